@@ -1,0 +1,79 @@
+/*
+ * hub.h - a DOSBox-protocol IPX tunnel server ("ipxlab hub").
+ *
+ * Clients (DOSBox, ipxwrapper, ipxlab nodes) register by sending a 30-byte
+ * header to socket 2; the hub answers, every time they ask, with their node
+ * address: their IPv4 address and UDP port, as DOSBox's own server does.
+ * It then relays each IPX packet by its destination node: to one client, or
+ * to all but the sender for a broadcast. It is a switch, not a node.
+ *
+ * Clients are found in O(1) by node address. Packets whose source node is
+ * not the sender's registered address are dropped and counted; so is every
+ * other bad datagram, and service continues. Silent clients get a keepalive
+ * ping (DOSBox answers those itself) and are dropped after the idle timeout.
+ */
+#ifndef IPXLAB_HUB_H
+#define IPXLAB_HUB_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ipxlab/clock.h"
+#include "ipxlab/loop.h"
+
+#define IPX_HUB_DROPS(X)                                                    \
+	X(SHORT, "short", "shorter than an IPX header")                     \
+	X(BADLEN, "bad_length", "length field below 30 or beyond the datagram") \
+	X(TOOBIG, "too_big", "larger than the tunnel's 1424 bytes")         \
+	X(UNREGISTERED, "unregistered", "from an address that never registered") \
+	X(FORGED, "forged_source", "source node is not the sender's address") \
+	X(UNKNOWN_DEST, "unknown_destination", "no client has the destination node") \
+	X(TX_ERROR, "tx_error", "the operating system refused to send")
+
+#define IPX_HUB_DROP_ENUM_(id, name, desc) IPX_HUB_DROP_##id,
+enum ipx_hub_drop { IPX_HUB_DROPS(IPX_HUB_DROP_ENUM_) IPX_HUB_DROP_COUNT };
+#undef IPX_HUB_DROP_ENUM_
+
+struct ipx_hub_options {
+	struct sockaddr_in bind;	/* address and port to serve on */
+	ipx_time keepalive;		/* ping a client silent this long; 0 = 5 s */
+	ipx_time idle_timeout;		/* forget it after this; 0 = 120 s */
+	bool detached;			/* no socket: for fuzzing and tests */
+};
+
+struct ipx_hub_stats {
+	uint64_t rx_packets, rx_bytes;
+	uint64_t tx_packets, tx_bytes;
+	uint64_t unicasts;		/* packets relayed to one client */
+	uint64_t broadcasts;		/* packets relayed to all others */
+	uint64_t registrations;		/* registration requests answered */
+	uint64_t joins, leaves;
+	uint64_t keepalives;		/* keepalive pings sent */
+	uint64_t control;		/* keepalive answers consumed */
+	uint64_t drops[IPX_HUB_DROP_COUNT];
+};
+
+struct ipx_hub;
+
+/* Open and start serving; err gets a message on failure. */
+int ipx_hub_open(struct ipx_loop *loop, const struct ipx_hub_options *opts,
+		 struct ipx_hub **out, char *err, size_t errlen);
+void ipx_hub_close(struct ipx_hub *hub);
+
+/* Handle one datagram from 'from' as if it had arrived on the socket. */
+void ipx_hub_input(struct ipx_hub *hub, const struct sockaddr_in *from,
+		   const uint8_t *pkt, size_t len);
+/* Send what is queued (also done at the end of every receive batch). */
+void ipx_hub_flush(struct ipx_hub *hub);
+
+const struct ipx_hub_stats *ipx_hub_stats(const struct ipx_hub *hub);
+size_t ipx_hub_client_count(const struct ipx_hub *hub);
+/* The address the hub serves on (the real port when bound to port 0). */
+int ipx_hub_local(const struct ipx_hub *hub, struct sockaddr_in *out);
+const char *ipx_hub_drop_name(enum ipx_hub_drop d);
+/* Counters and the client list, one "name value" per line. */
+void ipx_hub_print_stats(const struct ipx_hub *hub, FILE *out);
+
+#endif

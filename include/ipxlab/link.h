@@ -1,0 +1,77 @@
+/*
+ * link.h - the one interface every link driver implements.
+ *
+ * A link carries whole IPX packets (header included) between this node and
+ * its segment: the UDP tunnel, an Ethernet interface, or the in-memory
+ * segment used by tests. A driver fills in the fields below, calls rx for
+ * every received packet, and calls on_state when it comes up or goes down.
+ *
+ * Ownership: send() copies what it needs (queueing it until the loop's
+ * before-sleep flush); rx gets bytes borrowed for the duration of the call.
+ * close() frees the link.
+ */
+#ifndef IPXLAB_LINK_H
+#define IPXLAB_LINK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ipxlab/ipx.h"
+
+struct ipx_link;
+struct ipx_loop;
+
+struct ipx_link_ops {
+	/* Queue one IPX packet for 'next_hop' (a node on this segment, or
+	 * broadcast). Returns IPX_OK, IPX_ETOOBIG, IPX_ENOTUP or IPX_EIO. */
+	int (*send)(struct ipx_link *link, const uint8_t *pkt, size_t len,
+		    const uint8_t next_hop[IPX_NODE_LEN]);
+	/* Send whatever is queued now (the loop also does it before sleep). */
+	void (*flush)(struct ipx_link *link);
+	void (*close)(struct ipx_link *link);
+};
+
+typedef void (*ipx_link_rx_cb)(struct ipx_link *link, const uint8_t *pkt,
+			       size_t len, void *ctx);
+typedef void (*ipx_link_state_cb)(struct ipx_link *link, bool up, void *ctx);
+
+struct ipx_link_stats {
+	uint64_t tx_packets, tx_bytes;
+	uint64_t rx_packets, rx_bytes;
+	uint64_t tx_errors;	/* the driver could not send */
+	uint64_t rx_errors;	/* the driver could not read */
+	uint64_t rx_control;	/* link-level control packets consumed */
+};
+
+struct ipx_link {
+	const struct ipx_link_ops *ops;
+	struct ipx_loop *loop;
+	const char *kind;		/* "udp", "mem", "eth" */
+	uint32_t net;			/* network number of the segment */
+	uint8_t node[IPX_NODE_LEN];	/* this node's address on it */
+	size_t mtu;			/* largest IPX packet, header included */
+	bool up;			/* address known, can send */
+	ipx_link_rx_cb rx;
+	void *rx_ctx;
+	ipx_link_state_cb on_state;
+	void *state_ctx;
+	struct ipx_link_stats stats;
+};
+
+static inline int ipx_link_send(struct ipx_link *link, const uint8_t *pkt,
+				size_t len, const uint8_t next_hop[IPX_NODE_LEN])
+{
+	return link->ops->send(link, pkt, len, next_hop);
+}
+
+static inline void ipx_link_close(struct ipx_link *link)
+{
+	if (link)
+		link->ops->close(link);
+}
+
+/* Drivers call these. */
+void ipx_link_set_up(struct ipx_link *link, bool up);
+
+#endif

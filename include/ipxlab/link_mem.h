@@ -1,0 +1,56 @@
+/*
+ * link_mem.h - the in-memory link: any number of nodes in one process on
+ * one segment, with seeded loss, duplication, reordering and delay.
+ *
+ * Every protocol above IPX is tested on it, usually with a simulated clock:
+ * the same seed gives the same faults in the same order on every run.
+ * Delivery always goes through the loop (never inside send()), so a send
+ * from a receive callback cannot recurse.
+ */
+#ifndef IPXLAB_LINK_MEM_H
+#define IPXLAB_LINK_MEM_H
+
+#include <stdint.h>
+
+#include "ipxlab/clock.h"
+#include "ipxlab/link.h"
+#include "ipxlab/loop.h"
+
+/* Fault rates are in parts per million of packets delivered to a node. */
+struct ipx_mem_faults {
+	uint32_t loss_ppm;
+	uint32_t dup_ppm;
+	uint32_t reorder_ppm;	/* held back by reorder_delay extra */
+	ipx_time delay;		/* every packet */
+	ipx_time jitter;	/* plus a uniform 0..jitter */
+	ipx_time reorder_delay;
+};
+
+struct ipx_mem_stats {
+	uint64_t sent;		/* packets handed to the segment */
+	uint64_t delivered;	/* copies handed to receiving links */
+	uint64_t lost, duplicated, reordered;
+	uint64_t no_such_node;	/* unicast to a node not on the segment */
+};
+
+struct ipx_mem_segment;
+
+struct ipx_mem_segment *ipx_mem_segment_new(struct ipx_loop *loop,
+					    uint32_t net, uint64_t seed);
+/* Free the segment; its links must be closed first. */
+void ipx_mem_segment_free(struct ipx_mem_segment *seg);
+void ipx_mem_segment_set_faults(struct ipx_mem_segment *seg,
+				const struct ipx_mem_faults *faults);
+void ipx_mem_segment_set_mtu(struct ipx_mem_segment *seg, size_t mtu);
+const struct ipx_mem_stats *ipx_mem_segment_stats(
+	const struct ipx_mem_segment *seg);
+
+/*
+ * A new link on the segment, up at once. node NULL assigns the next of
+ * 02:00:00:00:00:01, 02:...:02, ... Returns NULL if out of memory or the
+ * node is taken.
+ */
+struct ipx_link *ipx_mem_link_new(struct ipx_mem_segment *seg,
+				  const uint8_t node[IPX_NODE_LEN]);
+
+#endif

@@ -1,0 +1,510 @@
+/*
+ * loop.c - epoll event loop with a timer min-heap and before-sleep hooks
+ * (see loop.h for the contract).
+ */
+#include "ipxlab/loop.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ipxlab/err.h"
+
+/* One registered descriptor. Freed lazily so a callback may delete any. */
+struct watch {
+	int fd;
+	unsigned events;
+	ipx_fd_cb cb;
+	void *ctx;
+	bool dead;
+	struct watch *next;	/* all watches, live and dead */
+};
+
+struct ipx_loop {
+	struct ipx_clock *clock;
+	int epfd;
+	unsigned batch;
+	bool stopped;
+	unsigned nwatch;	/* live watches */
+	struct watch *watches;
+	bool dispatching;
+	struct ipx_timer **heap;
+	size_t nheap, capheap;
+	struct ipx_hook *hooks;
+	/* signals */
+	int sigfd;
+	ipx_signal_cb sig_cb;
+	void *sig_ctx;
+};
+
+struct ipx_loop *ipx_loop_new(struct ipx_clock *clock)
+{
+	struct ipx_loop *loop = calloc(1, sizeof(*loop));
+
+	if (!loop)
+		return NULL;
+	loop->clock = clock ? clock : ipx_clock_system();
+	loop->batch = IPX_LOOP_BATCH;
+	loop->sigfd = -1;
+	loop->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (loop->epfd < 0) {
+		free(loop);
+		return NULL;
+	}
+	return loop;
+}
+
+static void reap_watches(struct ipx_loop *loop)
+{
+	struct watch **pp = &loop->watches;
+
+	while (*pp) {
+		struct watch *w = *pp;
+
+		if (w->dead) {
+			*pp = w->next;
+			free(w);
+		} else {
+			pp = &w->next;
+		}
+	}
+}
+
+void ipx_loop_free(struct ipx_loop *loop)
+{
+	if (!loop)
+		return;
+	for (struct watch *w = loop->watches; w; w = w->next)
+		w->dead = true;
+	reap_watches(loop);
+	if (loop->sigfd >= 0)
+		close(loop->sigfd);
+	close(loop->epfd);
+	for (size_t i = 0; i < loop->nheap; i++)
+		loop->heap[i]->slot = SIZE_MAX;
+	free(loop->heap);
+	free(loop);
+}
+
+struct ipx_clock *ipx_loop_clock(struct ipx_loop *loop)
+{
+	return loop->clock;
+}
+
+ipx_time ipx_loop_now(struct ipx_loop *loop)
+{
+	return ipx_clock_now(loop->clock);
+}
+
+unsigned ipx_loop_batch(const struct ipx_loop *loop)
+{
+	return loop->batch;
+}
+
+void ipx_loop_set_batch(struct ipx_loop *loop, unsigned batch)
+{
+	loop->batch = batch ? batch : 1;
+}
+
+static uint32_t to_epoll(unsigned events)
+{
+	return ((events & IPX_EV_READ) ? EPOLLIN : 0) |
+	       ((events & IPX_EV_WRITE) ? EPOLLOUT : 0);
+}
+
+static struct watch *find_watch(struct ipx_loop *loop, int fd)
+{
+	for (struct watch *w = loop->watches; w; w = w->next)
+		if (w->fd == fd && !w->dead)
+			return w;
+	return NULL;
+}
+
+int ipx_loop_add_fd(struct ipx_loop *loop, int fd, unsigned events,
+		    ipx_fd_cb cb, void *ctx)
+{
+	struct epoll_event ev = { .events = to_epoll(events) };
+	struct watch *w;
+
+	if (fd < 0 || !cb || find_watch(loop, fd))
+		return IPX_EINVAL;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return IPX_ENOMEM;
+	*w = (struct watch){ .fd = fd, .events = events, .cb = cb, .ctx = ctx };
+	ev.data.ptr = w;
+	if (epoll_ctl(loop->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+		free(w);
+		return IPX_EIO;
+	}
+	w->next = loop->watches;
+	loop->watches = w;
+	loop->nwatch++;
+	return IPX_OK;
+}
+
+int ipx_loop_mod_fd(struct ipx_loop *loop, int fd, unsigned events)
+{
+	struct watch *w = find_watch(loop, fd);
+	struct epoll_event ev = { .events = to_epoll(events) };
+
+	if (!w)
+		return IPX_ENOTFOUND;
+	ev.data.ptr = w;
+	if (epoll_ctl(loop->epfd, EPOLL_CTL_MOD, fd, &ev) < 0)
+		return IPX_EIO;
+	w->events = events;
+	return IPX_OK;
+}
+
+void ipx_loop_del_fd(struct ipx_loop *loop, int fd)
+{
+	struct watch *w = find_watch(loop, fd);
+
+	if (!w)
+		return;
+	epoll_ctl(loop->epfd, EPOLL_CTL_DEL, fd, NULL);
+	w->dead = true;
+	loop->nwatch--;
+	if (!loop->dispatching)
+		reap_watches(loop);
+}
+
+/* ---- timers: a binary min-heap ordered by deadline ---- */
+
+static void heap_set(struct ipx_loop *loop, size_t i, struct ipx_timer *t)
+{
+	loop->heap[i] = t;
+	t->slot = i;
+}
+
+static void heap_up(struct ipx_loop *loop, size_t i)
+{
+	struct ipx_timer *t = loop->heap[i];
+
+	while (i > 0) {
+		size_t parent = (i - 1) / 2;
+
+		if (!ipx_time_before(t->deadline, loop->heap[parent]->deadline))
+			break;
+		heap_set(loop, i, loop->heap[parent]);
+		i = parent;
+	}
+	heap_set(loop, i, t);
+}
+
+static void heap_down(struct ipx_loop *loop, size_t i)
+{
+	struct ipx_timer *t = loop->heap[i];
+
+	for (;;) {
+		size_t child = 2 * i + 1;
+
+		if (child >= loop->nheap)
+			break;
+		if (child + 1 < loop->nheap &&
+		    ipx_time_before(loop->heap[child + 1]->deadline,
+				    loop->heap[child]->deadline))
+			child++;
+		if (!ipx_time_before(loop->heap[child]->deadline, t->deadline))
+			break;
+		heap_set(loop, i, loop->heap[child]);
+		i = child;
+	}
+	heap_set(loop, i, t);
+}
+
+void ipx_timer_init(struct ipx_timer *timer, ipx_timer_cb cb, void *ctx)
+{
+	memset(timer, 0, sizeof(*timer));
+	timer->cb = cb;
+	timer->ctx = ctx;
+	timer->slot = SIZE_MAX;
+}
+
+void ipx_timer_stop(struct ipx_loop *loop, struct ipx_timer *timer)
+{
+	size_t i = timer->slot;
+
+	if (i == SIZE_MAX || i >= loop->nheap || loop->heap[i] != timer)
+		return;
+	timer->slot = SIZE_MAX;
+	loop->nheap--;
+	if (i == loop->nheap)
+		return;
+	heap_set(loop, i, loop->heap[loop->nheap]);
+	heap_down(loop, i);
+	heap_up(loop, loop->heap[i]->slot);
+}
+
+int ipx_timer_start(struct ipx_loop *loop, struct ipx_timer *timer,
+		    ipx_time delay, ipx_time period)
+{
+	ipx_timer_stop(loop, timer);
+	if (loop->nheap == loop->capheap) {
+		size_t cap = loop->capheap ? loop->capheap * 2 : 16;
+		struct ipx_timer **heap = realloc(loop->heap, cap * sizeof(*heap));
+
+		if (!heap)
+			return IPX_ENOMEM;
+		loop->heap = heap;
+		loop->capheap = cap;
+	}
+	timer->deadline = ipx_loop_now(loop) + delay;
+	timer->period = period;
+	loop->heap[loop->nheap] = timer;
+	timer->slot = loop->nheap++;
+	heap_up(loop, timer->slot);
+	return IPX_OK;
+}
+
+/* Run every timer due at 'now'; returns how many ran. */
+static int run_timers(struct ipx_loop *loop)
+{
+	ipx_time now = ipx_loop_now(loop);
+	int ran = 0;
+
+	while (loop->nheap > 0 && !ipx_time_before(now, loop->heap[0]->deadline)) {
+		struct ipx_timer *t = loop->heap[0];
+
+		if (t->period) {
+			t->deadline += t->period;
+			if (!ipx_time_before(now, t->deadline))
+				t->deadline = now + t->period;
+			heap_down(loop, 0);
+		} else {
+			ipx_timer_stop(loop, t);
+		}
+		t->cb(loop, t, t->ctx);
+		ran++;
+		if (loop->stopped)
+			break;
+	}
+	return ran;
+}
+
+/* ---- hooks ---- */
+
+void ipx_loop_add_hook(struct ipx_loop *loop, struct ipx_hook *hook,
+		       ipx_hook_cb cb, void *ctx)
+{
+	hook->cb = cb;
+	hook->ctx = ctx;
+	hook->next = loop->hooks;
+	loop->hooks = hook;
+}
+
+void ipx_loop_remove_hook(struct ipx_loop *loop, struct ipx_hook *hook)
+{
+	for (struct ipx_hook **pp = &loop->hooks; *pp; pp = &(*pp)->next) {
+		if (*pp == hook) {
+			*pp = hook->next;
+			return;
+		}
+	}
+}
+
+static void run_hooks(struct ipx_loop *loop)
+{
+	struct ipx_hook *h = loop->hooks;
+
+	while (h) {
+		struct ipx_hook *next = h->next;
+
+		h->cb(loop, h->ctx);
+		h = next;
+	}
+}
+
+/* ---- signals ---- */
+
+static void on_signalfd(struct ipx_loop *loop, int fd, unsigned events,
+			void *ctx)
+{
+	struct signalfd_siginfo si;
+
+	(void)events;
+	(void)ctx;
+	while (read(fd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+		if (loop->sig_cb)
+			loop->sig_cb(loop, (int)si.ssi_signo, loop->sig_ctx);
+}
+
+int ipx_loop_watch_signals(struct ipx_loop *loop, const int *signals,
+			   size_t count, ipx_signal_cb cb, void *ctx)
+{
+	sigset_t set;
+	int fd, err;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < count; i++)
+		sigaddset(&set, signals[i]);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
+		return IPX_EIO;
+	fd = signalfd(loop->sigfd, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (fd < 0)
+		return IPX_EIO;
+	loop->sig_cb = cb;
+	loop->sig_ctx = ctx;
+	if (loop->sigfd < 0) {
+		loop->sigfd = fd;
+		err = ipx_loop_add_fd(loop, fd, IPX_EV_READ, on_signalfd, NULL);
+		if (err)
+			return err;
+	}
+	return IPX_OK;
+}
+
+/* ---- running ---- */
+
+int ipx_loop_run_once(struct ipx_loop *loop, ipx_time max_wait)
+{
+	struct epoll_event evs[64];
+	int timeout_ms = 0, n, ran;
+	ipx_time now;
+
+	ran = run_timers(loop);
+	run_hooks(loop);
+	if (loop->stopped)
+		return 1;
+
+	now = ipx_loop_now(loop);
+	if (loop->clock->simulated) {
+		timeout_ms = 0;
+	} else if (ran) {
+		timeout_ms = 0;
+	} else {
+		ipx_time wait = max_wait;
+
+		if (loop->nheap > 0) {
+			ipx_time due = loop->heap[0]->deadline;
+			ipx_time until = ipx_time_before(now, due) ? due - now : 0;
+
+			if (until < wait)
+				wait = until;
+		}
+		/* Round up so we do not spin just before a deadline. */
+		wait = (wait + IPX_MSEC - 1) / IPX_MSEC;
+		timeout_ms = wait > 60000 ? 60000 : (int)wait;
+	}
+
+	if (loop->nwatch == 0 && !loop->clock->simulated && timeout_ms > 0) {
+		/* Nothing to watch: just sleep until the next timer. */
+		struct timespec ts = { timeout_ms / 1000,
+				       (long)(timeout_ms % 1000) * 1000000L };
+		nanosleep(&ts, NULL);
+		n = 0;
+	} else if (loop->nwatch == 0) {
+		n = 0;
+	} else {
+		n = epoll_wait(loop->epfd, evs, 64, timeout_ms);
+		if (n < 0) {
+			if (errno == EINTR)
+				return 0;
+			return IPX_EIO;
+		}
+	}
+
+	loop->dispatching = true;
+	for (int i = 0; i < n; i++) {
+		struct watch *w = evs[i].data.ptr;
+		unsigned events = 0;
+
+		if (w->dead)
+			continue;
+		if (evs[i].events & (EPOLLIN | EPOLLERR | EPOLLHUP))
+			events |= IPX_EV_READ;
+		if (evs[i].events & EPOLLOUT)
+			events |= IPX_EV_WRITE;
+		w->cb(loop, w->fd, events, w->ctx);
+	}
+	loop->dispatching = false;
+	reap_watches(loop);
+	if (n > 0) {
+		run_hooks(loop);
+		return 1;
+	}
+	if (ran)
+		return 1;
+
+	if (loop->clock->simulated) {
+		if (loop->nheap == 0)
+			return IPX_EAGAIN;
+		/* Nothing ready now: jump to the next timer. */
+		ipx_clock_set(loop->clock, loop->heap[0]->deadline);
+		return 1;
+	}
+	return 0;
+}
+
+int ipx_loop_run(struct ipx_loop *loop)
+{
+	loop->stopped = false;
+	while (!loop->stopped) {
+		int rc = ipx_loop_run_once(loop, 60 * IPX_SEC);
+
+		if (rc == IPX_EAGAIN)
+			return IPX_OK;
+		if (rc < 0)
+			return rc;
+	}
+	return IPX_OK;
+}
+
+int ipx_loop_run_until(struct ipx_loop *loop, bool (*done)(void *ctx),
+		       void *ctx, ipx_time timeout)
+{
+	ipx_time end = ipx_loop_now(loop) + timeout;
+
+	loop->stopped = false;
+	while (!done || !done(ctx)) {
+		ipx_time now = ipx_loop_now(loop);
+		int rc;
+
+		if (loop->stopped)
+			return IPX_ECLOSED;
+		if (!ipx_time_before(now, end))
+			return IPX_ETIMEOUT;
+		if (loop->clock->simulated && loop->nheap > 0 &&
+		    ipx_time_before(end, loop->heap[0]->deadline)) {
+			ipx_clock_set(loop->clock, end);
+			continue;
+		}
+		rc = ipx_loop_run_once(loop, end - now);
+		if (rc == IPX_EAGAIN) {
+			ipx_clock_set(loop->clock, end);
+			continue;
+		}
+		if (rc < 0)
+			return rc;
+	}
+	return IPX_OK;
+}
+
+static bool never(void *ctx)
+{
+	(void)ctx;
+	return false;
+}
+
+int ipx_loop_run_for(struct ipx_loop *loop, ipx_time duration)
+{
+	int rc = ipx_loop_run_until(loop, never, NULL, duration);
+
+	return rc == IPX_ETIMEOUT ? IPX_OK : rc;
+}
+
+void ipx_loop_stop(struct ipx_loop *loop)
+{
+	loop->stopped = true;
+}
+
+bool ipx_loop_stopped(const struct ipx_loop *loop)
+{
+	return loop->stopped;
+}

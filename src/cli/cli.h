@@ -1,0 +1,112 @@
+/*
+ * cli.h - what the ipxlab subcommands share: the command table, the way
+ * every node-running command joins the network, and small helpers.
+ */
+#ifndef IPXLAB_CLI_H
+#define IPXLAB_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ipxlab/config.h"
+#include "ipxlab/link.h"
+#include "ipxlab/loop.h"
+#include "ipxlab/node.h"
+
+/* Exit codes. */
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+struct cli_cmd {
+	const char *name;
+	const char *args;	/* synopsis after the name */
+	const char *summary;	/* one line for the command list */
+	int (*run)(int argc, char **argv);
+	void (*help)(FILE *out);	/* options, after the synopsis */
+};
+
+extern const struct cli_cmd cli_commands[];
+const struct cli_cmd *cli_find(const char *name);
+void cli_usage_line(FILE *out, const char *name);
+
+/* Options every command that runs a node takes. */
+struct cli_node_opts {
+	const char *hub;	/* HOST[:PORT]; NULL = $IPXLAB_HUB or default */
+	const char *config;	/* SHELL.CFG path or NULL */
+	double register_timeout;	/* seconds */
+};
+
+#define CLI_NODE_OPTS_HELP                                                   \
+	"  --hub HOST[:PORT]   tunnel server to join (default $IPXLAB_HUB or\n" \
+	"                      127.0.0.1:213)\n"                                 \
+	"  --config FILE       SHELL.CFG settings (see 'ipxlab config')\n"       \
+	"  --wait SECONDS      how long to wait for the server (default 10)\n"   \
+	"  -v, --verbose       more log lines; -q, --quiet fewer\n"
+
+/* Long option values shared by node commands (above any short option). */
+enum {
+	OPT_HUB = 1000,
+	OPT_CONFIG,
+	OPT_WAIT,
+	OPT_FIRST_CMD = 1100,	/* commands number their own from here */
+};
+
+#define CLI_NODE_LONGOPTS                                         \
+	{ "hub", required_argument, NULL, OPT_HUB },              \
+	{ "config", required_argument, NULL, OPT_CONFIG },        \
+	{ "wait", required_argument, NULL, OPT_WAIT },            \
+	{ "verbose", no_argument, NULL, 'v' },                    \
+	{ "quiet", no_argument, NULL, 'q' },                      \
+	{ "help", no_argument, NULL, 'h' }
+
+/* Handle one shared option; returns 1 if it was one, 0 if not, -1 bad. */
+int cli_node_opt(struct cli_node_opts *o, int opt, const char *arg);
+void cli_node_opts_init(struct cli_node_opts *o);
+
+/* A node on the tunnel, ready to use. */
+struct cli_node {
+	struct ipx_loop *loop;
+	struct ipx_node *node;
+	struct ipx_config cfg;
+	struct ipx_link *link;
+	struct ipx_addr addr;	/* this node's address */
+};
+
+/* Load the configuration, join the hub, wait until registered. Prints a
+ * clear error and returns nonzero on failure. */
+int cli_node_open(struct cli_node *cn, const struct cli_node_opts *o);
+void cli_node_close(struct cli_node *cn);
+/* Stop the loop on SIGINT/SIGTERM. */
+void cli_stop_on_signals(struct ipx_loop *loop);
+
+/* Parse helpers that print "ipxlab CMD: what is wrong" and return -1. */
+int cli_parse_uint(const char *cmd, const char *what, const char *text,
+		   unsigned long min, unsigned long max, unsigned long *out);
+int cli_parse_seconds(const char *cmd, const char *what, const char *text,
+		      double min, double max, double *out);
+void cli_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Write bytes as text: printable ASCII as is, the rest as \xHH. */
+void cli_print_escaped(FILE *out, const uint8_t *data, size_t len);
+
+/* A receive callback that ignores what arrives (send-only sockets). */
+void on_datagram_ignore(struct ipx_socket *sock, const struct ipx_header *hdr,
+			const uint8_t *data, size_t len, void *ctx);
+
+/* The commands. */
+int cmd_hub(int argc, char **argv);
+int cmd_listen(int argc, char **argv);
+int cmd_send(int argc, char **argv);
+int cmd_ping(int argc, char **argv);
+int cmd_config(int argc, char **argv);
+int cmd_demo(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+void help_hub(FILE *out);
+void help_listen(FILE *out);
+void help_send(FILE *out);
+void help_ping(FILE *out);
+void help_config(FILE *out);
+void help_demo(FILE *out);
+void help_bench(FILE *out);
+
+#endif

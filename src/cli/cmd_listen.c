@@ -1,0 +1,154 @@
+/*
+ * cmd_listen.c - "ipxlab listen [SOCKET]": join the network, open a socket
+ * and print one line per datagram: the source address, then the payload
+ * as text (non-printable bytes as \xHH) or as hex with --hex.
+ */
+#include <getopt.h>
+#include <string.h>
+
+#include "cli.h"
+#include "ipxlab/err.h"
+
+#define DEFAULT_SOCKET 0x4545
+
+void help_listen(FILE *out)
+{
+	fprintf(out,
+		"Print each datagram arriving on SOCKET (hex, default 4545) as\n"
+		"'NNNNNNNN:XXXXXXXXXXXX:SSSS payload'. The node's own address is\n"
+		"printed to stderr once it has joined.\n\n"
+		"  -c, --count N       exit 0 after N datagrams\n"
+		"  -t, --timeout SECONDS\n"
+		"                      exit 1 if they have not all arrived by then\n"
+		"  -x, --hex           print payloads in hex\n"
+		"  --type              show the IPX packet type too\n" CLI_NODE_OPTS_HELP);
+}
+
+struct listen_state {
+	unsigned long want, got;
+	bool hex, show_type;
+	struct ipx_loop *loop;
+};
+
+static void on_datagram(struct ipx_socket *sock, const struct ipx_header *hdr,
+			const uint8_t *data, size_t len, void *ctx)
+{
+	struct listen_state *st = ctx;
+	char src[IPX_ADDR_STRLEN];
+
+	(void)sock;
+	fputs(ipx_addr_format(&hdr->src, src), stdout);
+	if (st->show_type)
+		printf(" type=%u", hdr->type);
+	fputc(' ', stdout);
+	if (st->hex)
+		for (size_t i = 0; i < len; i++)
+			printf("%02X", data[i]);
+	else
+		cli_print_escaped(stdout, data, len);
+	fputc('\n', stdout);
+	fflush(stdout);
+	st->got++;
+	if (st->want && st->got >= st->want)
+		ipx_loop_stop(st->loop);
+}
+
+static bool done(void *ctx)
+{
+	struct listen_state *st = ctx;
+
+	return st->want && st->got >= st->want;
+}
+
+int cmd_listen(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "count", required_argument, NULL, 'c' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "hex", no_argument, NULL, 'x' },
+		{ "type", no_argument, NULL, OPT_FIRST_CMD },
+		CLI_NODE_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct listen_state st = { 0 };
+	struct cli_node_opts no;
+	struct cli_node cn;
+	struct ipx_socket *sock;
+	uint16_t number = DEFAULT_SOCKET;
+	double timeout = 0;
+	char addr[IPX_ADDR_STRLEN];
+	int opt, rc;
+
+	cli_node_opts_init(&no);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "c:t:xvqh", longopts, NULL)) !=
+	       -1) {
+		int r = cli_node_opt(&no, opt, optarg);
+
+		if (r < 0)
+			return CLI_USAGE;
+		if (r > 0)
+			continue;
+		switch (opt) {
+		case 'c':
+			if (cli_parse_uint("listen", "--count", optarg, 1,
+					   1000000000, &st.want) < 0)
+				return CLI_USAGE;
+			break;
+		case 't':
+			if (cli_parse_seconds("listen", "--timeout", optarg,
+					      0.001, 86400 * 365, &timeout) < 0)
+				return CLI_USAGE;
+			break;
+		case 'x':
+			st.hex = true;
+			break;
+		case OPT_FIRST_CMD:
+			st.show_type = true;
+			break;
+		case 'h':
+			cli_usage_line(stdout, "listen");
+			help_listen(stdout);
+			return CLI_OK;
+		default:
+			cli_usage_line(stderr, "listen");
+			return CLI_USAGE;
+		}
+	}
+	if (argc - optind > 1) {
+		cli_error("listen", "one SOCKET at most");
+		return CLI_USAGE;
+	}
+	if (optind < argc &&
+	    (ipx_socket_parse(argv[optind], &number) != IPX_OK || number == 0)) {
+		cli_error("listen", "SOCKET must be 1 to 4 hex digits, not 0 "
+				    "(got '%s')",
+			  argv[optind]);
+		return CLI_USAGE;
+	}
+	rc = cli_node_open(&cn, &no);
+	if (rc)
+		return rc;
+	st.loop = cn.loop;
+	rc = ipx_socket_open(cn.node, number, on_datagram, &st, &sock);
+	if (rc != IPX_OK) {
+		cli_error("listen", "cannot open socket %04X: %s", number,
+			  ipx_strerror(rc));
+		cli_node_close(&cn);
+		return CLI_FAIL;
+	}
+	cn.addr.socket = number;
+	fprintf(stderr, "listening on %s\n", ipx_addr_format(&cn.addr, addr));
+	if (timeout > 0)
+		rc = ipx_loop_run_until(cn.loop, done, &st,
+					(ipx_time)(timeout * IPX_SEC));
+	else
+		rc = ipx_loop_run_until(cn.loop, done, &st, UINT64_MAX / 4);
+	if (rc == IPX_ETIMEOUT)
+		cli_error("listen", "timed out after %lu of %lu datagrams",
+			  st.got, st.want);
+	cli_node_close(&cn);
+	if (st.want)
+		return st.got >= st.want ? CLI_OK : CLI_FAIL;
+	return rc == IPX_ECLOSED || rc == IPX_OK ? CLI_OK : CLI_FAIL;
+}

@@ -1,0 +1,202 @@
+/*
+ * common.c - how every node-running command joins the network, plus the
+ * argument parsing and printing helpers the commands share.
+ */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "ipxlab/err.h"
+#include "ipxlab/link_udp.h"
+#include "ipxlab/log.h"
+
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "ipxlab %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_parse_uint(const char *cmd, const char *what, const char *text,
+		   unsigned long min, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(text, &end, 0);
+	if (!*text || *end || errno || text[0] == '-' || v < min || v > max) {
+		cli_error(cmd, "%s must be a whole number from %lu to %lu "
+			       "(got '%s')",
+			  what, min, max, text);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int cli_parse_seconds(const char *cmd, const char *what, const char *text,
+		      double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (!*text || *end || errno || !isfinite(v) || v < min || v > max) {
+		cli_error(cmd, "%s must be a number of seconds from %g to %g "
+			       "(got '%s')",
+			  what, min, max, text);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+void cli_print_escaped(FILE *out, const uint8_t *data, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		uint8_t c = data[i];
+
+		if (c == '\\')
+			fputs("\\\\", out);
+		else if (c >= 0x20 && c < 0x7F)
+			fputc(c, out);
+		else
+			fprintf(out, "\\x%02X", c);
+	}
+}
+
+void cli_node_opts_init(struct cli_node_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->register_timeout = 10;
+}
+
+int cli_node_opt(struct cli_node_opts *o, int opt, const char *arg)
+{
+	switch (opt) {
+	case OPT_HUB:
+		o->hub = arg;
+		return 1;
+	case OPT_CONFIG:
+		o->config = arg;
+		return 1;
+	case OPT_WAIT:
+		return cli_parse_seconds("", "--wait", arg, 0.1, 3600,
+					 &o->register_timeout) < 0
+			       ? -1
+			       : 1;
+	case 'v':
+		ipx_log_set_level(IPX_LOG_DEBUG);
+		return 1;
+	case 'q':
+		ipx_log_set_level(IPX_LOG_ERROR);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static bool node_ready(void *ctx)
+{
+	struct cli_node *cn = ctx;
+
+	return cn->link->up || ipx_udp_link_error(cn->link) != IPX_OK;
+}
+
+int cli_node_open(struct cli_node *cn, const struct cli_node_opts *o)
+{
+	const char *hub = o->hub;
+	struct ipx_udp_options uo = { 0 };
+	struct sockaddr_in server;
+	char err[512];
+	int rc;
+
+	memset(cn, 0, sizeof(*cn));
+	ipx_config_defaults(&cn->cfg);
+	if (o->config &&
+	    ipx_config_load(&cn->cfg, o->config, err, sizeof(err)) != IPX_OK) {
+		fprintf(stderr, "ipxlab: %s\n", err);
+		return CLI_FAIL;
+	}
+	if (!hub)
+		hub = getenv("IPXLAB_HUB");
+	if (!hub || !*hub)
+		hub = "127.0.0.1";
+	if (ipx_udp_resolve(hub, IPX_UDP_DEFAULT_PORT, &server, err,
+			    sizeof(err)) != IPX_OK) {
+		fprintf(stderr, "ipxlab: --hub %s\n", err);
+		return CLI_USAGE;
+	}
+	cn->loop = ipx_loop_new(NULL);
+	cn->node = cn->loop ? ipx_node_new(cn->loop, &cn->cfg) : NULL;
+	if (!cn->node) {
+		fprintf(stderr, "ipxlab: out of memory\n");
+		cli_node_close(cn);
+		return CLI_FAIL;
+	}
+	uo.register_timeout = (ipx_time)(o->register_timeout * IPX_SEC);
+	rc = ipx_udp_link_open(cn->loop, &server, &uo, &cn->link);
+	if (rc == IPX_OK)
+		rc = ipx_node_add_link(cn->node, cn->link);
+	if (rc != IPX_OK) {
+		fprintf(stderr, "ipxlab: cannot open the tunnel link: %s\n",
+			ipx_strerror(rc));
+		cli_node_close(cn);
+		return CLI_FAIL;
+	}
+	cli_stop_on_signals(cn->loop);
+	rc = ipx_loop_run_until(cn->loop, node_ready, cn,
+				uo.register_timeout + IPX_SEC);
+	if (rc != IPX_OK || !cn->link->up) {
+		if (rc == IPX_ECLOSED)
+			fprintf(stderr, "ipxlab: interrupted\n");
+		else if (ipx_udp_link_error(cn->link) == IPX_OK)
+			fprintf(stderr, "ipxlab: no answer from %s\n", hub);
+		cli_node_close(cn);
+		return CLI_FAIL;
+	}
+	ipx_node_address(cn->node, &cn->addr);
+	return CLI_OK;
+}
+
+void cli_node_close(struct cli_node *cn)
+{
+	ipx_node_free(cn->node);	/* closes the link */
+	ipx_loop_free(cn->loop);
+	memset(cn, 0, sizeof(*cn));
+}
+
+static void on_signal(struct ipx_loop *loop, int signo, void *ctx)
+{
+	(void)signo;
+	(void)ctx;
+	ipx_loop_stop(loop);
+}
+
+void cli_stop_on_signals(struct ipx_loop *loop)
+{
+	static const int sigs[] = { SIGINT, SIGTERM };
+
+	signal(SIGPIPE, SIG_IGN);
+	ipx_loop_watch_signals(loop, sigs, 2, on_signal, NULL);
+}
+
+void on_datagram_ignore(struct ipx_socket *sock, const struct ipx_header *hdr,
+			const uint8_t *data, size_t len, void *ctx)
+{
+	(void)sock;
+	(void)hdr;
+	(void)data;
+	(void)len;
+	(void)ctx;
+}

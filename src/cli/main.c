@@ -1,0 +1,89 @@
+/*
+ * main.c - ipxlab's entry point: find the subcommand in the table and run
+ * it. The command list in --help comes from the same table.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define IPXLAB_VERSION "0.1.0"
+
+const struct cli_cmd cli_commands[] = {
+	{ "hub", "[--port 213] [--bind ADDR] [options]",
+	  "run a DOSBox-compatible IPX tunnel server", cmd_hub, help_hub },
+	{ "listen", "[SOCKET] [options]",
+	  "print every datagram that arrives on a socket", cmd_listen,
+	  help_listen },
+	{ "send", "ADDR [options]", "send each line of stdin as a datagram",
+	  cmd_send, help_send },
+	{ "ping", "[options]", "DOSBox-style echo: who is on the network",
+	  cmd_ping, help_ping },
+	{ "config", "[FILE]", "print the effective SHELL.CFG settings",
+	  cmd_config, help_config },
+	{ "demo", "[options]",
+	  "a hub and two nodes on loopback exchanging datagrams", cmd_demo,
+	  help_demo },
+	{ "bench", "hub [options]", "benchmarks (not tests)", cmd_bench,
+	  help_bench },
+	{ NULL, NULL, NULL, NULL, NULL },
+};
+
+const struct cli_cmd *cli_find(const char *name)
+{
+	for (const struct cli_cmd *c = cli_commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+void cli_usage_line(FILE *out, const char *name)
+{
+	const struct cli_cmd *c = cli_find(name);
+
+	if (c)
+		fprintf(out, "usage: ipxlab %s %s\n", c->name, c->args);
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"ipxlab %s - the NetWare-era IPX LAN in user space\n\n"
+		"usage: ipxlab COMMAND [options]\n\n"
+		"commands:\n",
+		IPXLAB_VERSION);
+	for (const struct cli_cmd *c = cli_commands; c->name; c++)
+		fprintf(out, "  %-8s %s\n", c->name, c->summary);
+	fprintf(out, "\n'ipxlab COMMAND --help' describes each command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const struct cli_cmd *c;
+
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		if (argc > 2 && (c = cli_find(argv[2]))) {
+			cli_usage_line(stdout, c->name);
+			c->help(stdout);
+			return CLI_OK;
+		}
+		usage(stdout);
+		return CLI_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("ipxlab %s\n", IPXLAB_VERSION);
+		return CLI_OK;
+	}
+	c = cli_find(argv[1]);
+	if (!c) {
+		fprintf(stderr, "ipxlab: unknown command '%s'\n\n", argv[1]);
+		usage(stderr);
+		return CLI_USAGE;
+	}
+	return c->run(argc - 1, argv + 1);
+}

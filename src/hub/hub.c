@@ -1,0 +1,611 @@
+/*
+ * hub.c - the DOSBox-protocol tunnel server (see hub.h and
+ * ../shared/spec/protocols.md section 8).
+ *
+ * Clients live in a hash table keyed by their 6-byte node (= IPv4 address
+ * and UDP port) and in a list ordered by when they were last heard from, so
+ * the keepalive sweep only ever looks at silent clients. Relayed packets
+ * are sent straight from the receive buffers in one sendmmsg per batch.
+ */
+#include "ipxlab/hub.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "ipxlab/bytes.h"
+#include "ipxlab/err.h"
+#include "ipxlab/ipx.h"
+#include "ipxlab/log.h"
+
+#define RXBATCH 64
+#define TXQUEUE 512
+#define HUB_MTU 1424
+#define RXBUF (HUB_MTU + 1)
+
+/* The source node of keepalive pings (ipxbox's choice): a DOSBox client's
+ * answer comes back addressed to it, and no real client can have it. */
+static const uint8_t keepalive_node[IPX_NODE_LEN] = { 0x02, 0xFF, 0xFF,
+						      0xFF, 0x00, 0x00 };
+
+struct client {
+	struct sockaddr_in addr;
+	uint8_t node[IPX_NODE_LEN];
+	ipx_time last_seen;
+	ipx_time last_ping;
+	uint64_t rx_packets, tx_packets;
+	struct client *hnext;			/* hash chain */
+	struct client *older, *newer;		/* by last_seen */
+};
+
+struct txent {
+	struct sockaddr_in to;
+	const uint8_t *data;
+	size_t len;
+	uint8_t ctl[IPX_HDR_LEN];		/* for packets the hub makes */
+};
+
+struct ipx_hub {
+	struct ipx_loop *loop;
+	struct ipx_hub_options opts;
+	int fd;
+	struct sockaddr_in local;
+	struct client **table;
+	size_t nbuckets, nclients;
+	struct client *oldest, *newest;
+	struct ipx_timer sweep;
+	struct ipx_hook hook;
+	struct ipx_hub_stats stats;
+	unsigned ntx;
+	struct txent tx[TXQUEUE];
+	uint8_t rbuf[RXBATCH][RXBUF];
+};
+
+#define DROP_NAME_(id, name, desc) name,
+static const char *const drop_names[] = { IPX_HUB_DROPS(DROP_NAME_) };
+#undef DROP_NAME_
+
+const char *ipx_hub_drop_name(enum ipx_hub_drop d)
+{
+	return d < IPX_HUB_DROP_COUNT ? drop_names[d] : "?";
+}
+
+static void node_of(const struct sockaddr_in *sa, uint8_t node[IPX_NODE_LEN])
+{
+	/* Both fields are in network order already, as DOSBox packs them. */
+	memcpy(node, &sa->sin_addr.s_addr, 4);
+	memcpy(node + 4, &sa->sin_port, 2);
+}
+
+static void addr_str(const struct sockaddr_in *sa, char *out, size_t len)
+{
+	char ip[INET_ADDRSTRLEN];
+
+	inet_ntop(AF_INET, &sa->sin_addr, ip, sizeof(ip));
+	snprintf(out, len, "%s:%u", ip, ntohs(sa->sin_port));
+}
+
+/* ---- client table ---- */
+
+static size_t hash_node(const uint8_t node[IPX_NODE_LEN], size_t nbuckets)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (int i = 0; i < IPX_NODE_LEN; i++) {
+		h ^= node[i];
+		h *= 0x100000001b3ull;
+	}
+	return (size_t)(h ^ (h >> 29)) & (nbuckets - 1);
+}
+
+static struct client *lookup(const struct ipx_hub *hub,
+			     const uint8_t node[IPX_NODE_LEN])
+{
+	for (struct client *c = hub->table[hash_node(node, hub->nbuckets)]; c;
+	     c = c->hnext)
+		if (ipx_node_eq(c->node, node))
+			return c;
+	return NULL;
+}
+
+static int grow(struct ipx_hub *hub)
+{
+	size_t n = hub->nbuckets * 2;
+	struct client **t = calloc(n, sizeof(*t));
+
+	if (!t)
+		return IPX_ENOMEM;
+	for (size_t b = 0; b < hub->nbuckets; b++) {
+		while (hub->table[b]) {
+			struct client *c = hub->table[b];
+			size_t nb = hash_node(c->node, n);
+
+			hub->table[b] = c->hnext;
+			c->hnext = t[nb];
+			t[nb] = c;
+		}
+	}
+	free(hub->table);
+	hub->table = t;
+	hub->nbuckets = n;
+	return IPX_OK;
+}
+
+static void lru_unlink(struct ipx_hub *hub, struct client *c)
+{
+	if (c->older)
+		c->older->newer = c->newer;
+	else
+		hub->oldest = c->newer;
+	if (c->newer)
+		c->newer->older = c->older;
+	else
+		hub->newest = c->older;
+	c->older = c->newer = NULL;
+}
+
+static void lru_append(struct ipx_hub *hub, struct client *c)
+{
+	c->older = hub->newest;
+	c->newer = NULL;
+	if (hub->newest)
+		hub->newest->newer = c;
+	else
+		hub->oldest = c;
+	hub->newest = c;
+}
+
+static void touch(struct ipx_hub *hub, struct client *c)
+{
+	c->last_seen = ipx_loop_now(hub->loop);
+	if (hub->newest != c) {
+		lru_unlink(hub, c);
+		lru_append(hub, c);
+	}
+}
+
+static void remove_client(struct ipx_hub *hub, struct client *c,
+			  const char *why)
+{
+	struct client **pp = &hub->table[hash_node(c->node, hub->nbuckets)];
+	char a[40];
+
+	while (*pp && *pp != c)
+		pp = &(*pp)->hnext;
+	if (*pp)
+		*pp = c->hnext;
+	lru_unlink(hub, c);
+	hub->nclients--;
+	hub->stats.leaves++;
+	addr_str(&c->addr, a, sizeof(a));
+	ipx_info("hub: leave %s (%s, %zu clients)", a, why, hub->nclients);
+	free(c);
+}
+
+/* ---- sending ---- */
+
+void ipx_hub_flush(struct ipx_hub *hub)
+{
+	struct mmsghdr msgs[TXQUEUE];
+	struct iovec iov[TXQUEUE];
+	unsigned done = 0;
+
+	if (!hub->ntx)
+		return;
+	if (hub->fd < 0) {
+		for (unsigned i = 0; i < hub->ntx; i++) {
+			hub->stats.tx_packets++;
+			hub->stats.tx_bytes += hub->tx[i].len;
+		}
+		hub->ntx = 0;
+		return;
+	}
+	for (unsigned i = 0; i < hub->ntx; i++) {
+		iov[i].iov_base = (void *)hub->tx[i].data;
+		iov[i].iov_len = hub->tx[i].len;
+		memset(&msgs[i], 0, sizeof(msgs[i]));
+		msgs[i].msg_hdr.msg_name = &hub->tx[i].to;
+		msgs[i].msg_hdr.msg_namelen = sizeof(hub->tx[i].to);
+		msgs[i].msg_hdr.msg_iov = &iov[i];
+		msgs[i].msg_hdr.msg_iovlen = 1;
+	}
+	while (done < hub->ntx) {
+		int n = sendmmsg(hub->fd, msgs + done, hub->ntx - done, 0);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK ||
+			    errno == ENOBUFS) {
+				/* Datagrams are best effort: drop the rest
+				 * of the batch rather than stall the hub. */
+				hub->stats.drops[IPX_HUB_DROP_TX_ERROR] +=
+					hub->ntx - done;
+				break;
+			}
+			/* A per-destination error (ICMP unreachable from an
+			 * earlier send): skip that one datagram. */
+			hub->stats.drops[IPX_HUB_DROP_TX_ERROR]++;
+			done++;
+			continue;
+		}
+		for (int i = 0; i < n; i++) {
+			hub->stats.tx_packets++;
+			hub->stats.tx_bytes += hub->tx[done + (unsigned)i].len;
+		}
+		done += (unsigned)n;
+	}
+	hub->ntx = 0;
+}
+
+static void queue(struct ipx_hub *hub, const struct client *to,
+		  const uint8_t *data, size_t len)
+{
+	struct txent *e;
+
+	if (hub->ntx == TXQUEUE)
+		ipx_hub_flush(hub);
+	e = &hub->tx[hub->ntx++];
+	e->to = to->addr;
+	e->len = len;
+	if (len == IPX_HDR_LEN && data == NULL) {
+		e->data = e->ctl;	/* caller fills ctl */
+	} else {
+		e->data = data;
+	}
+}
+
+/* A 30-byte control packet the hub itself sends. */
+static void queue_control(struct ipx_hub *hub, const struct client *to,
+			  const struct ipx_header *h)
+{
+	queue(hub, to, NULL, IPX_HDR_LEN);
+	ipx_header_encode(h, hub->tx[hub->ntx - 1].ctl);
+}
+
+static void answer_registration(struct ipx_hub *hub, const struct client *c)
+{
+	struct ipx_header h = { .checksum = IPX_NO_CHECKSUM,
+				.length = IPX_HDR_LEN };
+
+	h.dst.net = 0;
+	memcpy(h.dst.node, c->node, IPX_NODE_LEN);
+	h.dst.socket = IPX_SOCK_ECHO;
+	h.src.net = 1;
+	node_of(&hub->local, h.src.node);
+	memset(h.src.node, 0, 4);	/* DOSBox: server IP 0.0.0.0 */
+	h.src.socket = IPX_SOCK_ECHO;
+	queue_control(hub, c, &h);
+	hub->stats.registrations++;
+}
+
+static void send_keepalive(struct ipx_hub *hub, struct client *c)
+{
+	struct ipx_header h = { .checksum = IPX_NO_CHECKSUM,
+				.length = IPX_HDR_LEN };
+
+	memcpy(h.dst.node, ipx_node_broadcast, IPX_NODE_LEN);
+	h.dst.socket = IPX_SOCK_ECHO;
+	memcpy(h.src.node, keepalive_node, IPX_NODE_LEN);
+	h.src.socket = 0;
+	queue_control(hub, c, &h);
+	c->last_ping = ipx_loop_now(hub->loop);
+	hub->stats.keepalives++;
+}
+
+/* ---- receiving ---- */
+
+static void registration(struct ipx_hub *hub, const struct sockaddr_in *from)
+{
+	uint8_t node[IPX_NODE_LEN];
+	struct client *c;
+
+	node_of(from, node);
+	c = lookup(hub, node);
+	if (!c) {
+		char a[40], n[13];
+
+		if (hub->nclients >= hub->nbuckets && grow(hub) != IPX_OK)
+			return;
+		c = calloc(1, sizeof(*c));
+		if (!c)
+			return;
+		c->addr = *from;
+		memcpy(c->node, node, IPX_NODE_LEN);
+		c->hnext = hub->table[hash_node(node, hub->nbuckets)];
+		hub->table[hash_node(node, hub->nbuckets)] = c;
+		lru_append(hub, c);
+		hub->nclients++;
+		hub->stats.joins++;
+		addr_str(from, a, sizeof(a));
+		ipx_info("hub: join %s node %s (%zu clients)", a,
+			 ipx_node_format(node, n), hub->nclients);
+	}
+	touch(hub, c);
+	c->rx_packets++;
+	/* Answer every time: the first answer may have been lost. */
+	answer_registration(hub, c);
+}
+
+void ipx_hub_input(struct ipx_hub *hub, const struct sockaddr_in *from,
+		   const uint8_t *pkt, size_t len)
+{
+	uint8_t node[IPX_NODE_LEN];
+	struct ipx_header h;
+	struct client *src;
+	int rc;
+
+	hub->stats.rx_packets++;
+	hub->stats.rx_bytes += len;
+	if (len > HUB_MTU) {
+		hub->stats.drops[IPX_HUB_DROP_TOOBIG]++;
+		return;
+	}
+	rc = ipx_header_decode(pkt, len, &h);
+	if (rc == IPX_ESHORT) {
+		hub->stats.drops[IPX_HUB_DROP_SHORT]++;
+		return;
+	}
+	/* Registration, judged as DOSBox does: socket 2 and a destination
+	 * IP of 0. Type, checksum and even the length field are not checked. */
+	if (h.dst.socket == IPX_SOCK_ECHO && !memcmp(h.dst.node, "\0\0\0\0", 4)) {
+		registration(hub, from);
+		return;
+	}
+	node_of(from, node);
+	src = lookup(hub, node);
+	if (!src || src->addr.sin_addr.s_addr != from->sin_addr.s_addr ||
+	    src->addr.sin_port != from->sin_port) {
+		hub->stats.drops[IPX_HUB_DROP_UNREGISTERED]++;
+		return;
+	}
+	touch(hub, src);
+	src->rx_packets++;
+	if (rc != IPX_OK) {
+		hub->stats.drops[IPX_HUB_DROP_BADLEN]++;
+		return;
+	}
+	if (!ipx_node_eq(h.src.node, src->node)) {
+		hub->stats.drops[IPX_HUB_DROP_FORGED]++;
+		return;
+	}
+	/* Relay exactly the IPX packet, without any trailing bytes. */
+	len = h.length;
+	if (!memcmp(h.dst.node, "\xFF\xFF\xFF\xFF", 4)) {
+		hub->stats.broadcasts++;
+		for (struct client *c = hub->oldest; c; c = c->newer) {
+			if (c == src)
+				continue;
+			queue(hub, c, pkt, len);
+			c->tx_packets++;
+		}
+		return;
+	}
+	if (ipx_node_eq(h.dst.node, keepalive_node)) {
+		hub->stats.control++;	/* an answer to our keepalive */
+		return;
+	}
+	{
+		struct client *dst = lookup(hub, h.dst.node);
+
+		if (!dst) {
+			hub->stats.drops[IPX_HUB_DROP_UNKNOWN_DEST]++;
+			return;
+		}
+		hub->stats.unicasts++;
+		queue(hub, dst, pkt, len);
+		dst->tx_packets++;
+	}
+}
+
+static void on_readable(struct ipx_loop *loop, int fd, unsigned events,
+			void *ctx)
+{
+	struct ipx_hub *hub = ctx;
+	struct mmsghdr msgs[RXBATCH];
+	struct iovec iov[RXBATCH];
+	struct sockaddr_in from[RXBATCH];
+	unsigned want = ipx_loop_batch(loop);
+	int n;
+
+	(void)events;
+	if (want > RXBATCH)
+		want = RXBATCH;
+	for (unsigned i = 0; i < want; i++) {
+		iov[i].iov_base = hub->rbuf[i];
+		iov[i].iov_len = RXBUF;
+		memset(&msgs[i], 0, sizeof(msgs[i]));
+		msgs[i].msg_hdr.msg_name = &from[i];
+		msgs[i].msg_hdr.msg_namelen = sizeof(from[i]);
+		msgs[i].msg_hdr.msg_iov = &iov[i];
+		msgs[i].msg_hdr.msg_iovlen = 1;
+	}
+	n = recvmmsg(fd, msgs, want, MSG_DONTWAIT, NULL);
+	if (n <= 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		if (msgs[i].msg_hdr.msg_namelen != sizeof(struct sockaddr_in) ||
+		    from[i].sin_family != AF_INET)
+			continue;
+		ipx_hub_input(hub, &from[i], hub->rbuf[i], msgs[i].msg_len);
+	}
+	/* The queue points into rbuf: send before the buffers are reused. */
+	ipx_hub_flush(hub);
+}
+
+static void flush_hook(struct ipx_loop *loop, void *ctx)
+{
+	(void)loop;
+	ipx_hub_flush(ctx);
+}
+
+static void sweep(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
+{
+	struct ipx_hub *hub = ctx;
+	ipx_time now = ipx_loop_now(loop);
+	struct client *c = hub->oldest;
+
+	(void)t;
+	while (c) {
+		struct client *next = c->newer;
+		ipx_time silent = now - c->last_seen;
+
+		if (silent < hub->opts.keepalive)
+			break;	/* everyone newer has spoken more recently */
+		if (silent >= hub->opts.idle_timeout)
+			remove_client(hub, c, "idle timeout");
+		else if (now - c->last_ping >= hub->opts.keepalive)
+			send_keepalive(hub, c);
+		c = next;
+	}
+	ipx_hub_flush(hub);
+}
+
+int ipx_hub_open(struct ipx_loop *loop, const struct ipx_hub_options *opts,
+		 struct ipx_hub **out, char *err, size_t errlen)
+{
+	struct ipx_hub *hub = calloc(1, sizeof(*hub));
+	socklen_t slen = sizeof(hub->local);
+	ipx_time tick;
+	int rc;
+
+	if (!hub)
+		return IPX_ENOMEM;
+	hub->loop = loop;
+	hub->opts = *opts;
+	if (!hub->opts.keepalive)
+		hub->opts.keepalive = 5 * IPX_SEC;
+	if (!hub->opts.idle_timeout)
+		hub->opts.idle_timeout = 120 * IPX_SEC;
+	hub->nbuckets = 64;
+	hub->table = calloc(hub->nbuckets, sizeof(*hub->table));
+	hub->fd = -1;
+	hub->local = opts->bind;
+	if (!hub->table) {
+		free(hub);
+		return IPX_ENOMEM;
+	}
+	if (!opts->detached) {
+		int sz = 4 << 20, one = 1;
+		char a[40];
+
+		hub->fd = socket(AF_INET,
+				 SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+		if (hub->fd < 0) {
+			snprintf(err, errlen, "socket: %s", strerror(errno));
+			ipx_hub_close(hub);
+			return IPX_EIO;
+		}
+		setsockopt(hub->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		setsockopt(hub->fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+		setsockopt(hub->fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+		if (bind(hub->fd, (const struct sockaddr *)&opts->bind,
+			 sizeof(opts->bind)) < 0) {
+			int e = errno;
+
+			addr_str(&opts->bind, a, sizeof(a));
+			snprintf(err, errlen, "cannot serve on %s: %s%s", a,
+				 strerror(e),
+				 e == EACCES ? " (ports below 1024 need root "
+					       "or CAP_NET_BIND_SERVICE; try "
+					       "--port 10213)"
+					     : "");
+			ipx_hub_close(hub);
+			return e == EACCES ? IPX_EPERM : IPX_EIO;
+		}
+		getsockname(hub->fd, (struct sockaddr *)&hub->local, &slen);
+		rc = ipx_loop_add_fd(loop, hub->fd, IPX_EV_READ, on_readable,
+				     hub);
+		if (rc) {
+			snprintf(err, errlen, "event loop: %s",
+				 ipx_strerror(rc));
+			ipx_hub_close(hub);
+			return rc;
+		}
+	}
+	ipx_loop_add_hook(loop, &hub->hook, flush_hook, hub);
+	ipx_timer_init(&hub->sweep, sweep, hub);
+	tick = hub->opts.keepalive / 5;
+	if (tick < 10 * IPX_MSEC)
+		tick = 10 * IPX_MSEC;
+	if (tick > IPX_SEC)
+		tick = IPX_SEC;
+	ipx_timer_start(loop, &hub->sweep, tick, tick);
+	*out = hub;
+	return IPX_OK;
+}
+
+void ipx_hub_close(struct ipx_hub *hub)
+{
+	if (!hub)
+		return;
+	ipx_hub_flush(hub);
+	ipx_timer_stop(hub->loop, &hub->sweep);
+	ipx_loop_remove_hook(hub->loop, &hub->hook);
+	if (hub->fd >= 0) {
+		ipx_loop_del_fd(hub->loop, hub->fd);
+		close(hub->fd);
+	}
+	while (hub->oldest) {
+		struct client *c = hub->oldest;
+
+		hub->oldest = c->newer;
+		free(c);
+	}
+	free(hub->table);
+	free(hub);
+}
+
+const struct ipx_hub_stats *ipx_hub_stats(const struct ipx_hub *hub)
+{
+	return &hub->stats;
+}
+
+size_t ipx_hub_client_count(const struct ipx_hub *hub)
+{
+	return hub->nclients;
+}
+
+int ipx_hub_local(const struct ipx_hub *hub, struct sockaddr_in *out)
+{
+	*out = hub->local;
+	return IPX_OK;
+}
+
+void ipx_hub_print_stats(const struct ipx_hub *hub, FILE *out)
+{
+	const struct ipx_hub_stats *s = &hub->stats;
+	ipx_time now = ipx_loop_now(hub->loop);
+
+	fprintf(out,
+		"clients %zu\nrx_packets %llu\nrx_bytes %llu\ntx_packets %llu\n"
+		"tx_bytes %llu\nunicasts %llu\nbroadcasts %llu\n"
+		"registrations %llu\njoins %llu\nleaves %llu\n"
+		"keepalives %llu\ncontrol %llu\n",
+		hub->nclients, (unsigned long long)s->rx_packets,
+		(unsigned long long)s->rx_bytes,
+		(unsigned long long)s->tx_packets,
+		(unsigned long long)s->tx_bytes,
+		(unsigned long long)s->unicasts,
+		(unsigned long long)s->broadcasts,
+		(unsigned long long)s->registrations,
+		(unsigned long long)s->joins, (unsigned long long)s->leaves,
+		(unsigned long long)s->keepalives,
+		(unsigned long long)s->control);
+	for (int d = 0; d < IPX_HUB_DROP_COUNT; d++)
+		fprintf(out, "drop_%s %llu\n", drop_names[d],
+			(unsigned long long)s->drops[d]);
+	for (struct client *c = hub->newest; c; c = c->older) {
+		char a[40], n[13];
+
+		addr_str(&c->addr, a, sizeof(a));
+		fprintf(out, "client %s node %s rx %llu tx %llu idle %.1fs\n",
+			a, ipx_node_format(c->node, n),
+			(unsigned long long)c->rx_packets,
+			(unsigned long long)c->tx_packets,
+			(double)(now - c->last_seen) / IPX_SEC);
+	}
+}

@@ -1,0 +1,336 @@
+/*
+ * mem.c - the in-memory link driver and its segment (see link_mem.h).
+ *
+ * Packets in flight wait in a min-heap ordered by (delivery time, sequence)
+ * so equal times keep their send order; one segment timer fires for the
+ * earliest. Faults come from a xorshift generator with the segment's seed.
+ */
+#include "ipxlab/link_mem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ipxlab/buf.h"
+#include "ipxlab/err.h"
+
+struct mem_link {
+	struct ipx_link link;
+	struct ipx_mem_segment *seg;
+	struct mem_link *next;
+};
+
+struct flight {
+	ipx_time when;
+	uint64_t seq;
+	struct mem_link *to;	/* cleared if the link closes meanwhile */
+	size_t len;
+	uint8_t pkt[];
+};
+
+struct ipx_mem_segment {
+	struct ipx_loop *loop;
+	uint32_t net;
+	uint64_t rng;
+	size_t mtu;
+	uint32_t next_node;
+	struct ipx_mem_faults faults;
+	struct ipx_mem_stats stats;
+	struct mem_link *links;
+	struct flight **heap;
+	size_t nheap, capheap;
+	uint64_t seq;
+	struct ipx_timer timer;
+};
+
+static uint64_t rnd(struct ipx_mem_segment *seg)
+{
+	uint64_t x = seg->rng;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	seg->rng = x;
+	return x * 0x2545F4914F6CDD1Dull;
+}
+
+/* True with probability ppm / 1e6. */
+static bool chance(struct ipx_mem_segment *seg, uint32_t ppm)
+{
+	return ppm && (rnd(seg) >> 11) % 1000000u < ppm;
+}
+
+static bool earlier(const struct flight *a, const struct flight *b)
+{
+	if (a->when != b->when)
+		return ipx_time_before(a->when, b->when);
+	return a->seq < b->seq;
+}
+
+static void heap_push(struct ipx_mem_segment *seg, struct flight *f)
+{
+	size_t i = seg->nheap++;
+
+	while (i > 0) {
+		size_t parent = (i - 1) / 2;
+
+		if (!earlier(f, seg->heap[parent]))
+			break;
+		seg->heap[i] = seg->heap[parent];
+		i = parent;
+	}
+	seg->heap[i] = f;
+}
+
+static struct flight *heap_pop(struct ipx_mem_segment *seg)
+{
+	struct flight *top = seg->heap[0], *last = seg->heap[--seg->nheap];
+	size_t i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= seg->nheap)
+			break;
+		if (c + 1 < seg->nheap && earlier(seg->heap[c + 1], seg->heap[c]))
+			c++;
+		if (!earlier(seg->heap[c], last))
+			break;
+		seg->heap[i] = seg->heap[c];
+		i = c;
+	}
+	if (seg->nheap)
+		seg->heap[i] = last;
+	return top;
+}
+
+static void arm(struct ipx_mem_segment *seg)
+{
+	ipx_time now = ipx_loop_now(seg->loop), when;
+
+	if (!seg->nheap) {
+		ipx_timer_stop(seg->loop, &seg->timer);
+		return;
+	}
+	when = seg->heap[0]->when;
+	ipx_timer_start(seg->loop, &seg->timer,
+			ipx_time_before(now, when) ? when - now : 0, 0);
+}
+
+static void deliver_due(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
+{
+	struct ipx_mem_segment *seg = ctx;
+	ipx_time now = ipx_loop_now(loop);
+	unsigned budget = ipx_loop_batch(loop) * 16;
+
+	(void)t;
+	while (seg->nheap && !ipx_time_before(now, seg->heap[0]->when) &&
+	       budget--) {
+		struct flight *f = heap_pop(seg);
+
+		if (f->to && f->to->link.rx) {
+			struct ipx_link *l = &f->to->link;
+
+			seg->stats.delivered++;
+			l->stats.rx_packets++;
+			l->stats.rx_bytes += f->len;
+			l->rx(l, f->pkt, f->len, l->rx_ctx);
+		}
+		free(f);
+	}
+	arm(seg);
+}
+
+static int enqueue(struct ipx_mem_segment *seg, struct mem_link *to,
+		   const uint8_t *pkt, size_t len, ipx_time extra)
+{
+	struct flight *f;
+
+	if (seg->nheap == seg->capheap) {
+		size_t cap = seg->capheap ? seg->capheap * 2 : 64;
+		struct flight **h = realloc(seg->heap, cap * sizeof(*h));
+
+		if (!h)
+			return IPX_ENOMEM;
+		seg->heap = h;
+		seg->capheap = cap;
+	}
+	f = malloc(sizeof(*f) + len);
+	if (!f)
+		return IPX_ENOMEM;
+	f->when = ipx_loop_now(seg->loop) + seg->faults.delay + extra;
+	if (seg->faults.jitter)
+		f->when += rnd(seg) % (seg->faults.jitter + 1);
+	f->seq = seg->seq++;
+	f->to = to;
+	f->len = len;
+	memcpy(f->pkt, pkt, len);
+	heap_push(seg, f);
+	return IPX_OK;
+}
+
+/* One copy toward one receiver, with the segment's faults applied. */
+static int offer(struct ipx_mem_segment *seg, struct mem_link *to,
+		 const uint8_t *pkt, size_t len)
+{
+	const struct ipx_mem_faults *fl = &seg->faults;
+	ipx_time extra = 0;
+	int copies = 1, rc = IPX_OK;
+
+	if (chance(seg, fl->loss_ppm)) {
+		seg->stats.lost++;
+		return IPX_OK;
+	}
+	if (chance(seg, fl->dup_ppm)) {
+		seg->stats.duplicated++;
+		copies = 2;
+	}
+	for (int i = 0; i < copies && rc == IPX_OK; i++) {
+		extra = 0;
+		if (chance(seg, fl->reorder_ppm)) {
+			seg->stats.reordered++;
+			extra = fl->reorder_delay ? fl->reorder_delay
+						  : 10 * IPX_MSEC;
+		}
+		rc = enqueue(seg, to, pkt, len, extra);
+	}
+	return rc;
+}
+
+static int mem_send(struct ipx_link *link, const uint8_t *pkt, size_t len,
+		    const uint8_t next_hop[IPX_NODE_LEN])
+{
+	struct mem_link *self = (struct mem_link *)link;
+	struct ipx_mem_segment *seg = self->seg;
+	bool bcast = ipx_node_is_broadcast(next_hop);
+	bool found = false;
+	int rc = IPX_OK;
+
+	if (len > link->mtu)
+		return IPX_ETOOBIG;
+	seg->stats.sent++;
+	link->stats.tx_packets++;
+	link->stats.tx_bytes += len;
+	for (struct mem_link *m = seg->links; m && rc == IPX_OK; m = m->next) {
+		if (m == self)
+			continue;
+		if (!bcast && !ipx_node_eq(m->link.node, next_hop))
+			continue;
+		found = true;
+		rc = offer(seg, m, pkt, len);
+	}
+	if (!bcast && !found)
+		seg->stats.no_such_node++;
+	arm(seg);
+	return rc;
+}
+
+static void mem_flush(struct ipx_link *link)
+{
+	(void)link;	/* delivery is driven by the segment timer */
+}
+
+static void mem_close(struct ipx_link *link)
+{
+	struct mem_link *self = (struct mem_link *)link;
+	struct ipx_mem_segment *seg = self->seg;
+
+	for (size_t i = 0; i < seg->nheap; i++)
+		if (seg->heap[i]->to == self)
+			seg->heap[i]->to = NULL;
+	for (struct mem_link **pp = &seg->links; *pp; pp = &(*pp)->next) {
+		if (*pp == self) {
+			*pp = self->next;
+			break;
+		}
+	}
+	free(self);
+}
+
+static const struct ipx_link_ops mem_ops = {
+	.send = mem_send,
+	.flush = mem_flush,
+	.close = mem_close,
+};
+
+struct ipx_mem_segment *ipx_mem_segment_new(struct ipx_loop *loop,
+					    uint32_t net, uint64_t seed)
+{
+	struct ipx_mem_segment *seg = calloc(1, sizeof(*seg));
+
+	if (!seg)
+		return NULL;
+	seg->loop = loop;
+	seg->net = net;
+	seg->rng = seed ? seed : 0x9E3779B97F4A7C15ull;
+	seg->mtu = IPX_MAX_PACKET;
+	ipx_timer_init(&seg->timer, deliver_due, seg);
+	return seg;
+}
+
+void ipx_mem_segment_free(struct ipx_mem_segment *seg)
+{
+	if (!seg)
+		return;
+	while (seg->links)
+		mem_close(&seg->links->link);
+	for (size_t i = 0; i < seg->nheap; i++)
+		free(seg->heap[i]);
+	free(seg->heap);
+	ipx_timer_stop(seg->loop, &seg->timer);
+	free(seg);
+}
+
+void ipx_mem_segment_set_faults(struct ipx_mem_segment *seg,
+				const struct ipx_mem_faults *faults)
+{
+	seg->faults = *faults;
+}
+
+void ipx_mem_segment_set_mtu(struct ipx_mem_segment *seg, size_t mtu)
+{
+	seg->mtu = mtu;
+	for (struct mem_link *m = seg->links; m; m = m->next)
+		m->link.mtu = mtu;
+}
+
+const struct ipx_mem_stats *ipx_mem_segment_stats(
+	const struct ipx_mem_segment *seg)
+{
+	return &seg->stats;
+}
+
+struct ipx_link *ipx_mem_link_new(struct ipx_mem_segment *seg,
+				  const uint8_t node[IPX_NODE_LEN])
+{
+	struct mem_link *m;
+	uint8_t auto_node[IPX_NODE_LEN] = { 0x02, 0, 0, 0, 0, 0 };
+
+	if (!node) {
+		uint32_t n = ++seg->next_node;
+
+		auto_node[2] = (uint8_t)(n >> 24);
+		auto_node[3] = (uint8_t)(n >> 16);
+		auto_node[4] = (uint8_t)(n >> 8);
+		auto_node[5] = (uint8_t)n;
+		node = auto_node;
+	}
+	if (ipx_node_is_broadcast(node) || ipx_node_is_zero(node))
+		return NULL;
+	for (struct mem_link *o = seg->links; o; o = o->next)
+		if (ipx_node_eq(o->link.node, node))
+			return NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->seg = seg;
+	m->link.ops = &mem_ops;
+	m->link.loop = seg->loop;
+	m->link.kind = "mem";
+	m->link.net = seg->net;
+	memcpy(m->link.node, node, IPX_NODE_LEN);
+	m->link.mtu = seg->mtu;
+	m->link.up = true;
+	m->next = seg->links;
+	seg->links = m;
+	return &m->link;
+}
