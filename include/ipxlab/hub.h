@@ -41,6 +41,11 @@ struct ipx_hub_options {
 	ipx_time keepalive;		/* ping a client silent this long; 0 = 5 s */
 	ipx_time idle_timeout;		/* forget it after this; 0 = 120 s */
 	bool detached;			/* no socket: for fuzzing and tests */
+	/* Called with every datagram the hub sends, just before it leaves
+	 * (tests, captures). The bytes are borrowed. */
+	void (*tap)(const struct sockaddr_in *to, const uint8_t *pkt,
+		    size_t len, void *ctx);
+	void *tap_ctx;
 };
 
 struct ipx_hub_stats {

@@ -362,7 +362,14 @@ int ipx_loop_watch_signals(struct ipx_loop *loop, const int *signals,
 
 /* ---- running ---- */
 
+static int run_once(struct ipx_loop *loop, ipx_time max_wait, bool may_jump);
+
 int ipx_loop_run_once(struct ipx_loop *loop, ipx_time max_wait)
+{
+	return run_once(loop, max_wait, true);
+}
+
+static int run_once(struct ipx_loop *loop, ipx_time max_wait, bool may_jump)
 {
 	struct epoll_event evs[64];
 	int timeout_ms = 0, n, ran;
@@ -433,7 +440,7 @@ int ipx_loop_run_once(struct ipx_loop *loop, ipx_time max_wait)
 		return 1;
 
 	if (loop->clock->simulated) {
-		if (loop->nheap == 0)
+		if (loop->nheap == 0 || !may_jump)
 			return IPX_EAGAIN;
 		/* Nothing ready now: jump to the next timer. */
 		ipx_clock_set(loop->clock, loop->heap[0]->deadline);
@@ -460,6 +467,7 @@ int ipx_loop_run_until(struct ipx_loop *loop, bool (*done)(void *ctx),
 		       void *ctx, ipx_time timeout)
 {
 	ipx_time end = ipx_loop_now(loop) + timeout;
+	bool last = false;
 
 	loop->stopped = false;
 	while (!done || !done(ctx)) {
@@ -468,8 +476,16 @@ int ipx_loop_run_until(struct ipx_loop *loop, bool (*done)(void *ctx),
 
 		if (loop->stopped)
 			return IPX_ECLOSED;
-		if (!ipx_time_before(now, end))
-			return IPX_ETIMEOUT;
+		if (!ipx_time_before(now, end)) {
+			/* One last turn for what is due exactly at the end. */
+			if (last)
+				return IPX_ETIMEOUT;
+			last = true;
+			rc = run_once(loop, 0, false);
+			if (rc < 0 && rc != IPX_EAGAIN)
+				return rc;
+			continue;
+		}
 		if (loop->clock->simulated && loop->nheap > 0 &&
 		    ipx_time_before(end, loop->heap[0]->deadline)) {
 			ipx_clock_set(loop->clock, end);

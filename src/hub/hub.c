@@ -195,6 +195,10 @@ void ipx_hub_flush(struct ipx_hub *hub)
 
 	if (!hub->ntx)
 		return;
+	if (hub->opts.tap)
+		for (unsigned i = 0; i < hub->ntx; i++)
+			hub->opts.tap(&hub->tx[i].to, hub->tx[i].data,
+				      hub->tx[i].len, hub->opts.tap_ctx);
 	if (hub->fd < 0) {
 		for (unsigned i = 0; i < hub->ntx; i++) {
 			hub->stats.tx_packets++;

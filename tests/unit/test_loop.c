@@ -1,0 +1,280 @@
+/*
+ * test_loop.c - the event loop's timers, hooks and run modes, on the fake
+ * clock (and briefly on the real one for descriptors and signals).
+ */
+#include "cm.h"
+
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ipxlab/clock.h"
+#include "ipxlab/err.h"
+#include "ipxlab/loop.h"
+
+struct rec {
+	ipx_time at[32];
+	int n;
+	struct ipx_loop *loop;
+	struct ipx_timer *other;
+};
+
+static void record(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
+{
+	struct rec *r = ctx;
+
+	(void)t;
+	if (r->n < 32)
+		r->at[r->n++] = ipx_loop_now(loop);
+}
+
+static void one_shot_fires_once_at_its_deadline(void **state)
+{
+	struct ipx_clock clk;
+	struct ipx_loop *loop;
+	struct ipx_timer t;
+	struct rec r = { 0 };
+
+	(void)state;
+	ipx_clock_fake_init(&clk, 1000);
+	loop = ipx_loop_new(&clk);
+	ipx_timer_init(&t, record, &r);
+	assert_int_equal(ipx_timer_start(loop, &t, 500, 0), IPX_OK);
+	assert_true(ipx_timer_active(&t));
+	assert_int_equal(ipx_loop_run_for(loop, 10 * IPX_SEC), IPX_OK);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.at[0], 1500);
+	assert_false(ipx_timer_active(&t));
+	ipx_loop_free(loop);
+}
+
+static void periodic_keeps_its_cadence(void **state)
+{
+	struct ipx_clock clk;
+	struct ipx_loop *loop;
+	struct ipx_timer t;
+	struct rec r = { 0 };
+
+	(void)state;
+	ipx_clock_fake_init(&clk, 0);
+	loop = ipx_loop_new(&clk);
+	ipx_timer_init(&t, record, &r);
+	ipx_timer_start(loop, &t, IPX_TICK, IPX_TICK);
+	ipx_loop_run_for(loop, 5 * IPX_TICK);
+	assert_int_equal(r.n, 5);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(r.at[i], (ipx_time)(i + 1) * IPX_TICK);
+	ipx_timer_stop(loop, &t);
+	ipx_loop_free(loop);
+}
+
+static void timers_fire_in_deadline_order(void **state)
+{
+	static const ipx_time delays[] = { 70, 10, 50, 30, 90, 20, 80, 40, 60 };
+	struct ipx_clock clk;
+	struct ipx_loop *loop;
+	struct ipx_timer t[9];
+	struct rec r = { 0 };
+
+	(void)state;
+	ipx_clock_fake_init(&clk, 0);
+	loop = ipx_loop_new(&clk);
+	for (int i = 0; i < 9; i++) {
+		ipx_timer_init(&t[i], record, &r);
+		ipx_timer_start(loop, &t[i], delays[i], 0);
+	}
+	/* Stopping one from the middle of the heap keeps the order. */
+	ipx_timer_stop(loop, &t[2]);
+	ipx_loop_run_for(loop, 1000);
+	assert_int_equal(r.n, 8);
+	for (int i = 1; i < r.n; i++)
+		assert_true(r.at[i - 1] < r.at[i]);
+	assert_int_equal(r.at[0], 10);
+	assert_int_equal(r.at[7], 90);
+	ipx_loop_free(loop);
+}
+
+static void stop_other(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
+{
+	struct rec *r = ctx;
+
+	record(loop, t, ctx);
+	ipx_timer_stop(loop, r->other);
+	ipx_timer_stop(loop, t);	/* a periodic timer may stop itself */
+}
+
+static void callbacks_may_stop_timers(void **state)
+{
+	struct ipx_clock clk;
+	struct ipx_loop *loop;
+	struct ipx_timer a, b;
+	struct rec r = { 0 }, rb = { 0 };
+
+	(void)state;
+	ipx_clock_fake_init(&clk, 0);
+	loop = ipx_loop_new(&clk);
+	r.other = &b;
+	ipx_timer_init(&a, stop_other, &r);
+	ipx_timer_init(&b, record, &rb);
+	ipx_timer_start(loop, &a, 100, 100);
+	ipx_timer_start(loop, &b, 100, 0);	/* same deadline, later */
+	ipx_loop_run_for(loop, 1000);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(rb.n, 0);
+	ipx_loop_free(loop);
+}
+
+static void restart_moves_the_deadline(void **state)
+{
+	struct ipx_clock clk;
+	struct ipx_loop *loop;
+	struct ipx_timer t;
+	struct rec r = { 0 };
+
+	(void)state;
+	ipx_clock_fake_init(&clk, 0);
+	loop = ipx_loop_new(&clk);
+	ipx_timer_init(&t, record, &r);
+	ipx_timer_start(loop, &t, 100, 0);
+	ipx_loop_run_for(loop, 50);
+	ipx_timer_start(loop, &t, 100, 0);	/* like a watchdog reset */
+	ipx_loop_run_for(loop, 1000);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.at[0], 150);
+	ipx_loop_free(loop);
+}
+
+static void count_hook(struct ipx_loop *loop, void *ctx)
+{
+	(void)loop;
+	(*(int *)ctx)++;
+}
+
+static void hooks_run_before_sleep_and_can_be_removed(void **state)
+{
+	struct ipx_clock clk;
+	struct ipx_loop *loop;
+	struct ipx_hook h;
+	struct ipx_timer t;
+	struct rec r = { 0 };
+	int calls = 0, before;
+
+	(void)state;
+	ipx_clock_fake_init(&clk, 0);
+	loop = ipx_loop_new(&clk);
+	ipx_loop_add_hook(loop, &h, count_hook, &calls);
+	ipx_timer_init(&t, record, &r);
+	ipx_timer_start(loop, &t, 10, 10);
+	ipx_loop_run_for(loop, 35);
+	assert_true(calls >= 3);
+	ipx_loop_remove_hook(loop, &h);
+	before = calls;
+	ipx_loop_run_for(loop, 100);
+	assert_int_equal(calls, before);
+	ipx_loop_free(loop);
+}
+
+static bool reached(void *ctx)
+{
+	return ((struct rec *)ctx)->n >= 3;
+}
+
+static void run_until_reports_done_and_timeout(void **state)
+{
+	struct ipx_clock clk;
+	struct ipx_loop *loop;
+	struct ipx_timer t;
+	struct rec r = { 0 };
+
+	(void)state;
+	ipx_clock_fake_init(&clk, 0);
+	loop = ipx_loop_new(&clk);
+	ipx_timer_init(&t, record, &r);
+	ipx_timer_start(loop, &t, IPX_SEC, IPX_SEC);
+	assert_int_equal(ipx_loop_run_until(loop, reached, &r, 10 * IPX_SEC),
+			 IPX_OK);
+	assert_int_equal(ipx_loop_now(loop), 3 * IPX_SEC);
+	r.n = -100;
+	assert_int_equal(ipx_loop_run_until(loop, reached, &r, 2 * IPX_SEC),
+			 IPX_ETIMEOUT);
+	/* Simulated time stops exactly at the timeout. */
+	assert_int_equal(ipx_loop_now(loop), 5 * IPX_SEC);
+	ipx_loop_free(loop);
+}
+
+static void on_pipe(struct ipx_loop *loop, int fd, unsigned ev, void *ctx)
+{
+	char c;
+
+	(void)ev;
+	assert_int_equal(read(fd, &c, 1), 1);
+	(*(int *)ctx)++;
+	ipx_loop_del_fd(loop, fd);	/* deleting itself is allowed */
+}
+
+static void descriptors_wake_the_real_loop(void **state)
+{
+	struct ipx_loop *loop = ipx_loop_new(NULL);
+	int p[2], got = 0;
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(ipx_loop_add_fd(loop, p[0], IPX_EV_READ, on_pipe, &got),
+			 IPX_OK);
+	assert_int_equal(ipx_loop_add_fd(loop, p[0], IPX_EV_READ, on_pipe, &got),
+			 IPX_EINVAL);
+	assert_int_equal(write(p[1], "x", 1), 1);
+	ipx_loop_run_once(loop, IPX_SEC);
+	assert_int_equal(got, 1);
+	close(p[0]);
+	close(p[1]);
+	ipx_loop_free(loop);
+}
+
+static void on_sig(struct ipx_loop *loop, int signo, void *ctx)
+{
+	*(int *)ctx = signo;
+	ipx_loop_stop(loop);
+}
+
+static void signals_arrive_as_callbacks(void **state)
+{
+	struct ipx_loop *loop = ipx_loop_new(NULL);
+	static const int sigs[] = { SIGUSR2 };
+	int got = 0;
+
+	(void)state;
+	assert_int_equal(ipx_loop_watch_signals(loop, sigs, 1, on_sig, &got),
+			 IPX_OK);
+	raise(SIGUSR2);
+	assert_int_equal(ipx_loop_run_until(loop, NULL, NULL, 2 * IPX_SEC),
+			 IPX_ECLOSED);
+	assert_int_equal(got, SIGUSR2);
+	ipx_loop_free(loop);
+}
+
+static void time_comparison_is_wrap_safe(void **state)
+{
+	(void)state;
+	assert_true(ipx_time_before(UINT64_MAX - 5, 3));
+	assert_false(ipx_time_before(3, UINT64_MAX - 5));
+	assert_true(ipx_time_before(1, 2));
+	assert_int_equal(ipx_ticks(18), 18 * IPX_TICK);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(one_shot_fires_once_at_its_deadline),
+		cmocka_unit_test(periodic_keeps_its_cadence),
+		cmocka_unit_test(timers_fire_in_deadline_order),
+		cmocka_unit_test(callbacks_may_stop_timers),
+		cmocka_unit_test(restart_moves_the_deadline),
+		cmocka_unit_test(hooks_run_before_sleep_and_can_be_removed),
+		cmocka_unit_test(run_until_reports_done_and_timeout),
+		cmocka_unit_test(descriptors_wake_the_real_loop),
+		cmocka_unit_test(signals_arrive_as_callbacks),
+		cmocka_unit_test(time_comparison_is_wrap_safe),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
