@@ -187,7 +187,7 @@ static void reg_tick(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 
 		inet_ntop(AF_INET, &u->server.sin_addr, ip, sizeof(ip));
 		ipx_error("udp: no answer from an IPX tunnel server at %s:%u "
-			  "after %.0f s (is 'ipxlab hub' or DOSBox's IPXNET "
+			  "after %.1f s (is 'ipxlab hub' or DOSBox's IPXNET "
 			  "STARTSERVER running there?)",
 			  ip, ntohs(u->server.sin_port),
 			  (double)u->opts.register_timeout / IPX_SEC);
