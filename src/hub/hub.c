@@ -493,7 +493,7 @@ int ipx_hub_open(struct ipx_loop *loop, const struct ipx_hub_options *opts,
 		return IPX_ENOMEM;
 	}
 	if (!opts->detached) {
-		int sz = 4 << 20, one = 1;
+		int sz = 4 << 20;
 		char a[40];
 
 		hub->fd = socket(AF_INET,
@@ -503,7 +503,6 @@ int ipx_hub_open(struct ipx_loop *loop, const struct ipx_hub_options *opts,
 			ipx_hub_close(hub);
 			return IPX_EIO;
 		}
-		setsockopt(hub->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 		setsockopt(hub->fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
 		setsockopt(hub->fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
 		if (bind(hub->fd, (const struct sockaddr *)&opts->bind,
