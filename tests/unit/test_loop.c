@@ -15,6 +15,7 @@
 struct rec {
 	ipx_time at[32];
 	int n;
+	int want;	/* for reached() */
 	struct ipx_loop *loop;
 	struct ipx_timer *other;
 };
@@ -176,7 +177,9 @@ static void hooks_run_before_sleep_and_can_be_removed(void **state)
 
 static bool reached(void *ctx)
 {
-	return ((struct rec *)ctx)->n >= 3;
+	struct rec *r = ctx;
+
+	return r->n >= r->want;
 }
 
 static void run_until_reports_done_and_timeout(void **state)
@@ -184,7 +187,7 @@ static void run_until_reports_done_and_timeout(void **state)
 	struct ipx_clock clk;
 	struct ipx_loop *loop;
 	struct ipx_timer t;
-	struct rec r = { 0 };
+	struct rec r = { .want = 3 };
 
 	(void)state;
 	ipx_clock_fake_init(&clk, 0);
@@ -194,7 +197,7 @@ static void run_until_reports_done_and_timeout(void **state)
 	assert_int_equal(ipx_loop_run_until(loop, reached, &r, 10 * IPX_SEC),
 			 IPX_OK);
 	assert_int_equal(ipx_loop_now(loop), 3 * IPX_SEC);
-	r.n = -100;
+	r.want = 100;
 	assert_int_equal(ipx_loop_run_until(loop, reached, &r, 2 * IPX_SEC),
 			 IPX_ETIMEOUT);
 	/* Simulated time stops exactly at the timeout. */
