@@ -74,7 +74,7 @@ deps:
 # Every test: unit (cmocka), integration (real processes on loopback),
 # interop (DOSBox, tshark) and a short run of every fuzzer's corpus.
 test: deps $(BIN) $(UNIT_BIN)
-	@scripts/run-tests.sh $(BUILD)
+	@$(if $(SANITIZE),SKIP_FUZZ=1) scripts/run-tests.sh $(BUILD)
 
 unit: $(UNIT_BIN)
 	@scripts/run-tests.sh $(BUILD) unit

@@ -62,7 +62,8 @@ if [ "$ONLY" = all ]; then
 			[ -f "$s" ] && run_script "$s"
 		done
 	done
-	if [ -x scripts/run-fuzz.sh ]; then
+	# The sanitizer build skips them: the fuzzers are sanitized already.
+	if [ -x scripts/run-fuzz.sh ] && [ -z "${SKIP_FUZZ:-}" ]; then
 		echo "fuzzers:"
 		run_script scripts/run-fuzz.sh
 	fi
