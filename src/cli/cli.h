@@ -60,7 +60,8 @@ enum {
 	{ "help", no_argument, NULL, 'h' }
 
 /* Handle one shared option; returns 1 if it was one, 0 if not, -1 bad. */
-int cli_node_opt(struct cli_node_opts *o, int opt, const char *arg);
+int cli_node_opt(struct cli_node_opts *o, const char *cmd, int opt,
+		 const char *arg);
 void cli_node_opts_init(struct cli_node_opts *o);
 
 /* A node on the tunnel, ready to use. */

@@ -83,7 +83,7 @@ int cmd_listen(int argc, char **argv)
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "c:t:xvqh", longopts, NULL)) !=
 	       -1) {
-		int r = cli_node_opt(&no, opt, optarg);
+		int r = cli_node_opt(&no, argv[0], opt, optarg);
 
 		if (r < 0)
 			return CLI_USAGE;

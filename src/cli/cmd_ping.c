@@ -99,7 +99,7 @@ int cmd_ping(int argc, char **argv)
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "c:i:W:vqh", longopts, NULL)) !=
 	       -1) {
-		int r = cli_node_opt(&no, opt, optarg);
+		int r = cli_node_opt(&no, argv[0], opt, optarg);
 
 		if (r < 0)
 			return CLI_USAGE;

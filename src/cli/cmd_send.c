@@ -124,7 +124,7 @@ int cmd_send(int argc, char **argv)
 	cli_node_opts_init(&no);
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "s:i:vqh", longopts, NULL)) != -1) {
-		int r = cli_node_opt(&no, opt, optarg);
+		int r = cli_node_opt(&no, argv[0], opt, optarg);
 
 		if (r < 0)
 			return CLI_USAGE;

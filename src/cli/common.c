@@ -81,7 +81,8 @@ void cli_node_opts_init(struct cli_node_opts *o)
 	o->register_timeout = 10;
 }
 
-int cli_node_opt(struct cli_node_opts *o, int opt, const char *arg)
+int cli_node_opt(struct cli_node_opts *o, const char *cmd, int opt,
+		 const char *arg)
 {
 	switch (opt) {
 	case OPT_HUB:
@@ -91,7 +92,7 @@ int cli_node_opt(struct cli_node_opts *o, int opt, const char *arg)
 		o->config = arg;
 		return 1;
 	case OPT_WAIT:
-		return cli_parse_seconds("", "--wait", arg, 0.1, 3600,
+		return cli_parse_seconds(cmd, "--wait", arg, 0.1, 3600,
 					 &o->register_timeout) < 0
 			       ? -1
 			       : 1;
