@@ -106,6 +106,10 @@ out=$("$BIN" ping --hub 127.0.0.1:$P -c 2 -i 0.2 -W 0.3 2>&1); rc=$?
 n=$(grep -c "^reply from" <<<"$out")
 [ $rc = 0 ] && [ "$n" -ge 4 ] && grep -q "replies from 2 nodes" <<<"$out" && pass "ping gets answers from every node" || fail "ping gets answers from every node" "$out"
 
+# The hub can come from the environment instead of --hub.
+out=$(IPXLAB_HUB=127.0.0.1:$P "$BIN" ping -c 1 -W 0.3 2>&1); rc=$?
+[ $rc = 0 ] && grep -q "replies from 2 nodes" <<<"$out" && pass "IPXLAB_HUB names the hub" || fail "IPXLAB_HUB names the hub" "$out"
+
 # unicast with an over-long line in the middle: the others still go, exit 1.
 long=$(head -c 2000 /dev/zero | tr '\0' x)
 printf 'first\n%s\nthird \001\n' "$long" | "$BIN" send "$A1" --hub 127.0.0.1:$P 2>"$T/send.err"; rc=$?
