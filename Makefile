@@ -80,7 +80,7 @@ unit: $(UNIT_BIN)
 	@scripts/run-tests.sh $(BUILD) unit
 
 # libFuzzer harnesses (clang); `make fuzz-run` runs each briefly.
-build/fuzz/%: tests/fuzz/%.c $(LIB_SRC)
+build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(wildcard include/ipxlab/*.h tests/fuzz/*.h)
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  FUZZ    $@")
 	$(Q)clang $(CSTD) -O1 -g -Iinclude -fsanitize=fuzzer,address,undefined \

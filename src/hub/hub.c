@@ -451,13 +451,16 @@ static void sweep(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 	struct ipx_hub *hub = ctx;
 	ipx_time now = ipx_loop_now(loop);
 	struct client *c = hub->oldest;
+	ipx_time first = hub->opts.keepalive < hub->opts.idle_timeout
+				 ? hub->opts.keepalive
+				 : hub->opts.idle_timeout;
 
 	(void)t;
 	while (c) {
 		struct client *next = c->newer;
 		ipx_time silent = now - c->last_seen;
 
-		if (silent < hub->opts.keepalive)
+		if (silent < first)
 			break;	/* everyone newer has spoken more recently */
 		if (silent >= hub->opts.idle_timeout)
 			remove_client(hub, c, "idle timeout");

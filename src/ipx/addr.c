@@ -33,8 +33,10 @@ bool ipx_addr_eq(const struct ipx_addr *a, const struct ipx_addr *b)
 	       ipx_node_eq(a->node, b->node);
 }
 
-static int hexval(int c)
+static int hexval(char ch)
 {
+	int c = (unsigned char)ch;
+
 	if (c >= '0' && c <= '9')
 		return c - '0';
 	c = tolower(c);
