@@ -27,6 +27,7 @@ void help_listen(FILE *out)
 struct listen_state {
 	unsigned long want, got;
 	bool hex, show_type;
+	bool closed;		/* stdout went away */
 	struct ipx_loop *loop;
 };
 
@@ -47,8 +48,13 @@ static void on_datagram(struct ipx_socket *sock, const struct ipx_header *hdr,
 	else
 		cli_print_escaped(stdout, data, len);
 	fputc('\n', stdout);
-	fflush(stdout);
 	st->got++;
+	/* A closed pipe (listen | head -1) ends the command. */
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		st->closed = true;
+		ipx_loop_stop(st->loop);
+		return;
+	}
 	if (st->want && st->got >= st->want)
 		ipx_loop_stop(st->loop);
 }
@@ -148,6 +154,8 @@ int cmd_listen(int argc, char **argv)
 		cli_error("listen", "timed out after %lu of %lu datagrams",
 			  st.got, st.want);
 	cli_node_close(&cn);
+	if (st.closed)
+		return CLI_OK;
 	if (st.want)
 		return st.got >= st.want ? CLI_OK : CLI_FAIL;
 	return rc == IPX_ECLOSED || rc == IPX_OK ? CLI_OK : CLI_FAIL;
