@@ -24,9 +24,7 @@ Q := @
 endif
 
 # The library, layer by layer (a lower layer never includes a higher one).
-LIB_SRC := $(wildcard src/base/*.c) $(wildcard src/link/*.c) \
-           $(wildcard src/ipx/*.c) $(wildcard src/hub/*.c) \
-           $(wildcard src/bench/*.c)
+LIB_SRC := $(filter-out src/cli/%,$(wildcard src/*/*.c))
 CLI_SRC := $(wildcard src/cli/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
