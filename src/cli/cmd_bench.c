@@ -36,17 +36,22 @@ static void help_bench_hub(FILE *out)
 		"  -r, --repeat N      runs; median, min and max are reported\n"
 		"                      (default %d)\n"
 		"      --window N      datagrams in flight, returned by receiver\n"
-		"                      credits (default %d); 0 floods\n"
+		"                      credits (default %u, or %u above 482 bytes);\n"
+		"                      0 floods\n"
 		"      --size N        IPX payload bytes (default %d, at most %d)\n"
-		"      --pin S,H,R     pin sender, hub and receiver to these CPUs\n"
-		"                      (the plain path uses S and R)\n"
+		"      --pin S,H,R[,s,r]  pin the hub path's sender, hub and\n"
+		"                      receiver to these CPUs, and the plain\n"
+		"                      path's sender and receiver to s,r (default\n"
+		"                      S,R); e.g. 0,1,0,0,1 gives the hub a CPU\n"
 		"      --json          machine-readable output\n"
 		"  -v, --verbose       CPU use of every process\n"
 		"  -h, --help          this text\n\n"
 		"See bench/README.md for the method and how to read the figures.\n",
 		IPX_BENCH_TARGET_RATIO * 100, IPX_BENCH_DEFAULT_SECONDS,
 		IPX_BENCH_DEFAULT_WARMUP, IPX_BENCH_DEFAULT_REPEAT,
-		IPX_BENCH_DEFAULT_WINDOW, IPX_BENCH_DEFAULT_PAYLOAD,
+		ipx_bench_default_window(IPX_BENCH_DEFAULT_PAYLOAD),
+		ipx_bench_default_window(IPX_BENCH_MAX_PAYLOAD),
+		IPX_BENCH_DEFAULT_PAYLOAD,
 		IPX_BENCH_MAX_PAYLOAD);
 }
 
@@ -117,6 +122,14 @@ static void where_ran(const struct ipx_bench_proc *p, char *buf, size_t len)
 	}
 }
 
+/* CPUs busy with anything but this benchmark during the window. */
+static double other_load(const struct ipx_bench_result *r)
+{
+	double o = r->machine_busy - r->ours;
+
+	return o > 0 ? o : 0;
+}
+
 static void print_run_line(int run, const struct ipx_bench_result *r)
 {
 	char pps[32], cpus[96];
@@ -134,9 +147,9 @@ static void print_run_line(int run, const struct ipx_bench_result *r)
 		if (o >= sizeof(cpus))
 			break;
 	}
-	printf("%3d  %-5s %11s %8.1f %7.3f%%   %s\n", run,
+	printf("%3d  %-5s %11s %8.1f %7.3f%%  %5.2f   %s\n", run,
 	       ipx_bench_path_name(r->path), grouped(r->pps, pps, sizeof(pps)),
-	       r->mbps, r->loss * 100, cpus);
+	       r->mbps, r->loss * 100, other_load(r), cpus);
 	fflush(stdout);
 }
 
@@ -150,10 +163,12 @@ static void print_verbose(const struct ipx_bench_result *r)
 
 		if (!p->present)
 			continue;
-		printf("       %-8s cpu %5.1f%% (user %5.1f%%, sys %5.1f%%)  "
-		       "%6.0f ns/packet  ctxsw %llu+%llu  cpu",
+		printf("       %-8s cpu %5.1f%% (user %4.1f%%, sys %5.1f%%) "
+		       "%5.0f ns/pkt  %5.1f pkt/turn  ctxsw %llu+%llu  cpu",
 		       ipx_bench_role_name((enum ipx_bench_role)i),
 		       p->cpu * 100, p->user * 100, p->sys * 100, ns,
+		       p->wakeups ? (double)r->packets / (double)p->wakeups
+				  : 0,
 		       (unsigned long long)p->vcsw,
 		       (unsigned long long)p->ivcsw);
 		for (int c = 0; c < IPX_BENCH_MAX_CPUS; c++)
@@ -169,11 +184,22 @@ static void print_verbose(const struct ipx_bench_result *r)
 	       (unsigned long long)r->lost,
 	       (unsigned long long)r->send_errors,
 	       (unsigned long long)r->stalls);
-	if (r->path == IPX_BENCH_HUB)
-		printf("; hub relayed %llu, dropped %llu",
+	if (r->path == IPX_BENCH_HUB) {
+		uint64_t in = r->hub_relayed + r->hub_drops;
+
+		printf("\n       hub relayed %llu, dropped %llu; lost before "
+		       "the hub %llu, after it %llu",
 		       (unsigned long long)r->hub_relayed,
-		       (unsigned long long)r->hub_drops);
-	printf("\n");
+		       (unsigned long long)r->hub_drops,
+		       (unsigned long long)(r->sent > in ? r->sent - in : 0),
+		       (unsigned long long)(r->hub_relayed > r->delivered
+						    ? r->hub_relayed -
+							      r->delivered
+						    : 0));
+	}
+	printf("\n       machine busy %.2f CPUs (steal %.2f), this benchmark "
+	       "%.2f, other %.2f\n",
+	       r->machine_busy, r->machine_steal, r->ours, other_load(r));
 }
 
 /* ---- JSON ---- */
@@ -187,10 +213,15 @@ static void json_spread(const char *name, struct spread s, bool last)
 static void json_result(const struct ipx_bench_result *r)
 {
 	printf("{\"pps\": %.1f, \"mbps\": %.3f, \"seconds\": %.6f, "
-	       "\"packets\": %llu, \"sent\": %llu, \"delivered\": %llu, "
+	       "\"machine_busy_cpus\": %.3f, \"machine_steal_cpus\": %.3f, "
+	       "\"benchmark_cpus\": %.3f, \"other_cpus\": %.3f, ",
+	       r->pps, r->mbps, r->seconds, r->machine_busy, r->machine_steal,
+	       r->ours, other_load(r));
+	printf("\"packets\": %llu, "
+	       "\"sent\": %llu, \"delivered\": %llu, "
 	       "\"lost\": %llu, \"loss\": %.6g, \"send_errors\": %llu, "
 	       "\"window_stalls\": %llu",
-	       r->pps, r->mbps, r->seconds, (unsigned long long)r->packets,
+	       (unsigned long long)r->packets,
 	       (unsigned long long)r->sent, (unsigned long long)r->delivered,
 	       (unsigned long long)r->lost, r->loss,
 	       (unsigned long long)r->send_errors,
@@ -213,11 +244,13 @@ static void json_result(const struct ipx_bench_result *r)
 			continue;
 		printf("%s{\"role\": \"%s\", \"cpu\": %.4f, \"user\": %.4f, "
 		       "\"sys\": %.4f, \"ns_per_packet\": %.1f, "
+		       "\"loop_turns\": %llu, "
 		       "\"voluntary_ctxsw\": %llu, \"involuntary_ctxsw\": %llu, "
 		       "\"last_cpu\": %d, \"cpu_share\": {",
 		       first ? "" : ", ",
 		       ipx_bench_role_name((enum ipx_bench_role)i), p->cpu,
-		       p->user, p->sys, ns, (unsigned long long)p->vcsw,
+		       p->user, p->sys, ns, (unsigned long long)p->wakeups,
+		       (unsigned long long)p->vcsw,
 		       (unsigned long long)p->ivcsw, p->last_cpu);
 		first = 0;
 		for (int c = 0, f2 = 1; c < IPX_BENCH_MAX_CPUS; c++) {
@@ -234,16 +267,18 @@ static void json_result(const struct ipx_bench_result *r)
 
 /* ---- the hub benchmark ---- */
 
-static int parse_pin(const char *text, int pin[IPX_BENCH_ROLES])
+/* "S,H,R[,s,r]": the hub path's sender, hub and receiver, then the plain
+ * path's sender and receiver (default: S and R). "none" unpins. */
+static int parse_pin(const char *text, int pin[2][IPX_BENCH_ROLES])
 {
 	char buf[64], *save = NULL, *tok;
-	int n = 0, cpus = ipx_bench_cpus_online();
+	int v5[5], n = 0, cpus = ipx_bench_cpus_online();
 
-	if (!strcmp(text, "none")) {
+	for (int p = 0; p < 2; p++)
 		for (int i = 0; i < IPX_BENCH_ROLES; i++)
-			pin[i] = -1;
+			pin[p][i] = -1;
+	if (!strcmp(text, "none"))
 		return 0;
-	}
 	if (strlen(text) >= sizeof(buf))
 		goto bad;
 	strcpy(buf, text);
@@ -251,18 +286,26 @@ static int parse_pin(const char *text, int pin[IPX_BENCH_ROLES])
 	     tok = strtok_r(NULL, ",", &save)) {
 		unsigned long v;
 
-		if (n == IPX_BENCH_ROLES)
+		if (n == 5)
 			goto bad;
 		if (cli_parse_uint("bench", "each CPU of --pin", tok, 0,
 				   (unsigned long)cpus - 1, &v) < 0)
 			return -1;
-		pin[n++] = (int)v;
+		v5[n++] = (int)v;
 	}
-	if (n == IPX_BENCH_ROLES)
-		return 0;
+	if (n != 3 && n != 5)
+		goto bad;
+	pin[IPX_BENCH_HUB][IPX_BENCH_SENDER] = v5[0];
+	pin[IPX_BENCH_HUB][IPX_BENCH_HUBPROC] = v5[1];
+	pin[IPX_BENCH_HUB][IPX_BENCH_RECEIVER] = v5[2];
+	pin[IPX_BENCH_PLAIN][IPX_BENCH_SENDER] = n == 5 ? v5[3] : v5[0];
+	pin[IPX_BENCH_PLAIN][IPX_BENCH_RECEIVER] = n == 5 ? v5[4] : v5[2];
+	return 0;
 bad:
-	cli_error("bench", "--pin takes three CPU numbers S,H,R (sender, "
-			   "hub, receiver), e.g. --pin 0,1,1 (got '%s')",
+	cli_error("bench", "--pin takes the CPUs S,H,R of the hub path's "
+			   "sender, hub and receiver, optionally followed by "
+			   ",s,r for the plain path's (default S and R), e.g. "
+			   "--pin 0,1,0,0,1 (got '%s')",
 		  text);
 	return -1;
 }
@@ -287,15 +330,17 @@ static int bench_hub(int argc, char **argv)
 	struct ipx_bench_opts o;
 	unsigned long repeat = IPX_BENCH_DEFAULT_REPEAT, v;
 	double pps[2][MAX_REPEAT], mbps[2][MAX_REPEAT], loss[2][MAX_REPEAT];
-	double ratio[MAX_REPEAT];
+	double ratio[MAX_REPEAT], other[2 * MAX_REPEAT];
 	bool json = false, verbose = false, pinned = false, met;
+	bool window_set = false;
 	struct spread rs;
 	char err[512];
 	int opt;
 
 	ipx_bench_opts_default(&o);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "s:w:r:vh", longopts, NULL)) !=
+	opterr = 0;	/* our own messages, naming the command */
+	while ((opt = getopt_long(argc, argv, ":s:w:r:vh", longopts, NULL)) !=
 	       -1) {
 		switch (opt) {
 		case 's':
@@ -318,6 +363,7 @@ static int bench_hub(int argc, char **argv)
 					   &v) < 0)
 				return CLI_USAGE;
 			o.window = (unsigned)v;
+			window_set = true;
 			break;
 		case OPT_SIZE:
 			if (cli_parse_uint("bench", "--size", optarg, 1,
@@ -328,7 +374,7 @@ static int bench_hub(int argc, char **argv)
 		case OPT_PIN:
 			if (parse_pin(optarg, o.pin) < 0)
 				return CLI_USAGE;
-			pinned = o.pin[0] >= 0;
+			pinned = o.pin[IPX_BENCH_HUB][0] >= 0;
 			break;
 		case OPT_JSON:
 			json = true;
@@ -339,16 +385,29 @@ static int bench_hub(int argc, char **argv)
 		case 'h':
 			help_bench_hub(stdout);
 			return CLI_OK;
+		case ':':
+			cli_error("bench", "hub: option '%s' needs a value",
+				  argv[optind - 1]);
+			return CLI_USAGE;
 		default:
+			if (optopt)
+				cli_error("bench", "hub: unknown option '-%c'",
+					  optopt);
+			else
+				cli_error("bench", "hub: unknown option '%s'",
+					  argv[optind - 1]);
 			fprintf(stderr, "usage: ipxlab bench hub [options] "
 					"('ipxlab bench hub --help')\n");
 			return CLI_USAGE;
 		}
 	}
 	if (optind < argc) {
-		cli_error("bench", "unexpected argument '%s'", argv[optind]);
+		cli_error("bench", "hub: unexpected argument '%s'",
+			  argv[optind]);
 		return CLI_USAGE;
 	}
+	if (!window_set)
+		o.window = ipx_bench_default_window(o.payload);
 	ipx_log_set_level(IPX_LOG_WARN);
 
 	if (!json) {
@@ -364,12 +423,14 @@ static int bench_hub(int argc, char **argv)
 		printf("%lu run%s of %g s after %g s warm-up; ", repeat,
 		       repeat == 1 ? "" : "s", o.seconds, o.warmup);
 		if (pinned)
-			printf("pinned S%d H%d R%d\n", o.pin[0], o.pin[1],
-			       o.pin[2]);
+			printf("pinned: hub path S%d H%d R%d, plain S%d R%d\n",
+			       o.pin[1][0], o.pin[1][1], o.pin[1][2],
+			       o.pin[0][0], o.pin[0][2]);
 		else
 			printf("not pinned\n");
-		printf("\nrun  path        pkt/s     MB/s    loss    CPU busy "
-		       "@ CPUs ran on (S sender, H hub, R receiver)\n");
+		printf("\nrun  path        pkt/s     MB/s     loss  other   "
+		       "CPU busy @ CPUs ran on (S sender, H hub, R receiver)"
+		       "\n");
 	}
 	for (unsigned long i = 0; i < repeat; i++) {
 		/* Alternate the order so neither path always goes first. */
@@ -396,6 +457,8 @@ static int bench_hub(int argc, char **argv)
 			pps[p][i] = res[i][p].pps;
 			mbps[p][i] = res[i][p].mbps;
 			loss[p][i] = res[i][p].loss;
+			other[2 * i + (unsigned long)p] =
+				other_load(&res[i][p]);
 		}
 		ratio[i] = res[i][IPX_BENCH_PLAIN].pps > 0
 				   ? res[i][IPX_BENCH_HUB].pps /
@@ -415,8 +478,11 @@ static int bench_hub(int argc, char **argv)
 		       ipx_bench_cpus_allowed(), o.seconds, o.warmup, repeat,
 		       o.window, o.window ? "window" : "flood");
 		if (pinned)
-			printf("{\"sender\": %d, \"hub\": %d, \"receiver\": %d}",
-			       o.pin[0], o.pin[1], o.pin[2]);
+			printf("{\"hub\": {\"sender\": %d, \"hub\": %d, "
+			       "\"receiver\": %d}, \"plain\": {\"sender\": %d, "
+			       "\"receiver\": %d}}",
+			       o.pin[1][0], o.pin[1][1], o.pin[1][2],
+			       o.pin[0][0], o.pin[0][2]);
 		else
 			printf("null");
 		printf(", \"runs\": [");
@@ -437,14 +503,15 @@ static int bench_hub(int argc, char **argv)
 			json_spread("loss", spread_of(loss[p], repeat), true);
 			printf("}, ");
 		}
+		json_spread("other_cpus", spread_of(other, 2 * repeat), false);
 		json_spread("ratio", rs, true);
 		printf("}, \"target_ratio\": %.2f, \"target_met\": %s}\n",
 		       IPX_BENCH_TARGET_RATIO, met ? "true" : "false");
 		return CLI_OK;
 	}
 
-	printf("\n%lu run%s          median          min          max\n",
-	       repeat, repeat == 1 ? ": " : ":");
+	printf("\n%3lu run%s       median          min          max\n",
+	       repeat, repeat == 1 ? " " : "s");
 	for (int p = 0; p < 2; p++) {
 		struct spread s = spread_of(pps[p], repeat);
 		struct spread m = spread_of(mbps[p], repeat);
@@ -468,6 +535,16 @@ static int bench_hub(int argc, char **argv)
 	printf("\nratio hub/plain %.2f (median of %lu); target >= %.2f: %s\n",
 	       rs.median, repeat, IPX_BENCH_TARGET_RATIO,
 	       met ? "MET" : "NOT MET");
+	{
+		struct spread os = spread_of(other, 2 * repeat);
+
+		if (os.max >= 0.25)
+			printf("note: other work kept up to %.2f of the %d "
+			       "CPUs busy during the windows (column "
+			       "'other');\n      these figures are lower and "
+			       "noisier than on an idle machine.\n",
+			       os.max, ipx_bench_cpus_online());
+	}
 	return CLI_OK;
 }
 
