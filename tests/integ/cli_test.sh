@@ -142,5 +142,10 @@ grep -q "hub: stopping" "$T/hub.log" && pass "hub stops cleanly on SIGTERM" || f
 out=$(timeout 20 "$BIN" demo -c 3); rc=$?
 [ $rc = 0 ] && grep -q "3 of 3 datagrams echoed" <<<"$out" && pass "demo exchanges datagrams" || fail "demo exchanges datagrams" "$out"
 
+# The benchmark runs and reports its ratio (a smoke test: no speed target).
+out=$(timeout 60 "$BIN" bench hub -s 0.3 -w 0.1 -r 1 --json 2>&1); rc=$?
+[ $rc = 0 ] && grep -q '"ratio"' <<<"$out" && pass "bench hub runs and reports a ratio" || fail "bench hub runs and reports a ratio" "$out"
+"$BIN" bench hub --window -1 >/dev/null 2>&1; [ $? = 2 ] && pass "bench refuses a bad option" || fail "bench refuses a bad option"
+
 echo "cli: $failures failed"
 [ $failures = 0 ]
