@@ -1,0 +1,809 @@
+/*
+ * conn.c - one SPX connection: set-up, SPX II size negotiation, sending
+ * with stop-and-wait (SPX I) or a window (SPX II), acknowledgements, NAKs,
+ * retransmission on an adaptive timer, the watchdog, and disconnection.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ipxlab/buf.h"
+#include "ipxlab/err.h"
+#include "ipxlab/log.h"
+#include "spx_int.h"
+
+#define RX_SLOTS_SPX1 4		/* what an SPX I receiver allocates */
+#define RTO_MIN (2 * IPX_MSEC)
+#define RTO_MAX (5 * IPX_SEC)
+#define RTO_INITIAL (500 * IPX_MSEC)
+#define CONNECT_TRIES 10
+#define NEG_TRIES 2		/* per size tried */
+#define NEG_MIN 576
+
+static void pump(struct spx_conn *c);
+
+struct spx_conn *spx_conn_new(struct spx *spx, struct ipx_socket *sock,
+			      const struct ipx_addr *remote, bool incoming)
+{
+	struct spx_conn *c = calloc(1, sizeof(*c));
+	ipx_time now = ipx_loop_now(spx->loop);
+
+	if (!c)
+		return NULL;
+	c->spx = spx;
+	c->sock = sock;
+	c->remote = *remote;
+	c->incoming = incoming;
+	c->remote_id = SPX_CONN_UNKNOWN;
+	c->state = SPX_CONNECTING;
+	c->version = 1;
+	c->offered2 = spx->opts.spx2;
+	c->rx_slots = RX_SLOTS_SPX1;
+	c->max_pkt = NEG_MIN;
+	c->rto = RTO_INITIAL;
+	c->last_rx = c->last_tx = c->last_probe = now;
+	ipx_timer_init(&c->rexmit, NULL, c);
+	return c;
+}
+
+static uint16_t my_alloc(const struct spx_conn *c)
+{
+	return (uint16_t)(c->rcv_nxt + c->rx_slots - 1);
+}
+
+static size_t hdr_len(const struct spx_conn *c)
+{
+	return c->version == 2 ? SPX2_HDR_LEN : SPX_HDR_LEN;
+}
+
+/* Build and send one packet; data may be NULL with pad > 0 for the
+ * negotiation request (zero padding up to the size tried). */
+static int transmit(struct spx_conn *c, uint8_t cc, uint8_t ds, uint16_t seq,
+		    const uint8_t *data, size_t len, size_t pad)
+{
+	_Alignas(struct ipx_buf) uint8_t raw[sizeof(struct ipx_buf) +
+					     IPX_BUF_HEADROOM + IPX_MAX_PACKET];
+	struct ipx_buf *buf = (struct ipx_buf *)raw;
+	struct spx_header h = { .cc = cc, .ds = ds, .src_id = c->local_id,
+				.dst_id = c->remote_id, .seq = seq,
+				.ack = c->rcv_nxt, .alloc = my_alloc(c) };
+	uint8_t *p;
+	int rc;
+
+	if (c->version == 2 || (cc & SPX_CC_SPX2)) {
+		h.cc |= SPX_CC_SPX2;
+		h.hdr_len = h.dst_id == SPX_CONN_UNKNOWN ? SPX_HDR_LEN
+							 : SPX2_HDR_LEN;
+		h.neg_size = (uint16_t)(pad ? pad : c->max_pkt);
+	} else {
+		h.hdr_len = SPX_HDR_LEN;
+	}
+	buf->cap = IPX_BUF_HEADROOM + IPX_MAX_PACKET;
+	ipx_buf_reset(buf);
+	if (pad && pad > IPX_HDR_LEN + h.hdr_len)
+		len = pad - IPX_HDR_LEN - h.hdr_len;
+	p = ipx_buf_put(buf, h.hdr_len + len);
+	if (!p)
+		return IPX_ETOOBIG;
+	spx_header_encode(&h, p);
+	if (data)
+		memcpy(p + h.hdr_len, data, len);
+	else
+		memset(p + h.hdr_len, 0, len);
+	rc = ipx_socket_send_buf(c->sock, &c->remote, IPX_TYPE_SPX, buf);
+	c->last_tx = ipx_loop_now(c->spx->loop);
+	return rc;
+}
+
+void spx_send_ack(struct spx_conn *c, uint8_t extra_cc, uint8_t ds)
+{
+	/* SPX II acks carry sequence 0 (as NetWare does); SPX I ones our
+	 * current sequence number. */
+	uint16_t seq = c->version == 2 ? 0 : c->snd_max;
+
+	c->stats.acks_tx++;
+	transmit(c, (uint8_t)(SPX_CC_SYS | extra_cc), ds, seq, NULL, 0, 0);
+}
+
+static void send_nak(struct spx_conn *c)
+{
+	ipx_time now = ipx_loop_now(c->spx->loop);
+
+	/* One NAK per hole per round trip. */
+	if (c->nak_for == c->rcv_nxt && now - c->nak_at < c->srtt + RTO_MIN)
+		return;
+	c->nak_for = c->rcv_nxt;
+	c->nak_at = now;
+	c->stats.naks_tx++;
+	transmit(c, SPX_CC_SYS, SPX_DS_NAK, 0, NULL, 0, 0);
+}
+
+/* The retransmit timeout now: the estimate, doubled per timeout since
+ * the last progress, capped. */
+static ipx_time cur_rto(const struct spx_conn *c)
+{
+	ipx_time t = c->rto << (c->backoff < 12 ? c->backoff : 12);
+
+	return t > RTO_MAX ? RTO_MAX : t;
+}
+
+static void arm(struct spx_conn *c, ipx_time delay)
+{
+	ipx_timer_start(c->spx->loop, &c->rexmit, delay, 0);
+}
+
+/* ---- ending ---- */
+
+static void free_queue(struct spx_conn *c)
+{
+	while (c->q_head) {
+		struct txseg *s = c->q_head;
+
+		c->q_head = s->next;
+		free(s);
+	}
+	c->q_tail = NULL;
+	c->queued_bytes = 0;
+	if (c->ooo) {
+		for (unsigned i = 0; i < c->rx_slots; i++)
+			free(c->ooo[i].data);
+		free(c->ooo);
+		c->ooo = NULL;
+	}
+}
+
+void spx_conn_destroy(struct spx_conn *c)
+{
+	ipx_timer_stop(c->spx->loop, &c->rexmit);
+	spx_table_remove(c->spx, c);
+	free_queue(c);
+	free(c);
+}
+
+/* Close with a reason, tell the application (once), free when safe. */
+void spx_conn_finish(struct spx_conn *c, int reason)
+{
+	bool was_connecting = c->state == SPX_CONNECTING ||
+			      (c->state == SPX_NEGOTIATING && !c->incoming);
+
+	if (c->state == SPX_CLOSED)
+		return;
+	c->state = SPX_CLOSED;
+	ipx_timer_stop(c->spx->loop, &c->rexmit);
+	c->busy++;
+	if (was_connecting && !c->incoming && c->h.on_connected)
+		c->h.on_connected(c, reason == IPX_EABORTED ? IPX_ETIMEOUT
+							    : reason,
+				  c->ctx);
+	else if (c->h.on_closed)
+		c->h.on_closed(c, reason, c->ctx);
+	c->busy--;
+	c->dead = true;
+	if (!c->busy)
+		spx_conn_destroy(c);
+}
+
+void spx_abort(struct spx_conn *c)
+{
+	if (c && c->state != SPX_CLOSED)
+		spx_conn_finish(c, IPX_ECLOSED);
+}
+
+/* ---- set-up and negotiation ---- */
+
+static void send_connect_request(struct spx_conn *c)
+{
+	uint8_t cc = SPX_CC_SYS | SPX_CC_ACK;
+
+	if (c->offered2)
+		cc |= SPX_CC_SPX2 | SPX_CC_NEG;
+	transmit(c, cc, 0, 0, NULL, 0, 0);
+}
+
+static void send_neg_request(struct spx_conn *c)
+{
+	transmit(c, SPX_CC_SYS | SPX_CC_ACK | SPX_CC_SPX2 | SPX_CC_NEG, 0, 0,
+		 NULL, 0, c->neg_try);
+}
+
+static void established(struct spx_conn *c)
+{
+	c->state = SPX_ESTABLISHED;
+	c->retries = 0;
+	ipx_timer_stop(c->spx->loop, &c->rexmit);
+	if (!c->incoming && c->h.on_connected)
+		c->h.on_connected(c, IPX_OK, c->ctx);
+	if (c->state == SPX_ESTABLISHED)
+		pump(c);
+}
+
+static size_t path_max(const struct spx_conn *c)
+{
+	size_t m = ipx_node_max_payload(c->spx->node, &c->remote) + IPX_HDR_LEN;
+
+	return m > IPX_MAX_PACKET ? IPX_MAX_PACKET : m;
+}
+
+static void use_version(struct spx_conn *c, int version)
+{
+	c->version = version;
+	if (version == 2 && !c->ooo) {
+		c->rx_slots = c->spx->opts.window;
+		c->ooo = calloc(c->rx_slots, sizeof(*c->ooo));
+		if (!c->ooo) {
+			c->version = 1;
+			c->rx_slots = RX_SLOTS_SPX1;
+		}
+	}
+}
+
+static void on_rexmit(struct ipx_loop *loop, struct ipx_timer *t, void *ctx);
+
+void spx_conn_start_connect(struct spx_conn *c)
+{
+	c->rexmit.cb = on_rexmit;
+	c->retries = 0;
+	send_connect_request(c);
+	arm(c, c->rto);
+}
+
+void spx_conn_accept(struct spx_conn *c, const struct spx_header *req)
+{
+	c->rexmit.cb = on_rexmit;
+	if (c->remote_id == SPX_CONN_UNKNOWN) {
+		c->remote_id = req->src_id;
+		c->remote_alloc = req->alloc;
+		use_version(c, (req->cc & SPX_CC_SPX2) && c->spx->opts.spx2 ? 2
+									 : 1);
+		/* Until the requester negotiates, the safe IPX size. */
+		c->max_pkt = NEG_MIN;
+		c->state = SPX_ESTABLISHED;
+	}
+	/* The accept: SYS (and SPX II + NEG when we speak it). */
+	transmit(c, (uint8_t)(SPX_CC_SYS | (c->version == 2 ? SPX_CC_NEG : 0)),
+		 0, 0, NULL, 0, 0);
+}
+
+static void got_accept(struct spx_conn *c, const struct spx_header *h)
+{
+	c->remote_id = h->src_id;
+	c->remote_alloc = h->alloc;
+	c->retries = 0;
+	if (c->offered2 && (h->cc & SPX_CC_SPX2)) {
+		use_version(c, 2);
+		c->state = SPX_NEGOTIATING;
+		c->neg_try = path_max(c);
+		c->neg_tries = 0;
+		if (c->neg_try <= NEG_MIN) {
+			c->max_pkt = c->neg_try;
+			established(c);
+			return;
+		}
+		send_neg_request(c);
+		arm(c, c->rto);
+		return;
+	}
+	/* A peer that only speaks SPX I gets SPX I. */
+	use_version(c, 1);
+	c->max_pkt = NEG_MIN;
+	established(c);
+}
+
+/* ---- sending ---- */
+
+static size_t max_data(const struct spx_conn *c)
+{
+	return c->max_pkt - IPX_HDR_LEN - hdr_len(c);
+}
+
+size_t spx_send_space(const struct spx_conn *c)
+{
+	size_t cap = c->spx->opts.send_queue;
+
+	if (c->state != SPX_ESTABLISHED || c->close_queued)
+		return 0;
+	return c->queued_bytes >= cap ? 0 : cap - c->queued_bytes;
+}
+
+static struct txseg *enqueue(struct spx_conn *c, const uint8_t *data,
+			     size_t len, uint8_t flags, uint8_t ds)
+{
+	struct txseg *s = malloc(sizeof(*s) + len);
+
+	if (!s)
+		return NULL;
+	memset(s, 0, sizeof(*s));
+	s->seq = c->snd_nxt++;
+	s->flags = flags;
+	s->ds = ds;
+	s->len = len;
+	if (len)
+		memcpy(s->data, data, len);
+	if (c->q_tail)
+		c->q_tail->next = s;
+	else
+		c->q_head = s;
+	c->q_tail = s;
+	c->queued_bytes += len;
+	return s;
+}
+
+int spx_send(struct spx_conn *c, const void *data, size_t len,
+	     unsigned flags, uint8_t datastream)
+{
+	const uint8_t *p = data;
+	size_t seg, off = 0;
+
+	if (!c || c->state != SPX_ESTABLISHED || c->close_queued)
+		return IPX_ENOTCONN;
+	if (datastream == SPX_DS_DISCONNECT ||
+	    datastream == SPX_DS_DISCONNECT_ACK || (!data && len))
+		return IPX_EINVAL;
+	if (len > c->spx->opts.send_queue)
+		return IPX_ETOOBIG;
+	if (len > spx_send_space(c)) {
+		c->want_sendable = true;
+		return IPX_EAGAIN;
+	}
+	/* Segments of the size negotiated so far; the ones not yet sent are
+	 * never larger than later packets may be. */
+	seg = max_data(c);
+	do {
+		size_t n = len - off < seg ? len - off : seg;
+		bool last = off + n == len;
+		uint8_t f = last ? (uint8_t)(flags & (SPX_EOM | SPX_ATTN)) : 0;
+
+		if (!enqueue(c, p + off, n, f, datastream))
+			return IPX_ENOMEM;
+		off += n;
+	} while (off < len);
+	pump(c);
+	return IPX_OK;
+}
+
+int spx_close(struct spx_conn *c)
+{
+	if (!c || c->state != SPX_ESTABLISHED)
+		return IPX_ENOTCONN;
+	if (c->close_queued)
+		return IPX_OK;
+	c->close_queued = true;
+	if (!enqueue(c, NULL, 0, 0, SPX_DS_DISCONNECT))
+		return IPX_ENOMEM;
+	pump(c);
+	return IPX_OK;
+}
+
+static unsigned in_flight(const struct spx_conn *c)
+{
+	return (uint16_t)(c->snd_max - c->snd_una);
+}
+
+static void send_seg(struct spx_conn *c, struct txseg *s, bool again)
+{
+	uint8_t cc = s->flags;
+	bool ack_req;
+
+	if (c->version == 1 || s->ds == SPX_DS_DISCONNECT) {
+		ack_req = true;
+	} else {
+		unsigned every = c->rx_slots / 4 ? c->rx_slots / 4 : 1;
+
+		/* SPX II asks for an ACK only now and then: when the queue
+		 * runs dry, the window fills, or a quarter window has gone. */
+		ack_req = again || !s->next || in_flight(c) + 1 >= c->rx_slots ||
+			  ++c->since_ack_req >= every;
+		if (ack_req)
+			c->since_ack_req = 0;
+	}
+	if (ack_req)
+		cc |= SPX_CC_ACK;
+	if (!again && ack_req && !s->timed) {
+		s->timed = true;
+		s->sent_at = ipx_loop_now(c->spx->loop);
+	}
+	if (again) {
+		/* Karn: after a retransmission no packet in flight gives a
+		 * true round trip (its ACK may have waited for the gap). */
+		for (struct txseg *t = c->q_head; t && t->sent; t = t->next)
+			t->timed = false;
+		s->retransmitted = true;
+		c->stats.retransmits++;
+	}
+	s->sent = true;
+	c->stats.tx_data++;
+	c->stats.tx_bytes += s->len;
+	transmit(c, cc, s->ds, s->seq, s->data, s->len, 0);
+	if (!ipx_timer_active(&c->rexmit))
+		arm(c, cur_rto(c));
+}
+
+/* Send what the window allows. */
+static void pump(struct spx_conn *c)
+{
+	struct txseg *s;
+
+	if (c->state != SPX_ESTABLISHED && c->state != SPX_CLOSING)
+		return;
+	/* The first unsent segment sits at snd_max. */
+	for (s = c->q_head; s && s->sent; s = s->next)
+		;
+	for (; s; s = s->next) {
+		unsigned limit = c->version == 1 ? 1 : c->rx_slots;
+
+		if (in_flight(c) >= limit || !spx_seq_le(s->seq, c->remote_alloc))
+			break;
+		c->snd_max = (uint16_t)(s->seq + 1);
+		send_seg(c, s, false);
+		if (s->ds == SPX_DS_DISCONNECT)
+			c->state = SPX_CLOSING;
+	}
+}
+
+static void rtt_sample(struct spx_conn *c, ipx_time sample)
+{
+	c->stats.rtt_samples++;
+	if (c->stats.rtt_samples == 1) {
+		c->srtt = sample;
+		c->rttvar = sample / 2;
+	} else {
+		ipx_time err = sample > c->srtt ? sample - c->srtt
+						: c->srtt - sample;
+
+		c->rttvar = (3 * c->rttvar + err) / 4;
+		c->srtt = (7 * c->srtt + sample) / 8;
+	}
+	/* A floor of half a round trip plus a millisecond over the estimate,
+	 * so a steady link (variance near 0) does not retransmit packets
+	 * that are merely a little late. */
+	c->rto = c->srtt + (4 * c->rttvar > c->srtt / 2 + IPX_MSEC
+				    ? 4 * c->rttvar
+				    : c->srtt / 2 + IPX_MSEC);
+	if (c->rto < RTO_MIN)
+		c->rto = RTO_MIN;
+	if (c->rto > RTO_MAX)
+		c->rto = RTO_MAX;
+}
+
+/* The peer acknowledges everything before 'ack'. */
+static void got_ack(struct spx_conn *c, uint16_t ack, uint16_t alloc)
+{
+	ipx_time now = ipx_loop_now(c->spx->loop);
+	bool progress = false, fe_acked = false;
+
+	if (spx_seq_le(c->remote_alloc, alloc))
+		c->remote_alloc = alloc;
+	if (!spx_seq_lt(c->snd_una, ack) || !spx_seq_le(ack, c->snd_max))
+		return;
+	while (c->q_head && spx_seq_lt(c->q_head->seq, ack)) {
+		struct txseg *s = c->q_head;
+
+		if (s->timed && !s->retransmitted)
+			rtt_sample(c, now - s->sent_at);
+		if (s->ds == SPX_DS_DISCONNECT)
+			fe_acked = true;
+		c->q_head = s->next;
+		if (!c->q_head)
+			c->q_tail = NULL;
+		c->queued_bytes -= s->len;
+		free(s);
+		progress = true;
+	}
+	c->snd_una = ack;
+	c->stats.acks_rx++;
+	if (!progress)
+		return;
+	c->retries = 0;
+	c->backoff = 0;
+	if (fe_acked) {
+		spx_conn_finish(c, IPX_OK);
+		return;
+	}
+	if (in_flight(c))
+		arm(c, cur_rto(c));
+	else
+		ipx_timer_stop(c->spx->loop, &c->rexmit);
+	pump(c);
+	if (c->want_sendable && c->state == SPX_ESTABLISHED &&
+	    spx_send_space(c) >= c->spx->opts.send_queue / 2) {
+		c->want_sendable = false;
+		if (c->h.on_sendable)
+			c->h.on_sendable(c, c->ctx);
+	}
+}
+
+static void on_rexmit(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
+{
+	struct spx_conn *c = ctx;
+
+	(void)loop;
+	(void)t;
+	c->busy++;
+	c->stats.timeouts++;
+	switch (c->state) {
+	case SPX_CONNECTING:
+		if (++c->retries >= CONNECT_TRIES) {
+			spx_conn_finish(c, IPX_ETIMEOUT);
+			break;
+		}
+		send_connect_request(c);
+		arm(c, c->rto * (1u << (c->retries < 2 ? c->retries : 2)));
+		break;
+	case SPX_NEGOTIATING:
+		if (++c->neg_tries >= NEG_TRIES) {
+			c->neg_tries = 0;
+			c->neg_try /= 2;
+			if (c->neg_try < NEG_MIN) {
+				c->max_pkt = NEG_MIN;
+				established(c);
+				break;
+			}
+		}
+		send_neg_request(c);
+		arm(c, c->rto);
+		break;
+	case SPX_ESTABLISHED:
+	case SPX_CLOSING:
+		if (!in_flight(c) || !c->q_head)
+			break;
+		if (++c->retries > c->spx->retry_count) {
+			ipx_info("spx: connection %04X aborted after %u "
+				 "retries",
+				 c->local_id, c->retries - 1);
+			spx_conn_finish(c, IPX_EABORTED);
+			break;
+		}
+		c->backoff++;
+		send_seg(c, c->q_head, true);
+		arm(c, cur_rto(c));
+		break;
+	default:
+		break;
+	}
+	c->busy--;
+	if (c->dead && !c->busy)
+		spx_conn_destroy(c);
+}
+
+/* ---- receiving ---- */
+
+static void deliver(struct spx_conn *c, uint8_t cc, uint8_t ds,
+		    const uint8_t *data, size_t len)
+{
+	c->stats.rx_data++;
+	c->stats.rx_bytes += len;
+	if (c->h.on_data)
+		c->h.on_data(c, data, len, cc & (SPX_EOM | SPX_ATTN), ds,
+			     c->ctx);
+}
+
+/* The peer's disconnect arrived in sequence: answer, then close. */
+static void peer_disconnect(struct spx_conn *c)
+{
+	spx_send_ack(c, 0, SPX_DS_DISCONNECT_ACK);
+	spx_conn_finish(c, c->q_head ? IPX_ECLOSED : IPX_OK);
+}
+
+static void data_packet(struct spx_conn *c, const struct spx_header *h,
+			const uint8_t *data, size_t len)
+{
+	bool ack_req = h->cc & SPX_CC_ACK;
+
+	if (h->seq == c->rcv_nxt) {
+		c->rcv_nxt++;
+		if (h->ds == SPX_DS_DISCONNECT) {
+			peer_disconnect(c);
+			return;
+		}
+		deliver(c, h->cc, h->ds, data, len);
+		/* Whatever waited behind it follows. */
+		while (c->ooo && !c->dead && c->state != SPX_CLOSED) {
+			struct rxslot *s = &c->ooo[c->rcv_nxt % c->rx_slots];
+
+			if (!s->used || s->seq != c->rcv_nxt)
+				break;
+			s->used = false;
+			c->ooo_count--;
+			c->rcv_nxt++;
+			if (s->ds == SPX_DS_DISCONNECT) {
+				peer_disconnect(c);
+				return;
+			}
+			deliver(c, s->cc, s->ds, s->data, s->len);
+			ack_req = true;
+		}
+		if (c->dead || c->state == SPX_CLOSED)
+			return;
+		if (c->ooo_count)
+			send_nak(c);	/* the next hole */
+		else if (ack_req)
+			spx_send_ack(c, 0, 0);
+		return;
+	}
+	if (spx_seq_lt(h->seq, c->rcv_nxt)) {
+		/* We have it: our ACK was lost; say so again. */
+		c->stats.duplicates++;
+		c->spx->drops[SPX_DROP_DUPLICATE]++;
+		spx_send_ack(c, 0, 0);
+		return;
+	}
+	if (!c->ooo || !spx_seq_le(h->seq, my_alloc(c))) {
+		c->spx->drops[SPX_DROP_OUT_OF_WINDOW]++;
+		spx_send_ack(c, 0, 0);
+		return;
+	}
+	{
+		struct rxslot *s = &c->ooo[h->seq % c->rx_slots];
+
+		if (s->used) {
+			c->stats.duplicates++;
+			c->spx->drops[SPX_DROP_DUPLICATE]++;
+		} else {
+			uint8_t *copy = realloc(s->data, len ? len : 1);
+
+			if (!copy)
+				return;
+			s->data = copy;
+			memcpy(s->data, data, len);
+			s->len = len;
+			s->seq = h->seq;
+			s->cc = h->cc;
+			s->ds = h->ds;
+			s->used = true;
+			c->ooo_count++;
+			c->stats.out_of_order++;
+		}
+	}
+	send_nak(c);
+}
+
+static void system_packet(struct spx_conn *c, const struct ipx_header *ih,
+			  const struct spx_header *h)
+{
+	bool ack_bit = h->cc & SPX_CC_ACK;
+
+	switch (c->state) {
+	case SPX_CONNECTING:
+		if (!ack_bit && h->src_id != SPX_CONN_UNKNOWN)
+			got_accept(c, h);
+		else
+			c->spx->drops[SPX_DROP_BAD_STATE]++;
+		return;
+	case SPX_NEGOTIATING:
+		if ((h->cc & SPX_CC_NEG) && !ack_bit) {
+			size_t size = h->neg_size;
+
+			c->max_pkt = size >= NEG_MIN && size <= c->neg_try
+					     ? size
+					     : c->neg_try;
+			got_ack(c, h->ack, h->alloc);
+			established(c);
+			return;
+		}
+		break;
+	default:
+		break;
+	}
+	if (c->state == SPX_CLOSED)
+		return;
+	/* Size negotiation from the requester: the padded packet made it,
+	 * so that size works on the path; answer and use it. */
+	if (c->version == 2 && (h->cc & SPX_CC_NEG) && ack_bit) {
+		size_t size = ih->length;
+
+		if (size > path_max(c))
+			size = path_max(c);
+		if (size >= NEG_MIN)
+			c->max_pkt = size;
+		transmit(c, SPX_CC_SYS | SPX_CC_NEG, 0, 0, NULL, 0, 0);
+		return;
+	}
+	if (h->ds == SPX_DS_DISCONNECT) {
+		/* Some stacks send the disconnect as a system packet. */
+		peer_disconnect(c);
+		return;
+	}
+	if (h->ds == SPX_DS_DISCONNECT_ACK) {
+		got_ack(c, h->ack, h->alloc);
+		if (c->state != SPX_CLOSED)
+			spx_conn_finish(c, c->state == SPX_CLOSING ? IPX_OK
+								   : IPX_ECLOSED);
+		return;
+	}
+	got_ack(c, h->ack, h->alloc);
+	if (c->dead || c->state == SPX_CLOSED)
+		return;
+	if (h->ds == SPX_DS_NAK && c->version == 2) {
+		struct txseg *s = c->q_head;
+		ipx_time now = ipx_loop_now(c->spx->loop);
+
+		c->stats.naks_rx++;
+		/* Resend the missing packet at once, unless we just did. */
+		if (s && s->seq == h->ack && s->sent &&
+		    (!s->retransmitted || now - s->sent_at > c->srtt)) {
+			s->sent_at = now;
+			send_seg(c, s, true);
+		}
+		return;
+	}
+	if (ack_bit) {
+		/* A watchdog request: we are here. */
+		spx_send_ack(c, 0, 0);
+	}
+}
+
+void spx_conn_input(struct spx_conn *c, const struct ipx_header *ih,
+		    const struct spx_header *h, const uint8_t *data,
+		    size_t len)
+{
+	c->last_rx = ipx_loop_now(c->spx->loop);
+	if (h->cc & SPX_CC_SYS) {
+		system_packet(c, ih, h);
+		return;
+	}
+	if (c->state != SPX_ESTABLISHED && c->state != SPX_CLOSING) {
+		/* Data before our negotiation finished: the accept got
+		 * through, so the connection is up; take it. */
+		if (c->state == SPX_NEGOTIATING) {
+			c->max_pkt = NEG_MIN;
+			established(c);
+		} else {
+			c->spx->drops[SPX_DROP_BAD_STATE]++;
+			return;
+		}
+	}
+	got_ack(c, h->ack, h->alloc);
+	if (c->dead || c->state == SPX_CLOSED)
+		return;
+	data_packet(c, h, data, len);
+}
+
+/* ---- the watchdog (called every tick) ---- */
+
+void spx_conn_watchdog(struct spx_conn *c, ipx_time now)
+{
+	struct spx *spx = c->spx;
+	ipx_time silent = now - c->last_rx;
+
+	if (c->state == SPX_CONNECTING || c->state == SPX_CLOSED)
+		return;
+	if (spx->abort_timeout && silent >= spx->abort_timeout) {
+		ipx_info("spx: connection %04X aborted: peer silent for %.1f s",
+			 c->local_id, (double)silent / IPX_SEC);
+		spx_conn_finish(c, IPX_EABORTED);
+		return;
+	}
+	if (spx->listen_timeout && silent >= spx->listen_timeout &&
+	    now - c->last_probe >= (spx->verify_timeout ? spx->verify_timeout
+							: spx->listen_timeout)) {
+		/* Silence: ask the peer whether it is still there. */
+		c->last_probe = now;
+		c->stats.probes_tx++;
+		transmit(c, SPX_CC_SYS | SPX_CC_ACK, 0,
+			 c->version == 2 ? 0 : c->snd_max, NULL, 0, 0);
+		return;
+	}
+	if (spx->verify_timeout && now - c->last_tx >= spx->verify_timeout) {
+		/* Idle: show we are alive. */
+		c->stats.keepalives_tx++;
+		spx_send_ack(c, 0, 0);
+	}
+}
+
+void spx_get_status(const struct spx_conn *c, struct spx_status *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->state = c->state;
+	st->version = c->version;
+	ipx_node_address(c->spx->node, &st->local);
+	st->local.socket = ipx_socket_number(c->sock);
+	st->remote = c->remote;
+	st->local_id = c->local_id;
+	st->remote_id = c->remote_id;
+	st->max_data = max_data(c);
+	st->window = c->version == 1 ? 1 : c->rx_slots;
+	st->in_flight = in_flight(c);
+	st->queued_bytes = c->queued_bytes;
+	st->srtt = c->srtt;
+	st->rto = c->rto;
+	st->stats = c->stats;
+}

@@ -1,0 +1,121 @@
+/*
+ * spx_int.h - SPX internals shared by the module (spx.c) and the
+ * per-connection state machine (conn.c). Not a public header.
+ */
+#ifndef IPXLAB_SPX_INT_H
+#define IPXLAB_SPX_INT_H
+
+#include "ipxlab/spx.h"
+
+/* A queued outgoing packet: data, or the disconnect request. */
+struct txseg {
+	struct txseg *next;
+	uint16_t seq;
+	uint8_t flags;		/* SPX_EOM / SPX_ATTN */
+	uint8_t ds;
+	bool sent;
+	bool retransmitted;
+	bool timed;		/* its ACK gives an RTT sample */
+	ipx_time sent_at;
+	size_t len;
+	uint8_t data[];
+};
+
+/* An out-of-order packet held by an SPX II receiver. */
+struct rxslot {
+	bool used;
+	uint16_t seq;
+	uint8_t cc, ds;
+	size_t len;
+	uint8_t *data;
+};
+
+struct spx_conn {
+	struct spx *spx;
+	struct spx_conn *hnext;		/* in the id hash */
+	struct ipx_socket *sock;	/* we send from it */
+	enum spx_state state;
+	int version;			/* 1 or 2 */
+	bool offered2;			/* we asked for SPX II */
+	bool incoming;
+	uint16_t local_id, remote_id;
+	struct ipx_addr remote;
+	struct spx_handlers h;
+	void *ctx;
+	int busy;			/* callbacks running: free later */
+	bool dead;
+
+	/* sending */
+	uint16_t snd_una;		/* oldest unacknowledged */
+	uint16_t snd_nxt;		/* next sequence number to assign */
+	uint16_t snd_max;		/* one past the highest sent */
+	uint16_t remote_alloc;
+	struct txseg *q_head, *q_tail;
+	size_t queued_bytes;
+	bool want_sendable;
+	bool close_queued;
+	unsigned since_ack_req;
+	size_t max_pkt;			/* IPX packet size, headers included */
+
+	/* receiving */
+	uint16_t rcv_nxt;
+	unsigned rx_slots;
+	struct rxslot *ooo;		/* SPX II only */
+	unsigned ooo_count;
+	uint16_t nak_for;
+	ipx_time nak_at;
+
+	/* timers */
+	struct ipx_timer rexmit;	/* connect, negotiation, retransmit */
+	ipx_time srtt, rttvar, rto;	/* rto: from the estimate */
+	unsigned backoff;		/* timeouts since progress: rto << it */
+	unsigned retries;
+	ipx_time last_rx, last_tx, last_probe;
+	size_t neg_try;
+	unsigned neg_tries;
+
+	struct spx_conn_stats stats;
+};
+
+struct spx_listener {
+	struct spx *spx;
+	struct spx_listener *next;
+	struct ipx_socket *sock;
+	spx_accept_cb accept;
+	void *ctx;
+};
+
+struct spx {
+	struct ipx_node *node;
+	struct ipx_loop *loop;
+	struct spx_options opts;
+	unsigned max_conns;
+	unsigned retry_count;
+	ipx_time listen_timeout, verify_timeout, abort_timeout;
+	struct spx_conn *table[256];	/* by local id */
+	size_t nconns;
+	uint16_t next_id;
+	struct spx_listener *listeners;
+	struct ipx_socket *client_sock;	/* shared by outgoing connections */
+	struct ipx_timer tick;		/* the watchdog sweep */
+	uint64_t drops[SPX_DROP_COUNT];
+};
+
+/* conn.c */
+struct spx_conn *spx_conn_new(struct spx *spx, struct ipx_socket *sock,
+			      const struct ipx_addr *remote, bool incoming);
+void spx_conn_input(struct spx_conn *c, const struct ipx_header *ih,
+		    const struct spx_header *h, const uint8_t *data,
+		    size_t len);
+void spx_conn_start_connect(struct spx_conn *c);
+void spx_conn_accept(struct spx_conn *c, const struct spx_header *req);
+void spx_conn_watchdog(struct spx_conn *c, ipx_time now);
+void spx_conn_finish(struct spx_conn *c, int reason);
+void spx_conn_destroy(struct spx_conn *c);
+void spx_send_ack(struct spx_conn *c, uint8_t extra_cc, uint8_t ds);
+
+/* spx.c */
+void spx_table_remove(struct spx *spx, struct spx_conn *c);
+struct spx_conn *spx_table_find(const struct spx *spx, uint16_t id);
+
+#endif
