@@ -102,6 +102,7 @@ int cmd_ping(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_spx(int argc, char **argv);
 void help_hub(FILE *out);
 void help_listen(FILE *out);
 void help_send(FILE *out);
@@ -109,5 +110,6 @@ void help_ping(FILE *out);
 void help_config(FILE *out);
 void help_demo(FILE *out);
 void help_bench(FILE *out);
+void help_spx(FILE *out);
 
 #endif

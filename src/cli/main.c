@@ -19,6 +19,8 @@ const struct cli_cmd cli_commands[] = {
 	  cmd_send, help_send },
 	{ "ping", "[options]", "DOSBox-style echo: who is on the network",
 	  cmd_ping, help_ping },
+	{ "spx", "listen [SOCKET] | connect ADDR [options]",
+	  "netcat over an SPX / SPX II session", cmd_spx, help_spx },
 	{ "config", "[FILE]", "print the effective SHELL.CFG settings",
 	  cmd_config, help_config },
 	{ "demo", "[options]",
