@@ -36,6 +36,10 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 UNIT_HELPERS := $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c))
 UNIT_HELPER_OBJ := $(UNIT_HELPERS:%.c=$(BUILD)/%.o)
 
+# Programs the interop scripts run (traffic generators for captures).
+TOOL_SRC := $(wildcard tests/interop/*.c)
+TOOL_BIN := $(TOOL_SRC:tests/interop/%.c=$(BUILD)/tools/%)
+
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 
@@ -61,6 +65,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(UNIT_HELPER_OBJ) $(LIB)
 	$(if $(Q),@echo "  TEST    $@")
 	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(UNIT_HELPER_OBJ) $(LIB) $(LDFLAGS) -lcmocka -lm
 
+$(BUILD)/tools/%: tests/interop/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  TOOL    $@")
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) -lm
+
 # The main job: until the benchmark suite exists, a hub and two nodes on
 # loopback exchanging datagrams.
 run: $(BIN)
@@ -71,7 +80,7 @@ deps:
 
 # Every test: unit (cmocka), integration (real processes on loopback),
 # interop (DOSBox, tshark) and a short run of every fuzzer's corpus.
-test: deps $(BIN) $(UNIT_BIN)
+test: deps $(BIN) $(UNIT_BIN) $(TOOL_BIN)
 	@$(if $(SANITIZE),SKIP_FUZZ=1) scripts/run-tests.sh $(BUILD)
 
 unit: $(UNIT_BIN)

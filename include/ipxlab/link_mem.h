@@ -42,6 +42,13 @@ void ipx_mem_segment_free(struct ipx_mem_segment *seg);
 void ipx_mem_segment_set_faults(struct ipx_mem_segment *seg,
 				const struct ipx_mem_faults *faults);
 void ipx_mem_segment_set_mtu(struct ipx_mem_segment *seg, size_t mtu);
+/* Called with every packet put on the segment, before faults apply (for
+ * captures). The bytes are borrowed. */
+typedef void (*ipx_mem_tap_cb)(const uint8_t *pkt, size_t len,
+			       const uint8_t from[IPX_NODE_LEN],
+			       const uint8_t to[IPX_NODE_LEN], void *ctx);
+void ipx_mem_segment_set_tap(struct ipx_mem_segment *seg, ipx_mem_tap_cb cb,
+			     void *ctx);
 const struct ipx_mem_stats *ipx_mem_segment_stats(
 	const struct ipx_mem_segment *seg);
 

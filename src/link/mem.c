@@ -40,6 +40,8 @@ struct ipx_mem_segment {
 	size_t nheap, capheap;
 	uint64_t seq;
 	struct ipx_timer timer;
+	ipx_mem_tap_cb tap;
+	void *tap_ctx;
 };
 
 static uint64_t rnd(struct ipx_mem_segment *seg)
@@ -208,6 +210,8 @@ static int mem_send(struct ipx_link *link, const uint8_t *pkt, size_t len,
 	if (len > link->mtu)
 		return IPX_ETOOBIG;
 	seg->stats.sent++;
+	if (seg->tap)
+		seg->tap(pkt, len, link->node, next_hop, seg->tap_ctx);
 	link->stats.tx_packets++;
 	link->stats.tx_bytes += len;
 	for (struct mem_link *m = seg->links; m && rc == IPX_OK; m = m->next) {
@@ -291,6 +295,13 @@ void ipx_mem_segment_set_mtu(struct ipx_mem_segment *seg, size_t mtu)
 	seg->mtu = mtu;
 	for (struct mem_link *m = seg->links; m; m = m->next)
 		m->link.mtu = mtu;
+}
+
+void ipx_mem_segment_set_tap(struct ipx_mem_segment *seg, ipx_mem_tap_cb cb,
+			     void *ctx)
+{
+	seg->tap = cb;
+	seg->tap_ctx = ctx;
 }
 
 const struct ipx_mem_stats *ipx_mem_segment_stats(

@@ -1,0 +1,30 @@
+/*
+ * pcap.h - write IPX packets to a pcap file that Wireshark opens.
+ *
+ * Every packet gets an Ethernet II header (EtherType 0x8137) built from
+ * the IPX nodes it is carried between, so tunnel and in-memory traffic
+ * decode as IPX directly. Classic pcap format, microsecond timestamps.
+ */
+#ifndef IPXLAB_PCAP_H
+#define IPXLAB_PCAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ipxlab/clock.h"
+#include "ipxlab/ipx.h"
+
+struct ipx_pcap;
+
+/* Create (truncate) the file; err gets a message on failure. */
+int ipx_pcap_open(const char *path, struct ipx_pcap **out, char *err,
+		  size_t errlen);
+/* Append one IPX packet sent from src to dst (6-byte node addresses). */
+int ipx_pcap_write(struct ipx_pcap *pc, ipx_time when,
+		   const uint8_t dst[IPX_NODE_LEN],
+		   const uint8_t src[IPX_NODE_LEN], const uint8_t *pkt,
+		   size_t len);
+/* Flush and close. */
+int ipx_pcap_close(struct ipx_pcap *pc);
+
+#endif
