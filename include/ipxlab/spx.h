@@ -157,6 +157,7 @@ struct spx_options {
 	bool spx2;		/* offer SPX II (default true via spx_new) */
 	unsigned window;	/* SPX II window in packets (default 32) */
 	size_t send_queue;	/* bytes spx_send() may hold (default 64 KiB) */
+	ipx_time connect_timeout;	/* give up connecting (default 10 s) */
 };
 
 /* The SPX module of a node; limits and timers from its configuration. */

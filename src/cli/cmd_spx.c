@@ -31,7 +31,8 @@ void help_spx(FILE *out)
 		"closed cleanly, 1 if it broke.\n\n"
 		"  --spx1              offer SPX I only (stop-and-wait, 534-byte packets)\n"
 		"  --window N          SPX II window in packets (default 32)\n"
-		"  --stats             print the session's counters at the end\n" CLI_NODE_OPTS_HELP);
+		"  --stats             print the session's counters at the end\n"
+		"  --connect-timeout S give up connecting after S seconds (default 10)\n" CLI_NODE_OPTS_HELP);
 }
 
 struct nc {
@@ -262,6 +263,7 @@ int cmd_spx(int argc, char **argv)
 		{ "spx1", no_argument, NULL, OPT_FIRST_CMD },
 		{ "window", required_argument, NULL, OPT_FIRST_CMD + 1 },
 		{ "stats", no_argument, NULL, OPT_FIRST_CMD + 2 },
+		{ "connect-timeout", required_argument, NULL, OPT_FIRST_CMD + 3 },
 		CLI_NODE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -312,6 +314,15 @@ int cmd_spx(int argc, char **argv)
 		case OPT_FIRST_CMD + 2:
 			nc.stats = true;
 			break;
+		case OPT_FIRST_CMD + 3: {
+			double t;
+
+			if (cli_parse_seconds("spx", "--connect-timeout", optarg,
+					      0.1, 3600, &t) < 0)
+				return CLI_USAGE;
+			so.connect_timeout = (ipx_time)(t * IPX_SEC);
+			break;
+		}
 		case 'h':
 			cli_usage_line(stdout, "spx");
 			help_spx(stdout);

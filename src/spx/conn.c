@@ -15,7 +15,7 @@
 #define RTO_MIN (2 * IPX_MSEC)
 #define RTO_MAX (5 * IPX_SEC)
 #define RTO_INITIAL (500 * IPX_MSEC)
-#define CONNECT_TRIES 10
+#define CONNECT_RETRY_MAX (2 * IPX_SEC)
 #define NEG_TRIES 2		/* per size tried */
 #define NEG_MIN 576
 
@@ -242,6 +242,7 @@ void spx_conn_start_connect(struct spx_conn *c)
 {
 	c->rexmit.cb = on_rexmit;
 	c->retries = 0;
+	c->started = ipx_loop_now(c->spx->loop);
 	send_connect_request(c);
 	arm(c, c->rto);
 }
@@ -515,19 +516,27 @@ static void on_rexmit(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 {
 	struct spx_conn *c = ctx;
 
-	(void)loop;
 	(void)t;
 	c->busy++;
 	c->stats.timeouts++;
 	switch (c->state) {
-	case SPX_CONNECTING:
-		if (++c->retries >= CONNECT_TRIES) {
+	case SPX_CONNECTING: {
+		/* Requests at 0.5, 1, 2, 2, ... s until the connect timeout. */
+		ipx_time now = ipx_loop_now(loop), next, end;
+
+		end = c->started + c->spx->opts.connect_timeout;
+		if (!ipx_time_before(now, end)) {
 			spx_conn_finish(c, IPX_ETIMEOUT);
 			break;
 		}
+		c->retries++;
 		send_connect_request(c);
-		arm(c, c->rto * (1u << (c->retries < 2 ? c->retries : 2)));
+		next = c->rto << (c->retries < 3 ? c->retries : 3);
+		if (next > CONNECT_RETRY_MAX)
+			next = CONNECT_RETRY_MAX;
+		arm(c, now + next < end ? next : end - now);
 		break;
+	}
 	case SPX_NEGOTIATING:
 		if (++c->neg_tries >= NEG_TRIES) {
 			c->neg_tries = 0;

@@ -42,6 +42,8 @@ struct spx *spx_new(struct ipx_node *node, const struct spx_options *opts)
 		spx->opts.window = 1024;
 	if (!spx->opts.send_queue)
 		spx->opts.send_queue = 64 * 1024;
+	if (!spx->opts.connect_timeout)
+		spx->opts.connect_timeout = 10 * IPX_SEC;
 	spx->max_conns = cfg->spx_connections;
 	spx->retry_count = cfg->ipx_retry_count;
 	spx->listen_timeout = ipx_ticks(cfg->spx_listen_timeout);

@@ -71,6 +71,7 @@ struct spx_conn {
 	unsigned backoff;		/* timeouts since progress: rto << it */
 	unsigned retries;
 	ipx_time last_rx, last_tx, last_probe;
+	ipx_time started;		/* when connect() was called */
 	size_t neg_try;
 	unsigned neg_tries;
 
