@@ -229,11 +229,14 @@ static void input(struct spx *spx, struct spx_listener *l,
 	/* The accept may come from another socket than we called; after
 	 * that, only the connection's own peer is heard. */
 	if (c->state == SPX_CONNECTING) {
-		if (c->remote.net != ih->src.net ||
+		/* Network 0 in the address we called means "this network":
+		 * the answer tells us its number. */
+		if ((c->remote.net != 0 && c->remote.net != ih->src.net) ||
 		    !ipx_node_eq(c->remote.node, ih->src.node)) {
 			spx->drops[SPX_DROP_WRONG_PEER]++;
 			return;
 		}
+		c->remote.net = ih->src.net;
 		c->remote.socket = ih->src.socket;
 	} else if (!ipx_addr_eq(&c->remote, &ih->src) ||
 		   h.src_id != c->remote_id) {

@@ -224,6 +224,27 @@ static void spx2_connects_and_negotiates_the_packet_size(void **state)
 	net_free(n);
 }
 
+static void calling_network_zero_means_this_network(void **state)
+{
+	struct net *n = net_new(1, NULL, 0, NULL, true);
+	struct ipx_addr dst;
+	struct spx_status st;
+
+	(void)state;
+	b_addr(n, &dst);
+	dst.net = 0;
+	assert_int_equal(spx_connect(n->a.spx, &dst, &handlers, &n->a,
+				     &n->a.conn),
+			 IPX_OK);
+	assert_int_equal(ipx_loop_run_until(n->loop, a_connected, n,
+					    10 * IPX_SEC),
+			 IPX_OK);
+	assert_int_equal(n->a.connected, IPX_OK + 1000);
+	spx_get_status(n->a.conn, &st);
+	assert_int_equal(st.remote.net, 0x10);
+	net_free(n);
+}
+
 static void spx1_only_peer_gets_spx1(void **state)
 {
 	struct net *n = net_new(1, NULL, 1500, NULL, false);
@@ -597,6 +618,7 @@ int main(void)
 		cmocka_unit_test(header_codec_round_trips),
 		cmocka_unit_test(spx2_connects_and_negotiates_the_packet_size),
 		cmocka_unit_test(spx1_only_peer_gets_spx1),
+		cmocka_unit_test(calling_network_zero_means_this_network),
 		cmocka_unit_test(connect_to_nobody_times_out),
 		cmocka_unit_test(eom_and_attention_reach_the_application),
 		cmocka_unit_test(close_is_reported_to_both_sides),
