@@ -11,6 +11,10 @@
  * not the sender's registered address are dropped and counted; so is every
  * other bad datagram, and service continues. Silent clients get a keepalive
  * ping (DOSBox answers those itself) and are dropped after the idle timeout.
+ *
+ * A client that sends RIP responses is an IPX router (docs/routing.md): it
+ * may relay packets whose source is on another network, and unicasts for
+ * unknown nodes on a nonzero network are handed to the routers.
  */
 #ifndef IPXLAB_HUB_H
 #define IPXLAB_HUB_H
@@ -57,6 +61,8 @@ struct ipx_hub_stats {
 	uint64_t joins, leaves;
 	uint64_t keepalives;		/* keepalive pings sent */
 	uint64_t control;		/* keepalive answers consumed */
+	uint64_t routed;		/* unicasts for other networks, to routers */
+	uint64_t routed_copies;		/* copies of them sent */
 	uint64_t drops[IPX_HUB_DROP_COUNT];
 };
 

@@ -8,6 +8,13 @@
  * destination network. Packets for this node itself (and broadcasts, as
  * DOSBox does) are looped back locally, deferred to the next loop turn so
  * a receive callback may send without recursion.
+ *
+ * Routing (docs/routing.md): the node keeps a table of learned routes
+ * beside its attached networks (one per link) and an optional internal
+ * network. A node with forwarding on is an IPX router: packets for other
+ * networks are forwarded with the hop count raised, and NetBIOS type-20
+ * broadcasts are propagated. RIP (rip.h) fills the table; the node itself
+ * knows no protocol above IPX.
  */
 #ifndef IPXLAB_NODE_H
 #define IPXLAB_NODE_H
@@ -34,7 +41,14 @@
 	X(NO_SOCKET, "no_socket", "no socket open for the destination")     \
 	X(TX_NOLINK, "tx_no_link", "no link up for the destination")        \
 	X(TX_TOOBIG, "tx_too_big", "larger than the link allows")           \
-	X(TX_LINK, "tx_link_error", "the link refused the packet")
+	X(TX_LINK, "tx_link_error", "the link refused the packet")         \
+	X(NO_ROUTE, "no_route", "forwarding: no route to the destination network") \
+	X(SAME_LINK, "same_link", "forwarding: the route leads back out the link it came in on") \
+	X(NB_SHORT, "nb_prop_short", "type-20 broadcast without its 32-byte network list: not propagated") \
+	X(NB_HOPS, "nb_prop_hops", "type-20 broadcast that crossed 8 networks: not propagated") \
+	X(NB_LOOP, "nb_prop_loop", "type-20 broadcast that crossed this network already: not propagated") \
+	X(TX_NOROUTE, "tx_no_route", "no route to the destination network was found in time") \
+	X(TX_PENDING, "tx_pending_full", "too many packets waiting for a route")
 
 #define IPX_DROP_ENUM_(id, name, desc) IPX_DROP_##id,
 enum ipx_drop { IPX_DROPS(IPX_DROP_ENUM_) IPX_DROP_COUNT };
@@ -48,6 +62,9 @@ struct ipx_node_stats {
 	uint64_t tx_packets, tx_bytes;	/* handed to links */
 	uint64_t delivered;		/* to a socket */
 	uint64_t looped;		/* delivered locally without a link */
+	uint64_t forwarded;		/* routed on to another link */
+	uint64_t propagated;		/* type-20 broadcasts passed on (per link) */
+	uint64_t resolved;		/* packets sent after waiting for a route */
 	uint64_t drops[IPX_DROP_COUNT];
 };
 
@@ -112,5 +129,119 @@ size_t ipx_node_max_payload(const struct ipx_node *node,
 /* Feed a received packet as if a link delivered it (links and tests). */
 void ipx_node_input(struct ipx_node *node, struct ipx_link *link,
 		    const uint8_t *pkt, size_t len);
+
+/* ---- links, addresses, routing (docs/routing.md) ---- */
+
+/* The node of an internal network (NetWare servers use 00:...:01). */
+extern const uint8_t ipx_node_internal[IPX_NODE_LEN];
+
+/*
+ * Detach a link (without closing it: the caller closes it). Routes through
+ * it are deleted and route watchers told, its network included.
+ */
+int ipx_node_remove_link(struct ipx_node *node, struct ipx_link *link);
+/* The delay of a link in ticks (default 1), what RIP adds per link. */
+void ipx_node_set_link_ticks(struct ipx_node *node, struct ipx_link *link,
+			     uint16_t ticks);
+uint16_t ipx_node_link_ticks(const struct ipx_node *node,
+			     const struct ipx_link *link);
+/*
+ * An internal network (0 = none): the node is also internal_net:000000000001,
+ * and ipx_node_address() returns that address. Refused (IPX_EINUSE) when a
+ * link already has that network number.
+ */
+int ipx_node_set_internal_net(struct ipx_node *node, uint32_t net);
+uint32_t ipx_node_internal_net(const struct ipx_node *node);
+/* Forward packets between links, as an IPX router. */
+void ipx_node_set_forwarding(struct ipx_node *node, bool on);
+bool ipx_node_forwarding(const struct ipx_node *node);
+/* True if addr names this node (any link's address or the internal one;
+ * the socket is not compared). */
+bool ipx_node_is_own(const struct ipx_node *node, const struct ipx_addr *addr);
+/* The link the packet now being delivered came in on; NULL when it was
+ * looped back locally or outside a receive callback. */
+struct ipx_link *ipx_node_rx_link(const struct ipx_node *node);
+
+enum ipx_route_kind {
+	IPX_ROUTE_ATTACHED,	/* a link's own network */
+	IPX_ROUTE_INTERNAL,	/* the node's internal network */
+	IPX_ROUTE_LEARNED,	/* from RIP, through another router */
+};
+
+/* How to reach one network. */
+struct ipx_route {
+	uint32_t net;
+	uint16_t ticks;		/* delay: the metric compared first */
+	uint16_t hops;		/* routers to cross (0: attached) */
+	struct ipx_link *link;	/* out this link (NULL: internal) */
+	uint8_t via[IPX_NODE_LEN];	/* next router on it (zero: attached) */
+	ipx_time updated;	/* last confirmed (learned routes) */
+	enum ipx_route_kind kind;
+};
+
+/* Ticks first, then hops: true if a is strictly better than b. */
+static inline bool ipx_route_better(const struct ipx_route *a,
+				    const struct ipx_route *b)
+{
+	return a->ticks != b->ticks ? a->ticks < b->ticks : a->hops < b->hops;
+}
+
+/* The route to net: internal, attached (link up) or learned.
+ * IPX_ENOROUTE if none (net 0 and FFFFFFFF never have one). */
+int ipx_node_route_lookup(const struct ipx_node *node, uint32_t net,
+			  struct ipx_route *out);
+/*
+ * Add or replace the learned route to r->net (r->link one of the node's
+ * links, r->via the router on it). Packets waiting for that network leave.
+ * IPX_EINVAL for net 0/FFFFFFFF, an attached or internal network, or a
+ * link the node does not have.
+ */
+int ipx_node_route_set(struct ipx_node *node, const struct ipx_route *r);
+/* Delete the learned route to net; IPX_ENOTFOUND if there is none. */
+int ipx_node_route_del(struct ipx_node *node, uint32_t net);
+/* Learned routes, in network order. */
+size_t ipx_node_route_count(const struct ipx_node *node);
+const struct ipx_route *ipx_node_route_at(const struct ipx_node *node,
+					  size_t index);
+
+/* Told of every route that appears, changes or goes (now == NULL). */
+typedef void (*ipx_route_watch_cb)(struct ipx_node *node, uint32_t net,
+				   const struct ipx_route *now, void *ctx);
+int ipx_node_watch_routes(struct ipx_node *node, ipx_route_watch_cb cb,
+			  void *ctx);
+void ipx_node_unwatch_routes(struct ipx_node *node, ipx_route_watch_cb cb,
+			     void *ctx);
+
+/*
+ * Called when a packet is sent to a network without a route (RIP asks the
+ * routers, as a workstation's "get local target"). The packet waits up to
+ * 'timeout' for ipx_node_route_set(); then it is dropped (tx_no_route), or
+ * sent on the only link when that link's network is unknown (0), as a
+ * node without routing would. Without a resolver such sends fail at once
+ * with IPX_ENOROUTE, as before.
+ */
+typedef void (*ipx_route_miss_cb)(struct ipx_node *node, uint32_t net,
+				  void *ctx);
+void ipx_node_set_route_miss(struct ipx_node *node, ipx_route_miss_cb cb,
+			     void *ctx, ipx_time timeout);
+/* Datagrams now waiting for a route (a program about to close waits for
+ * this to reach 0: they leave or time out within the timeout). */
+size_t ipx_node_pending(const struct ipx_node *node);
+
+/*
+ * Send out one given link, with that link's address as the source (RIP and
+ * SAP broadcasts per network, answers on the network a query came from).
+ * The next hop is dst->node.
+ */
+int ipx_socket_sendto_link(struct ipx_socket *sock, struct ipx_link *link,
+			   const struct ipx_addr *dst, uint8_t type,
+			   const void *data, size_t len);
+/*
+ * Answer the packet whose receive callback is running: back out the link
+ * it came in on when its source is on that network (or gave network 0),
+ * otherwise routed like ipx_socket_sendto().
+ */
+int ipx_socket_reply(struct ipx_socket *sock, const struct ipx_header *req,
+		     uint8_t type, const void *data, size_t len);
 
 #endif

@@ -10,9 +10,12 @@
 #include <stdio.h>
 
 #include "ipxlab/config.h"
+#include "ipxlab/diag.h"
 #include "ipxlab/link.h"
 #include "ipxlab/loop.h"
 #include "ipxlab/node.h"
+#include "ipxlab/ping.h"
+#include "ipxlab/rip.h"
 
 /* Exit codes. */
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
@@ -71,6 +74,11 @@ struct cli_node {
 	struct ipx_config cfg;
 	struct ipx_link *link;
 	struct ipx_addr addr;	/* this node's address */
+	/* What every node runs (docs/routing.md, docs/diag.md): RIP as an
+	 * end node, the diagnostics and ping responders. */
+	struct ipx_rip *rip;
+	struct ipx_diag *diag;
+	struct ipx_ping_responder *pong;
 };
 
 /* Load the configuration, join the hub, wait until registered. Prints a
@@ -90,6 +98,32 @@ void cli_error(const char *cmd, const char *fmt, ...)
 /* Write bytes as text: printable ASCII as is, the rest as \xHH. */
 void cli_print_escaped(FILE *out, const uint8_t *data, size_t len);
 
+/* Start the services every node runs (cli_node_open does). */
+void cli_node_services(struct cli_node *cn);
+/*
+ * Parse a destination "NET:NODE[:SOCKET]" (see ipx_addr_parse); without a
+ * socket it is 'socket'. Prints "ipxlab CMD: ..." and returns -1 if bad.
+ */
+int cli_parse_target(const char *cmd, const char *text, uint16_t socket,
+		     struct ipx_addr *out);
+/*
+ * Open a dynamic socket other than 0x4001 and 0x4003: NetWare shells use
+ * those for NCP watchdog and messages, and Wireshark decodes anything on
+ * them as "IPX Message" (cmd_ping.c).
+ */
+int cli_open_client_socket(struct ipx_node *node, ipx_recv_cb cb, void *ctx,
+			   struct ipx_socket **out);
+/* "SPEC,key=value,..." link options of `ipxlab router` (cmd_router.c). */
+struct cli_link_spec {
+	char kind[8];		/* "hub" (later "eth") */
+	char where[256];	/* hub: HOST[:PORT]; eth: IFACE */
+	uint32_t net;		/* net= (required for a router) */
+	uint16_t ticks;		/* ticks= (default 1) */
+	char frame[16];		/* frame= (eth, issue 6) */
+};
+int cli_link_spec_parse(const char *text, struct cli_link_spec *out,
+			char *err, size_t errlen);
+
 /* A receive callback that ignores what arrives (send-only sockets). */
 void on_datagram_ignore(struct ipx_socket *sock, const struct ipx_header *hdr,
 			const uint8_t *data, size_t len, void *ctx);
@@ -102,6 +136,12 @@ int cmd_ping(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_router(int argc, char **argv);
+int cmd_routes(int argc, char **argv);
+int cmd_slist(int argc, char **argv);
+int cmd_sap(int argc, char **argv);
+int cmd_advertise(int argc, char **argv);
+int cmd_diag(int argc, char **argv);
 int cmd_spx(int argc, char **argv);
 void help_hub(FILE *out);
 void help_listen(FILE *out);
@@ -110,6 +150,12 @@ void help_ping(FILE *out);
 void help_config(FILE *out);
 void help_demo(FILE *out);
 void help_bench(FILE *out);
+void help_router(FILE *out);
+void help_routes(FILE *out);
+void help_slist(FILE *out);
+void help_sap(FILE *out);
+void help_advertise(FILE *out);
+void help_diag(FILE *out);
 void help_spx(FILE *out);
 
 #endif

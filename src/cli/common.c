@@ -167,11 +167,42 @@ int cli_node_open(struct cli_node *cn, const struct cli_node_opts *o)
 		return CLI_FAIL;
 	}
 	ipx_node_address(cn->node, &cn->addr);
+	cli_node_services(cn);
 	return CLI_OK;
+}
+
+void cli_node_services(struct cli_node *cn)
+{
+	int rc = ipx_rip_new(cn->node, NULL, &cn->rip);
+
+	/* A node without them still works: say so and go on. */
+	if (rc != IPX_OK)
+		ipx_warn("RIP not started (no routing): %s", ipx_strerror(rc));
+	rc = ipx_diag_new(cn->node, &cn->diag);
+	if (rc != IPX_OK)
+		ipx_warn("diagnostics responder not started: %s",
+			 ipx_strerror(rc));
+	rc = ipx_ping_responder_new(cn->node, &cn->pong);
+	if (rc != IPX_OK)
+		ipx_warn("ping responder not started: %s", ipx_strerror(rc));
+}
+
+static bool nothing_pending(void *ctx)
+{
+	return ipx_node_pending(ctx) == 0;
 }
 
 void cli_node_close(struct cli_node *cn)
 {
+	/* Datagrams accepted but waiting for a route get their chance. */
+	if (cn->node && ipx_node_pending(cn->node)) {
+		ipx_loop_run_until(cn->loop, nothing_pending, cn->node,
+				   3 * IPX_SEC);
+		ipx_loop_run_once(cn->loop, 0);
+	}
+	ipx_rip_free(cn->rip);
+	ipx_diag_free(cn->diag);
+	ipx_ping_responder_free(cn->pong);
 	ipx_node_free(cn->node);	/* closes the link */
 	ipx_loop_free(cn->loop);
 	memset(cn, 0, sizeof(*cn));

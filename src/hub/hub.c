@@ -6,6 +6,13 @@
  * and UDP port) and in a list ordered by when they were last heard from, so
  * the keepalive sweep only ever looks at silent clients. Relayed packets
  * are sent straight from the receive buffers in one sendmmsg per batch.
+ *
+ * IPX routers (docs/routing.md) need two things the tunnel cannot say: a
+ * next hop, and a source that is not the sender's own node. So a client
+ * that sends a RIP response is taken for a router: it may relay packets
+ * from other networks (any source node that is not another client of this
+ * hub), and a unicast for an unknown node on a nonzero network goes to the
+ * routers, which forward it or drop it.
  */
 #include "ipxlab/hub.h"
 
@@ -25,6 +32,7 @@
 #define TXQUEUE 512
 #define HUB_MTU 1424
 #define RXBUF (HUB_MTU + 1)
+#define MAX_ROUTERS 16
 
 /* The source node of keepalive pings (ipxbox's choice): a DOSBox client's
  * answer comes back addressed to it, and no real client can have it. */
@@ -37,6 +45,7 @@ struct client {
 	ipx_time last_seen;
 	ipx_time last_ping;
 	uint64_t rx_packets, tx_packets;
+	bool router;				/* has sent RIP responses */
 	struct client *hnext;			/* hash chain */
 	struct client *older, *newer;		/* by last_seen */
 };
@@ -56,6 +65,8 @@ struct ipx_hub {
 	struct client **table;
 	size_t nbuckets, nclients;
 	struct client *oldest, *newest;
+	struct client *routers[MAX_ROUTERS];
+	size_t nrouters;
 	struct ipx_timer sweep;
 	struct ipx_hook hook;
 	struct ipx_hub_stats stats;
@@ -178,6 +189,12 @@ static void remove_client(struct ipx_hub *hub, struct client *c,
 	if (*pp)
 		*pp = c->hnext;
 	lru_unlink(hub, c);
+	for (size_t i = 0; i < hub->nrouters; i++) {
+		if (hub->routers[i] == c) {
+			hub->routers[i] = hub->routers[--hub->nrouters];
+			break;
+		}
+	}
 	hub->nclients--;
 	hub->stats.leaves++;
 	addr_str(&c->addr, a, sizeof(a));
@@ -302,6 +319,24 @@ static void send_keepalive(struct ipx_hub *hub, struct client *c)
 
 /* ---- receiving ---- */
 
+/* A RIP response (socket 0x453, operation 2) from its own node marks a
+ * client as a router. */
+static void note_router(struct ipx_hub *hub, struct client *c,
+			const struct ipx_header *h, const uint8_t *pkt)
+{
+	char a[40];
+
+	if (c->router || h->dst.socket != IPX_SOCK_RIP ||
+	    h->length < IPX_HDR_LEN + 2 || ipx_get16(pkt + IPX_HDR_LEN) != 2 ||
+	    !ipx_node_eq(h->src.node, c->node) ||
+	    hub->nrouters == MAX_ROUTERS)
+		return;
+	c->router = true;
+	hub->routers[hub->nrouters++] = c;
+	addr_str(&c->addr, a, sizeof(a));
+	ipx_info("hub: %s is an IPX router", a);
+}
+
 static void registration(struct ipx_hub *hub, const struct sockaddr_in *from)
 {
 	uint8_t node[IPX_NODE_LEN];
@@ -372,10 +407,13 @@ void ipx_hub_input(struct ipx_hub *hub, const struct sockaddr_in *from,
 		hub->stats.drops[IPX_HUB_DROP_BADLEN]++;
 		return;
 	}
-	if (!ipx_node_eq(h.src.node, src->node)) {
+	/* A router relays other networks' packets, never our clients'. */
+	if (!ipx_node_eq(h.src.node, src->node) &&
+	    (!src->router || lookup(hub, h.src.node))) {
 		hub->stats.drops[IPX_HUB_DROP_FORGED]++;
 		return;
 	}
+	note_router(hub, src, &h, pkt);
 	/* Relay exactly the IPX packet, without any trailing bytes. */
 	len = h.length;
 	if (!memcmp(h.dst.node, "\xFF\xFF\xFF\xFF", 4)) {
@@ -395,6 +433,19 @@ void ipx_hub_input(struct ipx_hub *hub, const struct sockaddr_in *from,
 	{
 		struct client *dst = lookup(hub, h.dst.node);
 
+		if (!dst && h.dst.net != 0 && hub->nrouters &&
+		    !(hub->nrouters == 1 && hub->routers[0] == src)) {
+			/* For another network: the routers know the way. */
+			hub->stats.routed++;
+			for (size_t i = 0; i < hub->nrouters; i++) {
+				if (hub->routers[i] == src)
+					continue;
+				queue(hub, hub->routers[i], pkt, len);
+				hub->routers[i]->tx_packets++;
+				hub->stats.routed_copies++;
+			}
+			return;
+		}
 		if (!dst) {
 			hub->stats.drops[IPX_HUB_DROP_UNKNOWN_DEST]++;
 			return;
@@ -590,7 +641,8 @@ void ipx_hub_print_stats(const struct ipx_hub *hub, FILE *out)
 		"clients %zu\nrx_packets %llu\nrx_bytes %llu\ntx_packets %llu\n"
 		"tx_bytes %llu\nunicasts %llu\nbroadcasts %llu\n"
 		"registrations %llu\njoins %llu\nleaves %llu\n"
-		"keepalives %llu\ncontrol %llu\n",
+		"keepalives %llu\ncontrol %llu\nrouters %zu\nrouted %llu\n"
+		"routed_copies %llu\n",
 		hub->nclients, (unsigned long long)s->rx_packets,
 		(unsigned long long)s->rx_bytes,
 		(unsigned long long)s->tx_packets,
@@ -600,7 +652,9 @@ void ipx_hub_print_stats(const struct ipx_hub *hub, FILE *out)
 		(unsigned long long)s->registrations,
 		(unsigned long long)s->joins, (unsigned long long)s->leaves,
 		(unsigned long long)s->keepalives,
-		(unsigned long long)s->control);
+		(unsigned long long)s->control, hub->nrouters,
+		(unsigned long long)s->routed,
+		(unsigned long long)s->routed_copies);
 	for (int d = 0; d < IPX_HUB_DROP_COUNT; d++)
 		fprintf(out, "drop_%s %llu\n", drop_names[d],
 			(unsigned long long)s->drops[d]);
@@ -608,8 +662,9 @@ void ipx_hub_print_stats(const struct ipx_hub *hub, FILE *out)
 		char a[40], n[13];
 
 		addr_str(&c->addr, a, sizeof(a));
-		fprintf(out, "client %s node %s rx %llu tx %llu idle %.1fs\n",
+		fprintf(out, "client %s node %s%s rx %llu tx %llu idle %.1fs\n",
 			a, ipx_node_format(c->node, n),
+			c->router ? " router" : "",
 			(unsigned long long)c->rx_packets,
 			(unsigned long long)c->tx_packets,
 			(double)(now - c->last_seen) / IPX_SEC);

@@ -1,6 +1,8 @@
 /*
- * node.c - the IPX node: socket table, validation, dispatch, send path
- * and local loopback (see node.h).
+ * node.c - the IPX node: socket table, validation, dispatch, send path,
+ * local loopback, and routing: the table of learned routes, forwarding
+ * between links, type-20 propagation and packets waiting for a route
+ * (see node.h and docs/routing.md).
  */
 #include "ipxlab/node.h"
 
@@ -13,6 +15,10 @@
 
 #define NBUCKETS 64	/* socket hash buckets; at most 150 sockets */
 #define MAX_LINKS 8
+#define MAX_WATCHERS 4
+#define MAX_PENDING 256	/* packets waiting for a route, node-wide */
+#define NB_NETS 8	/* networks a type-20 broadcast records */
+#define DEFAULT_RESOLVE_TIMEOUT (1500 * IPX_MSEC)
 
 struct ipx_socket {
 	struct ipx_node *node;
@@ -29,11 +35,40 @@ struct loopback {
 	uint8_t pkt[];
 };
 
+/* A datagram waiting for a route to its network. */
+struct pending {
+	struct pending *next;
+	ipx_time deadline;
+	struct ipx_addr dst;
+	uint16_t src_socket;
+	uint8_t type;
+	size_t len;
+	uint8_t data[];
+};
+
+struct watcher {
+	ipx_route_watch_cb cb;
+	void *ctx;
+};
+
 struct ipx_node {
 	struct ipx_loop *loop;
 	struct ipx_config cfg;
 	struct ipx_link *links[MAX_LINKS];
+	uint16_t link_ticks[MAX_LINKS];
 	size_t nlinks;
+	uint32_t internal_net;
+	bool forwarding;
+	struct ipx_link *rx_link;	/* during a receive callback */
+	struct ipx_route *routes;	/* learned, sorted by net */
+	size_t nroutes, caproutes;
+	struct watcher watchers[MAX_WATCHERS];
+	ipx_route_miss_cb miss_cb;
+	void *miss_ctx;
+	ipx_time resolve_timeout;
+	struct pending *pend_head;
+	size_t npending;
+	struct ipx_timer pend_timer;
 	struct ipx_socket *buckets[NBUCKETS];
 	size_t nsockets;
 	uint16_t next_dynamic;
@@ -59,7 +94,11 @@ const char *ipx_drop_desc(enum ipx_drop d)
 	return d < IPX_DROP_COUNT ? drop_descs[d] : "?";
 }
 
+const uint8_t ipx_node_internal[IPX_NODE_LEN] = { 0, 0, 0, 0, 0, 1 };
+
 static void loopback_run(struct ipx_loop *loop, struct ipx_timer *t, void *ctx);
+static void pending_expire(struct ipx_loop *loop, struct ipx_timer *t,
+			   void *ctx);
 
 struct ipx_node *ipx_node_new(struct ipx_loop *loop,
 			      const struct ipx_config *cfg)
@@ -76,6 +115,8 @@ struct ipx_node *ipx_node_new(struct ipx_loop *loop,
 	node->next_dynamic = IPX_SOCK_DYNAMIC_MIN;
 	node->lb_tail = &node->lb_head;
 	ipx_timer_init(&node->lb_timer, loopback_run, node);
+	ipx_timer_init(&node->pend_timer, pending_expire, node);
+	node->resolve_timeout = DEFAULT_RESOLVE_TIMEOUT;
 	return node;
 }
 
@@ -100,6 +141,14 @@ void ipx_node_free(struct ipx_node *node)
 		free(lb);
 	}
 	ipx_timer_stop(node->loop, &node->lb_timer);
+	while (node->pend_head) {
+		struct pending *pd = node->pend_head;
+
+		node->pend_head = pd->next;
+		free(pd);
+	}
+	ipx_timer_stop(node->loop, &node->pend_timer);
+	free(node->routes);
 	free(node);
 }
 
@@ -117,6 +166,7 @@ int ipx_node_add_link(struct ipx_node *node, struct ipx_link *link)
 		return IPX_ERANGE;
 	link->rx = link_rx;
 	link->rx_ctx = node;
+	node->link_ticks[node->nlinks] = 1;
 	node->links[node->nlinks++] = link;
 	return IPX_OK;
 }
@@ -139,7 +189,10 @@ bool ipx_node_up(const struct ipx_node *node)
 void ipx_node_address(const struct ipx_node *node, struct ipx_addr *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (node->nlinks > 0) {
+	if (node->internal_net) {
+		out->net = node->internal_net;
+		memcpy(out->node, ipx_node_internal, IPX_NODE_LEN);
+	} else if (node->nlinks > 0) {
 		out->net = node->links[0]->net;
 		memcpy(out->node, node->links[0]->node, IPX_NODE_LEN);
 	}
@@ -178,6 +231,11 @@ void ipx_node_print_stats(const struct ipx_node *node, FILE *out, bool all)
 		(unsigned long long)s->tx_bytes,
 		(unsigned long long)s->delivered,
 		(unsigned long long)s->looped);
+	if (all || s->forwarded || s->propagated || s->resolved)
+		fprintf(out, "forwarded %llu\npropagated %llu\nresolved %llu\n",
+			(unsigned long long)s->forwarded,
+			(unsigned long long)s->propagated,
+			(unsigned long long)s->resolved);
 	for (int d = 0; d < IPX_DROP_COUNT; d++)
 		if (all || s->drops[d])
 			fprintf(out, "drop_%s %llu\n", drop_names[d],
@@ -276,19 +334,432 @@ size_t ipx_node_socket_count(const struct ipx_node *node)
 	return node->nsockets;
 }
 
+/* ---- links, addresses, the routing table ---- */
+
+static int link_index(const struct ipx_node *node, const struct ipx_link *link)
+{
+	for (size_t i = 0; i < node->nlinks; i++)
+		if (node->links[i] == link)
+			return (int)i;
+	return -1;
+}
+
+/* The link, up, whose network is net (never for net 0). */
+static struct ipx_link *attached(const struct ipx_node *node, uint32_t net)
+{
+	if (net == 0)
+		return NULL;
+	for (size_t i = 0; i < node->nlinks; i++)
+		if (node->links[i]->up && node->links[i]->net == net)
+			return node->links[i];
+	return NULL;
+}
+
+static struct ipx_link *first_up(const struct ipx_node *node)
+{
+	for (size_t i = 0; i < node->nlinks; i++)
+		if (node->links[i]->up)
+			return node->links[i];
+	return NULL;
+}
+
+/* One link, up, on a network whose number is unknown: the segment is all
+ * there is, so anything may go out on it (a node without routing). */
+static struct ipx_link *lone_unknown(const struct ipx_node *node)
+{
+	if (node->nlinks == 1 && node->links[0]->up && node->links[0]->net == 0)
+		return node->links[0];
+	return NULL;
+}
+
+static void notify(struct ipx_node *node, uint32_t net)
+{
+	struct ipx_route now;
+	bool have = ipx_node_route_lookup(node, net, &now) == IPX_OK;
+
+	for (size_t i = 0; i < MAX_WATCHERS; i++) {
+		struct watcher w = node->watchers[i];
+
+		if (w.cb)
+			w.cb(node, net, have ? &now : NULL, w.ctx);
+	}
+}
+
+int ipx_node_remove_link(struct ipx_node *node, struct ipx_link *link)
+{
+	int idx = link ? link_index(node, link) : -1;
+	uint32_t net;
+
+	if (idx < 0)
+		return IPX_EINVAL;
+	net = link->net;
+	for (size_t i = (size_t)idx; i + 1 < node->nlinks; i++) {
+		node->links[i] = node->links[i + 1];
+		node->link_ticks[i] = node->link_ticks[i + 1];
+	}
+	node->nlinks--;
+	link->rx = NULL;
+	link->rx_ctx = NULL;
+	if (node->rx_link == link)
+		node->rx_link = NULL;
+	/* Routes through it go, each told to the watchers. */
+	for (size_t i = 0; i < node->nroutes;) {
+		if (node->routes[i].link == link)
+			ipx_node_route_del(node, node->routes[i].net);
+		else
+			i++;
+	}
+	if (net)
+		notify(node, net);
+	return IPX_OK;
+}
+
+void ipx_node_set_link_ticks(struct ipx_node *node, struct ipx_link *link,
+			     uint16_t ticks)
+{
+	int idx = link_index(node, link);
+
+	if (idx >= 0)
+		node->link_ticks[idx] = ticks ? ticks : 1;
+}
+
+uint16_t ipx_node_link_ticks(const struct ipx_node *node,
+			     const struct ipx_link *link)
+{
+	int idx = link_index(node, link);
+
+	return idx >= 0 ? node->link_ticks[idx] : 1;
+}
+
+int ipx_node_set_internal_net(struct ipx_node *node, uint32_t net)
+{
+	uint32_t old = node->internal_net;
+
+	if (net == 0xFFFFFFFFu)
+		return IPX_EINVAL;
+	for (size_t i = 0; net && i < node->nlinks; i++)
+		if (node->links[i]->net == net)
+			return IPX_EINUSE;
+	if (net && ipx_node_route_del(node, net) == IPX_OK)
+		ipx_debug("node: internal network %08X replaces a learned route",
+			  (unsigned)net);
+	node->internal_net = net;
+	if (old && old != net)
+		notify(node, old);
+	if (net)
+		notify(node, net);
+	return IPX_OK;
+}
+
+uint32_t ipx_node_internal_net(const struct ipx_node *node)
+{
+	return node->internal_net;
+}
+
+void ipx_node_set_forwarding(struct ipx_node *node, bool on)
+{
+	node->forwarding = on;
+}
+
+bool ipx_node_forwarding(const struct ipx_node *node)
+{
+	return node->forwarding;
+}
+
+bool ipx_node_is_own(const struct ipx_node *node, const struct ipx_addr *addr)
+{
+	if (node->internal_net && addr->net == node->internal_net &&
+	    ipx_node_eq(addr->node, ipx_node_internal))
+		return true;
+	for (size_t i = 0; i < node->nlinks; i++) {
+		const struct ipx_link *l = node->links[i];
+
+		if (ipx_node_eq(addr->node, l->node) &&
+		    (addr->net == 0 || l->net == 0 || addr->net == l->net))
+			return true;
+	}
+	return false;
+}
+
+struct ipx_link *ipx_node_rx_link(const struct ipx_node *node)
+{
+	return node->rx_link;
+}
+
+/* Index of net in the sorted table, or where it would go. */
+static size_t route_pos(const struct ipx_node *node, uint32_t net, bool *found)
+{
+	size_t lo = 0, hi = node->nroutes;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (node->routes[mid].net < net)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = lo < node->nroutes && node->routes[lo].net == net;
+	return lo;
+}
+
+int ipx_node_route_lookup(const struct ipx_node *node, uint32_t net,
+			  struct ipx_route *out)
+{
+	struct ipx_link *link;
+	bool found;
+	size_t i;
+
+	if (net == 0 || net == 0xFFFFFFFFu)
+		return IPX_ENOROUTE;
+	memset(out, 0, sizeof(*out));
+	out->net = net;
+	if (net == node->internal_net) {
+		out->kind = IPX_ROUTE_INTERNAL;
+		return IPX_OK;
+	}
+	link = attached(node, net);
+	if (link) {
+		out->kind = IPX_ROUTE_ATTACHED;
+		out->link = link;
+		return IPX_OK;
+	}
+	i = route_pos(node, net, &found);
+	if (!found || !node->routes[i].link->up)
+		return IPX_ENOROUTE;
+	*out = node->routes[i];
+	return IPX_OK;
+}
+
+static void pending_flush(struct ipx_node *node, uint32_t net);
+
+int ipx_node_route_set(struct ipx_node *node, const struct ipx_route *r)
+{
+	bool found;
+	size_t i;
+
+	if (!r || r->net == 0 || r->net == 0xFFFFFFFFu ||
+	    r->net == node->internal_net || link_index(node, r->link) < 0)
+		return IPX_EINVAL;
+	for (size_t k = 0; k < node->nlinks; k++)
+		if (node->links[k]->net == r->net)
+			return IPX_EINVAL;
+	i = route_pos(node, r->net, &found);
+	if (!found) {
+		if (node->nroutes == node->caproutes) {
+			size_t cap = node->caproutes ? node->caproutes * 2 : 16;
+			struct ipx_route *nr =
+				realloc(node->routes, cap * sizeof(*nr));
+
+			if (!nr)
+				return IPX_ENOMEM;
+			node->routes = nr;
+			node->caproutes = cap;
+		}
+		memmove(&node->routes[i + 1], &node->routes[i],
+			(node->nroutes - i) * sizeof(*node->routes));
+		node->nroutes++;
+	}
+	node->routes[i] = *r;
+	node->routes[i].kind = IPX_ROUTE_LEARNED;
+	notify(node, r->net);
+	pending_flush(node, r->net);
+	return IPX_OK;
+}
+
+int ipx_node_route_del(struct ipx_node *node, uint32_t net)
+{
+	bool found;
+	size_t i = route_pos(node, net, &found);
+
+	if (!found)
+		return IPX_ENOTFOUND;
+	memmove(&node->routes[i], &node->routes[i + 1],
+		(node->nroutes - i - 1) * sizeof(*node->routes));
+	node->nroutes--;
+	notify(node, net);
+	return IPX_OK;
+}
+
+size_t ipx_node_route_count(const struct ipx_node *node)
+{
+	return node->nroutes;
+}
+
+const struct ipx_route *ipx_node_route_at(const struct ipx_node *node,
+					  size_t index)
+{
+	return index < node->nroutes ? &node->routes[index] : NULL;
+}
+
+int ipx_node_watch_routes(struct ipx_node *node, ipx_route_watch_cb cb,
+			  void *ctx)
+{
+	for (size_t i = 0; i < MAX_WATCHERS; i++) {
+		if (!node->watchers[i].cb) {
+			node->watchers[i].cb = cb;
+			node->watchers[i].ctx = ctx;
+			return IPX_OK;
+		}
+	}
+	return IPX_ERANGE;
+}
+
+void ipx_node_unwatch_routes(struct ipx_node *node, ipx_route_watch_cb cb,
+			     void *ctx)
+{
+	for (size_t i = 0; i < MAX_WATCHERS; i++)
+		if (node->watchers[i].cb == cb && node->watchers[i].ctx == ctx)
+			node->watchers[i].cb = NULL;
+}
+
 /* ---- receive ---- */
 
-static void deliver(struct ipx_node *node, const struct ipx_header *hdr,
-		    const uint8_t *pkt)
+static void deliver(struct ipx_node *node, struct ipx_link *link,
+		    const struct ipx_header *hdr, const uint8_t *pkt)
 {
 	struct ipx_socket *s = find_socket(node, hdr->dst.socket);
+	struct ipx_link *saved = node->rx_link;
 
 	if (!s) {
 		node->stats.drops[IPX_DROP_NO_SOCKET]++;
 		return;
 	}
 	node->stats.delivered++;
+	node->rx_link = link;
 	s->cb(s, hdr, pkt + IPX_HDR_LEN, hdr->length - IPX_HDR_LEN, s->ctx);
+	node->rx_link = saved;
+}
+
+static void accepted(struct ipx_node *node, const struct ipx_header *hdr)
+{
+	node->stats.rx_packets++;
+	node->stats.rx_bytes += hdr->length;
+}
+
+/* Route a packet for another network on, one hop further. */
+static void forward(struct ipx_node *node, struct ipx_link *in,
+		    const struct ipx_header *hdr, const uint8_t *pkt)
+{
+	uint8_t copy[IPX_MAX_PACKET];
+	struct ipx_route r;
+	int rc;
+
+	if (hdr->hops + 1 >= IPX_MAX_HOPS) {
+		node->stats.drops[IPX_DROP_HOPS]++;
+		return;
+	}
+	if (ipx_node_route_lookup(node, hdr->dst.net, &r) != IPX_OK ||
+	    !r.link) {
+		node->stats.drops[IPX_DROP_NO_ROUTE]++;
+		return;
+	}
+	if (r.link == in) {
+		node->stats.drops[IPX_DROP_SAME_LINK]++;
+		return;
+	}
+	if (hdr->length > r.link->mtu || hdr->length > sizeof(copy)) {
+		node->stats.drops[IPX_DROP_TX_TOOBIG]++;
+		return;
+	}
+	memcpy(copy, pkt, hdr->length);
+	copy[4] = (uint8_t)(hdr->hops + 1);
+	/* The checksum leaves the hop count out: it stays valid. */
+	rc = ipx_link_send(r.link, copy, hdr->length,
+			   r.kind == IPX_ROUTE_ATTACHED ? hdr->dst.node : r.via);
+	if (rc == IPX_OK)
+		node->stats.forwarded++;
+	else
+		node->stats.drops[rc == IPX_ETOOBIG ? IPX_DROP_TX_TOOBIG
+						    : IPX_DROP_TX_LINK]++;
+}
+
+static bool nb_listed(const uint8_t *list, unsigned n, uint32_t net)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (ipx_get32(list + 4 * i) == net)
+			return true;
+	return false;
+}
+
+/*
+ * A NetBIOS type-20 broadcast received on 'in' (spec section 4.2): record
+ * in's network in the next of the 8 slots and pass it to every other
+ * network not in the list yet. It is delivered locally either way.
+ */
+static void propagate(struct ipx_node *node, struct ipx_link *in,
+		      const struct ipx_header *hdr, const uint8_t *pkt)
+{
+	uint8_t copy[IPX_MAX_PACKET];
+	const uint8_t *list = pkt + IPX_HDR_LEN;
+	unsigned tc = hdr->hops;
+
+	if (hdr->length - IPX_HDR_LEN < NB_NETS * 4) {
+		node->stats.drops[IPX_DROP_NB_SHORT]++;
+		return;
+	}
+	if (tc >= NB_NETS) {
+		node->stats.drops[IPX_DROP_NB_HOPS]++;
+		return;
+	}
+	if (nb_listed(list, tc, in->net)) {
+		node->stats.drops[IPX_DROP_NB_LOOP]++;
+		return;
+	}
+	if (hdr->length > sizeof(copy)) {
+		node->stats.drops[IPX_DROP_TX_TOOBIG]++;
+		return;
+	}
+	memcpy(copy, pkt, hdr->length);
+	ipx_put32(copy + IPX_HDR_LEN + 4 * tc, in->net);
+	copy[4] = (uint8_t)(tc + 1);
+	for (size_t i = 0; i < node->nlinks; i++) {
+		struct ipx_link *out = node->links[i];
+		int rc;
+
+		if (out == in || !out->up ||
+		    nb_listed(copy + IPX_HDR_LEN, tc + 1, out->net))
+			continue;
+		ipx_put32(copy + 6, out->net);
+		rc = hdr->length > out->mtu
+			     ? IPX_ETOOBIG
+			     : ipx_link_send(out, copy, hdr->length,
+					     ipx_node_broadcast);
+		if (rc == IPX_OK)
+			node->stats.propagated++;
+		else
+			node->stats.drops[rc == IPX_ETOOBIG ? IPX_DROP_TX_TOOBIG
+							    : IPX_DROP_TX_LINK]++;
+	}
+}
+
+/* A router's packet for a network other than the one it came in on. */
+static void route_in(struct ipx_node *node, struct ipx_link *in,
+		     const struct ipx_header *hdr, const uint8_t *pkt)
+{
+	bool bcast = ipx_node_is_broadcast(hdr->dst.node);
+
+	if (hdr->dst.net == node->internal_net) {
+		if (!bcast && !ipx_node_eq(hdr->dst.node, ipx_node_internal)) {
+			node->stats.drops[IPX_DROP_NOT_FOR_US]++;
+			return;
+		}
+		accepted(node, hdr);
+		deliver(node, in, hdr, pkt);
+		return;
+	}
+	/* Addressed to us by our address on another of our networks. */
+	for (size_t i = 0; !bcast && i < node->nlinks; i++) {
+		struct ipx_link *l = node->links[i];
+
+		if (l != in && l->net == hdr->dst.net &&
+		    ipx_node_eq(hdr->dst.node, l->node)) {
+			accepted(node, hdr);
+			deliver(node, in, hdr, pkt);
+			return;
+		}
+	}
+	forward(node, in, hdr, pkt);
 }
 
 void ipx_node_input(struct ipx_node *node, struct ipx_link *link,
@@ -316,9 +787,18 @@ void ipx_node_input(struct ipx_node *node, struct ipx_link *link,
 	}
 	if (link) {
 		bool bcast = ipx_node_is_broadcast(hdr.dst.node);
+		bool here = hdr.dst.net == 0 || hdr.dst.net == link->net;
 
+		if (!here && (node->forwarding ||
+			      (node->internal_net &&
+			       hdr.dst.net == node->internal_net))) {
+			route_in(node, link, &hdr, pkt);
+			return;
+		}
+		/* A link whose network is unknown takes any network, as
+		 * DOSBox does; routers tell it the number later (RIP). */
 		if ((!bcast && !ipx_node_eq(hdr.dst.node, link->node)) ||
-		    (hdr.dst.net != 0 && hdr.dst.net != link->net)) {
+		    (!here && link->net != 0)) {
 			node->stats.drops[IPX_DROP_NOT_FOR_US]++;
 			return;
 		}
@@ -328,10 +808,11 @@ void ipx_node_input(struct ipx_node *node, struct ipx_link *link,
 			node->stats.drops[IPX_DROP_OWN_SOURCE]++;
 			return;
 		}
-		node->stats.rx_packets++;
-		node->stats.rx_bytes += hdr.length;
+		accepted(node, &hdr);
+		if (node->forwarding && bcast && hdr.type == IPX_TYPE_NETBIOS)
+			propagate(node, link, &hdr, pkt);
 	}
-	deliver(node, &hdr, pkt);
+	deliver(node, link, &hdr, pkt);
 }
 
 static void loopback_run(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
@@ -372,70 +853,76 @@ static int loop_back(struct ipx_node *node, const uint8_t *pkt, size_t len)
 
 /* ---- send ---- */
 
-static struct ipx_link *route(const struct ipx_node *node, uint32_t net)
+/* Where a packet goes: out a link to a next hop, and/or back to us. */
+struct path {
+	struct ipx_link *link;		/* NULL: only local */
+	uint8_t next_hop[IPX_NODE_LEN];
+	bool segment;			/* dst is on link's own segment */
+	bool internal;			/* to our internal network */
+};
+
+/* The path to dst; IPX_ENOROUTE when there is none. 'lone': a network
+ * without a route may go out on a lone link of unknown number. */
+static int find_path(const struct ipx_node *node, const struct ipx_addr *dst,
+		     bool lone, struct path *p)
 {
-	for (size_t i = 0; i < node->nlinks; i++)
-		if (node->links[i]->up &&
-		    (net == 0 || node->links[i]->net == net))
-			return node->links[i];
-	/* One link and an unknown network: the segment is all there is. */
-	if (node->nlinks == 1 && node->links[0]->up &&
-	    node->links[0]->net == 0)
-		return node->links[0];
-	return NULL;
+	struct ipx_route r;
+
+	memset(p, 0, sizeof(*p));
+	memcpy(p->next_hop, dst->node, IPX_NODE_LEN);
+	if (dst->net == 0) {
+		p->link = first_up(node);
+		p->segment = true;
+	} else if (ipx_node_route_lookup(node, dst->net, &r) == IPX_OK) {
+		if (r.kind == IPX_ROUTE_INTERNAL) {
+			p->internal = true;
+			return IPX_OK;
+		}
+		p->link = r.link;
+		p->segment = r.kind == IPX_ROUTE_ATTACHED;
+		if (!p->segment)
+			memcpy(p->next_hop, r.via, IPX_NODE_LEN);
+	} else if (lone) {
+		p->link = lone_unknown(node);
+		p->segment = true;
+	}
+	return p->link ? IPX_OK : IPX_ENOROUTE;
 }
 
-size_t ipx_node_max_payload(const struct ipx_node *node,
-			    const struct ipx_addr *dst)
+/* Put the header in front of buf and send it along p. */
+static int transmit(struct ipx_node *node, const struct path *p,
+		    const struct ipx_addr *src, const struct ipx_addr *dst,
+		    uint8_t type, struct ipx_buf *buf)
 {
-	struct ipx_link *link = route(node, dst ? dst->net : 0);
-	size_t mtu = link ? link->mtu : 576;
-
-	return mtu > IPX_MAX_PACKET ? IPX_MAX_PACKET - IPX_HDR_LEN
-				    : mtu - IPX_HDR_LEN;
-}
-
-int ipx_socket_send_buf(struct ipx_socket *sock, const struct ipx_addr *dst,
-			uint8_t type, struct ipx_buf *buf)
-{
-	struct ipx_node *node = sock->node;
-	struct ipx_link *link = route(node, dst->net);
 	struct ipx_header hdr;
 	bool bcast, self;
-	uint8_t *p;
-	int rc;
+	uint8_t *b;
+	int rc = IPX_OK;
 
-	if (!link) {
-		node->stats.drops[IPX_DROP_TX_NOLINK]++;
-		return node->nlinks && !node->links[0]->up ? IPX_ENOTUP
-							   : IPX_ENOROUTE;
-	}
-	if (buf->len + IPX_HDR_LEN > link->mtu ||
-	    buf->len + IPX_HDR_LEN > 0xFFFF) {
+	if (p->link && (buf->len + IPX_HDR_LEN > p->link->mtu ||
+			buf->len + IPX_HDR_LEN > 0xFFFF)) {
 		node->stats.drops[IPX_DROP_TX_TOOBIG]++;
 		return IPX_ETOOBIG;
 	}
-	p = ipx_buf_push(buf, IPX_HDR_LEN);
-	if (!p)
+	b = ipx_buf_push(buf, IPX_HDR_LEN);
+	if (!b)
 		return IPX_EINVAL;
 	hdr.checksum = IPX_NO_CHECKSUM;
 	hdr.length = (uint16_t)buf->len;
 	hdr.hops = 0;
 	hdr.type = type;
 	hdr.dst = *dst;
-	hdr.src.net = link->net;
-	memcpy(hdr.src.node, link->node, IPX_NODE_LEN);
-	hdr.src.socket = sock->number;
-	ipx_header_encode(&hdr, p);
+	hdr.src = *src;
+	ipx_header_encode(&hdr, b);
 
 	bcast = ipx_node_is_broadcast(dst->node);
-	self = ipx_node_eq(dst->node, link->node) &&
-	       (dst->net == 0 || dst->net == link->net);
-	rc = IPX_OK;
-	if (bcast || self)
+	self = p->internal ||
+	       (p->segment && ipx_node_eq(dst->node, p->link->node) &&
+		(dst->net == 0 || dst->net == p->link->net));
+	if ((bcast && p->segment) || self)
 		rc = loop_back(node, buf->data, buf->len);
 	if (!self && rc == IPX_OK) {
-		rc = ipx_link_send(link, buf->data, buf->len, dst->node);
+		rc = ipx_link_send(p->link, buf->data, buf->len, p->next_hop);
 		if (rc == IPX_OK) {
 			node->stats.tx_packets++;
 			node->stats.tx_bytes += buf->len;
@@ -448,23 +935,259 @@ int ipx_socket_send_buf(struct ipx_socket *sock, const struct ipx_addr *dst,
 	return rc;
 }
 
-int ipx_socket_sendto(struct ipx_socket *sock, const struct ipx_addr *dst,
-		      uint8_t type, const void *data, size_t len)
+static void source_for(const struct ipx_node *node, const struct path *p,
+		       uint16_t socket, struct ipx_addr *src)
 {
-	_Alignas(struct ipx_buf) uint8_t storage[sizeof(struct ipx_buf) +
-						 IPX_BUF_HEADROOM +
-						 IPX_MAX_PACKET];
-	struct ipx_buf *buf = (struct ipx_buf *)storage;
+	memset(src, 0, sizeof(*src));
+	if (node->internal_net) {
+		src->net = node->internal_net;
+		memcpy(src->node, ipx_node_internal, IPX_NODE_LEN);
+	} else if (p->link) {
+		src->net = p->link->net;
+		memcpy(src->node, p->link->node, IPX_NODE_LEN);
+	}
+	src->socket = socket;
+}
+
+static void pending_arm(struct ipx_node *node)
+{
+	ipx_time now = ipx_loop_now(node->loop), first = 0;
+	bool any = false;
+
+	for (struct pending *pd = node->pend_head; pd; pd = pd->next) {
+		if (!any || ipx_time_before(pd->deadline, first))
+			first = pd->deadline;
+		any = true;
+	}
+	if (!any)
+		ipx_timer_stop(node->loop, &node->pend_timer);
+	else
+		ipx_timer_start(node->loop, &node->pend_timer,
+				ipx_time_before(now, first) ? first - now : 0, 0);
+}
+
+static int wait_for_route(struct ipx_node *node, uint16_t socket,
+			  const struct ipx_addr *dst, uint8_t type,
+			  const struct ipx_buf *buf)
+{
+	struct pending *pd, **pp;
+
+	if (node->npending >= MAX_PENDING) {
+		node->stats.drops[IPX_DROP_TX_PENDING]++;
+		return IPX_EAGAIN;
+	}
+	pd = malloc(sizeof(*pd) + buf->len);
+	if (!pd)
+		return IPX_ENOMEM;
+	pd->next = NULL;
+	pd->deadline = ipx_loop_now(node->loop) + node->resolve_timeout;
+	pd->dst = *dst;
+	pd->src_socket = socket;
+	pd->type = type;
+	pd->len = buf->len;
+	memcpy(pd->data, buf->data, buf->len);
+	for (pp = &node->pend_head; *pp; pp = &(*pp)->next)
+		;
+	*pp = pd;
+	node->npending++;
+	if (!ipx_timer_active(&node->pend_timer))
+		pending_arm(node);
+	node->miss_cb(node, dst->net, node->miss_ctx);
+	return IPX_OK;
+}
+
+/* The send path of every datagram the node originates. */
+static int send_from(struct ipx_node *node, uint16_t socket,
+		     const struct ipx_addr *dst, uint8_t type,
+		     struct ipx_buf *buf, bool may_wait)
+{
+	bool resolve = may_wait && node->miss_cb && dst->net != 0 &&
+		       dst->net != 0xFFFFFFFFu;
+	struct ipx_addr src;
+	struct path p;
+
+	if (find_path(node, dst, !resolve, &p) != IPX_OK) {
+		if (resolve)
+			return wait_for_route(node, socket, dst, type, buf);
+		node->stats.drops[IPX_DROP_TX_NOLINK]++;
+		return node->nlinks && !node->links[0]->up ? IPX_ENOTUP
+							   : IPX_ENOROUTE;
+	}
+	source_for(node, &p, socket, &src);
+	return transmit(node, &p, &src, dst, type, buf);
+}
+
+/* A stack buffer with headroom around len bytes of data. */
+#define STACK_BUF(name)                                                     \
+	_Alignas(struct ipx_buf) uint8_t name##_mem[sizeof(struct ipx_buf) + \
+						    IPX_BUF_HEADROOM +        \
+						    IPX_MAX_PACKET];          \
+	struct ipx_buf *name = (struct ipx_buf *)name##_mem;                 \
+	name->cap = IPX_BUF_HEADROOM + IPX_MAX_PACKET;                        \
+	ipx_buf_reset(name)
+
+static int send_bytes(struct ipx_node *node, uint16_t socket,
+		      const struct ipx_addr *dst, uint8_t type,
+		      const void *data, size_t len, bool may_wait)
+{
 	uint8_t *p;
 
 	if (len > IPX_MAX_PACKET - IPX_HDR_LEN) {
-		sock->node->stats.drops[IPX_DROP_TX_TOOBIG]++;
+		node->stats.drops[IPX_DROP_TX_TOOBIG]++;
 		return IPX_ETOOBIG;
 	}
-	buf->cap = IPX_BUF_HEADROOM + IPX_MAX_PACKET;
-	ipx_buf_reset(buf);
+	STACK_BUF(buf);
 	p = ipx_buf_put(buf, len);
 	if (len)
 		memcpy(p, data, len);
-	return ipx_socket_send_buf(sock, dst, type, buf);
+	return send_from(node, socket, dst, type, buf, may_wait);
+}
+
+/* Send what waited for net, now that it has a route. */
+static void pending_flush(struct ipx_node *node, uint32_t net)
+{
+	struct pending **pp = &node->pend_head;
+
+	while (*pp) {
+		struct pending *pd = *pp;
+
+		if (pd->dst.net != net) {
+			pp = &pd->next;
+			continue;
+		}
+		*pp = pd->next;
+		node->npending--;
+		if (send_bytes(node, pd->src_socket, &pd->dst, pd->type,
+			       pd->data, pd->len, false) == IPX_OK)
+			node->stats.resolved++;
+		free(pd);
+	}
+	pending_arm(node);
+}
+
+static void pending_expire(struct ipx_loop *loop, struct ipx_timer *t,
+			   void *ctx)
+{
+	struct ipx_node *node = ctx;
+	ipx_time now = ipx_loop_now(loop);
+	struct pending **pp = &node->pend_head;
+
+	(void)t;
+	while (*pp) {
+		struct pending *pd = *pp;
+
+		if (ipx_time_before(now, pd->deadline)) {
+			pp = &pd->next;
+			continue;
+		}
+		*pp = pd->next;
+		node->npending--;
+		/* No router answered: a lone segment of unknown number may
+		 * still hold the destination. */
+		if (lone_unknown(node))
+			send_bytes(node, pd->src_socket, &pd->dst, pd->type,
+				   pd->data, pd->len, false);
+		else
+			node->stats.drops[IPX_DROP_TX_NOROUTE]++;
+		free(pd);
+	}
+	pending_arm(node);
+}
+
+void ipx_node_set_route_miss(struct ipx_node *node, ipx_route_miss_cb cb,
+			     void *ctx, ipx_time timeout)
+{
+	node->miss_cb = cb;
+	node->miss_ctx = ctx;
+	node->resolve_timeout = timeout ? timeout : DEFAULT_RESOLVE_TIMEOUT;
+}
+
+size_t ipx_node_pending(const struct ipx_node *node)
+{
+	return node->npending;
+}
+
+size_t ipx_node_max_payload(const struct ipx_node *node,
+			    const struct ipx_addr *dst)
+{
+	struct path p;
+	struct ipx_link *link = NULL;
+	size_t mtu;
+
+	if (find_path(node, dst ? dst : &(struct ipx_addr){ 0 }, true, &p) ==
+	    IPX_OK)
+		link = p.link;
+	else
+		link = first_up(node);
+	mtu = link ? link->mtu : p.internal ? IPX_MAX_PACKET : 576;
+	return mtu > IPX_MAX_PACKET ? IPX_MAX_PACKET - IPX_HDR_LEN
+				    : mtu - IPX_HDR_LEN;
+}
+
+int ipx_socket_send_buf(struct ipx_socket *sock, const struct ipx_addr *dst,
+			uint8_t type, struct ipx_buf *buf)
+{
+	return send_from(sock->node, sock->number, dst, type, buf, true);
+}
+
+int ipx_socket_sendto(struct ipx_socket *sock, const struct ipx_addr *dst,
+		      uint8_t type, const void *data, size_t len)
+{
+	return send_bytes(sock->node, sock->number, dst, type, data, len, true);
+}
+
+/* Send out 'link' to dst->node, from 'src'. */
+static int send_on_link(struct ipx_socket *sock, struct ipx_link *link,
+			const struct ipx_addr *src, const struct ipx_addr *dst,
+			uint8_t type, const void *data, size_t len)
+{
+	struct ipx_node *node = sock->node;
+	struct path p = { .link = link, .segment = true };
+	uint8_t *b;
+
+	if (link_index(node, link) < 0)
+		return IPX_EINVAL;
+	if (!link->up) {
+		node->stats.drops[IPX_DROP_TX_NOLINK]++;
+		return IPX_ENOTUP;
+	}
+	if (len > IPX_MAX_PACKET - IPX_HDR_LEN) {
+		node->stats.drops[IPX_DROP_TX_TOOBIG]++;
+		return IPX_ETOOBIG;
+	}
+	STACK_BUF(buf);
+	b = ipx_buf_put(buf, len);
+	if (len)
+		memcpy(b, data, len);
+	memcpy(p.next_hop, dst->node, IPX_NODE_LEN);
+	return transmit(node, &p, src, dst, type, buf);
+}
+
+int ipx_socket_sendto_link(struct ipx_socket *sock, struct ipx_link *link,
+			   const struct ipx_addr *dst, uint8_t type,
+			   const void *data, size_t len)
+{
+	struct ipx_addr src = { .net = link->net, .socket = sock->number };
+
+	memcpy(src.node, link->node, IPX_NODE_LEN);
+	return send_on_link(sock, link, &src, dst, type, data, len);
+}
+
+int ipx_socket_reply(struct ipx_socket *sock, const struct ipx_header *req,
+		     uint8_t type, const void *data, size_t len)
+{
+	struct ipx_link *in = sock->node->rx_link;
+	struct ipx_addr src;
+
+	if (!in || (req->src.net != 0 && in->net != 0 && req->src.net != in->net))
+		return ipx_socket_sendto(sock, &req->src, type, data, len);
+	/* From the address it was sent to, unless that was a broadcast. */
+	src = req->dst;
+	src.socket = sock->number;
+	if (ipx_node_is_broadcast(src.node) || src.net == 0 ||
+	    !ipx_node_is_own(sock->node, &src)) {
+		src.net = in->net;
+		memcpy(src.node, in->node, IPX_NODE_LEN);
+	}
+	return send_on_link(sock, in, &src, &req->src, type, data, len);
 }

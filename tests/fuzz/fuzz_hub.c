@@ -80,8 +80,8 @@ static void on_tap(const struct sockaddr_in *to, const uint8_t *pkt,
 	node_of(to, to_node);
 	if (memcmp(h.dst.node, "\xFF\xFF\xFF\xFF", 4) == 0)
 		CHECK(!ipx_node_eq(h.src.node, to_node));
-	else
-		CHECK(ipx_node_eq(h.dst.node, to_node));
+	else	/* to its node, or to a router for another network */
+		CHECK(ipx_node_eq(h.dst.node, to_node) || h.dst.net != 0);
 	t->packets++;
 	t->bytes += len;
 }
@@ -90,7 +90,7 @@ static void on_tap(const struct sockaddr_in *to, const uint8_t *pkt,
 static uint64_t outcomes(const struct ipx_hub_stats *s)
 {
 	uint64_t n = s->registrations + s->unicasts + s->broadcasts +
-		     s->control;
+		     s->control + s->routed;
 
 	for (int d = 0; d < IPX_HUB_DROP_COUNT; d++)
 		if (d != IPX_HUB_DROP_TX_ERROR)
@@ -120,7 +120,7 @@ static void check_tx(const struct ipx_hub *hub, uint64_t bcast_copies,
 	/* Detached: everything queued is "sent", nothing fails. */
 	CHECK(s->drops[IPX_HUB_DROP_TX_ERROR] == 0);
 	CHECK(s->tx_packets == s->registrations + s->keepalives + s->unicasts +
-				       bcast_copies);
+				       bcast_copies + s->routed_copies);
 	CHECK(s->tx_packets == t->packets && s->tx_bytes == t->bytes);
 }
 

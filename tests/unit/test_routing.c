@@ -1,0 +1,462 @@
+/*
+ * test_routing.c - IPX routing on in-memory segments with the fake clock:
+ * RIP convergence across two routers, withdrawal of a removed link, expiry
+ * after silence, the hop count raised per router and the 16-hop limit,
+ * ticks before hops, route resolution by end nodes (and their learning the
+ * network number), the internal network, NetBIOS type-20 propagation, and
+ * the RIP codec.
+ */
+#include "cm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ipxlab/bytes.h"
+#include "ipxlab/err.h"
+#include "svcnet.h"
+
+enum { NET_A = 0xA, NET_B = 0xB, NET_C = 0xC };
+
+/* hA on A, R1 on A+B, R2 on B+C, hC on C. */
+struct topo {
+	struct svcnet *n;
+	struct svcnode *ha, *r1, *r2, *hc;
+};
+
+static int setup(void **state)
+{
+	static const uint32_t nets[] = { NET_A, NET_B, NET_C };
+	struct topo *t = calloc(1, sizeof(*t));
+
+	t->n = svcnet_new(3, nets);
+	t->ha = svcnet_add(t->n, SVC_RESPONDERS, (int[]){ 0 }, 1);
+	t->r1 = svcnet_add(t->n, SVC_ROUTER, (int[]){ 0, 1 }, 2);
+	t->r2 = svcnet_add(t->n, SVC_ROUTER, (int[]){ 1, 2 }, 2);
+	t->hc = svcnet_add(t->n, SVC_RESPONDERS, (int[]){ 2 }, 1);
+	*state = t;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct topo *t = *state;
+
+	svcnet_free(t->n);
+	free(t);
+	return 0;
+}
+
+static void run(struct topo *t, ipx_time d)
+{
+	assert_int_equal(ipx_loop_run_for(t->n->loop, d), IPX_OK);
+}
+
+static void assert_route(struct ipx_node *node, uint32_t net, uint16_t hops,
+			 uint16_t ticks, const struct ipx_link *link)
+{
+	struct ipx_route r;
+
+	assert_int_equal(ipx_node_route_lookup(node, net, &r), IPX_OK);
+	assert_int_equal(r.hops, hops);
+	assert_int_equal(r.ticks, ticks);
+	assert_ptr_equal(r.link, link);
+}
+
+static void three_networks_converge(void **state)
+{
+	struct topo *t = *state;
+	struct ipx_route r;
+
+	run(t, IPX_SEC);
+	/* Each router learns the far network from the other at once. */
+	assert_route(t->r1->node, NET_C, 1, 1, t->r1->links[1]);
+	assert_route(t->r2->node, NET_A, 1, 1, t->r2->links[0]);
+	assert_int_equal(ipx_node_route_at(t->r1->node, 0)->kind,
+			 IPX_ROUTE_LEARNED);
+	/* Periodic broadcasts keep them alive well past the expiry. */
+	run(t, 10 * 60 * IPX_SEC);
+	assert_route(t->r1->node, NET_C, 1, 1, t->r1->links[1]);
+	assert_int_equal(ipx_rip_stats(t->r1->rip)->expired, 0);
+	assert_true(ipx_rip_stats(t->r1->rip)->rx_responses >= 10);
+	/* End nodes keep no routes until they need one. */
+	assert_int_equal(ipx_node_route_lookup(t->ha->node, NET_C, &r),
+			 IPX_ENOROUTE);
+	/* Split horizon: R1 never hears its own networks back from R2. */
+	assert_int_equal(ipx_node_route_count(t->r1->node), 1);
+	assert_int_equal(ipx_node_route_count(t->r2->node), 1);
+}
+
+static void datagram_crosses_two_routers_with_hops_raised(void **state)
+{
+	struct topo *t = *state;
+	struct ipx_socket *a, *c;
+	struct inbox ina = { 0 }, inc = { 0 };
+	struct ipx_addr dst;
+
+	/* hA's segment number is unknown to it, as on a DOSBox hub. */
+	t->ha->links[0]->net = 0;
+	run(t, IPX_SEC);
+	assert_int_equal(ipx_socket_open(t->ha->node, 0x5000, inbox_collect,
+					 &ina, &a), IPX_OK);
+	assert_int_equal(ipx_socket_open(t->hc->node, 0x5000, inbox_collect,
+					 &inc, &c), IPX_OK);
+	svcnet_addr(t->hc, 0x5000, &dst);
+	assert_int_equal(dst.net, NET_C);
+	/* Sent before any route is known: it waits for RIP's answer. */
+	assert_int_equal(ipx_socket_sendto(a, &dst, IPX_TYPE_PEP, "hi", 2),
+			 IPX_OK);
+	run(t, IPX_SEC);
+	assert_int_equal(inc.n, 1);
+	assert_int_equal(inc.hdr[0].hops, 2);
+	assert_memory_equal(inc.data[0], "hi", 2);
+	/* hA learned its network number from the router's answer. */
+	assert_int_equal(t->ha->links[0]->net, NET_A);
+	assert_int_equal(inc.hdr[0].src.net, NET_A);
+	assert_int_equal(ipx_node_stats(t->ha->node)->resolved, 1);
+	assert_route(t->ha->node, NET_C, 2, 2, t->ha->links[0]);
+	assert_int_equal(ipx_node_stats(t->r1->node)->forwarded, 1);
+	assert_int_equal(ipx_node_stats(t->r2->node)->forwarded, 1);
+	/* And back, resolved from the other side. */
+	assert_int_equal(ipx_socket_sendto(c, &inc.hdr[0].src, IPX_TYPE_PEP,
+					   "yo", 2), IPX_OK);
+	run(t, IPX_SEC);
+	assert_int_equal(ina.n, 1);
+	assert_int_equal(ina.hdr[0].hops, 2);
+	assert_int_equal(ina.hdr[0].src.net, NET_C);
+}
+
+/* A packet from A to hC's socket 0x5000, hops already 'hops'. */
+static void inject(struct topo *t, uint8_t hops)
+{
+	uint8_t p[40] = { 0 };
+	struct ipx_header h = { .checksum = 0xFFFF, .length = 40, .hops = hops };
+
+	svcnet_addr(t->hc, 0x5000, &h.dst);
+	h.src.net = NET_A;
+	memcpy(h.src.node, "\x02\x00\x00\x00\x00\x99", 6);
+	h.src.socket = 0x4000;
+	ipx_header_encode(&h, p);
+	ipx_node_input(t->r1->node, t->r1->links[0], p, sizeof(p));
+}
+
+static void packet_at_the_hop_limit_is_dropped_and_counted(void **state)
+{
+	struct topo *t = *state;
+	struct ipx_socket *c;
+	struct inbox inc = { 0 };
+	const struct ipx_node_stats *s1 = ipx_node_stats(t->r1->node);
+	const struct ipx_node_stats *s2 = ipx_node_stats(t->r2->node);
+
+	run(t, IPX_SEC);
+	assert_int_equal(ipx_socket_open(t->hc->node, 0x5000, inbox_collect,
+					 &inc, &c), IPX_OK);
+	inject(t, 13);		/* arrives with 15: the most there is */
+	run(t, IPX_SEC);
+	assert_int_equal(inc.n, 1);
+	assert_int_equal(inc.hdr[0].hops, 15);
+	inject(t, 14);		/* R2 would make it 16 */
+	run(t, IPX_SEC);
+	assert_int_equal(inc.n, 1);
+	assert_int_equal(s2->drops[IPX_DROP_HOPS], 1);
+	inject(t, 15);		/* R1 would make it 16 */
+	inject(t, 16);		/* no node takes 16 at all */
+	run(t, IPX_SEC);
+	assert_int_equal(s1->drops[IPX_DROP_HOPS], 2);
+	assert_int_equal(inc.n, 1);
+	assert_int_equal(s1->forwarded, 2);
+	assert_string_equal(ipx_drop_name(IPX_DROP_HOPS), "hop_limit");
+}
+
+static void removed_link_is_withdrawn_at_once(void **state)
+{
+	struct topo *t = *state;
+	struct ipx_route r;
+	struct ipx_link *lc = t->r2->links[2 - 1];
+
+	run(t, IPX_SEC);
+	assert_int_equal(ipx_node_route_lookup(t->r1->node, NET_C, &r), IPX_OK);
+	assert_int_equal(ipx_node_remove_link(t->r2->node, lc), IPX_OK);
+	ipx_link_close(lc);
+	run(t, IPX_SEC);	/* a triggered update, not the next minute */
+	assert_int_equal(ipx_node_route_lookup(t->r1->node, NET_C, &r),
+			 IPX_ENOROUTE);
+	assert_int_equal(ipx_rip_stats(t->r1->rip)->withdrawn, 1);
+	assert_int_equal(ipx_rip_stats(t->r1->rip)->expired, 0);
+	/* It does not come back. */
+	run(t, 5 * 60 * IPX_SEC);
+	assert_int_equal(ipx_node_route_lookup(t->r1->node, NET_C, &r),
+			 IPX_ENOROUTE);
+}
+
+static void silent_router_routes_expire_after_180s(void **state)
+{
+	struct topo *t = *state;
+	struct ipx_route r;
+	struct ipx_link *lb = t->r2->links[0];
+
+	run(t, IPX_SEC);
+	/* R2 vanishes from B without a word (its withdrawal cannot reach). */
+	assert_int_equal(ipx_node_remove_link(t->r2->node, lb), IPX_OK);
+	ipx_link_close(lb);
+	run(t, 170 * IPX_SEC);
+	assert_int_equal(ipx_node_route_lookup(t->r1->node, NET_C, &r), IPX_OK);
+	run(t, 15 * IPX_SEC);
+	assert_int_equal(ipx_node_route_lookup(t->r1->node, NET_C, &r),
+			 IPX_ENOROUTE);
+	assert_int_equal(ipx_rip_stats(t->r1->rip)->expired, 1);
+	assert_int_equal(ipx_node_route_count(t->r1->node), 0);
+}
+
+static void ticks_win_over_hops(void **state)
+{
+	struct topo *t = *state;
+	struct svcnode *r3 = svcnet_add(t->n, SVC_ROUTER, (int[]){ 0, 2 }, 2);
+
+	/* R3 joins A and C directly (1 hop) but over a slow A link. */
+	ipx_node_set_link_ticks(r3->node, r3->links[0], 10);
+	run(t, 2 * 60 * IPX_SEC);
+	/* hA asks; R1's 2 hops at 2 ticks beat R3's 1 hop at 10 ticks. */
+	ipx_rip_request(t->ha->rip, NET_C);
+	run(t, IPX_SEC);
+	assert_route(t->ha->node, NET_C, 2, 2, t->ha->links[0]);
+	assert_memory_equal(ipx_node_route_at(t->ha->node, 0)->via,
+			    t->r1->links[0]->node, 6);
+	/* Equal ticks: fewer hops win. */
+	ipx_node_set_link_ticks(r3->node, r3->links[0], 2);
+	run(t, 2 * 60 * IPX_SEC);
+	ipx_rip_request(t->ha->rip, NET_C);
+	run(t, IPX_SEC);
+	assert_route(t->ha->node, NET_C, 1, 2, t->ha->links[0]);
+	assert_memory_equal(ipx_node_route_at(t->ha->node, 0)->via,
+			    r3->links[0]->node, 6);
+}
+
+static void unresolved_sends_time_out_or_fall_back(void **state)
+{
+	struct topo *t = *state;
+	struct ipx_socket *a;
+	struct ipx_addr dst = { .net = 0x99, .socket = 0x5000 };
+	const struct ipx_node_stats *s = ipx_node_stats(t->ha->node);
+
+	memcpy(dst.node, "\x02\x00\x00\x00\x00\x77", 6);
+	run(t, IPX_SEC);
+	assert_int_equal(ipx_socket_open(t->ha->node, 0, inbox_collect, NULL,
+					 &a), IPX_OK);
+	assert_int_equal(ipx_socket_sendto(a, &dst, 0, "x", 1), IPX_OK);
+	run(t, 3 * IPX_SEC);
+	assert_int_equal(s->drops[IPX_DROP_TX_NOROUTE], 1);
+	assert_true(ipx_rip_stats(t->ha->rip)->tx_requests >= 2);
+	/* On a segment of unknown number it goes out there in the end. */
+	t->ha->links[0]->net = 0;
+	assert_int_equal(ipx_socket_sendto(a, &dst, 0, "x", 1), IPX_OK);
+	run(t, 3 * IPX_SEC);
+	assert_int_equal(s->drops[IPX_DROP_TX_NOROUTE], 1);
+	assert_int_equal(s->tx_packets >= 1, 1);
+}
+
+static void internal_network_is_advertised_and_reached(void **state)
+{
+	struct topo *t = *state;
+	struct ipx_socket *a, *srv;
+	struct inbox in = { 0 }, back = { 0 };
+	struct ipx_addr dst;
+
+	assert_int_equal(ipx_node_set_internal_net(t->r2->node, NET_B),
+			 IPX_EINUSE);
+	assert_int_equal(ipx_node_set_internal_net(t->r2->node, 0x1234),
+			 IPX_OK);
+	run(t, IPX_SEC);
+	assert_route(t->r1->node, 0x1234, 1, 1, t->r1->links[1]);
+	assert_int_equal(ipx_socket_open(t->r2->node, 0x451, inbox_collect,
+					 &in, &srv), IPX_OK);
+	assert_int_equal(ipx_socket_open(t->ha->node, 0, inbox_collect, &back,
+					 &a), IPX_OK);
+	svcnet_addr(t->r2, 0x451, &dst);
+	assert_int_equal(dst.net, 0x1234);
+	assert_memory_equal(dst.node, ipx_node_internal, 6);
+	assert_int_equal(ipx_socket_sendto(a, &dst, 17, "ncp", 3), IPX_OK);
+	run(t, IPX_SEC);
+	assert_int_equal(in.n, 1);
+	assert_int_equal(in.hdr[0].hops, 1);
+	/* The server answers from its internal address. */
+	assert_int_equal(ipx_socket_sendto(srv, &in.hdr[0].src, 17, "ok", 2),
+			 IPX_OK);
+	run(t, IPX_SEC);
+	assert_int_equal(back.n, 1);
+	assert_int_equal(back.hdr[0].src.net, 0x1234);
+}
+
+/* A type-20 broadcast from hA with an empty network list. */
+static void netbios_broadcast(struct topo *t, struct ipx_socket *s)
+{
+	uint8_t payload[40] = { 0 };
+	struct ipx_addr all = { .socket = IPX_SOCK_NETBIOS };
+
+	memcpy(all.node, ipx_node_broadcast, 6);
+	memcpy(payload + 32, "NBNAME!!", 8);
+	(void)t;
+	assert_int_equal(ipx_socket_sendto(s, &all, IPX_TYPE_NETBIOS, payload,
+					   sizeof(payload)), IPX_OK);
+}
+
+static void netbios_type20_is_propagated_with_its_list(void **state)
+{
+	struct topo *t = *state;
+	struct svcnode *hb = svcnet_add(t->n, 0, (int[]){ 1 }, 1);
+	struct ipx_socket *sa, *sb, *sc;
+	struct inbox inb = { 0 }, inc = { 0 };
+	const struct ipx_node_stats *s1 = ipx_node_stats(t->r1->node);
+	uint8_t p[80] = { 0 };
+	struct ipx_header h = { .checksum = 0xFFFF, .length = 30 + 40,
+				.type = IPX_TYPE_NETBIOS };
+
+	run(t, IPX_SEC);
+	assert_int_equal(ipx_socket_open(t->ha->node, IPX_SOCK_NETBIOS,
+					 inbox_collect, NULL, &sa), IPX_OK);
+	assert_int_equal(ipx_socket_open(hb->node, IPX_SOCK_NETBIOS,
+					 inbox_collect, &inb, &sb), IPX_OK);
+	assert_int_equal(ipx_socket_open(t->hc->node, IPX_SOCK_NETBIOS,
+					 inbox_collect, &inc, &sc), IPX_OK);
+	netbios_broadcast(t, sa);
+	run(t, IPX_SEC);
+	assert_int_equal(inb.n, 1);
+	assert_int_equal(inb.hdr[0].hops, 1);
+	assert_int_equal(ipx_get32(inb.data[0]), NET_A);
+	assert_int_equal(ipx_get32(inb.data[0] + 4), 0);
+	assert_int_equal(inc.n, 1);
+	assert_int_equal(inc.hdr[0].hops, 2);
+	assert_int_equal(ipx_get32(inc.data[0]), NET_A);
+	assert_int_equal(ipx_get32(inc.data[0] + 4), NET_B);
+	assert_memory_equal(inc.data[0] + 32, "NBNAME!!", 8);
+	/* R2 sent nothing back onto A or B: both are in the list. */
+	assert_int_equal(s1->propagated, 1);
+	assert_int_equal(ipx_node_stats(t->r2->node)->propagated, 1);
+
+	/* The loop rule, the 8-network limit and a short packet. */
+	memcpy(h.dst.node, ipx_node_broadcast, 6);
+	h.dst.socket = IPX_SOCK_NETBIOS;
+	memcpy(h.src.node, "\x02\x00\x00\x00\x00\x99", 6);
+	h.hops = 2;
+	ipx_header_encode(&h, p);
+	ipx_put32(p + 30, NET_C);
+	ipx_put32(p + 34, NET_B);	/* came through B already */
+	ipx_node_input(t->r1->node, t->r1->links[1], p, h.length);
+	assert_int_equal(s1->drops[IPX_DROP_NB_LOOP], 1);
+	p[4] = 8;
+	ipx_node_input(t->r1->node, t->r1->links[1], p, h.length);
+	assert_int_equal(s1->drops[IPX_DROP_NB_HOPS], 1);
+	p[4] = 0;
+	ipx_put16(p + 2, 30 + 20);
+	ipx_node_input(t->r1->node, t->r1->links[1], p, 30 + 20);
+	assert_int_equal(s1->drops[IPX_DROP_NB_SHORT], 1);
+	assert_int_equal(s1->propagated, 1);
+	/* Each was still delivered on B's side of R1 (no socket there). */
+	assert_int_equal(s1->drops[IPX_DROP_NO_SOCKET] >= 3, 1);
+}
+
+static void rip_codec_and_bad_packets(void **state)
+{
+	struct topo *t = *state;
+	struct ipx_rip_msg m = { .op = IPX_RIP_RESPONSE, .count = 2 }, d;
+	enum ipx_rip_drop why;
+	uint8_t buf[IPX_RIP_MAX_LEN + 16];
+	struct ipx_socket *s;
+	struct ipx_addr to;
+	size_t n;
+
+	m.entries[0] = (struct ipx_rip_entry){ 0x11223344, 3, 7 };
+	m.entries[1] = (struct ipx_rip_entry){ 0xAABB, 16, 1 };
+	n = ipx_rip_encode(&m, buf, sizeof(buf));
+	assert_int_equal(n, 18);
+	assert_int_equal(ipx_rip_decode(buf, n, &d, &why), IPX_OK);
+	assert_int_equal(d.count, 2);
+	assert_int_equal(d.entries[0].net, 0x11223344);
+	assert_int_equal(d.entries[1].hops, 16);
+	assert_int_equal(ipx_rip_decode(buf, 1, &d, &why), IPX_EINVAL);
+	assert_int_equal(why, IPX_RIP_DROP_SHORT);
+	assert_int_equal(ipx_rip_decode(buf, 17, &d, &why), IPX_EINVAL);
+	assert_int_equal(why, IPX_RIP_DROP_BAD_LENGTH);
+	assert_int_equal(ipx_rip_decode(buf, 2, &d, &why), IPX_EINVAL);
+	assert_int_equal(why, IPX_RIP_DROP_EMPTY);
+	buf[1] = 3;
+	assert_int_equal(ipx_rip_decode(buf, n, &d, &why), IPX_EINVAL);
+	assert_int_equal(why, IPX_RIP_DROP_BAD_OP);
+	memset(buf, 0, sizeof(buf));
+	buf[1] = 2;
+	assert_int_equal(ipx_rip_decode(buf, 2 + 51 * 8, &d, &why), IPX_EINVAL);
+	assert_int_equal(why, IPX_RIP_DROP_TOO_MANY);
+	m.count = 51;
+	assert_int_equal(ipx_rip_encode(&m, buf, sizeof(buf)), 0);
+
+	/* On the wire: R1 counts each bad packet by name. */
+	run(t, IPX_SEC);
+	assert_int_equal(ipx_socket_open(t->ha->node, 0x4444, inbox_collect,
+					 NULL, &s), IPX_OK);
+	svcnet_addr(t->r1, IPX_SOCK_RIP, &to);
+	memcpy(to.node, t->r1->links[0]->node, 6);
+	to.net = NET_A;
+	ipx_socket_sendto(s, &to, IPX_TYPE_RIP, "\x00", 1);
+	ipx_socket_sendto(s, &to, IPX_TYPE_RIP, "\x00\x09\x00", 3);
+	ipx_socket_sendto(s, &to, IPX_TYPE_RIP, "\x00\x02\x00\x00\x00\x00"
+						"\x00\x01\x00\x01", 10);
+	run(t, IPX_SEC);
+	assert_int_equal(ipx_rip_stats(t->r1->rip)->drops[IPX_RIP_DROP_SHORT], 1);
+	assert_int_equal(ipx_rip_stats(t->r1->rip)->drops[IPX_RIP_DROP_BAD_OP], 1);
+	assert_int_equal(
+		ipx_rip_stats(t->r1->rip)->drops[IPX_RIP_DROP_BAD_ENTRY], 1);
+	assert_string_equal(ipx_rip_drop_name(IPX_RIP_DROP_NOT_NEIGHBOUR),
+			    "not_neighbour");
+}
+
+static void full_table_spans_packets_of_50(void **state)
+{
+	struct topo *t = *state;
+	struct ipx_route r = { .hops = 1, .ticks = 1 };
+	struct ipx_socket *s;
+	struct ipx_addr to;
+	uint64_t before;
+
+	run(t, IPX_SEC);
+	/* 60 routes that R2 pretends to have learned on C. */
+	r.link = t->r2->links[1];
+	memcpy(r.via, "\x02\x00\x00\x00\x00\x55", 6);
+	r.updated = ipx_loop_now(t->n->loop);
+	for (uint32_t i = 0; i < 60; i++) {
+		r.net = 0x1000 + i;
+		assert_int_equal(ipx_node_route_set(t->r2->node, &r), IPX_OK);
+	}
+	run(t, IPX_SEC);
+	assert_int_equal(ipx_node_route_count(t->r1->node), 61);
+	/* A general request answered in two packets (50 + 12). */
+	assert_int_equal(ipx_socket_open(t->ha->node, 0x4444, inbox_collect,
+					 NULL, &s), IPX_OK);
+	before = ipx_rip_stats(t->r1->rip)->tx_responses;
+	to.net = NET_A;
+	memcpy(to.node, t->r1->links[0]->node, 6);
+	to.socket = IPX_SOCK_RIP;
+	ipx_rip_request_to(t->ha->rip, &to, IPX_RIP_ALL_NETS);
+	run(t, IPX_SEC);
+	assert_int_equal(ipx_rip_stats(t->r1->rip)->tx_responses - before, 2);
+	assert_true(ipx_node_route_count(t->ha->node) >= 62);
+	(void)s;
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(three_networks_converge),
+		T(datagram_crosses_two_routers_with_hops_raised),
+		T(packet_at_the_hop_limit_is_dropped_and_counted),
+		T(removed_link_is_withdrawn_at_once),
+		T(silent_router_routes_expire_after_180s),
+		T(ticks_win_over_hops),
+		T(unresolved_sends_time_out_or_fall_back),
+		T(internal_network_is_advertised_and_reached),
+		T(netbios_type20_is_propagated_with_its_list),
+		T(rip_codec_and_bad_packets),
+		T(full_table_spans_packets_of_50),
+	};
+#undef T
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,330 @@
+/*
+ * test_sap.c - SAP on in-memory segments with the fake clock: services
+ * appear in the routers' tables and are re-advertised across networks,
+ * nearest and general queries are answered, entries expire after 180 s of
+ * silence and vanish at once when a service goes down, responses carry at
+ * most 7 entries, and the codec rejects bad input by name.
+ */
+#include "cm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ipxlab/bytes.h"
+#include "ipxlab/err.h"
+#include "svcnet.h"
+
+enum { NET_A = 0xA, NET_B = 0xB, NET_C = 0xC };
+
+/* w (a workstation) on A, R1 on A+B, R2 on B+C, s (a server) on C. */
+struct topo {
+	struct svcnet *n;
+	struct svcnode *w, *r1, *r2, *s;
+	/* What w's SAP agent hears. */
+	int responses;
+	size_t max_entries;
+	struct ipx_sap_msg last;
+	struct ipx_sap_entry seen[64];
+	size_t nseen;
+};
+
+static void on_response(const struct ipx_header *hdr,
+			const struct ipx_sap_msg *msg, void *ctx)
+{
+	struct topo *t = ctx;
+
+	(void)hdr;
+	t->responses++;
+	t->last = *msg;
+	if (msg->count > t->max_entries)
+		t->max_entries = msg->count;
+	for (size_t i = 0; i < msg->count && t->nseen < 64; i++)
+		t->seen[t->nseen++] = msg->entries[i];
+}
+
+static int setup(void **state)
+{
+	static const uint32_t nets[] = { NET_A, NET_B, NET_C };
+	struct topo *t = calloc(1, sizeof(*t));
+
+	t->n = svcnet_new(3, nets);
+	t->w = svcnet_add(t->n, SVC_SAP, (int[]){ 0 }, 1);
+	t->r1 = svcnet_add(t->n, SVC_ROUTER | SVC_SAP, (int[]){ 0, 1 }, 2);
+	t->r2 = svcnet_add(t->n, SVC_ROUTER | SVC_SAP, (int[]){ 1, 2 }, 2);
+	t->s = svcnet_add(t->n, SVC_SAP, (int[]){ 2 }, 1);
+	ipx_sap_on_response(t->w->sap, on_response, t);
+	*state = t;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct topo *t = *state;
+
+	svcnet_free(t->n);
+	free(t);
+	return 0;
+}
+
+static void run(struct topo *t, ipx_time d)
+{
+	assert_int_equal(ipx_loop_run_for(t->n->loop, d), IPX_OK);
+}
+
+static const struct ipx_sap_entry *lookup(struct ipx_sap *sap, uint16_t type,
+					  const char *name)
+{
+	for (size_t i = 0; i < ipx_sap_count(sap); i++) {
+		const struct ipx_sap_entry *e = ipx_sap_at(sap, i);
+
+		if (e->type == type && !strcmp(e->name, name))
+			return e;
+	}
+	return NULL;
+}
+
+static void forget(struct topo *t)
+{
+	t->responses = 0;
+	t->nseen = 0;
+	t->max_entries = 0;
+}
+
+static void services_appear_across_two_routers(void **state)
+{
+	struct topo *t = *state;
+	const struct ipx_sap_entry *e;
+	struct ipx_addr saddr;
+
+	run(t, IPX_SEC);
+	assert_int_equal(ipx_sap_advertise(t->s->sap, 4, "FS1", 0x451), IPX_OK);
+	assert_int_equal(ipx_sap_advertise(t->s->sap, 4, "FS1", 0x451),
+			 IPX_EINUSE);
+	run(t, IPX_SEC);	/* advertised at once, not in a minute */
+	svcnet_addr(t->s, 0x451, &saddr);
+	e = lookup(t->r2->sap, 4, "FS1");
+	assert_non_null(e);
+	assert_int_equal(e->hops, 1);
+	assert_true(ipx_addr_eq(&e->addr, &saddr));
+	e = lookup(t->r1->sap, 4, "FS1");
+	assert_non_null(e);
+	assert_int_equal(e->hops, 2);
+	/* w heard R1 pass it on (hops 3 from A), and only once. */
+	assert_int_equal(t->nseen, 1);
+	assert_int_equal(t->seen[0].hops, 3);
+	/* w keeps no table; a server only its own services. */
+	assert_int_equal(ipx_sap_count(t->w->sap), 0);
+	assert_int_equal(ipx_sap_count(t->s->sap), 1);
+	/* Periodic broadcasts keep it for good. */
+	run(t, 10 * 60 * IPX_SEC);
+	assert_non_null(lookup(t->r1->sap, 4, "FS1"));
+	assert_int_equal(ipx_sap_stats(t->r1->sap)->expired, 0);
+	/* Split horizon: R2 never learns FS1 back from R1. */
+	assert_int_equal(lookup(t->r2->sap, 4, "FS1")->hops, 1);
+}
+
+static void nearest_and_general_queries_are_answered(void **state)
+{
+	struct topo *t = *state;
+	struct ipx_sap_entry best;
+
+	run(t, IPX_SEC);
+	ipx_sap_advertise(t->s->sap, 4, "FS1", 0x451);
+	ipx_sap_advertise(t->s->sap, 7, "PRINTER", 0x8060);
+	run(t, IPX_SEC);
+	forget(t);
+	assert_int_equal(ipx_sap_query(t->w->sap, IPX_SAP_NEAREST_QUERY, 4),
+			 IPX_OK);
+	run(t, IPX_SEC);
+	assert_int_equal(t->responses, 1);
+	assert_int_equal(t->last.op, IPX_SAP_NEAREST_RESPONSE);
+	assert_int_equal(t->last.count, 1);
+	assert_string_equal(t->last.entries[0].name, "FS1");
+	assert_int_equal(t->last.entries[0].hops, 3);
+	/* A second file server right on A is nearer. */
+	ipx_sap_advertise(t->r1->sap, 4, "FS0", 0x451);
+	assert_int_equal(ipx_sap_nearest(t->r1->sap, 4, &best), IPX_OK);
+	assert_string_equal(best.name, "FS0");
+	run(t, IPX_SEC);
+	forget(t);
+	ipx_sap_query(t->w->sap, IPX_SAP_NEAREST_QUERY, 4);
+	run(t, IPX_SEC);
+	assert_int_equal(t->responses, 1);
+	assert_string_equal(t->last.entries[0].name, "FS0");
+	assert_int_equal(t->last.entries[0].hops, 1);
+	/* General query, one type and every type. */
+	forget(t);
+	ipx_sap_query(t->w->sap, IPX_SAP_GENERAL_QUERY, 7);
+	run(t, IPX_SEC);
+	assert_int_equal(t->nseen, 1);
+	assert_string_equal(t->seen[0].name, "PRINTER");
+	forget(t);
+	ipx_sap_query(t->w->sap, IPX_SAP_GENERAL_QUERY, IPX_SAP_ANY_TYPE);
+	run(t, IPX_SEC);
+	assert_int_equal(t->nseen, 3);
+	assert_int_equal(t->last.op, IPX_SAP_GENERAL_RESPONSE);
+	/* Nobody has type 0x0123: no answer at all. */
+	forget(t);
+	ipx_sap_query(t->w->sap, IPX_SAP_NEAREST_QUERY, 0x0123);
+	run(t, IPX_SEC);
+	assert_int_equal(t->responses, 0);
+}
+
+static void entries_expire_after_180s_of_silence(void **state)
+{
+	struct topo *t = *state;
+	struct ipx_link *l = t->s->links[0];
+
+	run(t, IPX_SEC);
+	ipx_sap_advertise(t->s->sap, 4, "FS1", 0x451);
+	run(t, 30 * IPX_SEC);
+	/* The server is cut off without going down. */
+	assert_int_equal(ipx_node_remove_link(t->s->node, l), IPX_OK);
+	ipx_link_close(l);
+	run(t, 140 * IPX_SEC);
+	assert_non_null(lookup(t->r2->sap, 4, "FS1"));
+	assert_non_null(lookup(t->r1->sap, 4, "FS1"));
+	run(t, 20 * IPX_SEC);
+	assert_null(lookup(t->r2->sap, 4, "FS1"));
+	assert_int_equal(ipx_sap_stats(t->r2->sap)->expired, 1);
+	/* R2 said so at once: R1 dropped it by the going-down entry. */
+	assert_null(lookup(t->r1->sap, 4, "FS1"));
+	assert_int_equal(ipx_sap_stats(t->r1->sap)->down, 1);
+}
+
+static void a_service_going_down_vanishes_at_once(void **state)
+{
+	struct topo *t = *state;
+
+	run(t, IPX_SEC);
+	ipx_sap_advertise(t->s->sap, 4, "FS1", 0x451);
+	run(t, 5 * IPX_SEC);
+	assert_non_null(lookup(t->r1->sap, 4, "FS1"));
+	forget(t);
+	assert_int_equal(ipx_sap_withdraw(t->s->sap, 4, "FS1"), IPX_OK);
+	assert_int_equal(ipx_sap_withdraw(t->s->sap, 4, "FS1"), IPX_ENOTFOUND);
+	run(t, IPX_SEC);
+	assert_null(lookup(t->r2->sap, 4, "FS1"));
+	assert_null(lookup(t->r1->sap, 4, "FS1"));
+	/* w heard it go down with 16 hops. */
+	assert_int_equal(t->nseen, 1);
+	assert_int_equal(t->seen[0].hops, IPX_SAP_DOWN);
+	/* A router shutting down takes its whole table down. */
+	ipx_sap_advertise(t->s->sap, 4, "FS2", 0x451);
+	run(t, IPX_SEC);
+	assert_non_null(lookup(t->r1->sap, 4, "FS2"));
+	ipx_sap_shutdown(t->r2->sap);
+	run(t, IPX_SEC);
+	assert_null(lookup(t->r1->sap, 4, "FS2"));
+}
+
+static void responses_carry_at_most_7_entries(void **state)
+{
+	struct topo *t = *state;
+	char name[16];
+
+	run(t, IPX_SEC);
+	for (int i = 0; i < 10; i++) {
+		snprintf(name, sizeof(name), "SVC%02d", i);
+		assert_int_equal(ipx_sap_advertise(t->s->sap, 0x47, name,
+						   0x8000 + i), IPX_OK);
+	}
+	run(t, IPX_SEC);
+	assert_int_equal(ipx_sap_count(t->r1->sap), 10);
+	forget(t);
+	ipx_sap_query(t->w->sap, IPX_SAP_GENERAL_QUERY, IPX_SAP_ANY_TYPE);
+	run(t, IPX_SEC);
+	assert_int_equal(t->nseen, 10);
+	assert_int_equal(t->responses, 2);
+	assert_int_equal(t->max_entries, 7);
+	/* And the periodic broadcast too. */
+	forget(t);
+	run(t, 61 * IPX_SEC);
+	assert_int_equal(t->nseen, 10);
+	assert_int_equal(t->max_entries, 7);
+}
+
+static void codec_rejects_bad_input_by_name(void **state)
+{
+	struct topo *t = *state;
+	struct ipx_sap_msg m = { .op = IPX_SAP_GENERAL_RESPONSE, .count = 1 }, d;
+	enum ipx_sap_drop why;
+	uint8_t buf[IPX_SAP_MAX_LEN + 64];
+	struct ipx_socket *sock;
+	struct ipx_addr to;
+	size_t n;
+
+	m.entries[0].type = 4;
+	strcpy(m.entries[0].name, "SERVER_1");
+	m.entries[0].addr.net = 0x1234;
+	m.entries[0].addr.socket = 0x451;
+	m.entries[0].hops = 2;
+	n = ipx_sap_encode(&m, buf, sizeof(buf));
+	assert_int_equal(n, 66);
+	assert_int_equal(ipx_sap_decode(buf, n, &d, &why), IPX_OK);
+	assert_int_equal(d.count, 1);
+	assert_string_equal(d.entries[0].name, "SERVER_1");
+	assert_int_equal(d.entries[0].addr.net, 0x1234);
+	assert_int_equal(d.entries[0].hops, 2);
+	/* A name without its NUL is skipped and counted, the packet kept. */
+	memset(buf + 2 + 2, 'X', 48);
+	assert_int_equal(ipx_sap_decode(buf, n, &d, &why), IPX_OK);
+	assert_int_equal(d.count, 0);
+	assert_int_equal(d.bad, 1);
+	assert_int_equal(ipx_sap_decode(buf, 1, &d, &why), IPX_EINVAL);
+	assert_int_equal(why, IPX_SAP_DROP_SHORT);
+	assert_int_equal(ipx_sap_decode(buf, 65, &d, &why), IPX_EINVAL);
+	assert_int_equal(why, IPX_SAP_DROP_BAD_LENGTH);
+	assert_int_equal(ipx_sap_decode((const uint8_t *)"\x00\x02", 2, &d,
+					&why), IPX_EINVAL);
+	assert_int_equal(why, IPX_SAP_DROP_EMPTY);
+	assert_int_equal(ipx_sap_decode((const uint8_t *)"\x00\x01\x00\x04\x00",
+					5, &d, &why), IPX_EINVAL);
+	assert_int_equal(why, IPX_SAP_DROP_BAD_LENGTH);
+	assert_int_equal(ipx_sap_decode((const uint8_t *)"\x00\x09\x00\x04", 4,
+					&d, &why), IPX_EINVAL);
+	assert_int_equal(why, IPX_SAP_DROP_BAD_OP);
+	memset(buf, 0, sizeof(buf));
+	buf[1] = 2;
+	assert_int_equal(ipx_sap_decode(buf, 2 + 8 * 64, &d, &why), IPX_EINVAL);
+	assert_int_equal(why, IPX_SAP_DROP_TOO_MANY);
+	assert_false(ipx_sap_name_ok(""));
+	assert_false(ipx_sap_name_ok("A\tB"));
+	assert_false(ipx_sap_name_ok(
+		"0123456789012345678901234567890123456789012345678"));
+	assert_int_equal(ipx_sap_advertise(t->s->sap, 0, "X", 1), IPX_EINVAL);
+	assert_int_equal(ipx_sap_advertise(t->s->sap, 4, "", 1), IPX_EINVAL);
+
+	/* On the wire each is counted by R1. */
+	run(t, IPX_SEC);
+	assert_int_equal(ipx_socket_open(t->w->node, 0x4444, inbox_collect,
+					 NULL, &sock), IPX_OK);
+	to.net = NET_A;
+	memcpy(to.node, t->r1->links[0]->node, 6);
+	to.socket = IPX_SOCK_SAP;
+	ipx_socket_sendto(sock, &to, 4, "\x00", 1);
+	ipx_socket_sendto(sock, &to, 4, "\x00\x01\x00", 3);
+	ipx_socket_sendto(sock, &to, 4, "\x00\x07\x00\x04", 4);
+	run(t, IPX_SEC);
+	assert_int_equal(ipx_sap_stats(t->r1->sap)->drops[IPX_SAP_DROP_SHORT], 1);
+	assert_int_equal(
+		ipx_sap_stats(t->r1->sap)->drops[IPX_SAP_DROP_BAD_LENGTH], 1);
+	assert_int_equal(ipx_sap_stats(t->r1->sap)->drops[IPX_SAP_DROP_BAD_OP],
+			 1);
+	assert_string_equal(ipx_sap_type_name(4), "file server");
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(services_appear_across_two_routers),
+		T(nearest_and_general_queries_are_answered),
+		T(entries_expire_after_180s_of_silence),
+		T(a_service_going_down_vanishes_at_once),
+		T(responses_carry_at_most_7_entries),
+		T(codec_rejects_bad_input_by_name),
+	};
+#undef T
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
