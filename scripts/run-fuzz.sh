@@ -109,7 +109,9 @@ run_fuzzer() {
 	if [ -d "$(corpus_of "$name")" ]; then
 		cp -R "$(corpus_of "$name")/." "$corpus/"
 	fi
-	opts=(-runs="$FUZZ_RUNS" -max_total_time="$FUZZ_TIME" -timeout=10
+	# A fixed seed by default, so a CI run explores the same inputs each
+	# time; FUZZ_SEED=0 lets libFuzzer pick one (for exploring by hand).
+	opts=(-seed="${FUZZ_SEED:-1}" -runs="$FUZZ_RUNS" -max_total_time="$FUZZ_TIME" -timeout=10
 	      -rss_limit_mb=2048 -max_len="$(max_len "$name")"
 	      -print_final_stats=1 -artifact_prefix="$TMP/$name-")
 	dict=tests/fuzz/$name.dict

@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ipx_diag_response r, again;
 	enum ipx_diag_drop why;
-	uint8_t buf[512];
+	uint8_t buf[2048];	/* more than any IPX payload */
 	static struct svc_world w;
 	static struct ipx_diag *diag;
 	const struct ipx_diag_stats *s;
