@@ -170,8 +170,11 @@ void spx_conn_finish(struct spx_conn *c, int reason)
 	c->state = SPX_CLOSED;
 	ipx_timer_stop(c->spx->loop, &c->rexmit);
 	c->busy++;
+	/* Closed before it was up: for the caller that is a failed connect,
+	 * never a success (a disconnect during negotiation included). */
 	if (was_connecting && !c->incoming && c->h.on_connected)
 		c->h.on_connected(c, reason == IPX_EABORTED ? IPX_ETIMEOUT
+				     : reason == IPX_OK	    ? IPX_ECLOSED
 							    : reason,
 				  c->ctx);
 	else if (c->h.on_closed)
@@ -390,9 +393,9 @@ static void send_seg(struct spx_conn *c, struct txseg *s, bool again)
 		unsigned every = c->rx_slots / 4 ? c->rx_slots / 4 : 1;
 
 		/* SPX II asks for an ACK only now and then: when the queue
-		 * runs dry, the window fills, or a quarter window has gone. */
-		ack_req = again || !s->next || in_flight(c) + 1 >= c->rx_slots ||
-			  ++c->since_ack_req >= every;
+		 * runs dry, on a retransmission, and every quarter window
+		 * (so a full window always has a request in flight). */
+		ack_req = again || !s->next || ++c->since_ack_req >= every;
 		if (ack_req)
 			c->since_ack_req = 0;
 	}
@@ -471,9 +474,15 @@ static void got_ack(struct spx_conn *c, uint16_t ack, uint16_t alloc)
 	ipx_time now = ipx_loop_now(c->spx->loop);
 	bool progress = false, fe_acked = false;
 
-	if (spx_seq_le(c->remote_alloc, alloc))
+	/* Distances, not signed comparisons: a number half the sequence
+	 * space away is "ahead" and "behind" at once. The peer allocates at
+	 * most a window beyond what it acknowledges; an ACK covers at most
+	 * what we have sent. */
+	if ((uint16_t)(alloc + 1 - ack) <= 1024 &&
+	    (uint16_t)(alloc - c->remote_alloc) < 0x8000)
 		c->remote_alloc = alloc;
-	if (!spx_seq_lt(c->snd_una, ack) || !spx_seq_le(ack, c->snd_max))
+	if ((uint16_t)(ack - c->snd_una) == 0 ||
+	    (uint16_t)(ack - c->snd_una) > (uint16_t)(c->snd_max - c->snd_una))
 		return;
 	while (c->q_head && spx_seq_lt(c->q_head->seq, ack)) {
 		struct txseg *s = c->q_head;
@@ -498,6 +507,13 @@ static void got_ack(struct spx_conn *c, uint16_t ack, uint16_t alloc)
 	if (fe_acked) {
 		spx_conn_finish(c, IPX_OK);
 		return;
+	}
+	if (c->recovering) {
+		if (spx_seq_lt(ack, c->recover_to) && c->q_head &&
+		    c->q_head->sent)
+			send_seg(c, c->q_head, true);
+		else
+			c->recovering = false;
 	}
 	if (in_flight(c))
 		arm(c, cur_rto(c));
@@ -562,6 +578,11 @@ static void on_rexmit(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 			break;
 		}
 		c->backoff++;
+		/* Until what is in flight now is acknowledged, every ACK
+		 * that moves resends the next packet (a lost burst costs a
+		 * round trip a packet, not a timeout a packet). */
+		c->recovering = c->version == 2;
+		c->recover_to = c->snd_max;
 		send_seg(c, c->q_head, true);
 		arm(c, cur_rto(c));
 		break;
@@ -586,8 +607,9 @@ static void deliver(struct spx_conn *c, uint8_t cc, uint8_t ds,
 }
 
 /* The peer's disconnect arrived in sequence: answer, then close. */
-static void peer_disconnect(struct spx_conn *c)
+static void peer_disconnect(struct spx_conn *c, uint16_t fe_seq)
 {
+	spx_remember_gone(c->spx, c, true, fe_seq);
 	spx_send_ack(c, 0, SPX_DS_DISCONNECT_ACK);
 	spx_conn_finish(c, c->q_head ? IPX_ECLOSED : IPX_OK);
 }
@@ -600,7 +622,7 @@ static void data_packet(struct spx_conn *c, const struct spx_header *h,
 	if (h->seq == c->rcv_nxt) {
 		c->rcv_nxt++;
 		if (h->ds == SPX_DS_DISCONNECT) {
-			peer_disconnect(c);
+			peer_disconnect(c, h->seq);
 			return;
 		}
 		deliver(c, h->cc, h->ds, data, len);
@@ -614,7 +636,7 @@ static void data_packet(struct spx_conn *c, const struct spx_header *h,
 			c->ooo_count--;
 			c->rcv_nxt++;
 			if (s->ds == SPX_DS_DISCONNECT) {
-				peer_disconnect(c);
+				peer_disconnect(c, s->seq);
 				return;
 			}
 			deliver(c, s->cc, s->ds, s->data, s->len);
@@ -708,14 +730,16 @@ static void system_packet(struct spx_conn *c, const struct ipx_header *ih,
 	}
 	if (h->ds == SPX_DS_DISCONNECT) {
 		/* Some stacks send the disconnect as a system packet. */
-		peer_disconnect(c);
+		peer_disconnect(c, h->seq);
 		return;
 	}
 	if (h->ds == SPX_DS_DISCONNECT_ACK) {
+		/* An answer that acknowledges our disconnect closes cleanly
+		 * (inside got_ack); any other means the peer is gone without
+		 * confirming all our data. */
 		got_ack(c, h->ack, h->alloc);
-		if (c->state != SPX_CLOSED)
-			spx_conn_finish(c, c->state == SPX_CLOSING ? IPX_OK
-								   : IPX_ECLOSED);
+		if (!c->dead && c->state != SPX_CLOSED)
+			spx_conn_finish(c, IPX_ECLOSED);
 		return;
 	}
 	got_ack(c, h->ack, h->alloc);

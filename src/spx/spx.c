@@ -146,21 +146,47 @@ void spx_table_remove(struct spx *spx, struct spx_conn *c)
 
 /* ---- receiving ---- */
 
+void spx_remember_gone(struct spx *spx, const struct spx_conn *c, bool clean,
+		       uint16_t fe_seq)
+{
+	struct spx_gone *g = &spx->gone[spx->ngone++ % 16];
+
+	g->remote = c->remote;
+	g->local_id = c->local_id;
+	g->remote_id = c->remote_id;
+	g->fe_seq = fe_seq;
+	g->clean = clean;
+}
+
+/*
+ * A disconnect for a connection we no longer have. If we took that very
+ * disconnect (our answer was lost), answer again acknowledging it, so the
+ * peer closes cleanly. Otherwise (we aborted, or never knew the
+ * connection) answer without acknowledging it: the peer must not think its
+ * data arrived.
+ */
 static void answer_stray_disconnect(struct spx *spx, struct ipx_socket *sock,
 				    const struct ipx_header *ih,
 				    const struct spx_header *h)
 {
-	/* Our answer to a disconnect was lost and the connection is gone:
-	 * answer again so the peer can close too. */
 	struct spx_header a = { .cc = SPX_CC_SYS,
 				.ds = SPX_DS_DISCONNECT_ACK,
 				.src_id = h->dst_id,
 				.dst_id = h->src_id,
-				.ack = (uint16_t)(h->seq + 1),
+				.ack = h->seq,
 				.hdr_len = SPX_HDR_LEN };
 	uint8_t p[SPX_HDR_LEN];
 
-	(void)spx;
+	for (unsigned i = 0; i < 16; i++) {
+		const struct spx_gone *g = &spx->gone[i];
+
+		if (g->clean && g->local_id == h->dst_id &&
+		    g->remote_id == h->src_id && g->fe_seq == h->seq &&
+		    ipx_addr_eq(&g->remote, &ih->src)) {
+			a.ack = (uint16_t)(h->seq + 1);
+			break;
+		}
+	}
 	spx_header_encode(&a, p);
 	ipx_socket_sendto(sock, &ih->src, IPX_TYPE_SPX, p, sizeof(p));
 }

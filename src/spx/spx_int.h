@@ -69,6 +69,8 @@ struct spx_conn {
 	struct ipx_timer rexmit;	/* connect, negotiation, retransmit */
 	ipx_time srtt, rttvar, rto;	/* rto: from the estimate */
 	unsigned backoff;		/* timeouts since progress: rto << it */
+	bool recovering;		/* after a timeout, until recover_to */
+	uint16_t recover_to;
 	unsigned retries;
 	ipx_time last_rx, last_tx, last_probe;
 	ipx_time started;		/* when connect() was called */
@@ -99,6 +101,15 @@ struct spx {
 	struct spx_listener *listeners;
 	struct ipx_socket *client_sock;	/* shared by outgoing connections */
 	struct ipx_timer tick;		/* the watchdog sweep */
+	/* Recently closed connections, to answer a repeated disconnect
+	 * truthfully after the connection is gone. */
+	struct spx_gone {
+		struct ipx_addr remote;
+		uint16_t local_id, remote_id;
+		uint16_t fe_seq;	/* the peer's disconnect we took */
+		bool clean;		/* we took it: it is acknowledged */
+	} gone[16];
+	unsigned ngone;
 	uint64_t drops[SPX_DROP_COUNT];
 };
 
@@ -118,5 +129,7 @@ void spx_send_ack(struct spx_conn *c, uint8_t extra_cc, uint8_t ds);
 /* spx.c */
 void spx_table_remove(struct spx *spx, struct spx_conn *c);
 struct spx_conn *spx_table_find(const struct spx *spx, uint16_t id);
+void spx_remember_gone(struct spx *spx, const struct spx_conn *c, bool clean,
+		       uint16_t fe_seq);
 
 #endif

@@ -3,17 +3,21 @@
 
 The seeds are committed; run this again only to change them:
 
-    python3 tests/fuzz/gen_corpus.py
+    python3 tests/fuzz/gen_corpus.py            # every corpus
+    python3 tests/fuzz/gen_corpus.py spx        # only corpus/spx
+    python3 tests/fuzz/gen_corpus.py spx_repro  # build/fuzz/spx-repro/
 
-It empties and rewrites corpus/ipx_header, corpus/node_input, corpus/hub
-and corpus/config. Each seed is small: valid packets, the DOSBox tunnel's
-registration and ping packets, a valid SHELL.CFG, and the edge cases each
-harness's checks are about (short, bad length, padding, checksum, hop
-limit, forged source, every config error).
+It empties and rewrites corpus/ipx_header, corpus/node_input, corpus/hub,
+corpus/config and corpus/spx (or only the ones named). Each seed is small:
+valid packets, the DOSBox tunnel's registration and ping packets, a valid
+SHELL.CFG, SPX sessions, and the edge cases each harness's checks are about
+(short, bad length, padding, checksum, hop limit, forged source, every
+config error, forged SPX packets).
 """
 import os
 import shutil
 import struct
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(HERE, "corpus")
@@ -246,13 +250,195 @@ def config_seeds():
     write(s, "err_long_line", b"; " + b"x" * 600 + b"\n")
 
 
+# ---- fuzz_spx: records of tests/fuzz/fuzz_spx.c (its header comment and
+# the comment above each op_* function give the layout) ----
+
+SPX_OPS = {"inject": 0, "advance": 1, "send": 2, "close": 3, "abort": 4,
+           "connect": 5, "faults": 6, "end_other": 7, "relisten": 8}
+SPX_MTUS = {576: 0, 1000: 1, 1424: 2, 1500: 3}
+A, B = 0, 1
+
+
+def spx_variant(b_spx1=False, a_spx1=False, mtu=1500, small_window=False,
+                small_queue=False, lossy=False, short_timers=False):
+    return bytes([b_spx1 | a_spx1 << 1 | SPX_MTUS[mtu] << 2 |
+                  small_window << 4 | small_queue << 5 | lossy << 6 |
+                  short_timers << 7])
+
+
+def spx_op(name, hi=0):
+    return bytes([SPX_OPS[name] | hi << 4])
+
+
+def spx_advance(unit, n):
+    """unit 0: 1 ms, 1: 10 ms, 2: a tick, 3: 8 ticks; n + 1 of them."""
+    return spx_op("advance", unit) + bytes([n])
+
+
+def spx_send(side, length, ds=0, eom=False, attn=False):
+    big = length > 255
+    if big:
+        assert length % 8 == 0 and length <= 8 * 255
+    return spx_op("send", side | eom << 1 | attn << 2 | big << 3) + \
+        bytes([length // 8 if big else length, ds])
+
+
+def spx_hdr(cc, ds=0, src=0, dst=0, seq=0, ack=0, alloc=0, neg=None):
+    h = struct.pack(">BBHHHHH", cc, ds, src, dst, seq, ack, alloc)
+    return h + (struct.pack(">H", neg) if neg is not None else b"")
+
+
+def spx_inject(target, spx, patch=True, seqmode=0, dst=0, src=0,
+               ack=False, alloc=False, size=0, other=False, k=0):
+    """dst: 0 the connection's socket, 1 the listener, 2 nobody, 3 the
+    peer's listener; src: 0 the true peer, 1 another socket of its node,
+    2 a stranger, 3 ourselves; size: 0 as given, 1 576 bytes, 2 the MTU,
+    3 one over it."""
+    assert len(spx) <= 255
+    sel = dst | src << 2 | ack << 4 | alloc << 5 | size << 6
+    return spx_op("inject", target | patch << 1 | seqmode << 2) + \
+        bytes([sel, other << 7 | k, len(spx)]) + spx
+
+
+def spx_seeds():
+    s = "spx"
+    v2 = spx_variant()
+    t = spx_advance(1, 9)           # 100 ms
+    long_wait = spx_advance(3, 31)  # 256 ticks, 14 s
+    data = spx_hdr(0x50, seq=0) + b"forged!"
+    write(s, "setup_only", v2)
+    write(s, "spx1_setup", spx_variant(b_spx1=True))
+    write(s, "spx1_requester", spx_variant(a_spx1=True, mtu=576))
+    write(s, "bulk_both_ways", v2 + spx_send(A, 2040) + spx_send(B, 1000) +
+          t + spx_send(A, 7, eom=True, ds=0x42) + t)
+    write(s, "spx1_bulk", spx_variant(b_spx1=True, mtu=1000) +
+          spx_send(A, 2040, eom=True) + spx_send(A, 2040) + t)
+    write(s, "eom_attn", v2 + spx_send(A, 1200, eom=True, ds=7) +
+          spx_send(A, 1, attn=True) + spx_send(A, 0) + t)
+    write(s, "ds_disconnect_refused", v2 + spx_send(A, 5, ds=0xFE) +
+          spx_send(B, 5, ds=0xFF) + t)
+    write(s, "small_queue_full", spx_variant(small_queue=True,
+                                             small_window=True) +
+          b"".join(spx_send(A, 1016) for _ in range(4)) + t)
+    write(s, "lossy_bulk", spx_variant(lossy=True, mtu=576) +
+          spx_send(A, 2040) + spx_send(B, 2040) + t + t)
+    write(s, "close_a", v2 + spx_send(A, 600) + spx_op("close", A) + t)
+    write(s, "close_b_while_a_sends", v2 + spx_send(A, 2040) +
+          spx_op("close", B) + t)
+    write(s, "abort_b_then_close_a", v2 + spx_send(A, 2040) +
+          spx_op("abort", B) + spx_op("close", A) + t)
+    write(s, "cut_then_heal", v2 + spx_op("faults", 2) +
+          spx_send(A, 2040) + spx_advance(2, 20) + spx_op("faults", 0) +
+          long_wait)
+    write(s, "cut_until_abort", spx_variant(short_timers=True) +
+          spx_send(A, 100) + spx_op("faults", 2) + long_wait)
+    write(s, "idle_watchdog", v2 + long_wait + long_wait + long_wait)
+    write(s, "dup_delay", v2 + spx_op("faults", 3) + spx_send(A, 2040) +
+          spx_send(B, 2040) + spx_advance(0, 3) + spx_advance(0, 5) + t)
+    write(s, "connections_limit", v2 + spx_op("connect", A) * 6 + t +
+          spx_op("connect", B) * 6 + t + spx_op("end_other", 0) + b"\0" +
+          spx_op("end_other", 1) + b"\3" + t)
+    write(s, "connect_nobody", v2 + spx_op("connect", A | 2) + long_wait)
+    write(s, "connect_refused", v2 + spx_op("connect", A | 4) + t +
+          spx_op("connect", B | 4) + t)
+    write(s, "sendable_after_full", spx_variant(small_queue=True) +
+          b"".join(spx_send(A, 1016) for _ in range(3)) + t +
+          spx_send(A, 1016) + t)
+    write(s, "relisten_b", v2 + spx_send(A, 100) + spx_op("relisten", B) +
+          spx_op("connect", A) + t)
+    # Forgeries at the main connection (ids patched in by the harness).
+    write(s, "inject_dup", v2 + spx_send(A, 304) + t +
+          spx_inject(B, data, seqmode=1))
+    write(s, "inject_beyond_window", v2 + spx_inject(B, data, seqmode=2) +
+          spx_send(A, 304) + t)
+    write(s, "inject_in_window", v2 + spx_inject(B, data, seqmode=3, k=2) +
+          spx_send(A, 304) + t)
+    write(s, "inject_spx1_next", spx_variant(b_spx1=True) +
+          spx_inject(B, data, seqmode=3) + spx_send(A, 304) + t)
+    write(s, "inject_ack_nak", v2 + spx_send(A, 2040) +
+          spx_inject(A, spx_hdr(0x88, ds=0xFB, neg=1500), ack=True, k=1) +
+          t)
+    write(s, "inject_forged_ack", v2 + spx_op("faults", 2) +
+          spx_send(A, 2040) +
+          spx_inject(A, spx_hdr(0x88, neg=1500), ack=True, alloc=True, k=3) +
+          spx_op("faults", 0) + long_wait)
+    write(s, "inject_watchdog_req", v2 +
+          spx_inject(B, spx_hdr(0xC8, neg=1500)) + t)
+    write(s, "inject_neg_request", v2 +
+          spx_inject(B, spx_hdr(0xCC, neg=1000), size=2) +
+          spx_inject(B, spx_hdr(0xCC, neg=600), size=1) + t)
+    write(s, "inject_sys_disconnect", v2 + spx_send(A, 100) +
+          spx_inject(A, spx_hdr(0xC8, ds=0xFE, neg=1500)) + t)
+    write(s, "inject_disconnect_ack", v2 +
+          spx_inject(B, spx_hdr(0x88, ds=0xFF, neg=1500)) + t)
+    write(s, "inject_data_disconnect", spx_variant(b_spx1=True) +
+          spx_inject(B, spx_hdr(0x40, ds=0xFE), seqmode=3) + t)
+    write(s, "inject_wrong_peer", v2 + spx_inject(B, data, src=2,
+                                                  seqmode=3) +
+          spx_inject(B, data, src=1, seqmode=3) +
+          spx_inject(B, data, src=3, seqmode=3) + t)
+    write(s, "inject_connect_request", v2 +
+          spx_inject(B, spx_hdr(0xCC, src=0x4242, dst=0xFFFF), patch=False,
+                     dst=1) +
+          spx_inject(A, spx_hdr(0xC0, src=0x4343, dst=0xFFFF), patch=False,
+                     dst=1) +
+          spx_inject(B, spx_hdr(0xC0, src=0xFFFF, dst=0xFFFF), patch=False,
+                     dst=1) + t)
+    write(s, "inject_stray_disconnect", v2 +
+          spx_inject(B, spx_hdr(0x40, ds=0xFE, src=1, dst=0x0BAD),
+                     patch=False) + t)
+    write(s, "inject_short", v2 + spx_inject(B, b"\xc8\x00\x01") +
+          spx_inject(B, spx_hdr(0xC8)[:13]) + t)
+
+
+def spx_repro():
+    """Inputs that fail fuzz_spx while the SPX bugs they show are open;
+    written to build/fuzz/spx-repro/ (not a seed corpus: they would fail
+    every fuzz run). Move each into spx_seeds() once its bug is fixed."""
+    d = os.path.join(HERE, "..", "..", "build", "fuzz", "spx-repro")
+    if os.path.isdir(d):
+        shutil.rmtree(d)
+    os.makedirs(d)
+    v2 = spx_variant()
+    t = spx_advance(1, 9)
+    # A connection in negotiation (the accept forged while the segment is
+    # cut) told to disconnect by a system packet: on_connected(IPX_OK),
+    # then the connection is freed.
+    with open(os.path.join(d, "negotiating_sys_disconnect"), "wb") as f:
+        f.write(v2 + spx_op("faults", 2) + spx_op("connect", A) +
+                spx_inject(A, spx_hdr(0x8C, src=0x7777, neg=576),
+                           other=True) +
+                spx_inject(A, spx_hdr(0x80, ds=0xFE, neg=576), other=True) +
+                t)
+    # An acknowledge number exactly half the sequence space ahead, while
+    # nothing is in flight, passes got_ack's checks (spx_seq_lt is true
+    # both ways at that distance): in_flight becomes 32768, nothing is
+    # ever sent again.
+    with open(os.path.join(d, "ack_half_space"), "wb") as f:
+        f.write(v2 + spx_inject(A, spx_hdr(0x88, ack=0x8000, alloc=0x8000,
+                                           neg=1424)) +
+                spx_send(A, 100) + t)
+    print("wrote %s" % os.path.normpath(d))
+
+
+CORPORA = {"ipx_header": header_seeds, "node_input": node_seeds,
+           "hub": hub_seeds, "config": config_seeds, "spx": spx_seeds}
+
+
 def main():
-    if os.path.isdir(CORPUS):
-        shutil.rmtree(CORPUS)
-    header_seeds()
-    node_seeds()
-    hub_seeds()
-    config_seeds()
+    names = sys.argv[1:] or list(CORPORA)
+    if names == ["spx_repro"]:
+        spx_repro()
+        return
+    for n in names:
+        if n not in CORPORA:
+            sys.exit("gen_corpus.py: no corpus '%s' (one of: %s)" %
+                     (n, ", ".join(CORPORA)))
+    for n in names:
+        d = os.path.join(CORPUS, n)
+        if os.path.isdir(d):
+            shutil.rmtree(d)
+        CORPORA[n]()
     total = 0
     for root, _, files in os.walk(CORPUS):
         for f in files:

@@ -421,6 +421,25 @@ static void close_is_reported_to_both_sides(void **state)
 	net_free(n);
 }
 
+/* The peer aborted (no packet): our close must not claim our data arrived. */
+static void close_to_an_aborted_peer_is_not_clean(void **state)
+{
+	struct net *n = net_new(1, NULL, 0, NULL, true);
+	static uint8_t data[2000];
+
+	(void)state;
+	connect_a(n);
+	spx_abort(n->b.conn);
+	assert_int_equal(n->b.closed, IPX_ECLOSED + 1000);
+	assert_int_equal(spx_send(n->a.conn, data, sizeof(data), SPX_EOM, 0),
+			 IPX_OK);
+	assert_int_equal(spx_close(n->a.conn), IPX_OK);
+	ipx_loop_run_for(n->loop, 60 * IPX_SEC);
+	assert_int_equal(n->a.closed, IPX_ECLOSED + 1000);
+	assert_int_equal(n->b.rx_bytes, 0);
+	net_free(n);
+}
+
 /* A disconnect sent as a system packet (the other variant in use) is
  * understood too, and answered with FF. */
 static void system_packet_disconnect_is_accepted(void **state)
@@ -623,6 +642,7 @@ int main(void)
 		cmocka_unit_test(eom_and_attention_reach_the_application),
 		cmocka_unit_test(close_is_reported_to_both_sides),
 		cmocka_unit_test(system_packet_disconnect_is_accepted),
+		cmocka_unit_test(close_to_an_aborted_peer_is_not_clean),
 		cmocka_unit_test(silent_peer_is_probed_then_aborted_on_time),
 		cmocka_unit_test(abort_lands_within_a_tick_of_the_last_packet),
 		cmocka_unit_test(idle_live_connection_is_never_aborted),
