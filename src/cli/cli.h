@@ -143,6 +143,9 @@ int cmd_sap(int argc, char **argv);
 int cmd_advertise(int argc, char **argv);
 int cmd_diag(int argc, char **argv);
 int cmd_spx(int argc, char **argv);
+int cmd_netbios(int argc, char **argv);
+/* "ipxlab bench netbios" (cmd_netbios.c). */
+int bench_netbios(int argc, char **argv);
 void help_hub(FILE *out);
 void help_listen(FILE *out);
 void help_send(FILE *out);
@@ -157,5 +160,6 @@ void help_sap(FILE *out);
 void help_advertise(FILE *out);
 void help_diag(FILE *out);
 void help_spx(FILE *out);
+void help_netbios(FILE *out);
 
 #endif

@@ -1,0 +1,1276 @@
+/*
+ * cmd_netbios.c - "ipxlab netbios ...": NetBIOS over IPX from the shell.
+ * Claim names and hold them (add), look names up (find), read a node's
+ * name table (status), send and receive datagrams (send, recv), and
+ * netcat over a NetBIOS session (listen, call). Every action is an NCB
+ * submitted to the library (ipxlab/netbios.h), as a DOS program would.
+ * The command line of "ipxlab bench netbios" is here too (the measuring
+ * is in src/bench/nbrate.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "ipxlab/bench.h"
+#include "ipxlab/bytes.h"
+#include "ipxlab/err.h"
+#include "ipxlab/log.h"
+#include "ipxlab/netbios.h"
+
+#define MAX_NAMES 16
+#define RECEIVES 4		/* RECEIVE DATAGRAMs kept posted */
+#define MAX_JOBS 64
+
+void help_netbios(FILE *out)
+{
+	fprintf(out,
+		"  add NAME... [-g GROUP]...  claim names, print the name table, and\n"
+		"                             hold (defend) them until interrupted\n"
+		"  find NAME                  every node that has NAME\n"
+		"  status [NAME]              the name table and counters of the node\n"
+		"                             holding NAME (default: this one)\n"
+		"  send NAME | -b             each line of stdin as a datagram to NAME,\n"
+		"                             or broadcast\n"
+		"  recv [NAME] [-b]           print the datagrams for NAME (claimed\n"
+		"                             first) and/or broadcast ones\n"
+		"  listen NAME [--from N]     claim NAME, wait for one call, then carry\n"
+		"                             stdin to the peer and its data to stdout\n"
+		"  call NAME                  call NAME, then the same\n\n"
+		"Names: up to 15 characters and a suffix, NAME or NAME<XX> (hex, default\n"
+		"00), or exactly 16 characters; \\xHH for any byte. Our own node is\n"
+		"known as '*node XXXXXXXXXXXX' (its permanent name) unless --as NAME.\n\n"
+		"  -g, --group NAME    add: also claim NAME as a group name\n"
+		"  -b, --broadcast     send: broadcast; recv: broadcast datagrams too\n"
+		"      --as NAME       send, call: claim NAME and use it as ours\n"
+		"      --from NAME     listen: only calls from NAME\n"
+		"  -c, --count N       recv: exit 0 after N datagrams\n"
+		"  -t, --timeout S     add: hold the names S seconds; recv: exit 1\n"
+		"                      if the datagrams have not all come by then;\n"
+		"                      listen: exit 1 if no call comes by then\n"
+		"  -x, --hex           recv: payloads in hex\n"
+		"      --stats         print the NetBIOS counters at the end\n"
+		"Exit status: 0 success (a session ended by a hang up), 1 a failure\n"
+		"with its NetBIOS return code, 2 bad usage.\n" CLI_NODE_OPTS_HELP);
+}
+
+struct opts {
+	const char *group[MAX_NAMES];
+	unsigned ngroup;
+	const char *as, *from;
+	bool bcast, hex, stats;
+	unsigned long count;
+	double timeout;
+};
+
+/* One command of the tool, with its buffer. */
+struct job {
+	struct nb_ncb ncb;
+	bool done;
+	uint8_t buf[NB_MAX_MESSAGE];
+};
+
+static struct {
+	struct cli_node cn;
+	struct netbios *nb;
+	struct opts o;
+	/* netcat */
+	struct job *send, *recv, *hangup;
+	bool sending, stdin_watched, stdin_eof, read_any, closing;
+	bool finished;
+	int result;
+	/* recv */
+	unsigned long got;
+	bool out_closed;
+	bool exiting;		/* POST routines have nothing more to do */
+	/* every NCB the tool made (see job_new) */
+	struct job *jobs[MAX_JOBS];
+	unsigned njobs;
+	/* names we claimed: given back at the end */
+	uint8_t claimed[MAX_NAMES * 2][NB_NAME_LEN];
+	unsigned nclaimed;
+} nc;
+
+static void job_post(struct nb_ncb *ncb)
+{
+	((struct job *)ncb->ctx)->done = true;
+}
+
+/* What completes while the tool gives its names back is of no interest. */
+#define IF_EXITING_RETURN()      \
+	do {                     \
+		if (nc.exiting)  \
+			return;  \
+	} while (0)
+
+/*
+ * An NCB must stay alive until it completes, and one that is still
+ * pending when the tool stops is only let go by nb_close(): so every job
+ * lives until then (freed at the very end), whatever happened.
+ */
+static struct job *job_new(uint8_t command)
+{
+	struct job *j = nc.njobs < MAX_JOBS ? calloc(1, sizeof(*j)) : NULL;
+
+	if (!j) {
+		cli_error("netbios", "out of memory");
+		exit(CLI_FAIL);
+	}
+	nc.jobs[nc.njobs++] = j;
+	j->ncb.command = command;
+	j->ncb.buffer = j->buf;
+	j->ncb.length = sizeof(j->buf);
+	j->ncb.post = job_post;
+	j->ncb.ctx = j;
+	return j;
+}
+
+static bool job_done(void *ctx)
+{
+	return ((struct job *)ctx)->done;
+}
+
+/* Submit and wait. IPX_ECLOSED when interrupted (Ctrl-C). */
+static int job_run(struct job *j, uint8_t *rc)
+{
+	j->done = false;
+	*rc = nb_submit(nc.nb, &j->ncb);
+	if (*rc != NB_RC_PENDING)
+		return IPX_OK;
+	if (ipx_loop_run_until(nc.cn.loop, job_done, j, UINT64_MAX / 4) !=
+	    IPX_OK)
+		return IPX_ECLOSED;
+	*rc = j->ncb.retcode;
+	return IPX_OK;
+}
+
+static void nb_fail(const char *what, const uint8_t *name, uint8_t rc)
+{
+	char n[NB_NAME_STRLEN];
+
+	if (name)
+		cli_error("netbios", "%s %s: %s (0x%02X)", what,
+			  nb_name_format(name, n), nb_strerror(rc), rc);
+	else
+		cli_error("netbios", "%s: %s (0x%02X)", what, nb_strerror(rc),
+			  rc);
+}
+
+static int parse_name(const char *what, const char *text, bool star,
+		      uint8_t out[NB_NAME_LEN])
+{
+	if (nb_name_parse(text, star, out) == IPX_OK)
+		return 0;
+	cli_error("netbios", "%s '%s' is not a NetBIOS name (up to 15 "
+			     "characters and <XX>, or 16; not starting with "
+			     "'*' or \\x00)",
+		  what, text);
+	return -1;
+}
+
+/* ---- names ---- */
+
+/* Claim names at once (in parallel). Returns 0, or -1 after a message
+ * (names that were claimed stay: nb_close forgets them). */
+static int claim(const char *const *names, const bool *group, unsigned n,
+		 uint8_t *nums)
+{
+	struct job *j[MAX_NAMES * 2];
+	int ok = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		j[i] = job_new(group[i] ? NB_ADD_GROUP_NAME : NB_ADD_NAME);
+		if (parse_name("name", names[i], false, j[i]->ncb.name) < 0)
+			return -1;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		uint8_t rc = nb_submit(nc.nb, &j[i]->ncb);
+
+		j[i]->done = rc != NB_RC_PENDING;
+	}
+	for (unsigned i = 0; i < n && ok == 0; i++) {
+		if (!j[i]->done &&
+		    ipx_loop_run_until(nc.cn.loop, job_done, j[i],
+				       UINT64_MAX / 4) != IPX_OK) {
+			cli_error("netbios", "interrupted while claiming");
+			ok = -1;
+		}
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (j[i]->ncb.retcode == NB_RC_OK &&
+		    nc.nclaimed < MAX_NAMES * 2)
+			memcpy(nc.claimed[nc.nclaimed++], j[i]->ncb.name,
+			       NB_NAME_LEN);
+		if (ok == 0 && j[i]->ncb.retcode != NB_RC_OK) {
+			nb_fail("add", j[i]->ncb.name, j[i]->ncb.retcode);
+			ok = -1;
+		}
+		if (nums)
+			nums[i] = j[i]->ncb.num;
+	}
+	return ok;
+}
+
+static const char *state_text(uint8_t flags)
+{
+	switch (flags & ~NB_NF_GROUP) {
+	case NB_NAME_REGISTERING:
+		return "registering";
+	case NB_NAME_REGISTERED:
+		return "registered";
+	case NB_NAME_DEREGISTERED:
+		return "deregistered";
+	default:
+		return "?";
+	}
+}
+
+static void print_status(const uint8_t *buf, size_t len, bool counters)
+{
+	static struct nb_adapter_status st;
+	char node[13], n[NB_NAME_STRLEN];
+
+	if (nb_adapter_status_decode(buf, len, &st) != IPX_OK) {
+		cli_error("netbios", "the status is too short (%zu bytes)", len);
+		return;
+	}
+	printf("node %s, %u name%s\n", ipx_node_format(st.node, node),
+	       st.name_count, st.name_count == 1 ? "" : "s");
+	for (unsigned i = 0; i < st.names_present; i++)
+		printf("  %3u  %-22s %-7s %s\n", st.names[i].num,
+		       nb_name_format(st.names[i].name, n),
+		       st.names[i].flags & NB_NF_GROUP ? "group" : "unique",
+		       state_text(st.names[i].flags));
+	if (st.names_present < st.name_count)
+		printf("  (%u more did not fit)\n",
+		       st.name_count - st.names_present);
+	if (counters)
+		printf("up %u min; packets sent %u, received %u, resent %u; "
+		       "sessions %u of %u; commands free %u of %u; largest "
+		       "datagram %u, session packet %u\n",
+		       st.duration_min, st.xmit, st.recv, st.retransmits,
+		       st.sessions, st.max_sessions, st.free_ncbs, st.max_ncbs,
+		       st.max_dgram, st.max_sess_pkt);
+}
+
+/* The local table, as ADAPTER STATUS '*' gives it. */
+static void print_table(void)
+{
+	struct job *j = job_new(NB_ADAPTER_STATUS);
+	uint8_t rc;
+
+	j->ncb.callname[0] = '*';
+	if (job_run(j, &rc) == IPX_OK && rc == NB_RC_OK)
+		print_status(j->buf, j->ncb.length, false);
+	fflush(stdout);
+}
+
+static bool never(void *ctx)
+{
+	(void)ctx;
+	return false;
+}
+
+static int do_add(char **names, int n)
+{
+	const char *all[MAX_NAMES * 2];
+	bool group[MAX_NAMES * 2];
+	unsigned k = 0;
+	int rc;
+
+	for (int i = 0; i < n && k < MAX_NAMES; i++, k++) {
+		all[k] = names[i];
+		group[k] = false;
+	}
+	for (unsigned i = 0; i < nc.o.ngroup; i++, k++) {
+		all[k] = nc.o.group[i];
+		group[k] = true;
+	}
+	if (claim(all, group, k, NULL) < 0)
+		return CLI_FAIL;
+	print_table();
+	fprintf(stderr, "holding %u name%s%s\n", k, k == 1 ? "" : "s",
+		nc.o.timeout > 0 ? "" : " until interrupted");
+	rc = ipx_loop_run_until(nc.cn.loop, never, NULL,
+				nc.o.timeout > 0
+					? (ipx_time)(nc.o.timeout * IPX_SEC)
+					: UINT64_MAX / 4);
+	return rc == IPX_ETIMEOUT || rc == IPX_ECLOSED ? CLI_OK : CLI_FAIL;
+}
+
+static int do_find(const char *name)
+{
+	struct job *j = job_new(NB_FIND_NAME);
+	struct ipx_addr a;
+	char s[IPX_ADDR_STRLEN];
+	uint8_t rc;
+	unsigned n;
+
+	if (parse_name("name", name, false, j->ncb.callname) < 0) {
+		return CLI_USAGE;
+	}
+	if (job_run(j, &rc) != IPX_OK) {
+		return CLI_FAIL;
+	}
+	if (rc != NB_RC_OK && rc != NB_RC_INCOMPLETE) {
+		nb_fail("find", j->ncb.callname, rc);
+		return CLI_FAIL;
+	}
+	n = ipx_get16le(j->buf);
+	for (unsigned i = 0; i < n; i++) {
+		ipx_addr_read(j->buf + NB_FN_HDR_LEN + i * NB_FN_ENTRY_LEN, &a);
+		printf("%s %s\n", ipx_addr_format(&a, s),
+		       j->buf[3] ? "group" : "unique");
+	}
+	return CLI_OK;
+}
+
+static int do_status(const char *name)
+{
+	struct job *j = job_new(NB_ADAPTER_STATUS);
+	uint8_t rc;
+	int ret = CLI_OK;
+
+	if (!name)
+		j->ncb.callname[0] = '*';
+	else if (parse_name("name", name, false, j->ncb.callname) < 0)
+		ret = CLI_USAGE;
+	if (ret == CLI_OK && job_run(j, &rc) != IPX_OK)
+		ret = CLI_FAIL;
+	if (ret == CLI_OK && rc != NB_RC_OK && rc != NB_RC_INCOMPLETE) {
+		nb_fail("status of", j->ncb.callname, rc);
+		ret = CLI_FAIL;
+	}
+	if (ret == CLI_OK)
+		print_status(j->buf, j->ncb.length, true);
+	return ret;
+}
+
+/* Our name number: --as NAME (claimed now), else the permanent name. */
+static int own_name(uint8_t *num, uint8_t name[NB_NAME_LEN])
+{
+	struct ipx_addr me;
+	bool no = false;
+
+	if (nc.o.as) {
+		if (claim(&nc.o.as, &no, 1, num) < 0)
+			return -1;
+		nb_name_parse(nc.o.as, false, name);
+		return 0;
+	}
+	*num = 1;
+	ipx_node_address(nc.cn.node, &me);
+	nb_permanent_name(me.node, name);
+	return 0;
+}
+
+/* ---- datagrams ---- */
+
+/* Standard input cut into lines, one datagram each. */
+static struct {
+	struct job *j;
+	size_t len;		/* bytes of the line so far */
+	unsigned long line;
+	bool eof;
+	int ret;
+} ls;
+
+static void send_line(void)
+{
+	uint8_t rc;
+
+	ls.line++;
+	if (ls.len > NB_MAX_DATAGRAM) {
+		/* A line too long is refused, never cut. */
+		cli_error("netbios", "line %lu has %zu bytes: more than a "
+				     "datagram carries (%d); not sent",
+			  ls.line, ls.len, NB_MAX_DATAGRAM);
+		ls.ret = CLI_FAIL;
+	} else {
+		ls.j->ncb.length = (uint16_t)ls.len;
+		rc = nb_submit(nc.nb, &ls.j->ncb);
+		if (rc != NB_RC_OK) {
+			nb_fail("send datagram to",
+				nc.o.bcast ? NULL : ls.j->ncb.callname, rc);
+			ls.ret = CLI_FAIL;
+		}
+	}
+	ls.len = 0;
+}
+
+static void feed_lines(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '\n') {
+			send_line();
+			continue;
+		}
+		if (ls.len < NB_MAX_DATAGRAM)
+			ls.j->buf[ls.len] = (uint8_t)p[i];
+		ls.len++;
+	}
+}
+
+static void on_stdin_lines(struct ipx_loop *loop, int fd, unsigned ev,
+			   void *ctx)
+{
+	char buf[4096];
+	ssize_t n = read(fd, buf, sizeof(buf));
+
+	(void)ev;
+	(void)ctx;
+	if (n > 0) {
+		feed_lines(buf, (size_t)n);
+		return;
+	}
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	ls.eof = true;
+	ipx_loop_del_fd(loop, fd);
+}
+
+static bool lines_done(void *ctx)
+{
+	(void)ctx;
+	return ls.eof;
+}
+
+static int do_send(const char *name)
+{
+	uint8_t own[NB_NAME_LEN];
+	struct stat sb;
+
+	memset(&ls, 0, sizeof(ls));
+	ls.j = job_new(nc.o.bcast ? NB_SEND_BCAST_DATAGRAM : NB_SEND_DATAGRAM);
+	ls.ret = CLI_OK;
+	if (name && parse_name("name", name, false, ls.j->ncb.callname) < 0) {
+		return CLI_USAGE;
+	}
+	if (own_name(&ls.j->ncb.num, own) < 0) {
+		return CLI_FAIL;
+	}
+	if (fstat(STDIN_FILENO, &sb) == 0 && S_ISREG(sb.st_mode)) {
+		/* A regular file cannot be polled: straight through. */
+		char buf[4096];
+		ssize_t n;
+
+		while ((n = read(STDIN_FILENO, buf, sizeof(buf))) > 0) {
+			feed_lines(buf, (size_t)n);
+			ipx_loop_run_once(nc.cn.loop, 0);
+		}
+	} else {
+		fcntl(STDIN_FILENO, F_SETFL,
+		      fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK);
+		if (ipx_loop_add_fd(nc.cn.loop, STDIN_FILENO, IPX_EV_READ,
+				    on_stdin_lines, NULL) == IPX_OK)
+			ipx_loop_run_until(nc.cn.loop, lines_done, NULL,
+					   UINT64_MAX / 4);
+	}
+	if (ls.len)
+		send_line();	/* a last line without a newline */
+	ipx_loop_run_for(nc.cn.loop, 50 * IPX_MSEC);
+	return ls.ret;
+}
+
+static void on_datagram(struct nb_ncb *ncb)
+{
+	char n[NB_NAME_STRLEN];
+
+	IF_EXITING_RETURN();
+	if (ncb->retcode != NB_RC_OK && ncb->retcode != NB_RC_INCOMPLETE) {
+		nb_fail("receive datagram", NULL, ncb->retcode);
+		nc.result = CLI_FAIL;
+		ipx_loop_stop(nc.cn.loop);
+		return;
+	}
+	printf("%s%s ", nb_name_format(ncb->callname, n),
+	       ncb->command == NB_RECEIVE_BCAST_DATAGRAM ? " [broadcast]" : "");
+	if (nc.o.hex)
+		for (size_t i = 0; i < ncb->length; i++)
+			printf("%02X", ncb->buffer[i]);
+	else
+		cli_print_escaped(stdout, ncb->buffer, ncb->length);
+	if (ncb->retcode == NB_RC_INCOMPLETE)
+		printf(" [cut]");
+	putchar('\n');
+	nc.got++;
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		nc.out_closed = true;
+		ipx_loop_stop(nc.cn.loop);
+		return;
+	}
+	if (nc.o.count && nc.got >= nc.o.count) {
+		ipx_loop_stop(nc.cn.loop);
+		return;
+	}
+	ncb->length = NB_MAX_DATAGRAM;
+	if (nb_submit(nc.nb, ncb) != NB_RC_PENDING) {
+		nb_fail("receive datagram", NULL, ncb->retcode);
+		nc.result = CLI_FAIL;
+		ipx_loop_stop(nc.cn.loop);
+	}
+}
+
+static int do_recv(const char *name)
+{
+	struct job *j[RECEIVES + 1];
+	unsigned nj = 0;
+	uint8_t num = 0xFF;
+	char n[NB_NAME_STRLEN], a[IPX_ADDR_STRLEN];
+	uint8_t bin[NB_NAME_LEN];
+	bool no = false;
+	int rc;
+
+	if (name) {
+		if (parse_name("name", name, false, bin) < 0)
+			return CLI_USAGE;
+		if (claim(&name, &no, 1, &num) < 0)
+			return CLI_FAIL;
+	}
+	for (int kind = 0; kind < 2; kind++) {
+		if ((kind == 0 && !name) || (kind == 1 && !nc.o.bcast))
+			continue;
+		/* A broadcast datagram completes every RECEIVE BROADCAST
+		 * DATAGRAM pending: one is enough. Directed ones take one
+		 * each, so a few wait for bursts. */
+		for (int i = 0; i < (kind ? 1 : RECEIVES); i++, nj++) {
+			j[nj] = job_new(kind ? NB_RECEIVE_BCAST_DATAGRAM
+					     : NB_RECEIVE_DATAGRAM);
+			j[nj]->ncb.num = num;
+			j[nj]->ncb.length = NB_MAX_DATAGRAM;
+			j[nj]->ncb.post = on_datagram;
+			if (nb_submit(nc.nb, &j[nj]->ncb) != NB_RC_PENDING) {
+				nb_fail("receive datagram", NULL,
+					j[nj]->ncb.retcode);
+				return CLI_FAIL;
+			}
+		}
+	}
+	nc.cn.addr.socket = IPX_SOCK_NETBIOS;
+	fprintf(stderr, "receiving%s%s%s on %s\n", name ? " for " : "",
+		name ? nb_name_format(bin, n) : "",
+		nc.o.bcast ? (name ? " and broadcast" : " broadcast") : "",
+		ipx_addr_format(&nc.cn.addr, a));
+	nc.result = CLI_OK;
+	rc = ipx_loop_run_until(nc.cn.loop, never, NULL,
+				nc.o.timeout > 0
+					? (ipx_time)(nc.o.timeout * IPX_SEC)
+					: UINT64_MAX / 4);
+	if (nc.out_closed)
+		return CLI_OK;
+	if (nc.result != CLI_OK)
+		return nc.result;
+	if (nc.o.count)
+		return nc.got >= nc.o.count ? CLI_OK : CLI_FAIL;
+	return rc == IPX_ECLOSED || rc == IPX_ETIMEOUT ? CLI_OK : CLI_FAIL;
+}
+
+/* ---- netcat over a session ---- */
+
+static void end_session(int result)
+{
+	nc.finished = true;
+	nc.result = result;
+	if (nc.stdin_watched) {
+		ipx_loop_del_fd(nc.cn.loop, STDIN_FILENO);
+		nc.stdin_watched = false;
+	}
+}
+
+static void hang_up(void)
+{
+	if (nc.closing || nc.finished)
+		return;
+	nc.closing = true;
+	nc.hangup->ncb.lsn = nc.recv->ncb.lsn;
+	if (nb_submit(nc.nb, &nc.hangup->ncb) != NB_RC_PENDING)
+		end_session(CLI_OK);
+}
+
+static void pump_stdin(void);
+
+static void on_sent(struct nb_ncb *ncb)
+{
+	IF_EXITING_RETURN();
+	nc.sending = false;
+	if (ncb->retcode != NB_RC_OK) {
+		if (ncb->retcode != NB_RC_CLOSED) {
+			nb_fail("send", NULL, ncb->retcode);
+			end_session(CLI_FAIL);
+		}
+		return;
+	}
+	pump_stdin();
+}
+
+/* Read standard input into one SEND at a time. */
+static void pump_stdin(void)
+{
+	ssize_t n;
+
+	if (nc.sending || nc.stdin_eof || nc.finished || nc.closing)
+		return;
+	n = read(STDIN_FILENO, nc.send->buf, sizeof(nc.send->buf));
+	if (n > 0) {
+		uint8_t rc;
+
+		nc.read_any = true;
+		nc.send->ncb.length = (uint16_t)n;
+		nc.send->ncb.lsn = nc.recv->ncb.lsn;
+		rc = nb_submit(nc.nb, &nc.send->ncb);
+		if (rc != NB_RC_PENDING) {
+			nb_fail("send", NULL, rc);
+			end_session(CLI_FAIL);
+			return;
+		}
+		nc.sending = true;
+		if (nc.stdin_watched)
+			ipx_loop_mod_fd(nc.cn.loop, STDIN_FILENO, 0);
+		return;
+	}
+	if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+		if (nc.stdin_watched)
+			ipx_loop_mod_fd(nc.cn.loop, STDIN_FILENO, IPX_EV_READ);
+		return;
+	}
+	/* End of input: hang up (after the last SEND, which is done). A
+	 * side that never had input leaves that to its peer. */
+	nc.stdin_eof = true;
+	if (nc.stdin_watched) {
+		ipx_loop_del_fd(nc.cn.loop, STDIN_FILENO);
+		nc.stdin_watched = false;
+	}
+	if (nc.read_any)
+		hang_up();
+}
+
+static void on_stdin(struct ipx_loop *loop, int fd, unsigned ev, void *ctx)
+{
+	(void)loop;
+	(void)fd;
+	(void)ev;
+	(void)ctx;
+	pump_stdin();
+}
+
+static void on_received(struct nb_ncb *ncb)
+{
+	uint8_t rc = ncb->retcode;
+
+	IF_EXITING_RETURN();
+	if ((rc == NB_RC_OK || rc == NB_RC_INCOMPLETE) && ncb->length &&
+	    (fwrite(ncb->buffer, 1, ncb->length, stdout) != ncb->length ||
+	     fflush(stdout) == EOF)) {
+		cli_error("netbios", "standard output closed");
+		hang_up();
+		return;
+	}
+	if (rc == NB_RC_OK || rc == NB_RC_INCOMPLETE) {
+		ncb->length = NB_MAX_MESSAGE;
+		rc = nb_submit(nc.nb, ncb);
+		if (rc == NB_RC_PENDING)
+			return;
+	}
+	if (nc.closing && rc == NB_RC_CLOSED)
+		return;	/* our own HANG UP ended it; on_hung_up reports */
+	if (rc == NB_RC_CLOSED) {
+		ipx_info("session closed by the peer");
+		end_session(CLI_OK);
+		return;
+	}
+	nb_fail("session", NULL, rc);
+	end_session(CLI_FAIL);
+}
+
+static void on_hung_up(struct nb_ncb *ncb)
+{
+	IF_EXITING_RETURN();
+	if (ncb->retcode == NB_RC_OK) {
+		ipx_info("session closed");
+		end_session(CLI_OK);
+	} else {
+		nb_fail("hang up", NULL, ncb->retcode);
+		end_session(CLI_FAIL);
+	}
+}
+
+static bool session_over(void *ctx)
+{
+	(void)ctx;
+	return nc.finished;
+}
+
+/* The session is up (lsn in nc.recv): carry data both ways. */
+static int netcat(void)
+{
+	struct stat sb;
+	int rc;
+
+	nc.recv->ncb.post = on_received;
+	nc.recv->ncb.length = NB_MAX_MESSAGE;
+	nc.send->ncb.command = NB_SEND;
+	nc.send->ncb.post = on_sent;
+	nc.hangup->ncb.post = on_hung_up;
+	if (nb_submit(nc.nb, &nc.recv->ncb) != NB_RC_PENDING) {
+		nb_fail("receive", NULL, nc.recv->ncb.retcode);
+		return CLI_FAIL;
+	}
+	if (fstat(STDIN_FILENO, &sb) != 0 || S_ISFIFO(sb.st_mode) ||
+	    S_ISCHR(sb.st_mode) || S_ISSOCK(sb.st_mode)) {
+		fcntl(STDIN_FILENO, F_SETFL,
+		      fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK);
+		nc.stdin_watched = ipx_loop_add_fd(nc.cn.loop, STDIN_FILENO,
+						   IPX_EV_READ, on_stdin,
+						   NULL) == IPX_OK;
+	}
+	pump_stdin();
+	rc = ipx_loop_run_until(nc.cn.loop, session_over, NULL, UINT64_MAX / 4);
+	fflush(stdout);
+	if (rc != IPX_OK && !nc.finished) {
+		cli_error("netbios", "interrupted");
+		return CLI_FAIL;
+	}
+	return nc.result;
+}
+
+static int do_session(bool listen, const char *name)
+{
+	struct job *j = job_new(listen ? NB_LISTEN : NB_CALL);
+	char n[NB_NAME_STRLEN], a[IPX_ADDR_STRLEN];
+	uint8_t rc, own[NB_NAME_LEN];
+	bool no = false;
+	int ret;
+
+	nc.recv = job_new(NB_RECEIVE);
+	nc.send = job_new(NB_SEND);
+	nc.hangup = job_new(NB_HANG_UP);
+	if (listen) {
+		if (parse_name("name", name, false, j->ncb.name) < 0 ||
+		    parse_name("--from", nc.o.from ? nc.o.from : "*", true,
+			       j->ncb.callname) < 0) {
+			ret = CLI_USAGE;
+			goto out;
+		}
+		if (claim(&name, &no, 1, NULL) < 0) {
+			ret = CLI_FAIL;
+			goto out;
+		}
+		nc.cn.addr.socket = IPX_SOCK_NETBIOS;
+		fprintf(stderr, "listening as %s on %s\n",
+			nb_name_format(j->ncb.name, n),
+			ipx_addr_format(&nc.cn.addr, a));
+	} else {
+		uint8_t num;
+
+		if (parse_name("name", name, false, j->ncb.callname) < 0) {
+			ret = CLI_USAGE;
+			goto out;
+		}
+		if (own_name(&num, own) < 0) {
+			ret = CLI_FAIL;
+			goto out;
+		}
+		memcpy(j->ncb.name, own, NB_NAME_LEN);
+	}
+	j->done = false;
+	rc = nb_submit(nc.nb, &j->ncb);
+	if (rc == NB_RC_PENDING) {
+		ipx_time limit = listen && nc.o.timeout > 0
+					 ? (ipx_time)(nc.o.timeout * IPX_SEC)
+					 : UINT64_MAX / 4;
+		int lr = ipx_loop_run_until(nc.cn.loop, job_done, j, limit);
+
+		if (lr == IPX_ETIMEOUT) {
+			cli_error("netbios", "no call came within %g s",
+				  nc.o.timeout);
+			ret = CLI_FAIL;
+			goto out;
+		}
+		if (lr != IPX_OK) {
+			cli_error("netbios", "interrupted");
+			ret = CLI_FAIL;
+			goto out;
+		}
+		rc = j->ncb.retcode;
+	}
+	if (rc != NB_RC_OK) {
+		nb_fail(listen ? "listen" : "call",
+			listen ? j->ncb.name : j->ncb.callname, rc);
+		ret = CLI_FAIL;
+		goto out;
+	}
+	{
+		struct nb_session_info si = { 0 };
+
+		nb_session_info(nc.nb, j->ncb.lsn, &si);
+		ipx_info("session %u %s %s (%s), %zu-byte packets", j->ncb.lsn,
+			 listen ? "from" : "to",
+			 nb_name_format(j->ncb.callname, n),
+			 ipx_addr_format(&j->ncb.remote, a), si.max_data);
+	}
+	nc.recv->ncb.lsn = j->ncb.lsn;
+	ret = netcat();
+out:
+	return ret;
+}
+
+/* ---- the command ---- */
+
+enum { OPT_AS = OPT_FIRST_CMD, OPT_FROM, OPT_STATS };
+
+/* Options of every action; 1 after --help, -1 on a bad one. */
+static int parse_opts(int argc, char **argv, struct cli_node_opts *no)
+{
+	static const struct option longopts[] = {
+		{ "group", required_argument, NULL, 'g' },
+		{ "broadcast", no_argument, NULL, 'b' },
+		{ "as", required_argument, NULL, OPT_AS },
+		{ "from", required_argument, NULL, OPT_FROM },
+		{ "count", required_argument, NULL, 'c' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "hex", no_argument, NULL, 'x' },
+		{ "stats", no_argument, NULL, OPT_STATS },
+		CLI_NODE_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	cli_node_opts_init(no);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "g:bc:t:xvqh", longopts, NULL)) !=
+	       -1) {
+		int r = cli_node_opt(no, "netbios", opt, optarg);
+
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			continue;
+		switch (opt) {
+		case 'g':
+			if (nc.o.ngroup == MAX_NAMES) {
+				cli_error("netbios", "at most %d group names",
+					  MAX_NAMES);
+				return -1;
+			}
+			nc.o.group[nc.o.ngroup++] = optarg;
+			break;
+		case 'b':
+			nc.o.bcast = true;
+			break;
+		case OPT_AS:
+			nc.o.as = optarg;
+			break;
+		case OPT_FROM:
+			nc.o.from = optarg;
+			break;
+		case 'c':
+			if (cli_parse_uint("netbios", "--count", optarg, 1,
+					   1000000000, &nc.o.count) < 0)
+				return -1;
+			break;
+		case 't':
+			if (cli_parse_seconds("netbios", "--timeout", optarg,
+					      0.1, 1e6, &nc.o.timeout) < 0)
+				return -1;
+			break;
+		case 'x':
+			nc.o.hex = true;
+			break;
+		case OPT_STATS:
+			nc.o.stats = true;
+			break;
+		case 'h':
+			cli_usage_line(stdout, "netbios");
+			help_netbios(stdout);
+			return 1;
+		default:
+			cli_usage_line(stderr, "netbios");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Names each action takes, at least and at most. */
+static const struct {
+	const char *name;
+	int min, max;
+} actions[] = {
+	{ "add", 0, MAX_NAMES }, { "find", 1, 1 },   { "status", 0, 1 },
+	{ "send", 0, 1 },	 { "recv", 0, 1 },   { "listen", 1, 1 },
+	{ "call", 1, 1 },
+};
+
+static int check_args(const char *action, char **args, int nargs)
+{
+	uint8_t n[NB_NAME_LEN];
+	size_t i;
+
+	for (i = 0; i < sizeof(actions) / sizeof(actions[0]); i++)
+		if (!strcmp(actions[i].name, action))
+			break;
+	if (i == sizeof(actions) / sizeof(actions[0])) {
+		cli_error("netbios", "unknown action '%s' (add, find, status, "
+				     "send, recv, listen, call)",
+			  action);
+		return -1;
+	}
+	if (nargs < actions[i].min || nargs > actions[i].max) {
+		cli_error("netbios", "%s takes %d to %d NAME%s", action,
+			  actions[i].min, actions[i].max,
+			  actions[i].max == 1 ? "" : "s");
+		return -1;
+	}
+	for (int k = 0; k < nargs; k++)
+		if (parse_name("name", args[k], false, n) < 0)
+			return -1;
+	for (unsigned k = 0; k < nc.o.ngroup; k++)
+		if (parse_name("--group", nc.o.group[k], false, n) < 0)
+			return -1;
+	if ((nc.o.as && parse_name("--as", nc.o.as, false, n) < 0) ||
+	    (nc.o.from && parse_name("--from", nc.o.from, true, n) < 0))
+		return -1;
+	if (!strcmp(action, "add") && nargs == 0 && nc.o.ngroup == 0)
+		cli_error("netbios", "add needs a NAME or a --group NAME");
+	else if (!strcmp(action, "send") && (nargs == 1) == nc.o.bcast)
+		cli_error("netbios", "send takes a NAME or --broadcast (one)");
+	else if (!strcmp(action, "recv") && nargs == 0 && !nc.o.bcast)
+		cli_error("netbios", "recv takes a NAME, --broadcast, or both");
+	else
+		return 0;
+	return -1;
+}
+
+int cmd_netbios(int argc, char **argv)
+{
+	struct cli_node_opts no;
+	const char *action;
+	char **args;
+	int nargs, rc;
+
+	memset(&nc, 0, sizeof(nc));
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		cli_usage_line(argc < 2 ? stderr : stdout, "netbios");
+		help_netbios(argc < 2 ? stderr : stdout);
+		return argc < 2 ? CLI_USAGE : CLI_OK;
+	}
+	action = argv[1];
+	argc--;
+	argv++;
+	rc = parse_opts(argc, argv, &no);
+	if (rc)
+		return rc > 0 ? CLI_OK : CLI_USAGE;
+	args = argv + optind;
+	nargs = argc - optind;
+	if (check_args(action, args, nargs) < 0)
+		return CLI_USAGE;
+	rc = cli_node_open(&nc.cn, &no);
+	if (rc)
+		return rc;
+	rc = nb_open(nc.cn.node, NULL, &nc.nb);
+	if (rc != IPX_OK) {
+		cli_error("netbios", "cannot open socket 0455: %s",
+			  ipx_strerror(rc));
+		cli_node_close(&nc.cn);
+		return CLI_FAIL;
+	}
+	if (!strcmp(action, "add"))
+		rc = do_add(args, nargs);
+	else if (!strcmp(action, "find"))
+		rc = do_find(args[0]);
+	else if (!strcmp(action, "status"))
+		rc = do_status(nargs ? args[0] : NULL);
+	else if (!strcmp(action, "send"))
+		rc = do_send(nargs ? args[0] : NULL);
+	else if (!strcmp(action, "recv"))
+		rc = do_recv(nargs ? args[0] : NULL);
+	else
+		rc = do_session(!strcmp(action, "listen"), args[0]);
+	/* Give our names back (a deregister broadcast each), so that other
+	 * nodes' caches forget them now. */
+	nc.exiting = true;
+	for (unsigned i = 0; i < nc.nclaimed; i++) {
+		struct nb_ncb d = { .command = NB_DELETE_NAME };
+
+		memcpy(d.name, nc.claimed[i], NB_NAME_LEN);
+		nb_submit(nc.nb, &d);
+	}
+	if (nc.o.stats)
+		nb_print_stats(nc.nb, stderr);
+	/* Let what is queued (a last ack, a deregister) leave. */
+	ipx_loop_run_once(nc.cn.loop, 0);
+	nb_close(nc.nb);
+	cli_node_close(&nc.cn);
+	while (nc.njobs)
+		free(nc.jobs[--nc.njobs]);
+	return rc;
+}
+
+/* ---- "ipxlab bench netbios" (called from cmd_bench.c) ---- */
+
+#define BENCH_MAX_REPEAT 20
+
+static void help_bench_netbios(FILE *out)
+{
+	fprintf(out,
+		"usage: ipxlab bench netbios [options]\n\n"
+		"NetBIOS datagram and session message rates beside IPX, in one run\n"
+		"over one hub on 127.0.0.1 (hub, responder and measuring node are\n"
+		"three processes). Rows: IPX round trips (ping-pong), IPX datagrams,\n"
+		"NetBIOS datagrams, NetBIOS session messages of SIZE bytes, and\n"
+		"65,535-byte session messages. The session is stop-and-wait (one\n"
+		"packet in flight, an ack for each), so its message rate is bounded\n"
+		"by its round trip: the output gives both, beside IPX's.\n\n"
+		"  -s, --seconds S     measurement window per row (default %g)\n"
+		"  -r, --repeat N      runs; medians with min and max (default 3)\n"
+		"      --size N        datagram and message bytes (default %d, <= %d)\n"
+		"      --window N      datagrams not yet credited (default %d)\n"
+		"      --json          machine-readable output (every run)\n"
+		"  -h, --help          this text\n",
+		IPX_NBB_DEFAULT_SECONDS, IPX_NBB_DEFAULT_SIZE, NB_MAX_DATAGRAM,
+		IPX_NBB_DEFAULT_WINDOW);
+}
+
+/* The rows of a result, in print order. */
+static const struct {
+	const char *json, *unit;
+	bool timed;
+	size_t off;
+} bench_rows[] = {
+	{ "ipx_round_trips", "/s", true, offsetof(struct ipx_nbb_result, ipx_rtt) },
+	{ "ipx_datagrams", "pkt/s", false, offsetof(struct ipx_nbb_result, ipx_dgram) },
+	{ "netbios_datagrams", "pkt/s", false, offsetof(struct ipx_nbb_result, nb_dgram) },
+	{ "session_messages", "msg/s", true, offsetof(struct ipx_nbb_result, session) },
+	{ "session_64k_messages", "msg/s", true, offsetof(struct ipx_nbb_result, big) },
+};
+
+static const struct ipx_nbb_rate *row_of(const struct ipx_nbb_result *r,
+					 size_t row)
+{
+	return (const struct ipx_nbb_rate *)((const char *)r +
+					     bench_rows[row].off);
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+#define RATE offsetof(struct ipx_nbb_rate, rate)
+
+/* Median, min and max of one figure over the runs. */
+struct spread3 {
+	double med, min, max;
+};
+
+static struct spread3 spread_rows(const struct ipx_nbb_result *res, int n,
+				  size_t row, size_t field)
+{
+	double v[BENCH_MAX_REPEAT];
+	struct spread3 out;
+
+	for (int i = 0; i < n; i++)
+		v[i] = *(const double *)((const char *)row_of(&res[i], row) +
+					 field);
+	qsort(v, (size_t)n, sizeof(double), cmp_dbl);
+	out.med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	out.min = v[0];
+	out.max = v[n - 1];
+	return out;
+}
+
+static void json_run(const struct ipx_nbb_result *r)
+{
+	printf("{\"session_packet_data\": %zu, \"session_retransmits\": %llu",
+	       r->max_data, (unsigned long long)r->retransmits);
+	for (size_t k = 0; k < sizeof(bench_rows) / sizeof(bench_rows[0]); k++) {
+		const struct ipx_nbb_rate *x = row_of(r, k);
+
+		printf(", \"%s\": {\"rate\": %.1f, \"count\": %llu, "
+		       "\"seconds\": %.4f, \"median_us\": %.1f, \"p90_us\": "
+		       "%.1f, \"sent\": %llu, \"delivered\": %llu, \"stalls\": "
+		       "%llu}",
+		       bench_rows[k].json, x->rate,
+		       (unsigned long long)x->count, x->seconds, x->rtt_med_us,
+		       x->rtt_p90_us, (unsigned long long)x->sent,
+		       (unsigned long long)x->delivered,
+		       (unsigned long long)x->stalls);
+	}
+	printf("}");
+}
+
+static void print_rows(const struct ipx_nbb_result *res, int n)
+{
+	char label[64];
+
+	printf("%-33s %8s %-17s %-6s %10s %10s\n", "", "rate", " (min-max)", "",
+	       "median", "p90");
+	for (size_t k = 0; k < sizeof(bench_rows) / sizeof(bench_rows[0]); k++) {
+		struct spread3 rate = spread_rows(res, n, k, RATE);
+		const struct ipx_nbb_rate *x = row_of(&res[0], k);
+		uint64_t sent = 0, delivered = 0;
+
+		switch (k) {
+		case 0:
+			snprintf(label, sizeof(label), "IPX round trips (ping-pong)");
+			break;
+		case 1:
+		case 2:
+			snprintf(label, sizeof(label), "%s datagrams, %zu bytes",
+				 k == 1 ? "IPX" : "NetBIOS", res[0].size);
+			break;
+		case 3:
+			snprintf(label, sizeof(label),
+				 "NetBIOS session, %zu-byte msgs", res[0].size);
+			break;
+		default:
+			snprintf(label, sizeof(label),
+				 "NetBIOS session, 65535-byte msgs");
+			break;
+		}
+		printf("%-33s %8.0f %8.0f-%-8.0f %-6s", label, rate.med,
+		       rate.min, rate.max, bench_rows[k].unit);
+		if (bench_rows[k].timed)
+			printf(" %7.1f us %7.1f us",
+			       spread_rows(res, n, k,
+					   offsetof(struct ipx_nbb_rate,
+						    rtt_med_us)).med,
+			       spread_rows(res, n, k,
+					   offsetof(struct ipx_nbb_rate,
+						    rtt_p90_us)).med);
+		for (int i = 0; i < n; i++) {
+			sent += row_of(&res[i], k)->sent;
+			delivered += row_of(&res[i], k)->delivered;
+		}
+		if (x->sent)
+			printf("%22s loss %.2f%%", "",
+			       100.0 * (double)(sent - (delivered < sent
+							     ? delivered
+							     : sent)) /
+				       (double)sent);
+		putchar('\n');
+	}
+}
+
+int bench_netbios(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "seconds", required_argument, NULL, 's' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "size", required_argument, NULL, OPT_FIRST_CMD },
+		{ "window", required_argument, NULL, OPT_FIRST_CMD + 1 },
+		{ "json", no_argument, NULL, OPT_FIRST_CMD + 2 },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct ipx_nbb_result res[BENCH_MAX_REPEAT];
+	struct ipx_nbb_opts o;
+	unsigned long v, repeat = 3;
+	bool json = false;
+	char err[256];
+	int opt, packets, n;
+	double ipx_rtt, msg_rtt, big_us;
+	uint64_t resent = 0;
+
+	ipx_nbb_opts_default(&o);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "s:r:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			if (cli_parse_seconds("bench", "--seconds", optarg, 0.1,
+					      60, &o.seconds) < 0)
+				return CLI_USAGE;
+			break;
+		case 'r':
+			if (cli_parse_uint("bench", "--repeat", optarg, 1,
+					   BENCH_MAX_REPEAT, &repeat) < 0)
+				return CLI_USAGE;
+			break;
+		case OPT_FIRST_CMD:
+			if (cli_parse_uint("bench", "--size", optarg, 1,
+					   NB_MAX_DATAGRAM, &v) < 0)
+				return CLI_USAGE;
+			o.size = v;
+			break;
+		case OPT_FIRST_CMD + 1:
+			if (cli_parse_uint("bench", "--window", optarg, 4, 4096,
+					   &v) < 0)
+				return CLI_USAGE;
+			o.window = (unsigned)v;
+			break;
+		case OPT_FIRST_CMD + 2:
+			json = true;
+			break;
+		case 'h':
+			help_bench_netbios(stdout);
+			return CLI_OK;
+		default:
+			help_bench_netbios(stderr);
+			return CLI_USAGE;
+		}
+	}
+	if (optind < argc) {
+		cli_error("bench", "netbios: unexpected argument '%s'",
+			  argv[optind]);
+		return CLI_USAGE;
+	}
+	ipx_log_set_level(IPX_LOG_WARN);
+	n = (int)repeat;
+	if (!json)
+		printf("ipxlab bench netbios: hub, responder and measuring node "
+		       "on 127.0.0.1; %d run%s of %g s per row\n\n",
+		       n, n == 1 ? "" : "s", o.seconds);
+	for (int i = 0; i < n; i++) {
+		if (ipx_nbb_run(&o, &res[i], err, sizeof(err)) != IPX_OK) {
+			cli_error("bench", "netbios: run %d: %s", i + 1, err);
+			return CLI_FAIL;
+		}
+		resent += res[i].retransmits;
+	}
+	if (json) {
+		printf("{\"benchmark\": \"netbios\", \"size\": %zu, \"window\": "
+		       "%u, \"seconds\": %g, \"runs\": [",
+		       o.size, o.window, o.seconds);
+		for (int i = 0; i < n; i++) {
+			printf("%s", i ? ", " : "");
+			json_run(&res[i]);
+		}
+		printf("]}\n");
+		return CLI_OK;
+	}
+	print_rows(res, n);
+	packets = (int)((NB_MAX_MESSAGE + res[0].max_data - 1) /
+			res[0].max_data);
+	ipx_rtt = spread_rows(res, n, 0, offsetof(struct ipx_nbb_rate,
+						  rtt_med_us)).med;
+	msg_rtt = spread_rows(res, n, 3, offsetof(struct ipx_nbb_rate,
+						  rtt_med_us)).med;
+	big_us = spread_rows(res, n, 4, offsetof(struct ipx_nbb_rate,
+						 rtt_med_us)).med;
+	printf("\nThe session is stop-and-wait: one packet in flight, an ack "
+	       "for each.\n");
+	printf("round trip measured: IPX %.1f us; session message (SEND to "
+	       "its POST) %.1f us\n",
+	       ipx_rtt, msg_rtt);
+	if (msg_rtt > 0)
+		printf("bound: one message per round trip = %.0f msg/s; the "
+		       "session reached %.0f (%.0f%%)\n",
+		       1e6 / msg_rtt, spread_rows(res, n, 3, RATE).med,
+		       100.0 * spread_rows(res, n, 3, RATE).med * msg_rtt / 1e6);
+	printf("65,535-byte messages: %d packets of %zu bytes, one round "
+	       "trip each: %.1f us per packet\n(%.0f us a message), %.1f MB/s\n",
+	       packets, res[0].max_data, big_us / packets, big_us,
+	       spread_rows(res, n, 4, RATE).med * NB_MAX_MESSAGE / 1e6);
+	if (resent)
+		printf("note: the sessions sent %llu packets again (loss on "
+		       "loopback: the machine was busy)\n",
+		       (unsigned long long)resent);
+	return CLI_OK;
+}
