@@ -100,6 +100,8 @@ fuzz-run: $(FUZZ_BIN)
 
 bench: $(BIN)
 	$(BIN) bench hub
+	$(BIN) bench spx
+	$(BIN) bench netbios
 
 clean:
 	rm -rf build
