@@ -44,6 +44,8 @@ FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 
 .PHONY: all run test unit check-deps deps fuzz fuzz-run bench clean
+# Keep intermediate objects (the unit-test helpers) between runs.
+.SECONDARY:
 
 all: $(BIN) $(LIB)
 
