@@ -277,6 +277,24 @@ static void json_result(const struct ipx_bench_result *r)
 
 /* "S,H,R[,s,r]": the hub path's sender, hub and receiver, then the plain
  * path's sender and receiver (default: S and R). "none" unpins. */
+/* The message for a bad option of "ipxlab bench NAME" (getopt returned
+ * ':' or '?'); always CLI_USAGE. */
+static int bad_option(const char *name, int opt, char **argv)
+{
+	if (opt == ':')
+		cli_error("bench", "%s: option '%s' needs a value", name,
+			  argv[optind - 1]);
+	else if (optopt)
+		cli_error("bench", "%s: unknown option '-%c'", name, optopt);
+	else
+		cli_error("bench", "%s: unknown option '%s'", name,
+			  argv[optind - 1]);
+	fprintf(stderr, "usage: ipxlab bench %s [options] ('ipxlab bench %s "
+			"--help')\n",
+		name, name);
+	return CLI_USAGE;
+}
+
 static int parse_pin(const char *text, int pin[2][IPX_BENCH_ROLES])
 {
 	char buf[64], *save = NULL, *tok;
@@ -393,20 +411,8 @@ static int bench_hub(int argc, char **argv)
 		case 'h':
 			help_bench_hub(stdout);
 			return CLI_OK;
-		case ':':
-			cli_error("bench", "hub: option '%s' needs a value",
-				  argv[optind - 1]);
-			return CLI_USAGE;
 		default:
-			if (optopt)
-				cli_error("bench", "hub: unknown option '-%c'",
-					  optopt);
-			else
-				cli_error("bench", "hub: unknown option '%s'",
-					  argv[optind - 1]);
-			fprintf(stderr, "usage: ipxlab bench hub [options] "
-					"('ipxlab bench hub --help')\n");
-			return CLI_USAGE;
+			return bad_option("hub", opt, argv);
 		}
 	}
 	if (optind < argc) {
@@ -855,20 +861,8 @@ static int bench_spx(int argc, char **argv)
 		case 'h':
 			help_bench_spx(stdout);
 			return CLI_OK;
-		case ':':
-			cli_error("bench", "spx: option '%s' needs a value",
-				  argv[optind - 1]);
-			return CLI_USAGE;
 		default:
-			if (optopt)
-				cli_error("bench", "spx: unknown option '-%c'",
-					  optopt);
-			else
-				cli_error("bench", "spx: unknown option '%s'",
-					  argv[optind - 1]);
-			fprintf(stderr, "usage: ipxlab bench spx [options] "
-					"('ipxlab bench spx --help')\n");
-			return CLI_USAGE;
+			return bad_option("spx", opt, argv);
 		}
 	}
 	if (optind < argc) {

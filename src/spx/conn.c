@@ -142,6 +142,7 @@ static void free_queue(struct spx_conn *c)
 		free(s);
 	}
 	c->q_tail = NULL;
+	c->unsent = NULL;
 	c->queued_bytes = 0;
 	if (c->ooo) {
 		for (unsigned i = 0; i < c->rx_slots; i++)
@@ -327,6 +328,8 @@ static struct txseg *enqueue(struct spx_conn *c, const uint8_t *data,
 	else
 		c->q_head = s;
 	c->q_tail = s;
+	if (!c->unsent)
+		c->unsent = s;
 	c->queued_bytes += len;
 	return s;
 }
@@ -429,14 +432,13 @@ static void pump(struct spx_conn *c)
 	if (c->state != SPX_ESTABLISHED && c->state != SPX_CLOSING)
 		return;
 	/* The first unsent segment sits at snd_max. */
-	for (s = c->q_head; s && s->sent; s = s->next)
-		;
-	for (; s; s = s->next) {
+	for (s = c->unsent; s; s = s->next) {
 		unsigned limit = c->version == 1 ? 1 : c->rx_slots;
 
 		if (in_flight(c) >= limit || !spx_seq_le(s->seq, c->remote_alloc))
 			break;
 		c->snd_max = (uint16_t)(s->seq + 1);
+		c->unsent = s->next;
 		send_seg(c, s, false);
 		if (s->ds == SPX_DS_DISCONNECT)
 			c->state = SPX_CLOSING;

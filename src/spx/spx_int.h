@@ -51,6 +51,7 @@ struct spx_conn {
 	uint16_t snd_max;		/* one past the highest sent */
 	uint16_t remote_alloc;
 	struct txseg *q_head, *q_tail;
+	struct txseg *unsent;		/* first segment never sent (at snd_max) */
 	size_t queued_bytes;
 	bool want_sendable;
 	bool close_queued;
