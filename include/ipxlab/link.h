@@ -36,6 +36,23 @@ typedef void (*ipx_link_rx_cb)(struct ipx_link *link, const uint8_t *pkt,
 			       size_t len, void *ctx);
 typedef void (*ipx_link_state_cb)(struct ipx_link *link, bool up, void *ctx);
 
+/*
+ * Capture (--pcap, "ipxlab capture"): a driver shows the tap every packet
+ * it sends or receives, as it goes. An Ethernet link passes the whole
+ * frame (frame = true, data = MAC header onward, src/dst NULL); the other
+ * links pass the IPX packet and the nodes it travels between on the
+ * segment, and the tap supplies an Ethernet II header. Bytes are borrowed.
+ */
+struct ipx_link_tap_pkt {
+	bool tx;			/* sent by this link (else received) */
+	bool frame;			/* data is a whole Ethernet frame */
+	const uint8_t *data;
+	size_t len;
+	const uint8_t *dst, *src;	/* IPX_NODE_LEN each, or NULL */
+};
+typedef void (*ipx_link_tap_cb)(struct ipx_link *link,
+				const struct ipx_link_tap_pkt *pkt, void *ctx);
+
 struct ipx_link_stats {
 	uint64_t tx_packets, tx_bytes;
 	uint64_t rx_packets, rx_bytes;
@@ -56,6 +73,8 @@ struct ipx_link {
 	void *rx_ctx;
 	ipx_link_state_cb on_state;
 	void *state_ctx;
+	ipx_link_tap_cb tap;		/* NULL: no capture */
+	void *tap_ctx;
 	struct ipx_link_stats stats;
 };
 
@@ -73,5 +92,29 @@ static inline void ipx_link_close(struct ipx_link *link)
 
 /* Drivers call these. */
 void ipx_link_set_up(struct ipx_link *link, bool up);
+
+/* Show one IPX packet (not a whole frame) to the tap, if there is one. */
+static inline void ipx_link_tap_ipx(struct ipx_link *link, bool tx,
+				    const uint8_t *pkt, size_t len,
+				    const uint8_t *dst, const uint8_t *src)
+{
+	if (link->tap) {
+		struct ipx_link_tap_pkt p = { tx, false, pkt, len, dst, src };
+
+		link->tap(link, &p, link->tap_ctx);
+	}
+}
+
+/* Show one whole Ethernet frame to the tap, if there is one. */
+static inline void ipx_link_tap_frame(struct ipx_link *link, bool tx,
+				      const uint8_t *frame, size_t len)
+{
+	if (link->tap) {
+		struct ipx_link_tap_pkt p = { tx, true, frame, len, NULL,
+					      NULL };
+
+		link->tap(link, &p, link->tap_ctx);
+	}
+}
 
 #endif

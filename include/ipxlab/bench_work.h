@@ -1,0 +1,114 @@
+/*
+ * bench_work.h - the measured side of a benchmark: what one workstation
+ * agent does on its own IPX node while the harness (bench_harness.h)
+ * coordinates. One workload is one interface of B1 (protocol comparison,
+ * ../shared/spec/benchmarks.md) in one role: a sender that sends 'count'
+ * packets (or sends for 'seconds') and a receiver that only receives and
+ * counts, or the echo pair that measures the bare round trip.
+ *
+ * A send completes when the interface says so: an IPX or NetBIOS datagram
+ * when it is handed to the link; an SPX, SPX II or NetBIOS session packet
+ * when it is acknowledged (SPX II keeps its window full and stops the
+ * clock at the last acknowledgement).
+ *
+ * Life of a workload, all inside the agent's event loop:
+ *   receiver: ipx_bw_new -> READY (listening; info says where) ...
+ *             ipx_bw_finish -> DONE once drained (no packet for the drain
+ *             time, or every expected packet counted)
+ *   sender:   ipx_bw_new (with the receiver's info) -> READY (connected)
+ *             ipx_bw_go -> DONE when the last send completed
+ * Any failure is reported as FAILED with a message (ipx_bw_error).
+ */
+#ifndef IPXLAB_BENCH_WORK_H
+#define IPXLAB_BENCH_WORK_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ipxlab/bench_stat.h"
+#include "ipxlab/ipx.h"
+#include "ipxlab/loop.h"
+#include "ipxlab/node.h"
+
+enum ipx_bw_kind {
+	IPX_BW_IPX,		/* IPX datagrams */
+	IPX_BW_SPX,		/* SPX I session */
+	IPX_BW_SPX2,		/* SPX II session */
+	IPX_BW_NB_DGRAM,	/* NetBIOS datagrams */
+	IPX_BW_NB_SESSION,	/* NetBIOS session SENDs */
+	IPX_BW_UDP,		/* plain UDP of the tunnel's datagram size:
+				 * the baseline of the same path, no IPX */
+	IPX_BW_RTT,		/* IPX echo: one packet out, one back */
+	IPX_BW_KINDS
+};
+
+enum ipx_bw_role { IPX_BW_SENDER, IPX_BW_RECEIVER };
+enum ipx_bw_event { IPX_BW_READY, IPX_BW_DONE, IPX_BW_FAILED };
+
+/* What the receiver tells the sender (through the controller). */
+struct ipx_bw_info {
+	struct ipx_addr addr;	/* its IPX socket / SPX listener */
+	char nb_name[16];	/* its NetBIOS name, space padded */
+	struct sockaddr_in udp;	/* IPX_BW_UDP: where to send */
+};
+
+struct ipx_bw_params {
+	enum ipx_bw_kind kind;
+	uint32_t count;		/* sends; 0 = time mode */
+	double seconds;		/* time mode: send for this long */
+	size_t size;		/* payload bytes per packet or message */
+	double drain;		/* receiver: quiet this long = done (s) */
+	struct ipx_bw_info peer;	/* sender: the receiver's info */
+	/* UDP kind: the IPv4 address the receiver binds (the tunnel's
+	 * local address, so the baseline runs the same path) */
+	struct in_addr udp_bind;
+};
+
+struct ipx_bw_result {
+	enum ipx_bw_kind kind;
+	enum ipx_bw_role role;
+	uint64_t sent;		/* sender: sends completed */
+	uint64_t send_errors;	/* sender: sends the interface refused */
+	uint64_t delivered;	/* receiver: packets counted */
+	uint64_t bytes;		/* payload bytes sent (sender) or counted */
+	double seconds;		/* sender: first send to last completion;
+				 * receiver: first to last packet */
+	double pps;		/* per second over 'seconds' */
+	double kbps;		/* payload KB (1024 bytes) per second */
+	uint64_t retransmits;	/* session kinds, sender */
+	double srtt_us;		/* SPX kinds: the connection's own estimate */
+	/* sender: per-send completion time; RTT kind: per round trip */
+	struct ipx_hist lat;
+	double cpu_user, cpu_sys;	/* seconds used during the run */
+	int cpu;		/* CPU it ended on (sched_getcpu) */
+};
+
+struct ipx_bw;
+typedef void (*ipx_bw_event_cb)(struct ipx_bw *w, enum ipx_bw_event ev,
+				void *ctx);
+
+/* Start a workload on 'node' (whose loop it runs in). Returns IPX_OK or a
+ * negative ipx_err with a message in err; events follow through cb. */
+int ipx_bw_new(struct ipx_node *node, struct ipx_loop *loop,
+	       enum ipx_bw_role role, const struct ipx_bw_params *p,
+	       ipx_bw_event_cb cb, void *ctx, struct ipx_bw **out, char *err,
+	       size_t errlen);
+/* Receiver, after READY: where the sender must send. */
+void ipx_bw_info(const struct ipx_bw *w, struct ipx_bw_info *out);
+/* Sender, after READY: start sending now. */
+int ipx_bw_go(struct ipx_bw *w);
+/* Receiver: the sender is done; report DONE after the drain. */
+void ipx_bw_finish(struct ipx_bw *w);
+void ipx_bw_result(const struct ipx_bw *w, struct ipx_bw_result *out);
+const char *ipx_bw_error(const struct ipx_bw *w);
+void ipx_bw_free(struct ipx_bw *w);
+
+/* "ipx", "spx", "spx2", "nb-dgram", "nb-session", "udp", "rtt". */
+const char *ipx_bw_kind_name(enum ipx_bw_kind k);
+int ipx_bw_kind_parse(const char *text, enum ipx_bw_kind *out);
+/* True for kinds whose sends are acknowledged one at a time. */
+bool ipx_bw_kind_stop_and_wait(enum ipx_bw_kind k);
+
+#endif
