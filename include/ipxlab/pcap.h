@@ -24,6 +24,10 @@ int ipx_pcap_write(struct ipx_pcap *pc, ipx_time when,
 		   const uint8_t dst[IPX_NODE_LEN],
 		   const uint8_t src[IPX_NODE_LEN], const uint8_t *pkt,
 		   size_t len);
+/* Append one whole Ethernet frame as it is (MAC header onward, any frame
+ * type): what an Ethernet link's capture tap passes. */
+int ipx_pcap_write_frame(struct ipx_pcap *pc, ipx_time when,
+			 const uint8_t *frame, size_t len);
 /* Flush and close. */
 int ipx_pcap_close(struct ipx_pcap *pc);
 

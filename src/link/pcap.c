@@ -58,25 +58,44 @@ int ipx_pcap_open(const char *path, struct ipx_pcap **out, char *err,
 	return IPX_OK;
 }
 
+/* A record header for 'len' bytes captured whole. */
+static int write_record_header(struct ipx_pcap *pc, ipx_time when, size_t len)
+{
+	uint8_t rh[16];
+
+	put32le(rh, (uint32_t)(when / IPX_SEC));
+	put32le(rh + 4, (uint32_t)(when % IPX_SEC / IPX_USEC));
+	put32le(rh + 8, (uint32_t)len);
+	put32le(rh + 12, (uint32_t)len);
+	return fwrite(rh, sizeof(rh), 1, pc->f) == 1 ? IPX_OK : IPX_EIO;
+}
+
 int ipx_pcap_write(struct ipx_pcap *pc, ipx_time when,
 		   const uint8_t dst[IPX_NODE_LEN],
 		   const uint8_t src[IPX_NODE_LEN], const uint8_t *pkt,
 		   size_t len)
 {
-	uint8_t rh[16], eth[14];
+	uint8_t eth[14];
 
 	if (len > SNAPLEN - sizeof(eth))
 		return IPX_ETOOBIG;
-	put32le(rh, (uint32_t)(when / IPX_SEC));
-	put32le(rh + 4, (uint32_t)(when % IPX_SEC));
-	put32le(rh + 8, (uint32_t)(len + sizeof(eth)));
-	put32le(rh + 12, (uint32_t)(len + sizeof(eth)));
 	memcpy(eth, dst, IPX_NODE_LEN);
 	memcpy(eth + 6, src, IPX_NODE_LEN);
 	ipx_put16(eth + 12, 0x8137);
-	if (fwrite(rh, sizeof(rh), 1, pc->f) != 1 ||
+	if (write_record_header(pc, when, len + sizeof(eth)) != IPX_OK ||
 	    fwrite(eth, sizeof(eth), 1, pc->f) != 1 ||
 	    (len && fwrite(pkt, len, 1, pc->f) != 1))
+		return IPX_EIO;
+	return IPX_OK;
+}
+
+int ipx_pcap_write_frame(struct ipx_pcap *pc, ipx_time when,
+			 const uint8_t *frame, size_t len)
+{
+	if (len > SNAPLEN)
+		return IPX_ETOOBIG;
+	if (write_record_header(pc, when, len) != IPX_OK ||
+	    (len && fwrite(frame, len, 1, pc->f) != 1))
 		return IPX_EIO;
 	return IPX_OK;
 }
