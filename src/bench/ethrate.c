@@ -261,9 +261,10 @@ static void raw_open(struct worker *w, const char *ifname)
 	if (w->fd < 0 || !a.sll_ifindex ||
 	    bind(w->fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
 	    ioctl(w->fd, SIOCGIFHWADDR, &ifr) < 0) {
-		snprintf(text, sizeof(text), "raw socket on %s: %s", ifname,
+		snprintf(text, sizeof(text), "raw socket on %s: %s%s", ifname,
 			 !a.sll_ifindex ? "no such interface"
-					: strerror(errno));
+					: strerror(errno),
+			 errno == EPERM ? " (needs root or CAP_NET_RAW)" : "");
 		child_fail(w, text);
 	}
 	memcpy(w->mac, ifr.ifr_hwaddr.sa_data, 6);
