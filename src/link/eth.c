@@ -44,6 +44,7 @@ struct eth_link {
 	struct ipx_eth_options opts;
 	enum ipx_frame_type frame;	/* in use; AUTO while learning */
 	bool warned[IPX_FRAME_TYPES];	/* mismatch logged for this type */
+	bool warned_checksum;		/* 802.3 refusal logged */
 	uint64_t drops[IPX_FRAME_DROP_COUNT];
 	struct ipx_hook flush_hook;
 	/* send queue: whole frames */
@@ -132,6 +133,13 @@ static int eth_send(struct ipx_link *link, const uint8_t *pkt, size_t len,
 	if (!n) {
 		/* Raw 802.3 cannot carry a checksummed packet. */
 		link->stats.tx_errors++;
+		if (!e->warned_checksum)
+			ipx_warn("eth %s: a checksummed IPX packet cannot go "
+				 "out in raw 802.3 frames (their checksum "
+				 "field must be FFFF): turn IPX checksums off "
+				 "or use another frame type",
+				 e->ifname);
+		e->warned_checksum = true;
 		return IPX_EINVAL;
 	}
 	e->qlen[e->nq++] = n;
