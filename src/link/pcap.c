@@ -58,27 +58,47 @@ int ipx_pcap_open(const char *path, struct ipx_pcap **out, char *err,
 	return IPX_OK;
 }
 
+/* One record: the header, then up to two pieces of data. */
+static int write_record(struct ipx_pcap *pc, ipx_time when, const uint8_t *a,
+			size_t alen, const uint8_t *b, size_t blen)
+{
+	uint8_t rh[16];
+
+	if (alen + blen > SNAPLEN)
+		return IPX_ETOOBIG;
+	put32le(rh, (uint32_t)(when / IPX_SEC));
+	put32le(rh + 4, (uint32_t)(when % IPX_SEC));
+	put32le(rh + 8, (uint32_t)(alen + blen));
+	put32le(rh + 12, (uint32_t)(alen + blen));
+	if (fwrite(rh, sizeof(rh), 1, pc->f) != 1 ||
+	    (alen && fwrite(a, alen, 1, pc->f) != 1) ||
+	    (blen && fwrite(b, blen, 1, pc->f) != 1))
+		return IPX_EIO;
+	return IPX_OK;
+}
+
 int ipx_pcap_write(struct ipx_pcap *pc, ipx_time when,
 		   const uint8_t dst[IPX_NODE_LEN],
 		   const uint8_t src[IPX_NODE_LEN], const uint8_t *pkt,
 		   size_t len)
 {
-	uint8_t rh[16], eth[14];
+	uint8_t eth[14];
 
-	if (len > SNAPLEN - sizeof(eth))
-		return IPX_ETOOBIG;
-	put32le(rh, (uint32_t)(when / IPX_SEC));
-	put32le(rh + 4, (uint32_t)(when % IPX_SEC));
-	put32le(rh + 8, (uint32_t)(len + sizeof(eth)));
-	put32le(rh + 12, (uint32_t)(len + sizeof(eth)));
 	memcpy(eth, dst, IPX_NODE_LEN);
 	memcpy(eth + 6, src, IPX_NODE_LEN);
 	ipx_put16(eth + 12, 0x8137);
-	if (fwrite(rh, sizeof(rh), 1, pc->f) != 1 ||
-	    fwrite(eth, sizeof(eth), 1, pc->f) != 1 ||
-	    (len && fwrite(pkt, len, 1, pc->f) != 1))
-		return IPX_EIO;
-	return IPX_OK;
+	return write_record(pc, when, eth, sizeof(eth), pkt, len);
+}
+
+int ipx_pcap_write_frame(struct ipx_pcap *pc, ipx_time when,
+			 const uint8_t *frame, size_t len)
+{
+	return write_record(pc, when, frame, len, NULL, 0);
+}
+
+int ipx_pcap_flush(struct ipx_pcap *pc)
+{
+	return fflush(pc->f) == 0 ? IPX_OK : IPX_EIO;
 }
 
 int ipx_pcap_close(struct ipx_pcap *pc)
