@@ -17,6 +17,7 @@ struct mem_link {
 	struct ipx_link link;
 	struct ipx_mem_segment *seg;
 	struct mem_link *next;
+	bool promiscuous;	/* also takes unicasts for other nodes */
 };
 
 struct flight {
@@ -130,14 +131,15 @@ static void deliver_due(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 	       budget--) {
 		struct flight *f = heap_pop(seg);
 
+		if (f->to)	/* it reached the link: the tap sees it */
+			ipx_link_tap_ipx(&f->to->link, false, f->pkt, f->len,
+					 f->hop, f->from);
 		if (f->to && f->to->link.rx) {
 			struct ipx_link *l = &f->to->link;
 
 			seg->stats.delivered++;
 			l->stats.rx_packets++;
 			l->stats.rx_bytes += f->len;
-			ipx_link_tap_ipx(l, false, f->pkt, f->len, f->hop,
-					 f->from);
 			l->rx(l, f->pkt, f->len, l->rx_ctx);
 		}
 		free(f);
@@ -225,8 +227,11 @@ static int mem_send(struct ipx_link *link, const uint8_t *pkt, size_t len,
 	for (struct mem_link *m = seg->links; m && rc == IPX_OK; m = m->next) {
 		if (m == self)
 			continue;
-		if (!bcast && !ipx_node_eq(m->link.node, next_hop))
+		if (!bcast && !ipx_node_eq(m->link.node, next_hop)) {
+			if (m->promiscuous)
+				rc = offer(seg, m, &p);
 			continue;
+		}
 		found = true;
 		rc = offer(seg, m, &p);
 	}
@@ -352,4 +357,9 @@ struct ipx_link *ipx_mem_link_new(struct ipx_mem_segment *seg,
 	m->next = seg->links;
 	seg->links = m;
 	return &m->link;
+}
+
+void ipx_mem_link_set_promiscuous(struct ipx_link *link, bool on)
+{
+	((struct mem_link *)link)->promiscuous = on;
 }
