@@ -46,6 +46,9 @@ const struct cli_cmd cli_commands[] = {
 	  help_advertise },
 	{ "diag", "[ADDR|--broadcast] [options]",
 	  "IPX diagnostics: what answers and with what", cmd_diag, help_diag },
+	{ "capture", "[--hub H | --link eth:IFACE] [-w FILE] [options]",
+	  "print a line per IPX packet seen (and write a pcap)", cmd_capture,
+	  help_capture },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 
