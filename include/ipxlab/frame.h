@@ -28,13 +28,18 @@ enum ipx_frame_type {
 	IPX_FRAME_TYPES
 };
 
-/* Why a received frame is not IPX, or not good IPX (counted drops). */
+/* Why a received frame is not IPX, or not good IPX (counted drops). The
+ * codec (ipx_frame_decode) reports the first four; the Ethernet link
+ * decides the rest. */
 #define IPX_FRAME_DROPS(X)                                                 \
 	X(SHORT, "frame_short", "shorter than a MAC header and IPX header") \
 	X(NOT_IPX, "not_ipx", "another protocol")                           \
 	X(BAD_TYPELEN, "bad_type_length", "type/length 1501..1535")        \
 	X(BAD_LENGTH, "bad_ipx_length", "IPX length below 30 or beyond the frame") \
-	X(WRONG_TYPE, "wrong_frame_type", "IPX in a frame type this link does not use")
+	X(WRONG_TYPE, "wrong_frame_type", "IPX in a frame type this link does not use") \
+	X(LOOPED, "looped_back", "our own frame (source MAC ours), seen again") \
+	X(OTHER_HOST, "other_host", "for another station's MAC (link not promiscuous)") \
+	X(TOO_LONG, "frame_too_long", "longer than an Ethernet frame")
 
 #define IPX_FRAME_DROP_ENUM_(id, name, desc) IPX_FRAME_DROP_##id,
 enum ipx_frame_drop { IPX_FRAME_DROPS(IPX_FRAME_DROP_ENUM_)
@@ -48,6 +53,8 @@ const char *ipx_frame_type_name(enum ipx_frame_type t);
  * and "raw" for 802.3. Returns 0, or -1 for an unknown name. */
 int ipx_frame_type_parse(const char *text, enum ipx_frame_type *out);
 const char *ipx_frame_drop_name(enum ipx_frame_drop d);
+/* One line saying what the counter counts. */
+const char *ipx_frame_drop_desc(enum ipx_frame_drop d);
 
 /* Bytes the frame type adds between the MAC header and the IPX header
  * (0, 0, 3 or 8). */

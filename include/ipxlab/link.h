@@ -93,6 +93,33 @@ static inline void ipx_link_close(struct ipx_link *link)
 /* Drivers call these. */
 void ipx_link_set_up(struct ipx_link *link, bool up);
 
+/* One datagram of a batch: buffer index i, its length, whether it was cut
+ * to fit its buffer, and its source address (NULL if none was asked). */
+typedef void (*ipx_link_rx_each)(void *ctx, unsigned i, size_t len,
+				 bool truncated, const void *from);
+
+/*
+ * Drain fd with recvmmsg, at most the loop's batch cap per call: nbufs
+ * buffers of bufsize bytes each at 'bufs' (and, unless 'names' is NULL,
+ * nbufs source addresses of namelen bytes each), then each(ctx, ...) per
+ * datagram. Returns 0 once the socket is empty or the cap is reached, or
+ * -1 with errno for an error other than EAGAIN (the caller counts it).
+ */
+/*
+ * Send n queued datagrams (buffer i at bufs + i * stride, lens[i] bytes)
+ * with sendmmsg on a connected or bound socket, counting tx_packets and
+ * tx_bytes, and tx_errors for each one the socket refuses (skipped:
+ * datagrams are best effort). sent(link, i), if not NULL, sees each one
+ * that left.
+ */
+void ipx_link_send_batch(struct ipx_link *link, int fd, const uint8_t *bufs,
+			 size_t stride, const size_t *lens, unsigned n,
+			 void (*sent)(struct ipx_link *link, unsigned i));
+
+int ipx_link_recv_batch(struct ipx_loop *loop, int fd, uint8_t *bufs,
+			size_t bufsize, unsigned nbufs, void *names,
+			size_t namelen, ipx_link_rx_each each, void *ctx);
+
 /* Show one IPX packet (not a whole frame) to the tap, if there is one. */
 static inline void ipx_link_tap_ipx(struct ipx_link *link, bool tx,
 				    const uint8_t *pkt, size_t len,

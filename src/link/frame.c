@@ -66,9 +66,19 @@ static const char *const drop_names[] = { IPX_FRAME_DROPS(
 	IPX_FRAME_DROP_NAME_) };
 #undef IPX_FRAME_DROP_NAME_
 
+#define IPX_FRAME_DROP_DESC_(id, name, desc) desc,
+static const char *const drop_descs[] = { IPX_FRAME_DROPS(
+	IPX_FRAME_DROP_DESC_) };
+#undef IPX_FRAME_DROP_DESC_
+
 const char *ipx_frame_drop_name(enum ipx_frame_drop d)
 {
 	return (unsigned)d < IPX_FRAME_DROP_COUNT ? drop_names[d] : "unknown";
+}
+
+const char *ipx_frame_drop_desc(enum ipx_frame_drop d)
+{
+	return (unsigned)d < IPX_FRAME_DROP_COUNT ? drop_descs[d] : "unknown";
 }
 
 size_t ipx_frame_overhead(enum ipx_frame_type t)

@@ -97,37 +97,13 @@ int ipx_udp_resolve(const char *text, uint16_t default_port,
 static void flush(struct ipx_link *link)
 {
 	struct udp_link *u = (struct udp_link *)link;
-	struct mmsghdr msgs[QUEUE];
-	struct iovec iov[QUEUE];
-	unsigned done = 0;
 
 	if (!u->nq)
 		return;
-	for (unsigned i = 0; i < u->nq; i++) {
-		iov[i].iov_base = u->qbuf[i];
-		iov[i].iov_len = u->qlen[i];
-		memset(&msgs[i], 0, sizeof(msgs[i]));
-		msgs[i].msg_hdr.msg_iov = &iov[i];
-		msgs[i].msg_hdr.msg_iovlen = 1;
-	}
-	while (done < u->nq) {
-		int n = sendmmsg(u->fd, msgs + done, u->nq - done, 0);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			/* ECONNREFUSED (no server yet), ENOBUFS, EAGAIN:
-			 * datagrams are best effort; count and move on. */
-			link->stats.tx_errors++;
-			done++;
-			continue;
-		}
-		for (int i = 0; i < n; i++) {
-			link->stats.tx_packets++;
-			link->stats.tx_bytes += u->qlen[done + (unsigned)i];
-		}
-		done += (unsigned)n;
-	}
+	/* ECONNREFUSED (no server yet), ENOBUFS, EAGAIN: datagrams are best
+	 * effort; counted as tx_errors. */
+	ipx_link_send_batch(link, u->fd, &u->qbuf[0][0], IPX_UDP_MTU, u->qlen,
+			    u->nq, NULL);
 	u->nq = 0;
 }
 
@@ -273,42 +249,26 @@ static void handle(struct udp_link *u, const uint8_t *pkt, size_t len)
 		link->rx(link, pkt, len, link->rx_ctx);
 }
 
+static void rx_one(void *ctx, unsigned i, size_t len, bool truncated,
+		   const void *from)
+{
+	struct udp_link *u = ctx;
+
+	(void)truncated;	/* longer than IPX_MAX_PACKET: handle() counts */
+	(void)from;
+	handle(u, u->rbuf[i], len);
+}
+
 static void on_readable(struct ipx_loop *loop, int fd, unsigned events,
 			void *ctx)
 {
 	struct udp_link *u = ctx;
-	struct mmsghdr msgs[RXBATCH];
-	struct iovec iov[RXBATCH];
-	unsigned budget = ipx_loop_batch(loop);
 
 	(void)events;
-	while (budget > 0) {
-		unsigned want = budget < RXBATCH ? budget : RXBATCH;
-		int n;
-
-		for (unsigned i = 0; i < want; i++) {
-			iov[i].iov_base = u->rbuf[i];
-			iov[i].iov_len = RXBUF;
-			memset(&msgs[i], 0, sizeof(msgs[i]));
-			msgs[i].msg_hdr.msg_iov = &iov[i];
-			msgs[i].msg_hdr.msg_iovlen = 1;
-		}
-		n = recvmmsg(fd, msgs, want, MSG_DONTWAIT, NULL);
-		if (n < 0) {
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				break;
-			if (errno == EINTR)
-				continue;
-			/* ECONNREFUSED: an ICMP error for an earlier send. */
-			u->link.stats.rx_errors++;
-			break;
-		}
-		for (int i = 0; i < n; i++)
-			handle(u, u->rbuf[i], msgs[i].msg_len);
-		budget -= (unsigned)n;
-		if ((unsigned)n < want)
-			break;
-	}
+	/* ECONNREFUSED: an ICMP error for an earlier send. */
+	if (ipx_link_recv_batch(loop, fd, &u->rbuf[0][0], RXBUF, RXBATCH, NULL,
+				0, rx_one, u) < 0)
+		u->link.stats.rx_errors++;
 }
 
 static void udp_close(struct ipx_link *link)

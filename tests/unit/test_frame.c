@@ -271,8 +271,17 @@ static void drop_reasons(void **state)
 			    "bad_ipx_length");
 	assert_string_equal(ipx_frame_drop_name(IPX_FRAME_DROP_WRONG_TYPE),
 			    "wrong_frame_type");
+	assert_string_equal(ipx_frame_drop_name(IPX_FRAME_DROP_LOOPED),
+			    "looped_back");
+	assert_string_equal(ipx_frame_drop_name(IPX_FRAME_DROP_OTHER_HOST),
+			    "other_host");
+	assert_string_equal(ipx_frame_drop_name(IPX_FRAME_DROP_TOO_LONG),
+			    "frame_too_long");
 	assert_string_equal(ipx_frame_drop_name(IPX_FRAME_DROP_COUNT),
 			    "unknown");
+	for (int d = 0; d < IPX_FRAME_DROP_COUNT; d++)
+		assert_true(strlen(ipx_frame_drop_desc(
+				    (enum ipx_frame_drop)d)) > 10);
 }
 
 static void old_netware_sap_is_8022(void **state)
