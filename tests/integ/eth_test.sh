@@ -9,6 +9,8 @@
 #  - `ipxlab hub --bridge`: a tunnel client (an ipxlab node speaking the
 #    DOSBox protocol) and an Ethernet node exchange unicasts and broadcasts
 #    both ways, with the hub's frame type set, and learnt (--frame auto);
+#  - `ipxlab router` between a hub (network AA01) and the segment (AA02):
+#    an Ethernet node pings a tunnel client and sends it a datagram;
 #  - `ipxlab capture --link eth:` prints the segment's IPX frames (its own
 #    node not involved: promiscuous) and `capture --hub` the tunnel's;
 #  - every --pcap / -w file of those runs is read by tshark: every frame
@@ -217,6 +219,41 @@ bridge_run auto auto ethernet_ii
 grep -q 'frame=ethernet_ii' "$T/hub-auto.err" &&
 	pass "bridge auto: the hub learns the LAN's frame type" ||
 	fail "bridge auto: the hub learns the LAN's frame type" "$T/hub-auto.err"
+
+# --- a router between a hub and the Ethernet segment --------------------------
+port=$((20000 + RANDOM % 20000))
+"${A[@]}" timeout -k 2 20 "$BIN" hub --bind 127.0.0.1 --port "$port" -q >/dev/null 2>&1 &
+PIDS+=($!)
+sleep 0.3
+"${A[@]}" timeout -k 2 20 "$BIN" router --link "hub:127.0.0.1:$port,net=AA01" \
+	--link "eth:$VA,net=AA02,frame=802.2" --rip-period 1 --pcap "$T/router.pcap" \
+	>"$T/router.out" 2>"$T/router.err" &
+R=$!
+PIDS+=($R)
+"${A[@]}" timeout -k 2 12 "$BIN" listen 4547 --hub "127.0.0.1:$port" -c 1 -t 10 \
+	>"$T/rtun.out" 2>"$T/rtun.err" &
+L=$!
+PIDS+=($L)
+wait_for "$T/router.err" 'routing between' && wait_for "$T/rtun.err" 'listening on' ||
+	fail "router: starts on a hub and an Ethernet link" "$T/router.err" "$T/rtun.err"
+tnode=$(addr_in "$T/rtun.err" | cut -d: -f2)
+"${B[@]}" timeout -k 2 8 "$BIN" ping "0000AA01:$tnode" -c 1 -W 2 --link "eth:$VB,frame=802.2" \
+	>"$T/rping.out" 2>&1
+prc=$?
+echo across | "${B[@]}" timeout -k 2 8 "$BIN" send "0000AA01:$tnode:4547" \
+	--link "eth:$VB,frame=802.2" 2>"$T/rsend.err"
+wait "$L"
+rc=$?
+[ $prc = 0 ] && grep -q 'hops=1' "$T/rping.out" &&
+	pass "router: an Ethernet node pings a tunnel client one hop away" ||
+	fail "router: an Ethernet node pings a tunnel client one hop away" "$T/rping.out" "$T/router.err"
+[ $rc = 0 ] && grep -q '^0000AA02:[0-9A-F]\{12\}:[0-9A-F]\{4\} across$' "$T/rtun.out" &&
+	pass "router: a datagram from network AA02 (Ethernet) reaches AA01 (tunnel)" ||
+	fail "router: a datagram from network AA02 (Ethernet) reaches AA01 (tunnel)" "rc=$rc" \
+		"$T/rtun.out" "$T/rsend.err"
+kill -TERM "$R" 2>/dev/null
+wait "$R" 2>/dev/null
+PCAPS+=("$T/router.pcap")
 
 # --- ipxlab capture -----------------------------------------------------------
 "${A[@]}" timeout -k 2 10 "$BIN" capture --link "eth:$VA" -c 2 -s 8 -w "$T/capture-eth.pcap" \
