@@ -30,6 +30,8 @@ struct cli_cmd {
 };
 
 extern const struct cli_cmd cli_commands[];
+/* The command running (for messages from shared code). */
+extern const char *cli_current;
 const struct cli_cmd *cli_find(const char *name);
 void cli_usage_line(FILE *out, const char *name);
 

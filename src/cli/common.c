@@ -258,12 +258,12 @@ int cli_node_open(struct cli_node *cn, const struct cli_node_opts *o)
 		cli_node_close(cn);
 		return CLI_FAIL;
 	}
-	if (o->pcap && (rc = cli_capture_open("node", cn->loop, o->pcap,
+	if (o->pcap && (rc = cli_capture_open(cli_current, cn->loop, o->pcap,
 					      &cn->cap)) != CLI_OK) {
 		cli_node_close(cn);
 		return rc;
 	}
-	rc = cli_link_open("node", cn->loop, o, false, &cn->link);
+	rc = cli_link_open(cli_current, cn->loop, o, false, &cn->link);
 	if (rc != CLI_OK) {
 		cli_node_close(cn);
 		return rc;
@@ -279,7 +279,7 @@ int cli_node_open(struct cli_node *cn, const struct cli_node_opts *o)
 		return CLI_FAIL;
 	}
 	cli_stop_on_signals(cn->loop);
-	rc = cli_link_wait("node", cn->loop, o, cn->link);
+	rc = cli_link_wait(cli_current, cn->loop, o, cn->link);
 	if (rc != CLI_OK) {
 		cli_node_close(cn);
 		return rc;

@@ -52,6 +52,8 @@ const struct cli_cmd cli_commands[] = {
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 
+const char *cli_current = "ipxlab";
+
 const struct cli_cmd *cli_find(const char *name)
 {
 	for (const struct cli_cmd *c = cli_commands; c->name; c++)
@@ -108,5 +110,6 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return CLI_USAGE;
 	}
+	cli_current = c->name;
 	return c->run(argc - 1, argv + 1);
 }

@@ -22,41 +22,22 @@ BIN=${1:-build/ipxlab}
 [ -d "$BIN" ] && BIN=$BIN/ipxlab
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 [ -x "$BIN" ] || { echo "SKIP: $BIN not built"; exit 77; }
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root to create network namespaces and veth pairs"; exit 77; }
-command -v ip >/dev/null 2>&1 || { echo "SKIP: ip (iproute2) not installed"; exit 77; }
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=netns_pair.sh
+. "$HERE/netns_pair.sh"
 
 T=$(mktemp -d /tmp/ipxlab-eth.XXXXXX)
-ID=$$
-NA=ipxlabA$ID NB=ipxlabB$ID
-VA=ipxa$ID VB=ipxb$ID
 PIDS=()
 cleanup() {
 	local p
 	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
 	wait 2>/dev/null
-	ip netns del "$NA" 2>/dev/null
-	ip netns del "$NB" 2>/dev/null
+	netns_pair_down
 	if [ "${IT_KEEP:-0}" = 1 ]; then echo "kept $T"; else rm -rf "$T"; fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-if ! ip netns add "$NA" 2>"$T/netns.err" || ! ip netns add "$NB" 2>>"$T/netns.err" ||
-	! ip link add "$VA" type veth peer name "$VB" 2>>"$T/netns.err" ||
-	! ip link set "$VA" netns "$NA" 2>>"$T/netns.err" ||
-	! ip link set "$VB" netns "$NB" 2>>"$T/netns.err"; then
-	echo "SKIP: cannot create network namespaces and a veth pair: $(head -n 1 "$T/netns.err")"
-	exit 77
-fi
-ip -n "$NA" link set lo up && ip -n "$NA" link set "$VA" up &&
-	ip -n "$NB" link set lo up && ip -n "$NB" link set "$VB" up || {
-	echo "SKIP: cannot bring the veth pair up"
-	exit 77
-}
-# Commands in each namespace (arrays, not functions: a background job's $!
-# is then the process itself, which ip netns exec becomes).
-A=(ip netns exec "$NA")
-B=(ip netns exec "$NB")
+netns_pair_up || exit 77
 
 failures=0
 passes=0
