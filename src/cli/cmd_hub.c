@@ -15,6 +15,7 @@
 #include "ipxlab/err.h"
 #include "ipxlab/frame.h"
 #include "ipxlab/hub.h"
+#include "ipxlab/link_eth.h"
 #include "ipxlab/log.h"
 
 void help_hub(FILE *out)
@@ -46,8 +47,13 @@ struct hub_run {
 static void print_stats(const struct hub_run *r)
 {
 	ipx_hub_print_stats(r->hub, stderr);
-	if (r->bridge)
-		ipx_bridge_print_stats(r->bridge, stderr);
+	if (!r->bridge)
+		return;
+	ipx_bridge_print_stats(r->bridge, stderr);
+	/* What the Ethernet link itself discarded (not IPX, wrong type...). */
+	for (int d = 0; d < IPX_FRAME_DROP_COUNT; d++)
+		fprintf(stderr, "eth_drop_%s %llu\n", ipx_frame_drop_name(d),
+			(unsigned long long)ipx_eth_link_drops(r->lan, d));
 }
 
 static void node_of(const struct sockaddr_in *sa, uint8_t node[6])
