@@ -183,6 +183,9 @@ int cmd_netbios(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
 /* "ipxlab bench netbios" (cmd_netbios.c). */
 int bench_netbios(int argc, char **argv);
+/* "ipxlab bench eth" (cmd_bench_eth.c). */
+int bench_eth(int argc, char **argv);
+void help_bench_eth(FILE *out);
 void help_hub(FILE *out);
 void help_listen(FILE *out);
 void help_send(FILE *out);

@@ -27,6 +27,9 @@ void help_bench(FILE *out)
 		     "  spx    bulk goodput of SPX I and SPX II over the tunnel\n"
 		     "         and the in-memory link, beside IPX datagrams of\n"
 		     "         the same packet size\n"
+		     "  eth    IPX datagram rate over the Ethernet link between\n"
+		     "         two interfaces, beside raw AF_PACKET frames\n"
+		     "         (bench/eth.sh)\n"
 		     "\n'ipxlab bench NAME --help' lists a benchmark's options.\n");
 }
 
@@ -1135,6 +1138,8 @@ int cmd_bench(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "hub"))
 		return bench_hub(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "eth"))
+		return bench_eth(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "netbios"))
 		return bench_netbios(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "spx"))

@@ -30,7 +30,7 @@ const struct cli_cmd cli_commands[] = {
 	{ "demo", "[options]",
 	  "a hub and two nodes on loopback exchanging datagrams", cmd_demo,
 	  help_demo },
-	{ "bench", "hub|spx|netbios [options]", "benchmarks (not tests)", cmd_bench,
+	{ "bench", "hub|spx|netbios|eth [options]", "benchmarks (not tests)", cmd_bench,
 	  help_bench },
 	{ "router", "--link SPEC --link SPEC... [options]",
 	  "an IPX router between networks (RIP, SAP)", cmd_router,

@@ -228,10 +228,15 @@ static void on_readable(struct ipx_loop *loop, int fd, unsigned events,
 	struct eth_link *e = ctx;
 
 	(void)events;
-	/* ENETDOWN: the interface went down under us. */
 	if (ipx_link_recv_batch(loop, fd, &e->rbuf[0][0], RXBUF, RXBATCH,
-				e->rfrom, sizeof(e->rfrom[0]), rx_one, e) < 0)
+				e->rfrom, sizeof(e->rfrom[0]), rx_one, e) < 0) {
 		e->link.stats.rx_errors++;
+		/* The socket stays bound: frames flow again once it is up. */
+		if (errno == ENETDOWN)
+			ipx_warn("eth %s: the interface went down (frames "
+				 "flow again when it is up)",
+				 e->ifname);
+	}
 }
 
 static void eth_close(struct ipx_link *link)
