@@ -12,6 +12,9 @@
  * other bad datagram, and service continues. Silent clients get a keepalive
  * ping (DOSBox answers those itself) and are dropped after the idle timeout.
  *
+ * With an uplink (bridge.h), broadcasts and unicasts for nodes that are no
+ * client also go to an Ethernet segment, and its packets come back in.
+ *
  * A client that sends RIP responses is an IPX router (docs/routing.md): it
  * may relay packets whose source is on another network, and unicasts for
  * unknown nodes on a nonzero network are handed to the routers.
@@ -50,6 +53,11 @@ struct ipx_hub_options {
 	void (*tap)(const struct sockaddr_in *to, const uint8_t *pkt,
 		    size_t len, void *ctx);
 	void *tap_ctx;
+	/* Called with every datagram the hub receives, before it is looked
+	 * at (captures: with 'tap', both directions). Borrowed bytes. */
+	void (*rx_tap)(const struct sockaddr_in *from, const uint8_t *pkt,
+		       size_t len, void *ctx);
+	void *rx_tap_ctx;
 };
 
 struct ipx_hub_stats {
@@ -78,6 +86,20 @@ void ipx_hub_input(struct ipx_hub *hub, const struct sockaddr_in *from,
 		   const uint8_t *pkt, size_t len);
 /* Send what is queued (also done at the end of every receive batch). */
 void ipx_hub_flush(struct ipx_hub *hub);
+
+/*
+ * Bridging (bridge.h). The uplink is given every packet a client sends
+ * that is a broadcast or a unicast for a node that is no client (which
+ * would otherwise be dropped as unknown_destination); bytes borrowed.
+ * ipx_hub_deliver relays a packet from the uplink to the client with its
+ * destination node or, for broadcast, to every client, and sends it before
+ * returning; it returns the number of clients it went to.
+ */
+typedef void (*ipx_hub_uplink_cb)(const uint8_t *pkt, size_t len, void *ctx);
+void ipx_hub_set_uplink(struct ipx_hub *hub, ipx_hub_uplink_cb cb, void *ctx);
+bool ipx_hub_has_node(const struct ipx_hub *hub,
+		      const uint8_t node[6]);
+size_t ipx_hub_deliver(struct ipx_hub *hub, const uint8_t *pkt, size_t len);
 
 const struct ipx_hub_stats *ipx_hub_stats(const struct ipx_hub *hub);
 size_t ipx_hub_client_count(const struct ipx_hub *hub);

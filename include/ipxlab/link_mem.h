@@ -60,4 +60,8 @@ const struct ipx_mem_stats *ipx_mem_segment_stats(
 struct ipx_link *ipx_mem_link_new(struct ipx_mem_segment *seg,
 				  const uint8_t node[IPX_NODE_LEN]);
 
+/* Also receive the unicasts for other nodes, as a promiscuous Ethernet
+ * link does (the bridging hub's tests). */
+void ipx_mem_link_set_promiscuous(struct ipx_link *link, bool on);
+
 #endif

@@ -3,7 +3,9 @@
  *
  * Every packet gets an Ethernet II header (EtherType 0x8137) built from
  * the IPX nodes it is carried between, so tunnel and in-memory traffic
- * decode as IPX directly. Classic pcap format, microsecond timestamps.
+ * decode as IPX directly; whole Ethernet frames (an Ethernet link's, in
+ * any frame type) are written as they are. Classic pcap format,
+ * microsecond timestamps from the caller.
  */
 #ifndef IPXLAB_PCAP_H
 #define IPXLAB_PCAP_H
@@ -24,10 +26,12 @@ int ipx_pcap_write(struct ipx_pcap *pc, ipx_time when,
 		   const uint8_t dst[IPX_NODE_LEN],
 		   const uint8_t src[IPX_NODE_LEN], const uint8_t *pkt,
 		   size_t len);
-/* Append one whole Ethernet frame as it is (MAC header onward, any frame
- * type): what an Ethernet link's capture tap passes. */
+/* Append one whole Ethernet frame (MAC header onward) as it was on the
+ * wire. */
 int ipx_pcap_write_frame(struct ipx_pcap *pc, ipx_time when,
 			 const uint8_t *frame, size_t len);
+/* Push what is buffered to the file (records are never half written). */
+int ipx_pcap_flush(struct ipx_pcap *pc);
 /* Flush and close. */
 int ipx_pcap_close(struct ipx_pcap *pc);
 

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ipxlab/capture.h"
 #include "ipxlab/config.h"
 #include "ipxlab/diag.h"
 #include "ipxlab/link.h"
@@ -29,12 +30,16 @@ struct cli_cmd {
 };
 
 extern const struct cli_cmd cli_commands[];
+/* The command running (for messages from shared code). */
+extern const char *cli_current;
 const struct cli_cmd *cli_find(const char *name);
 void cli_usage_line(FILE *out, const char *name);
 
 /* Options every command that runs a node takes. */
 struct cli_node_opts {
 	const char *hub;	/* HOST[:PORT]; NULL = $IPXLAB_HUB or default */
+	const char *link;	/* --link SPEC instead of --hub, or NULL */
+	const char *pcap;	/* --pcap FILE or NULL */
 	const char *config;	/* SHELL.CFG path or NULL */
 	double register_timeout;	/* seconds */
 };
@@ -42,6 +47,11 @@ struct cli_node_opts {
 #define CLI_NODE_OPTS_HELP                                                   \
 	"  --hub HOST[:PORT]   tunnel server to join (default $IPXLAB_HUB or\n" \
 	"                      127.0.0.1:213)\n"                                 \
+	"  --link eth:IFACE[,frame=TYPE|auto][,net=HEX]\n"                        \
+	"                      an Ethernet interface instead (root or\n"        \
+	"                      CAP_NET_RAW); frame ethernet_ii, 802.3, 802.2,\n" \
+	"                      snap, or auto (default: learn it from the LAN)\n" \
+	"  --pcap FILE         write every frame sent and received to FILE\n"   \
 	"  --config FILE       SHELL.CFG settings (see 'ipxlab config')\n"       \
 	"  --wait SECONDS      how long to wait for the server (default 10)\n"   \
 	"  -v, --verbose       more log lines; -q, --quiet fewer\n"
@@ -51,6 +61,8 @@ enum {
 	OPT_HUB = 1000,
 	OPT_CONFIG,
 	OPT_WAIT,
+	OPT_NODE_LINK,
+	OPT_PCAP,
 	OPT_FIRST_CMD = 1100,	/* commands number their own from here */
 };
 
@@ -58,6 +70,8 @@ enum {
 	{ "hub", required_argument, NULL, OPT_HUB },              \
 	{ "config", required_argument, NULL, OPT_CONFIG },        \
 	{ "wait", required_argument, NULL, OPT_WAIT },            \
+	{ "link", required_argument, NULL, OPT_NODE_LINK },       \
+	{ "pcap", required_argument, NULL, OPT_PCAP },            \
 	{ "verbose", no_argument, NULL, 'v' },                    \
 	{ "quiet", no_argument, NULL, 'q' },                      \
 	{ "help", no_argument, NULL, 'h' }
@@ -79,12 +93,29 @@ struct cli_node {
 	struct ipx_rip *rip;
 	struct ipx_diag *diag;
 	struct ipx_ping_responder *pong;
+	struct ipx_capture *cap;	/* --pcap, or NULL */
 };
 
-/* Load the configuration, join the hub, wait until registered. Prints a
- * clear error and returns nonzero on failure. */
+/* Load the configuration, join the hub (or open the Ethernet link), wait
+ * until registered. Prints a clear error and returns nonzero on failure. */
 int cli_node_open(struct cli_node *cn, const struct cli_node_opts *o);
 void cli_node_close(struct cli_node *cn);
+/*
+ * Open the link the options name (--hub or --link) on 'loop', without
+ * waiting for it to come up; 'promisc' asks an Ethernet link for every
+ * IPX frame on the segment. 'cmd' prefixes error messages. Returns a CLI_
+ * exit code. cli_link_wait waits until it is up (or has failed).
+ */
+int cli_link_open(const char *cmd, struct ipx_loop *loop,
+		  const struct cli_node_opts *o, bool promisc,
+		  struct ipx_link **out);
+int cli_link_wait(const char *cmd, struct ipx_loop *loop,
+		  const struct cli_node_opts *o, struct ipx_link *link);
+/* Has the link failed for good (a tunnel without an answer)? */
+bool cli_link_failed(const struct ipx_link *link);
+/* --pcap: open the capture file; CLI_ exit code. */
+int cli_capture_open(const char *cmd, struct ipx_loop *loop, const char *path,
+		     struct ipx_capture **out);
 /* Stop the loop on SIGINT/SIGTERM. */
 void cli_stop_on_signals(struct ipx_loop *loop);
 
@@ -115,14 +146,19 @@ int cli_open_client_socket(struct ipx_node *node, ipx_recv_cb cb, void *ctx,
 			   struct ipx_socket **out);
 /* "SPEC,key=value,..." link options of `ipxlab router` (cmd_router.c). */
 struct cli_link_spec {
-	char kind[8];		/* "hub" (later "eth") */
+	char kind[8];		/* "hub" or "eth" */
 	char where[256];	/* hub: HOST[:PORT]; eth: IFACE */
 	uint32_t net;		/* net= (required for a router) */
 	uint16_t ticks;		/* ticks= (default 1) */
-	char frame[16];		/* frame= (eth, issue 6) */
+	char frame[16];		/* frame= (eth only; "" = auto) */
 };
+/* Parse one; a router then checks that net= is there. */
 int cli_link_spec_parse(const char *text, struct cli_link_spec *out,
 			char *err, size_t errlen);
+/* Open an Ethernet link for a parsed eth: spec; CLI_ exit code. */
+int cli_eth_open(const char *cmd, struct ipx_loop *loop,
+		 const struct cli_link_spec *spec, bool promisc,
+		 struct ipx_link **out);
 
 /* A receive callback that ignores what arrives (send-only sockets). */
 void on_datagram_ignore(struct ipx_socket *sock, const struct ipx_header *hdr,
@@ -144,6 +180,7 @@ int cmd_advertise(int argc, char **argv);
 int cmd_diag(int argc, char **argv);
 int cmd_spx(int argc, char **argv);
 int cmd_netbios(int argc, char **argv);
+int cmd_capture(int argc, char **argv);
 /* "ipxlab bench netbios" (cmd_netbios.c). */
 int bench_netbios(int argc, char **argv);
 /* "ipxlab bench eth" (cmd_bench_eth.c). */
@@ -164,5 +201,6 @@ void help_advertise(FILE *out);
 void help_diag(FILE *out);
 void help_spx(FILE *out);
 void help_netbios(FILE *out);
+void help_capture(FILE *out);
 
 #endif

@@ -1,6 +1,8 @@
 /*
  * cmd_hub.c - "ipxlab hub": run the DOSBox-compatible tunnel server until
  * interrupted. SIGUSR1 prints the counters; they are printed at exit too.
+ * --bridge joins an Ethernet segment to the tunnel (bridge.h); --pcap
+ * records both directions of the tunnel and the segment's frames.
  */
 #include <arpa/inet.h>
 #include <getopt.h>
@@ -8,8 +10,12 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ipxlab/bridge.h"
+#include "ipxlab/capture.h"
 #include "ipxlab/err.h"
+#include "ipxlab/frame.h"
 #include "ipxlab/hub.h"
+#include "ipxlab/link_eth.h"
 #include "ipxlab/log.h"
 
 void help_hub(FILE *out)
@@ -22,19 +28,80 @@ void help_hub(FILE *out)
 		"  --keepalive SECONDS  ping a client silent this long (default 5)\n"
 		"  --idle-timeout SECONDS\n"
 		"                       forget a client silent this long (default 120)\n"
+		"  --bridge IFACE       bridge the tunnel to this Ethernet interface:\n"
+		"                       clients and the LAN's stations see one IPX\n"
+		"                       network (root or CAP_NET_RAW; promiscuous)\n"
+		"  --frame TYPE         the LAN's frame type: ethernet_ii, 802.3,\n"
+		"                       802.2, snap, or auto (default: learn it)\n"
+		"  --pcap FILE          write every packet in and out to FILE\n"
 		"  -v, --verbose / -q, --quiet\n");
 }
 
 struct hub_run {
 	struct ipx_hub *hub;
+	struct ipx_link *lan;		/* --bridge */
+	struct ipx_bridge *bridge;
+	struct ipx_capture *cap;	/* --pcap */
 };
+
+static void print_stats(const struct hub_run *r)
+{
+	ipx_hub_print_stats(r->hub, stderr);
+	if (!r->bridge)
+		return;
+	ipx_bridge_print_stats(r->bridge, stderr);
+	/* What the Ethernet link itself discarded (not IPX, wrong type...). */
+	for (int d = 0; d < IPX_FRAME_DROP_COUNT; d++)
+		fprintf(stderr, "eth_drop_%s %llu\n", ipx_frame_drop_name(d),
+			(unsigned long long)ipx_eth_link_drops(r->lan, d));
+}
+
+static void node_of(const struct sockaddr_in *sa, uint8_t node[6])
+{
+	memcpy(node, &sa->sin_addr.s_addr, 4);
+	memcpy(node + 4, &sa->sin_port, 2);
+}
+
+/* The tunnel in the capture: the client's node on its side of the hop. */
+static void tap_tx(const struct sockaddr_in *to, const uint8_t *pkt,
+		   size_t len, void *ctx)
+{
+	uint8_t node[6];
+
+	node_of(to, node);
+	ipx_capture_ipx(ctx, "hub", true, pkt, len, node, NULL);
+}
+
+static void tap_rx(const struct sockaddr_in *from, const uint8_t *pkt,
+		   size_t len, void *ctx)
+{
+	uint8_t node[6];
+
+	node_of(from, node);
+	ipx_capture_ipx(ctx, "hub", false, pkt, len, NULL, node);
+}
+
+static int hub_run_close(struct hub_run *r, struct ipx_loop *loop)
+{
+	int rc = CLI_OK;
+
+	ipx_bridge_free(r->bridge);
+	ipx_link_close(r->lan);
+	ipx_hub_close(r->hub);	/* its last sends reach the capture */
+	if (ipx_capture_close(r->cap) != IPX_OK) {
+		cli_error("hub", "--pcap: some packets could not be written");
+		rc = CLI_FAIL;
+	}
+	ipx_loop_free(loop);
+	return rc;
+}
 
 static void on_signal(struct ipx_loop *loop, int signo, void *ctx)
 {
 	struct hub_run *r = ctx;
 
 	if (signo == SIGUSR1) {
-		ipx_hub_print_stats(r->hub, stderr);
+		print_stats(r);
 		return;
 	}
 	ipx_loop_stop(loop);
@@ -47,6 +114,9 @@ int cmd_hub(int argc, char **argv)
 		{ "bind", required_argument, NULL, 'b' },
 		{ "keepalive", required_argument, NULL, 'k' },
 		{ "idle-timeout", required_argument, NULL, 't' },
+		{ "bridge", required_argument, NULL, 'B' },
+		{ "frame", required_argument, NULL, 'F' },
+		{ "pcap", required_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -57,14 +127,16 @@ int cmd_hub(int argc, char **argv)
 	struct hub_run run = { 0 };
 	unsigned long port = 213;
 	double keepalive = 5, idle = 120;
-	const char *bind_addr = "0.0.0.0";
+	const char *bind_addr = "0.0.0.0", *pcap = NULL;
+	struct cli_link_spec lan = { .kind = "eth" };
 	struct ipx_loop *loop;
 	struct sockaddr_in local;
 	char err[512], ip[INET_ADDRSTRLEN];
 	int opt, rc;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "p:b:vqh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "p:b:vqh", longopts, NULL)) !=
+	       -1) {
 		switch (opt) {
 		case 'p':
 			if (cli_parse_uint("hub", "--port", optarg, 0, 65535,
@@ -83,6 +155,31 @@ int cmd_hub(int argc, char **argv)
 			if (cli_parse_seconds("hub", "--idle-timeout", optarg,
 					      0.02, 864000, &idle) < 0)
 				return CLI_USAGE;
+			break;
+		case 'B':
+			if (strlen(optarg) >= sizeof(lan.where) || !*optarg) {
+				cli_error("hub", "--bridge needs an interface "
+						 "name");
+				return CLI_USAGE;
+			}
+			strcpy(lan.where, optarg);
+			break;
+		case 'F': {
+			enum ipx_frame_type t;
+
+			if (ipx_frame_type_parse(optarg, &t) < 0 ||
+			    strlen(optarg) >= sizeof(lan.frame)) {
+				cli_error("hub", "--frame must be ethernet_ii, "
+						 "802.3, 802.2, snap or auto "
+						 "(got '%s')",
+					  optarg);
+				return CLI_USAGE;
+			}
+			strcpy(lan.frame, optarg);
+			break;
+		}
+		case 'P':
+			pcap = optarg;
 			break;
 		case 'v':
 			ipx_log_set_level(IPX_LOG_DEBUG);
@@ -116,6 +213,10 @@ int cmd_hub(int argc, char **argv)
 			  bind_addr);
 		return CLI_USAGE;
 	}
+	if (lan.frame[0] && !lan.where[0]) {
+		cli_error("hub", "--frame is the frame type of --bridge IFACE");
+		return CLI_USAGE;
+	}
 	opts.keepalive = (ipx_time)(keepalive * IPX_SEC);
 	opts.idle_timeout = (ipx_time)(idle * IPX_SEC);
 
@@ -124,11 +225,36 @@ int cmd_hub(int argc, char **argv)
 		cli_error("hub", "out of memory");
 		return CLI_FAIL;
 	}
+	if (pcap) {
+		if (cli_capture_open("hub", loop, pcap, &run.cap) != CLI_OK) {
+			ipx_loop_free(loop);
+			return CLI_FAIL;
+		}
+		opts.tap = tap_tx;
+		opts.tap_ctx = run.cap;
+		opts.rx_tap = tap_rx;
+		opts.rx_tap_ctx = run.cap;
+	}
 	rc = ipx_hub_open(loop, &opts, &run.hub, err, sizeof(err));
 	if (rc != IPX_OK) {
 		cli_error("hub", "%s", err);
-		ipx_loop_free(loop);
+		hub_run_close(&run, loop);
 		return CLI_FAIL;
+	}
+	if (lan.where[0]) {
+		rc = cli_eth_open("hub", loop, &lan, true, &run.lan);
+		if (rc == CLI_OK && run.cap)
+			ipx_capture_attach(run.cap, run.lan);
+		if (rc == CLI_OK &&
+		    ipx_bridge_new(run.hub, run.lan, &run.bridge) != IPX_OK) {
+			cli_error("hub", "out of memory");
+			rc = CLI_FAIL;
+		}
+		if (rc != CLI_OK) {
+			hub_run_close(&run, loop);
+			return rc;
+		}
+		ipx_info("hub: bridged to %s", lan.where);
 	}
 	signal(SIGPIPE, SIG_IGN);
 	ipx_loop_watch_signals(loop, sigs, 3, on_signal, &run);
@@ -138,8 +264,7 @@ int cmd_hub(int argc, char **argv)
 	rc = ipx_loop_run(loop);
 	ipx_info("hub: stopping");
 	if (ipx_log_get_level() >= IPX_LOG_INFO)
-		ipx_hub_print_stats(run.hub, stderr);
-	ipx_hub_close(run.hub);
-	ipx_loop_free(loop);
-	return rc == IPX_OK ? CLI_OK : CLI_FAIL;
+		print_stats(&run);
+	return hub_run_close(&run, loop) == CLI_OK && rc == IPX_OK ? CLI_OK
+								  : CLI_FAIL;
 }

@@ -5,8 +5,8 @@
  * routing table, the service table and the counters; SIGINT/SIGTERM take
  * the routes and services down (16 hops) before it exits.
  *
- * Also here: the --link syntax, KIND:WHERE[,key=value...], so that
- * Ethernet links (eth:IFACE,frame=...) can join later.
+ * Also here: the --link syntax, KIND:WHERE[,key=value...], for hubs
+ * (hub:HOST[:PORT]) and Ethernet interfaces (eth:IFACE,frame=TYPE).
  */
 #include <getopt.h>
 #include <signal.h>
@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "ipxlab/err.h"
+#include "ipxlab/frame.h"
 #include "ipxlab/link_udp.h"
 #include "ipxlab/log.h"
 #include "ipxlab/sap.h"
@@ -31,9 +32,13 @@ void help_router(FILE *out)
 		"routing and service tables and the counters to stderr.\n\n"
 		"  --link SPEC         a network to route (two or more, up to 8):\n"
 		"                        hub:HOST[:PORT],net=NNNNNNNN[,ticks=N]\n"
+		"                        eth:IFACE,net=NNNNNNNN[,frame=TYPE][,ticks=N]\n"
 		"                      net is the link's IPX network number (hex,\n"
 		"                      nonzero, one per link: a hub gives every\n"
-		"                      client network 0); ticks its delay (1)\n"
+		"                      client network 0); ticks its delay (1);\n"
+		"                      frame ethernet_ii, 802.3, 802.2, snap or\n"
+		"                      auto (default: learn it from the LAN)\n"
+		"  --pcap FILE         write every frame of every link to FILE\n"
 		"  --internal-net NET  an internal network (hex), as a server has\n"
 		"  --advertise TYPE:NAME:SOCKET\n"
 		"                      also advertise a service (repeatable)\n"
@@ -80,10 +85,10 @@ int cli_link_spec_parse(const char *text, struct cli_link_spec *out,
 		return -1;
 	}
 	*colon = '\0';
-	if (strcmp(opt, "hub") != 0) {
+	if (strcmp(opt, "hub") != 0 && strcmp(opt, "eth") != 0) {
 		snprintf(err, errlen,
-			 "'%s': unknown link kind '%s' (this build has: hub)",
-			 text, opt);
+			 "'%s': unknown link kind '%s' (hub or eth)", text,
+			 opt);
 		return -1;
 	}
 	strcpy(out->kind, opt);
@@ -116,18 +121,24 @@ int cli_link_spec_parse(const char *text, struct cli_link_spec *out,
 				return -1;
 			}
 			out->ticks = (uint16_t)v;
+		} else if (!strcmp(opt, "frame") && !strcmp(out->kind, "eth")) {
+			enum ipx_frame_type t;
+
+			if (ipx_frame_type_parse(eq, &t) < 0) {
+				snprintf(err, errlen,
+					 "'%s': frame must be ethernet_ii, "
+					 "802.3, 802.2, snap or auto",
+					 text);
+				return -1;
+			}
+			snprintf(out->frame, sizeof(out->frame), "%s", eq);
 		} else {
 			snprintf(err, errlen,
-				 "'%s': unknown option '%s' (net, ticks)", text,
-				 opt);
+				 "'%s': unknown option '%s' (net, ticks%s)",
+				 text, opt,
+				 strcmp(out->kind, "eth") ? "" : ", frame");
 			return -1;
 		}
-	}
-	if (!out->net) {
-		snprintf(err, errlen,
-			 "'%s': a router's link needs its network: ,net=HEX",
-			 text);
-		return -1;
 	}
 	return 0;
 }
@@ -170,6 +181,7 @@ struct router {
 	struct ipx_link *links[MAX_LINKS];
 	struct cli_link_spec specs[MAX_LINKS];
 	size_t nlinks;
+	struct ipx_capture *cap;	/* --pcap */
 };
 
 static void print_all(const struct router *r)
@@ -196,8 +208,7 @@ static bool links_ready(void *ctx)
 	struct router *r = ctx;
 
 	for (size_t i = 0; i < r->nlinks; i++)
-		if (!r->links[i]->up &&
-		    ipx_udp_link_error(r->links[i]) == IPX_OK)
+		if (!r->links[i]->up && !cli_link_failed(r->links[i]))
 			return false;
 	return true;
 }
@@ -209,6 +220,8 @@ static void router_close(struct router *r)
 	ipx_diag_free(r->diag);
 	ipx_ping_responder_free(r->pong);
 	ipx_node_free(r->node);
+	if (ipx_capture_close(r->cap) != IPX_OK)
+		ipx_error("--pcap: some packets could not be written");
 	ipx_loop_free(r->loop);
 }
 
@@ -223,14 +236,25 @@ static int open_links(struct router *r, double wait)
 	for (size_t i = 0; i < r->nlinks; i++) {
 		struct sockaddr_in server;
 
-		if (ipx_udp_resolve(r->specs[i].where, IPX_UDP_DEFAULT_PORT,
-				    &server, err, sizeof(err)) != IPX_OK) {
+		if (!strcmp(r->specs[i].kind, "eth")) {
+			rc = cli_eth_open("router", r->loop, &r->specs[i],
+					  false, &r->links[i]);
+			if (rc != CLI_OK)
+				return rc;
+		} else if (ipx_udp_resolve(r->specs[i].where,
+					   IPX_UDP_DEFAULT_PORT, &server, err,
+					   sizeof(err)) != IPX_OK) {
 			cli_error("router", "--link %s", err);
 			return CLI_USAGE;
+		} else if ((rc = ipx_udp_link_open(r->loop, &server, &uo,
+						   &r->links[i])) != IPX_OK) {
+			cli_error("router", "cannot open link %zu: %s", i + 1,
+				  ipx_strerror(rc));
+			return CLI_FAIL;
 		}
-		rc = ipx_udp_link_open(r->loop, &server, &uo, &r->links[i]);
-		if (rc == IPX_OK)
-			rc = ipx_node_add_link(r->node, r->links[i]);
+		if (r->cap)
+			ipx_capture_attach(r->cap, r->links[i]);
+		rc = ipx_node_add_link(r->node, r->links[i]);
 		if (rc != IPX_OK) {
 			cli_error("router", "cannot open link %zu: %s", i + 1,
 				  ipx_strerror(rc));
@@ -253,8 +277,9 @@ static int open_links(struct router *r, double wait)
 			return CLI_FAIL;
 		}
 		r->links[i]->net = r->specs[i].net;
-		ipx_info("router: network %08X on hub %s as node %s (%u tick%s)",
-			 (unsigned)r->specs[i].net, r->specs[i].where,
+		ipx_info("router: network %08X on %s %s as node %s (%u tick%s)",
+			 (unsigned)r->specs[i].net, r->specs[i].kind,
+			 r->specs[i].where,
 			 ipx_node_format(r->links[i]->node, node),
 			 r->specs[i].ticks, r->specs[i].ticks == 1 ? "" : "s");
 	}
@@ -343,6 +368,13 @@ int cmd_router(int argc, char **argv)
 				cli_error("router", "--link %s", err);
 				return CLI_USAGE;
 			}
+			if (!r.specs[r.nlinks].net) {
+				cli_error("router", "--link '%s': a router's "
+						    "link needs its network: "
+						    ",net=HEX",
+					  optarg);
+				return CLI_USAGE;
+			}
 			for (size_t i = 0; i < r.nlinks; i++) {
 				if (r.specs[i].net == r.specs[r.nlinks].net) {
 					cli_error("router",
@@ -425,6 +457,11 @@ int cmd_router(int argc, char **argv)
 	}
 	signal(SIGPIPE, SIG_IGN);
 	ipx_loop_watch_signals(r.loop, sigs, 3, on_signal, &r);
+	if (no.pcap && (rc = cli_capture_open("router", r.loop, no.pcap,
+					      &r.cap)) != CLI_OK) {
+		router_close(&r);
+		return rc;
+	}
 	rc = open_links(&r, no.register_timeout);
 	if (rc == CLI_OK)
 		rc = start_services(&r, internal, rip_period, sap_period, adv,

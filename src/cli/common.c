@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "ipxlab/err.h"
+#include "ipxlab/link_eth.h"
 #include "ipxlab/link_udp.h"
 #include "ipxlab/log.h"
 
@@ -88,6 +89,12 @@ int cli_node_opt(struct cli_node_opts *o, const char *cmd, int opt,
 	case OPT_HUB:
 		o->hub = arg;
 		return 1;
+	case OPT_NODE_LINK:
+		o->link = arg;
+		return 1;
+	case OPT_PCAP:
+		o->pcap = arg;
+		return 1;
 	case OPT_CONFIG:
 		o->config = arg;
 		return 1;
@@ -107,18 +114,133 @@ int cli_node_opt(struct cli_node_opts *o, const char *cmd, int opt,
 	}
 }
 
-static bool node_ready(void *ctx)
+bool cli_link_failed(const struct ipx_link *link)
 {
-	struct cli_node *cn = ctx;
+	return !strcmp(link->kind, "udp") &&
+	       ipx_udp_link_error(link) != IPX_OK;
+}
 
-	return cn->link->up || ipx_udp_link_error(cn->link) != IPX_OK;
+static int open_hub_link(const char *cmd, struct ipx_loop *loop,
+			 const char *hub, const struct cli_node_opts *o,
+			 struct ipx_link **out)
+{
+	struct ipx_udp_options uo = { 0 };
+	struct sockaddr_in server;
+	char err[512];
+	int rc;
+
+	if (!hub)
+		hub = getenv("IPXLAB_HUB");
+	if (!hub || !*hub)
+		hub = "127.0.0.1";
+	if (ipx_udp_resolve(hub, IPX_UDP_DEFAULT_PORT, &server, err,
+			    sizeof(err)) != IPX_OK) {
+		cli_error(cmd, "--hub %s", err);
+		return CLI_USAGE;
+	}
+	uo.register_timeout = (ipx_time)(o->register_timeout * IPX_SEC);
+	rc = ipx_udp_link_open(loop, &server, &uo, out);
+	if (rc != IPX_OK) {
+		cli_error(cmd, "cannot open the tunnel link: %s",
+			  ipx_strerror(rc));
+		return CLI_FAIL;
+	}
+	return CLI_OK;
+}
+
+int cli_eth_open(const char *cmd, struct ipx_loop *loop,
+		 const struct cli_link_spec *spec, bool promisc,
+		 struct ipx_link **out)
+{
+	struct ipx_eth_options eo = { .net = spec->net,
+				      .promiscuous = promisc };
+	char err[512];
+	int rc;
+
+	if (spec->frame[0] && ipx_frame_type_parse(spec->frame, &eo.frame)) {
+		cli_error(cmd, "frame=%s: not a frame type (ethernet_ii, "
+			       "802.3, 802.2, snap or auto)",
+			  spec->frame);
+		return CLI_USAGE;
+	}
+	rc = ipx_eth_link_open(loop, spec->where, &eo, out, err, sizeof(err));
+	if (rc != IPX_OK) {
+		cli_error(cmd, "%s", err);
+		return CLI_FAIL;
+	}
+	return CLI_OK;
+}
+
+int cli_link_open(const char *cmd, struct ipx_loop *loop,
+		  const struct cli_node_opts *o, bool promisc,
+		  struct ipx_link **out)
+{
+	struct cli_link_spec spec;
+	char err[512];
+
+	if (!o->link)
+		return open_hub_link(cmd, loop, o->hub, o, out);
+	if (o->hub) {
+		cli_error(cmd, "--hub and --link both name the network: give "
+			       "one");
+		return CLI_USAGE;
+	}
+	if (cli_link_spec_parse(o->link, &spec, err, sizeof(err)) < 0) {
+		cli_error(cmd, "--link %s", err);
+		return CLI_USAGE;
+	}
+	if (!strcmp(spec.kind, "hub")) {
+		if (spec.net) {
+			cli_error(cmd, "--link %s: net= is for Ethernet links "
+				       "and routers (a hub gives its clients "
+				       "network 0)",
+				  o->link);
+			return CLI_USAGE;
+		}
+		return open_hub_link(cmd, loop, spec.where, o, out);
+	}
+	return cli_eth_open(cmd, loop, &spec, promisc, out);
+}
+
+static bool link_ready(void *ctx)
+{
+	struct ipx_link *link = ctx;
+
+	return link->up || cli_link_failed(link);
+}
+
+int cli_link_wait(const char *cmd, struct ipx_loop *loop,
+		  const struct cli_node_opts *o, struct ipx_link *link)
+{
+	int rc = ipx_loop_run_until(loop, link_ready, link,
+				    (ipx_time)(o->register_timeout * IPX_SEC) +
+					    IPX_SEC);
+
+	if (rc == IPX_OK && link->up)
+		return CLI_OK;
+	if (rc == IPX_ECLOSED)
+		cli_error(cmd, "interrupted");
+	else if (!cli_link_failed(link))
+		cli_error(cmd, "no answer from %s",
+			  o->link ? o->link : o->hub ? o->hub : "the hub");
+	return CLI_FAIL;
+}
+
+int cli_capture_open(const char *cmd, struct ipx_loop *loop, const char *path,
+		     struct ipx_capture **out)
+{
+	struct ipx_capture_options co = { .pcap_path = path };
+	char err[512];
+
+	if (ipx_capture_open(loop, &co, out, err, sizeof(err)) != IPX_OK) {
+		cli_error(cmd, "--pcap %s", err);
+		return CLI_FAIL;
+	}
+	return CLI_OK;
 }
 
 int cli_node_open(struct cli_node *cn, const struct cli_node_opts *o)
 {
-	const char *hub = o->hub;
-	struct ipx_udp_options uo = { 0 };
-	struct sockaddr_in server;
 	char err[512];
 	int rc;
 
@@ -129,15 +251,6 @@ int cli_node_open(struct cli_node *cn, const struct cli_node_opts *o)
 		fprintf(stderr, "ipxlab: %s\n", err);
 		return CLI_FAIL;
 	}
-	if (!hub)
-		hub = getenv("IPXLAB_HUB");
-	if (!hub || !*hub)
-		hub = "127.0.0.1";
-	if (ipx_udp_resolve(hub, IPX_UDP_DEFAULT_PORT, &server, err,
-			    sizeof(err)) != IPX_OK) {
-		fprintf(stderr, "ipxlab: --hub %s\n", err);
-		return CLI_USAGE;
-	}
 	cn->loop = ipx_loop_new(NULL);
 	cn->node = cn->loop ? ipx_node_new(cn->loop, &cn->cfg) : NULL;
 	if (!cn->node) {
@@ -145,26 +258,31 @@ int cli_node_open(struct cli_node *cn, const struct cli_node_opts *o)
 		cli_node_close(cn);
 		return CLI_FAIL;
 	}
-	uo.register_timeout = (ipx_time)(o->register_timeout * IPX_SEC);
-	rc = ipx_udp_link_open(cn->loop, &server, &uo, &cn->link);
-	if (rc == IPX_OK)
-		rc = ipx_node_add_link(cn->node, cn->link);
+	if (o->pcap && (rc = cli_capture_open(cli_current, cn->loop, o->pcap,
+					      &cn->cap)) != CLI_OK) {
+		cli_node_close(cn);
+		return rc;
+	}
+	rc = cli_link_open(cli_current, cn->loop, o, false, &cn->link);
+	if (rc != CLI_OK) {
+		cli_node_close(cn);
+		return rc;
+	}
+	if (cn->cap)
+		ipx_capture_attach(cn->cap, cn->link);
+	rc = ipx_node_add_link(cn->node, cn->link);
 	if (rc != IPX_OK) {
-		fprintf(stderr, "ipxlab: cannot open the tunnel link: %s\n",
+		fprintf(stderr, "ipxlab: cannot use the link: %s\n",
 			ipx_strerror(rc));
+		ipx_link_close(cn->link);
 		cli_node_close(cn);
 		return CLI_FAIL;
 	}
 	cli_stop_on_signals(cn->loop);
-	rc = ipx_loop_run_until(cn->loop, node_ready, cn,
-				uo.register_timeout + IPX_SEC);
-	if (rc != IPX_OK || !cn->link->up) {
-		if (rc == IPX_ECLOSED)
-			fprintf(stderr, "ipxlab: interrupted\n");
-		else if (ipx_udp_link_error(cn->link) == IPX_OK)
-			fprintf(stderr, "ipxlab: no answer from %s\n", hub);
+	rc = cli_link_wait(cli_current, cn->loop, o, cn->link);
+	if (rc != CLI_OK) {
 		cli_node_close(cn);
-		return CLI_FAIL;
+		return rc;
 	}
 	ipx_node_address(cn->node, &cn->addr);
 	cli_node_services(cn);
@@ -204,6 +322,9 @@ void cli_node_close(struct cli_node *cn)
 	ipx_diag_free(cn->diag);
 	ipx_ping_responder_free(cn->pong);
 	ipx_node_free(cn->node);	/* closes the link */
+	/* After the link: its close shows the tap its last sends. */
+	if (ipx_capture_close(cn->cap) != IPX_OK)
+		ipx_error("--pcap: some packets could not be written");
 	ipx_loop_free(cn->loop);
 	memset(cn, 0, sizeof(*cn));
 }

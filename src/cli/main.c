@@ -46,8 +46,13 @@ const struct cli_cmd cli_commands[] = {
 	  help_advertise },
 	{ "diag", "[ADDR|--broadcast] [options]",
 	  "IPX diagnostics: what answers and with what", cmd_diag, help_diag },
+	{ "capture", "[--hub H | --link eth:IFACE] [-w FILE] [options]",
+	  "print a line per IPX packet seen (and write a pcap)", cmd_capture,
+	  help_capture },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
+
+const char *cli_current = "ipxlab";
 
 const struct cli_cmd *cli_find(const char *name)
 {
@@ -105,5 +110,6 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return CLI_USAGE;
 	}
+	cli_current = c->name;
 	return c->run(argc - 1, argv + 1);
 }

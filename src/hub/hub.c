@@ -70,6 +70,8 @@ struct ipx_hub {
 	struct ipx_timer sweep;
 	struct ipx_hook hook;
 	struct ipx_hub_stats stats;
+	ipx_hub_uplink_cb uplink;		/* bridging, or NULL */
+	void *uplink_ctx;
 	unsigned ntx;
 	struct txent tx[TXQUEUE];
 	uint8_t rbuf[RXBATCH][RXBUF];
@@ -379,6 +381,8 @@ void ipx_hub_input(struct ipx_hub *hub, const struct sockaddr_in *from,
 
 	hub->stats.rx_packets++;
 	hub->stats.rx_bytes += len;
+	if (hub->opts.rx_tap)
+		hub->opts.rx_tap(from, pkt, len, hub->opts.rx_tap_ctx);
 	if (len > HUB_MTU) {
 		hub->stats.drops[IPX_HUB_DROP_TOOBIG]++;
 		return;
@@ -424,6 +428,8 @@ void ipx_hub_input(struct ipx_hub *hub, const struct sockaddr_in *from,
 			queue(hub, c, pkt, len);
 			c->tx_packets++;
 		}
+		if (hub->uplink)
+			hub->uplink(pkt, len, hub->uplink_ctx);
 		return;
 	}
 	if (ipx_node_eq(h.dst.node, keepalive_node)) {
@@ -446,6 +452,10 @@ void ipx_hub_input(struct ipx_hub *hub, const struct sockaddr_in *from,
 			}
 			return;
 		}
+		if (!dst && hub->uplink) {
+			hub->uplink(pkt, len, hub->uplink_ctx);
+			return;
+		}
 		if (!dst) {
 			hub->stats.drops[IPX_HUB_DROP_UNKNOWN_DEST]++;
 			return;
@@ -454,6 +464,43 @@ void ipx_hub_input(struct ipx_hub *hub, const struct sockaddr_in *from,
 		queue(hub, dst, pkt, len);
 		dst->tx_packets++;
 	}
+}
+
+void ipx_hub_set_uplink(struct ipx_hub *hub, ipx_hub_uplink_cb cb, void *ctx)
+{
+	hub->uplink = cb;
+	hub->uplink_ctx = ctx;
+}
+
+bool ipx_hub_has_node(const struct ipx_hub *hub,
+		      const uint8_t node[IPX_NODE_LEN])
+{
+	return lookup(hub, node) != NULL;
+}
+
+size_t ipx_hub_deliver(struct ipx_hub *hub, const uint8_t *pkt, size_t len)
+{
+	size_t n = 0;
+
+	if (len < IPX_HDR_LEN || len > HUB_MTU)
+		return 0;
+	if (ipx_node_is_broadcast(pkt + 10)) {
+		for (struct client *c = hub->oldest; c; c = c->newer, n++) {
+			queue(hub, c, pkt, len);
+			c->tx_packets++;
+		}
+	} else {
+		struct client *c = lookup(hub, pkt + 10);
+
+		if (c) {
+			queue(hub, c, pkt, len);
+			c->tx_packets++;
+			n = 1;
+		}
+	}
+	/* The bytes are borrowed: send them before returning. */
+	ipx_hub_flush(hub);
+	return n;
 }
 
 static void on_readable(struct ipx_loop *loop, int fd, unsigned events,

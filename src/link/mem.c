@@ -17,12 +17,14 @@ struct mem_link {
 	struct ipx_link link;
 	struct ipx_mem_segment *seg;
 	struct mem_link *next;
+	bool promiscuous;	/* also takes unicasts for other nodes */
 };
 
 struct flight {
 	ipx_time when;
 	uint64_t seq;
 	struct mem_link *to;	/* cleared if the link closes meanwhile */
+	uint8_t from[IPX_NODE_LEN], hop[IPX_NODE_LEN];	/* for the tap */
 	size_t len;
 	uint8_t pkt[];
 };
@@ -129,6 +131,9 @@ static void deliver_due(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 	       budget--) {
 		struct flight *f = heap_pop(seg);
 
+		if (f->to)	/* it reached the link: the tap sees it */
+			ipx_link_tap_ipx(&f->to->link, false, f->pkt, f->len,
+					 f->hop, f->from);
 		if (f->to && f->to->link.rx) {
 			struct ipx_link *l = &f->to->link;
 
@@ -143,7 +148,7 @@ static void deliver_due(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 }
 
 static int enqueue(struct ipx_mem_segment *seg, struct mem_link *to,
-		   const uint8_t *pkt, size_t len, ipx_time extra)
+		   const struct ipx_link_tap_pkt *p, ipx_time extra)
 {
 	struct flight *f;
 
@@ -156,7 +161,7 @@ static int enqueue(struct ipx_mem_segment *seg, struct mem_link *to,
 		seg->heap = h;
 		seg->capheap = cap;
 	}
-	f = malloc(sizeof(*f) + len);
+	f = malloc(sizeof(*f) + p->len);
 	if (!f)
 		return IPX_ENOMEM;
 	f->when = ipx_loop_now(seg->loop) + seg->faults.delay + extra;
@@ -164,15 +169,17 @@ static int enqueue(struct ipx_mem_segment *seg, struct mem_link *to,
 		f->when += rnd(seg) % (seg->faults.jitter + 1);
 	f->seq = seg->seq++;
 	f->to = to;
-	f->len = len;
-	memcpy(f->pkt, pkt, len);
+	f->len = p->len;
+	memcpy(f->from, p->src, IPX_NODE_LEN);
+	memcpy(f->hop, p->dst, IPX_NODE_LEN);
+	memcpy(f->pkt, p->data, p->len);
 	heap_push(seg, f);
 	return IPX_OK;
 }
 
 /* One copy toward one receiver, with the segment's faults applied. */
 static int offer(struct ipx_mem_segment *seg, struct mem_link *to,
-		 const uint8_t *pkt, size_t len)
+		 const struct ipx_link_tap_pkt *p)
 {
 	const struct ipx_mem_faults *fl = &seg->faults;
 	ipx_time extra = 0;
@@ -193,7 +200,7 @@ static int offer(struct ipx_mem_segment *seg, struct mem_link *to,
 			extra = fl->reorder_delay ? fl->reorder_delay
 						  : 10 * IPX_MSEC;
 		}
-		rc = enqueue(seg, to, pkt, len, extra);
+		rc = enqueue(seg, to, p, extra);
 	}
 	return rc;
 }
@@ -206,21 +213,27 @@ static int mem_send(struct ipx_link *link, const uint8_t *pkt, size_t len,
 	bool bcast = ipx_node_is_broadcast(next_hop);
 	bool found = false;
 	int rc = IPX_OK;
+	struct ipx_link_tap_pkt p = { true, false, pkt, len, next_hop,
+				      link->node };
 
 	if (len > link->mtu)
 		return IPX_ETOOBIG;
 	seg->stats.sent++;
 	if (seg->tap)
 		seg->tap(pkt, len, link->node, next_hop, seg->tap_ctx);
+	ipx_link_tap_ipx(link, true, pkt, len, next_hop, link->node);
 	link->stats.tx_packets++;
 	link->stats.tx_bytes += len;
 	for (struct mem_link *m = seg->links; m && rc == IPX_OK; m = m->next) {
 		if (m == self)
 			continue;
-		if (!bcast && !ipx_node_eq(m->link.node, next_hop))
+		if (!bcast && !ipx_node_eq(m->link.node, next_hop)) {
+			if (m->promiscuous)
+				rc = offer(seg, m, &p);
 			continue;
+		}
 		found = true;
-		rc = offer(seg, m, pkt, len);
+		rc = offer(seg, m, &p);
 	}
 	if (!bcast && !found)
 		seg->stats.no_such_node++;
@@ -344,4 +357,9 @@ struct ipx_link *ipx_mem_link_new(struct ipx_mem_segment *seg,
 	m->next = seg->links;
 	seg->links = m;
 	return &m->link;
+}
+
+void ipx_mem_link_set_promiscuous(struct ipx_link *link, bool on)
+{
+	((struct mem_link *)link)->promiscuous = on;
 }

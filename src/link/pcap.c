@@ -58,16 +58,23 @@ int ipx_pcap_open(const char *path, struct ipx_pcap **out, char *err,
 	return IPX_OK;
 }
 
-/* A record header for 'len' bytes captured whole. */
-static int write_record_header(struct ipx_pcap *pc, ipx_time when, size_t len)
+/* One record: the header, then up to two pieces of data. */
+static int write_record(struct ipx_pcap *pc, ipx_time when, const uint8_t *a,
+			size_t alen, const uint8_t *b, size_t blen)
 {
 	uint8_t rh[16];
 
+	if (alen + blen > SNAPLEN)
+		return IPX_ETOOBIG;
 	put32le(rh, (uint32_t)(when / IPX_SEC));
-	put32le(rh + 4, (uint32_t)(when % IPX_SEC / IPX_USEC));
-	put32le(rh + 8, (uint32_t)len);
-	put32le(rh + 12, (uint32_t)len);
-	return fwrite(rh, sizeof(rh), 1, pc->f) == 1 ? IPX_OK : IPX_EIO;
+	put32le(rh + 4, (uint32_t)(when % IPX_SEC));
+	put32le(rh + 8, (uint32_t)(alen + blen));
+	put32le(rh + 12, (uint32_t)(alen + blen));
+	if (fwrite(rh, sizeof(rh), 1, pc->f) != 1 ||
+	    (alen && fwrite(a, alen, 1, pc->f) != 1) ||
+	    (blen && fwrite(b, blen, 1, pc->f) != 1))
+		return IPX_EIO;
+	return IPX_OK;
 }
 
 int ipx_pcap_write(struct ipx_pcap *pc, ipx_time when,
@@ -77,27 +84,21 @@ int ipx_pcap_write(struct ipx_pcap *pc, ipx_time when,
 {
 	uint8_t eth[14];
 
-	if (len > SNAPLEN - sizeof(eth))
-		return IPX_ETOOBIG;
 	memcpy(eth, dst, IPX_NODE_LEN);
 	memcpy(eth + 6, src, IPX_NODE_LEN);
 	ipx_put16(eth + 12, 0x8137);
-	if (write_record_header(pc, when, len + sizeof(eth)) != IPX_OK ||
-	    fwrite(eth, sizeof(eth), 1, pc->f) != 1 ||
-	    (len && fwrite(pkt, len, 1, pc->f) != 1))
-		return IPX_EIO;
-	return IPX_OK;
+	return write_record(pc, when, eth, sizeof(eth), pkt, len);
 }
 
 int ipx_pcap_write_frame(struct ipx_pcap *pc, ipx_time when,
 			 const uint8_t *frame, size_t len)
 {
-	if (len > SNAPLEN)
-		return IPX_ETOOBIG;
-	if (write_record_header(pc, when, len) != IPX_OK ||
-	    (len && fwrite(frame, len, 1, pc->f) != 1))
-		return IPX_EIO;
-	return IPX_OK;
+	return write_record(pc, when, frame, len, NULL, 0);
+}
+
+int ipx_pcap_flush(struct ipx_pcap *pc)
+{
+	return fflush(pc->f) == 0 ? IPX_OK : IPX_EIO;
 }
 
 int ipx_pcap_close(struct ipx_pcap *pc)

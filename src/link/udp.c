@@ -119,6 +119,8 @@ static int enqueue(struct udp_link *u, const uint8_t *pkt, size_t len)
 		return IPX_ETOOBIG;
 	if (u->nq == QUEUE)
 		flush(&u->link);
+	/* The server relays by the header's nodes: the tap uses them too. */
+	ipx_link_tap_ipx(&u->link, true, pkt, len, NULL, NULL);
 	memcpy(u->qbuf[u->nq], pkt, len);
 	u->qlen[u->nq++] = len;
 	return IPX_OK;
@@ -203,6 +205,8 @@ static void handle(struct udp_link *u, const uint8_t *pkt, size_t len)
 	struct ipx_link *link = &u->link;
 	struct ipx_header h;
 
+	/* Capture sees everything, tunnel control included: it is IPX. */
+	ipx_link_tap_ipx(link, false, pkt, len, NULL, NULL);
 	if (len > IPX_MAX_PACKET) {
 		link->stats.rx_errors++;
 		return;

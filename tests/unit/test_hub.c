@@ -1,6 +1,7 @@
 /*
  * test_hub.c - the hub's packet handling, without a socket (detached) on
- * the fake clock: every datagram it would send is captured by the tap.
+ * the fake clock: every datagram it would send is captured by the tap
+ * (hubrig.h).
  */
 #include "cm.h"
 
@@ -14,94 +15,18 @@
 #include "ipxlab/ipx.h"
 #include "ipxlab/log.h"
 
-struct sent {
-	struct sockaddr_in to;
-	size_t len;
-	uint8_t pkt[1500];
-};
-
-struct rig {
-	struct ipx_clock clk;
-	struct ipx_loop *loop;
-	struct ipx_hub *hub;
-	int n;
-	struct sent out[2100];
-};
-
-static void tap(const struct sockaddr_in *to, const uint8_t *pkt, size_t len,
-		void *ctx)
-{
-	struct rig *r = ctx;
-
-	if (r->n >= 2100)
-		return;
-	r->out[r->n].to = *to;
-	r->out[r->n].len = len;
-	memcpy(r->out[r->n].pkt, pkt, len);
-	r->n++;
-}
+#include "hubrig.h"
 
 static int setup(void **state)
 {
-	struct rig *r = calloc(1, sizeof(*r));
-	struct ipx_hub_options o = { .detached = true, .tap = tap, .tap_ctx = r };
-	char err[128];
-
-	o.bind.sin_family = AF_INET;
-	o.bind.sin_port = htons(213);
-	ipx_clock_fake_init(&r->clk, IPX_SEC);
-	r->loop = ipx_loop_new(&r->clk);
-	assert_int_equal(ipx_hub_open(r->loop, &o, &r->hub, err, sizeof(err)),
-			 IPX_OK);
-	*state = r;
+	*state = hubrig_new();
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	struct rig *r = *state;
-
-	ipx_hub_close(r->hub);
-	ipx_loop_free(r->loop);
-	free(r);
+	hubrig_free(*state);
 	return 0;
-}
-
-static struct sockaddr_in client(uint16_t port)
-{
-	struct sockaddr_in sa = { .sin_family = AF_INET };
-
-	sa.sin_addr.s_addr = htonl(0x7F000001);
-	sa.sin_port = htons(port);
-	return sa;
-}
-
-static void node_of(uint16_t port, uint8_t node[6])
-{
-	struct sockaddr_in sa = client(port);
-
-	memcpy(node, &sa.sin_addr.s_addr, 4);
-	memcpy(node + 4, &sa.sin_port, 2);
-}
-
-static void input(struct rig *r, uint16_t port, const uint8_t *p, size_t len)
-{
-	struct sockaddr_in sa = client(port);
-
-	ipx_hub_input(r->hub, &sa, p, len);
-	ipx_hub_flush(r->hub);
-}
-
-static void reg(struct rig *r, uint16_t port, uint8_t type)
-{
-	uint8_t p[30] = { 0 };
-
-	p[0] = p[1] = 0xFF;
-	p[3] = 30;
-	p[5] = type;
-	p[17] = 2;	/* dst socket 2 */
-	p[29] = 2;
-	input(r, port, p, 30);
 }
 
 /* A data packet from the client at 'from' to node 'to_node'. */
@@ -115,7 +40,7 @@ static size_t data(uint8_t *p, uint16_t from, const uint8_t *to_node,
 	h.type = 4;
 	memcpy(h.dst.node, to_node, 6);
 	h.dst.socket = 0x4545;
-	node_of(from, h.src.node);
+	hubrig_node(from, h.src.node);
 	h.src.socket = 0x4000;
 	ipx_header_encode(&h, p);
 	memcpy(p + 30, text, n);
@@ -124,18 +49,18 @@ static size_t data(uint8_t *p, uint16_t from, const uint8_t *to_node,
 
 static void registration_is_answered_as_dosbox_does(void **state)
 {
-	struct rig *r = *state;
+	struct hub_rig *r = *state;
 	struct ipx_header h;
 	uint8_t node[6];
 
-	reg(r, 5000, 0);
+	hubrig_register(r, 5000, 0);
 	assert_int_equal(r->n, 1);
 	assert_int_equal(ntohs(r->out[0].to.sin_port), 5000);
 	assert_int_equal(r->out[0].len, 30);
 	assert_int_equal(ipx_header_decode(r->out[0].pkt, 30, &h), IPX_OK);
 	assert_int_equal(h.checksum, 0xFFFF);
 	assert_int_equal(h.dst.net, 0);
-	node_of(5000, node);
+	hubrig_node(5000, node);
 	assert_memory_equal(h.dst.node, node, 6);	/* IP + port */
 	assert_memory_equal(h.dst.node, "\x7F\x00\x00\x01\x13\x88", 6);
 	assert_int_equal(h.dst.socket, 2);
@@ -146,11 +71,11 @@ static void registration_is_answered_as_dosbox_does(void **state)
 
 static void repeat_and_odd_registrations_are_answered(void **state)
 {
-	struct rig *r = *state;
+	struct hub_rig *r = *state;
 	uint8_t p[30] = { 0 };
 
-	reg(r, 5000, 0);
-	reg(r, 5000, 2);	/* again, type 2 as ipxwrapper sends */
+	hubrig_register(r, 5000, 0);
+	hubrig_register(r, 5000, 2);	/* again, type 2 as ipxwrapper sends */
 	assert_int_equal(r->n, 2);
 	assert_int_equal(ipx_hub_client_count(r->hub), 1);
 	assert_int_equal(ipx_hub_stats(r->hub)->joins, 1);
@@ -159,25 +84,25 @@ static void repeat_and_odd_registrations_are_answered(void **state)
 	memset(p, 0xAB, 6);
 	memset(p + 6, 0, 24);
 	p[17] = 2;
-	input(r, 5001, p, 30);
+	hubrig_input(r, 5001, p, 30);
 	assert_int_equal(ipx_hub_client_count(r->hub), 2);
 	assert_int_equal(r->n, 3);
 }
 
 static void unicast_goes_to_one_client_exactly(void **state)
 {
-	struct rig *r = *state;
+	struct hub_rig *r = *state;
 	uint8_t p[128], to[6];
 	size_t n;
 
-	reg(r, 5000, 0);
-	reg(r, 5001, 0);
-	reg(r, 5002, 0);
+	hubrig_register(r, 5000, 0);
+	hubrig_register(r, 5001, 0);
+	hubrig_register(r, 5002, 0);
 	r->n = 0;
-	node_of(5002, to);
+	hubrig_node(5002, to);
 	n = data(p, 5000, to, "hello");
 	p[n] = 'X';	/* trailing bytes past the length field */
-	input(r, 5000, p, n + 1);
+	hubrig_input(r, 5000, p, n + 1);
 	assert_int_equal(r->n, 1);
 	assert_int_equal(ntohs(r->out[0].to.sin_port), 5002);
 	assert_int_equal(r->out[0].len, n);
@@ -187,14 +112,14 @@ static void unicast_goes_to_one_client_exactly(void **state)
 
 static void broadcast_goes_to_all_but_the_sender(void **state)
 {
-	struct rig *r = *state;
+	struct hub_rig *r = *state;
 	uint8_t p[128];
 	int seen[3] = { 0 };
 
 	for (uint16_t port = 5000; port < 5003; port++)
-		reg(r, port, 0);
+		hubrig_register(r, port, 0);
 	r->n = 0;
-	input(r, 5001, p, data(p, 5001, ipx_node_broadcast, "all"));
+	hubrig_input(r, 5001, p, data(p, 5001, ipx_node_broadcast, "all"));
 	assert_int_equal(r->n, 2);
 	for (int i = 0; i < r->n; i++)
 		seen[ntohs(r->out[i].to.sin_port) - 5000]++;
@@ -206,57 +131,57 @@ static void broadcast_goes_to_all_but_the_sender(void **state)
 
 static void forged_and_bad_datagrams_are_dropped_and_counted(void **state)
 {
-	struct rig *r = *state;
+	struct hub_rig *r = *state;
 	const struct ipx_hub_stats *s = ipx_hub_stats(r->hub);
 	uint8_t p[1600] = { 0 }, to[6];
 	size_t n;
 
-	reg(r, 5000, 0);
-	reg(r, 5001, 0);
+	hubrig_register(r, 5000, 0);
+	hubrig_register(r, 5001, 0);
 	r->n = 0;
-	node_of(5001, to);
+	hubrig_node(5001, to);
 	/* Source node of another client: forged. */
 	n = data(p, 5001, to, "spoof");
-	input(r, 5000, p, n);
+	hubrig_input(r, 5000, p, n);
 	assert_int_equal(s->drops[IPX_HUB_DROP_FORGED], 1);
 	/* From an address that never registered. */
 	n = data(p, 6000, to, "who");
-	input(r, 6000, p, n);
+	hubrig_input(r, 6000, p, n);
 	assert_int_equal(s->drops[IPX_HUB_DROP_UNREGISTERED], 1);
 	/* Garbage: short, bad length field, too big. */
-	input(r, 5000, p, 7);
+	hubrig_input(r, 5000, p, 7);
 	assert_int_equal(s->drops[IPX_HUB_DROP_SHORT], 1);
 	n = data(p, 5000, to, "x");
 	ipx_put16(p + 2, 200);
-	input(r, 5000, p, n);
+	hubrig_input(r, 5000, p, n);
 	assert_int_equal(s->drops[IPX_HUB_DROP_BADLEN], 1);
-	input(r, 5000, p, 1425);
+	hubrig_input(r, 5000, p, 1425);
 	assert_int_equal(s->drops[IPX_HUB_DROP_TOOBIG], 1);
 	/* To a node nobody has. */
 	to[5] ^= 0x55;
-	input(r, 5000, p, data(p, 5000, to, "lost"));
+	hubrig_input(r, 5000, p, data(p, 5000, to, "lost"));
 	assert_int_equal(s->drops[IPX_HUB_DROP_UNKNOWN_DEST], 1);
 	assert_int_equal(r->n, 0);
 	/* And service continues. */
-	node_of(5001, to);
-	input(r, 5000, p, data(p, 5000, to, "fine"));
+	hubrig_node(5001, to);
+	hubrig_input(r, 5000, p, data(p, 5000, to, "fine"));
 	assert_int_equal(r->n, 1);
 }
 
 static void silent_clients_get_keepalives_then_leave(void **state)
 {
-	struct rig *r = *state;
+	struct hub_rig *r = *state;
 	const struct ipx_hub_stats *s = ipx_hub_stats(r->hub);
 	struct ipx_header h;
 	uint8_t p[64], me[6];
 
-	reg(r, 5000, 0);
-	reg(r, 5001, 0);
+	hubrig_register(r, 5000, 0);
+	hubrig_register(r, 5001, 0);
 	r->n = 0;
 	/* 5001 keeps talking; 5000 stays silent. */
 	for (int i = 0; i < 6; i++) {
 		ipx_loop_run_for(r->loop, IPX_SEC);
-		input(r, 5001, p, data(p, 5001, ipx_node_broadcast, "."));
+		hubrig_input(r, 5001, p, data(p, 5001, ipx_node_broadcast, "."));
 	}
 	assert_true(s->keepalives >= 1);
 	{
@@ -279,7 +204,7 @@ static void silent_clients_get_keepalives_then_leave(void **state)
 		if (ntohs(r->out[i].to.sin_port) == 5001)
 			assert_int_not_equal(r->out[i].len, 30);
 	/* A DOSBox client's answer is consumed, not relayed. */
-	node_of(5000, me);
+	hubrig_node(5000, me);
 	{
 		struct ipx_header a = { .checksum = 0xFFFF, .length = 30 };
 
@@ -289,14 +214,14 @@ static void silent_clients_get_keepalives_then_leave(void **state)
 		a.src.socket = 2;
 		ipx_header_encode(&a, p);
 		r->n = 0;
-		input(r, 5000, p, 30);
+		hubrig_input(r, 5000, p, 30);
 		assert_int_equal(r->n, 0);
 		assert_int_equal(s->control, 1);
 	}
 	/* Silence past the idle timeout (120 s) ends the client. */
 	for (int i = 0; i < 125; i++) {
 		ipx_loop_run_for(r->loop, IPX_SEC);
-		input(r, 5001, p, data(p, 5001, ipx_node_broadcast, "."));
+		hubrig_input(r, 5001, p, data(p, 5001, ipx_node_broadcast, "."));
 	}
 	assert_int_equal(ipx_hub_client_count(r->hub), 1);
 	assert_int_equal(s->leaves, 1);
@@ -304,19 +229,19 @@ static void silent_clients_get_keepalives_then_leave(void **state)
 
 static void many_clients_are_found_by_node(void **state)
 {
-	struct rig *r = *state;
+	struct hub_rig *r = *state;
 	uint8_t p[64], to[6];
 
 	for (uint16_t port = 10000; port < 12000; port++)
-		reg(r, port, 0);
+		hubrig_register(r, port, 0);
 	assert_int_equal(ipx_hub_client_count(r->hub), 2000);
 	r->n = 0;
-	node_of(11999, to);
-	input(r, 10000, p, data(p, 10000, to, "far"));
+	hubrig_node(11999, to);
+	hubrig_input(r, 10000, p, data(p, 10000, to, "far"));
 	assert_int_equal(r->n, 1);
 	assert_int_equal(ntohs(r->out[0].to.sin_port), 11999);
 	r->n = 0;
-	input(r, 10500, p, data(p, 10500, ipx_node_broadcast, "b"));
+	hubrig_input(r, 10500, p, data(p, 10500, ipx_node_broadcast, "b"));
 	assert_int_equal(r->n, 1999);
 }
 

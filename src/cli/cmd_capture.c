@@ -1,0 +1,162 @@
+/*
+ * cmd_capture.c - "ipxlab capture": join a hub, or an Ethernet interface
+ * in promiscuous mode, and print one line per packet as it goes (capture.h
+ * has the format), optionally writing a pcap file too. No IPX node runs:
+ * the link alone, so what is printed is what the wire carries (on a hub,
+ * the broadcasts and what is sent to this client; the hub's own --pcap has
+ * everything).
+ */
+#include <getopt.h>
+#include <string.h>
+
+#include "cli.h"
+#include "ipxlab/err.h"
+#include "ipxlab/log.h"
+
+void help_capture(FILE *out)
+{
+	fprintf(out,
+		"Print a line per IPX packet seen: time, in/out, source -> "
+		"destination\n"
+		"(NET:NODE:SOCKET), IPX type and length, then the protocol: "
+		"SPX\n"
+		"connection ids, sequence, ack and flags; RIP and SAP "
+		"operations;\n"
+		"NetBIOS operation and name; ping; diagnostics. On a hub it "
+		"sees the\n"
+		"broadcasts and what is sent to it (the hub's --pcap has "
+		"everything);\n"
+		"on an Ethernet interface every IPX frame on the segment.\n\n"
+		"  -w, --write FILE    also write the packets to a pcap file\n"
+		"  -c, --count N       stop after N packets (lines)\n"
+		"  -s, --seconds S     stop after S seconds\n"
+		"  --hub HOST[:PORT]   the tunnel server to join (default "
+		"$IPXLAB_HUB\n"
+		"                      or 127.0.0.1:213)\n"
+		"  --link eth:IFACE[,frame=TYPE|auto]\n"
+		"                      an Ethernet interface instead, "
+		"promiscuous\n"
+		"                      (root or CAP_NET_RAW)\n"
+		"  --wait SECONDS      how long to wait for the hub (default 10)\n"
+		"  -v, --verbose       more log lines; -q, --quiet fewer\n");
+}
+
+static void ignore_rx(struct ipx_link *link, const uint8_t *pkt, size_t len,
+		      void *ctx)
+{
+	(void)link;
+	(void)pkt;
+	(void)len;
+	(void)ctx;
+}
+
+struct capture_run {
+	struct ipx_capture *cap;
+	unsigned long want;	/* 0: no limit */
+};
+
+static bool enough(void *ctx)
+{
+	struct capture_run *r = ctx;
+
+	return r->want && ipx_capture_packets(r->cap) >= r->want;
+}
+
+int cmd_capture(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "write", required_argument, NULL, 'w' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "seconds", required_argument, NULL, 's' },
+		CLI_NODE_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct capture_run run = { 0 };
+	struct ipx_capture_options co = { .print = stdout };
+	struct cli_node_opts no;
+	struct ipx_loop *loop;
+	struct ipx_link *link = NULL;
+	double seconds = 0;
+	char err[512];
+	int opt, rc;
+
+	cli_node_opts_init(&no);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "w:c:s:vqh", longopts, NULL)) !=
+	       -1) {
+		int o = cli_node_opt(&no, argv[0], opt, optarg);
+
+		if (o < 0)
+			return CLI_USAGE;
+		if (o > 0 && opt != OPT_PCAP && opt != OPT_CONFIG)
+			continue;
+		switch (opt) {
+		case 'w':
+		case OPT_PCAP:
+			co.pcap_path = optarg;
+			break;
+		case 'c':
+			if (cli_parse_uint("capture", "--count", optarg, 1,
+					   1000000000, &run.want) < 0)
+				return CLI_USAGE;
+			break;
+		case 's':
+			if (cli_parse_seconds("capture", "--seconds", optarg,
+					      0.001, 86400 * 365, &seconds) < 0)
+				return CLI_USAGE;
+			break;
+		case 'h':
+			cli_usage_line(stdout, "capture");
+			help_capture(stdout);
+			return CLI_OK;
+		case OPT_CONFIG:
+			cli_error("capture", "--config: capture runs no node");
+			return CLI_USAGE;
+		default:
+			cli_usage_line(stderr, "capture");
+			return CLI_USAGE;
+		}
+	}
+	if (optind < argc) {
+		cli_error("capture", "unexpected argument '%s'", argv[optind]);
+		return CLI_USAGE;
+	}
+	loop = ipx_loop_new(NULL);
+	if (!loop) {
+		cli_error("capture", "out of memory");
+		return CLI_FAIL;
+	}
+	if (ipx_capture_open(loop, &co, &run.cap, err, sizeof(err)) != IPX_OK) {
+		cli_error("capture", "-w %s", err);
+		ipx_loop_free(loop);
+		return CLI_FAIL;
+	}
+	rc = cli_link_open("capture", loop, &no, true, &link);
+	if (rc == CLI_OK) {
+		ipx_capture_attach(run.cap, link);
+		link->rx = ignore_rx;
+		cli_stop_on_signals(loop);
+		rc = cli_link_wait("capture", loop, &no, link);
+	}
+	if (rc == CLI_OK) {
+		char node[13];
+
+		ipx_info("capture: on %s as node %s", no.link ? no.link : "the hub",
+			 ipx_node_format(link->node, node));
+		rc = ipx_loop_run_until(loop, enough, &run,
+					seconds > 0
+						? (ipx_time)(seconds * IPX_SEC)
+						: UINT64_MAX / 4);
+		rc = rc == IPX_OK || rc == IPX_ETIMEOUT || rc == IPX_ECLOSED
+			     ? CLI_OK
+			     : CLI_FAIL;
+	}
+	ipx_link_close(link);
+	if (ipx_capture_close(run.cap) != IPX_OK) {
+		cli_error("capture", "some packets could not be written to %s",
+			  co.pcap_path);
+		rc = CLI_FAIL;
+	}
+	ipx_loop_free(loop);
+	return rc;
+}
