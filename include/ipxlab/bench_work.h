@@ -64,7 +64,17 @@ struct ipx_bw_params {
 	/* UDP kind: the IPv4 address the receiver binds (the tunnel's
 	 * local address, so the baseline runs the same path) */
 	struct in_addr udp_bind;
+	/* set-up (SPX connect) gives up after this long; 0: 10 s. NetBIOS
+	 * names and calls follow the node's NETBIOS timeouts instead. */
+	double setup_timeout;
 };
+
+/* The receiver's drain when params.drain is 0 (seconds). */
+#define IPX_BW_DEFAULT_DRAIN 0.2
+/* The echo (RTT) sender resends a packet not back after this long, and
+ * gives up after IPX_BW_RTT_TRIES resends in a row. */
+#define IPX_BW_RTT_TIMEOUT (500 * IPX_MSEC)
+#define IPX_BW_RTT_TRIES 10
 
 struct ipx_bw_result {
 	enum ipx_bw_kind kind;
