@@ -18,6 +18,7 @@
 
 #define CMD "bench"
 #define DEFAULT_WAIT 10.0
+#define AGENT_NB_DELAY 2	/* ticks between name-claim broadcasts */
 
 static void help_protocols(FILE *out)
 {
@@ -48,6 +49,8 @@ static void help_protocols(FILE *out)
 		"                      (sender) and R (receiver), found by SAP;\n"
 		"                      needs --hub or --link\n"
 		"      --config FILE   SHELL.CFG for the agents started here\n"
+		"                      (without it they claim NetBIOS names with\n"
+		"                      a 2-tick broadcast delay: set-up only)\n"
 		"      --wait S        joining the hub, finding agents (default %g)\n"
 		"      --timeout S     bound on one run (default 10 s + 5 ms a\n"
 		"                      packet, or the time + 10 s)\n"
@@ -124,6 +127,13 @@ static const char *grouped(double v, char *buf, size_t len)
 	return buf;
 }
 
+/* Nanoseconds as microseconds, two digits below 10 us. */
+static const char *us(uint64_t ns, char *buf, size_t len)
+{
+	snprintf(buf, len, ns < 10000 ? "%.2f" : "%.0f", ns / 1e3);
+	return buf;
+}
+
 static void on_progress(unsigned pass, unsigned passes, enum ipx_bw_kind k,
 			void *ctx)
 {
@@ -163,7 +173,7 @@ static void print_table(const struct run_ctx *r, const struct ipx_b1_report *rep
 	       "KB/s", "x IPX", "1990", "x IPX", "send p50/p99us", "CPUs");
 	for (int i = 0; i < IPX_B1_ROWS; i++) {
 		const struct ipx_b1_row *w = &rep->row[ipx_b1_rows[i]];
-		char rng[48], del[32], ref[16], rr[16], lat[32], cpu[16];
+		char rng[80], del[32], ref[16], rr[16], lat[80], cpu[32];
 
 		snprintf(rng, sizeof(rng), "[%s - %s]",
 			 grouped(w->pps.min, a, sizeof(a)),
@@ -177,8 +187,9 @@ static void print_table(const struct run_ctx *r, const struct ipx_b1_report *rep
 			strcpy(ref, "-");
 			strcpy(rr, "-");
 		}
-		snprintf(lat, sizeof(lat), "%.1f/%.1f", w->lat_p50 / 1e3,
-			 w->lat_p99 / 1e3);
+		snprintf(lat, sizeof(lat), "%s/%s",
+			 us(w->lat_p50, a, sizeof(a)),
+			 us(w->lat_p99, b, sizeof(b)));
 		snprintf(cpu, sizeof(cpu), "%d/%d", w->cpu_snd, w->cpu_rcv);
 		printf("%-17s %9s %-21s %11s %5.2f%% %9.1f %5.2f | %8s %5s | "
 		       "%13s %5s\n",
@@ -549,6 +560,11 @@ static int run(struct run_ctx *r)
 	int rc;
 
 	ipx_config_defaults(&cfg);
+	/* Agents started here claim their NetBIOS names (set-up, outside
+	 * every measurement) with a short broadcast delay, unless a
+	 * SHELL.CFG says otherwise: seconds per run saved. */
+	if (!r->config)
+		cfg.netbios_broadcast_delay = AGENT_NB_DELAY;
 	if (r->config &&
 	    ipx_config_load(&cfg, r->config, err, sizeof(err)) != IPX_OK) {
 		cli_error(CMD, "%s", err);
