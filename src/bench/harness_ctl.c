@@ -230,11 +230,15 @@ static int wait_all(struct ipx_hctl *c, const bool *set, uint8_t type,
 
 			if (!set[i])
 				continue;
+			/* Late words about an earlier (failed) run. */
+			while (g->queued && g->queue[0]->run < run)
+				take(g);
 			m = g->queued ? g->queue[0] : NULL;
 			if (m && m->type == IPX_HMSG_ERROR) {
 				hset_err(err, errlen, "%s failed: %s",
 					 who(g, w, sizeof(w)), m->u.text);
 				during(c, err, errlen);
+				take(g);
 				return IPX_EIO;
 			}
 			if (m && (m->type != type || m->run != run)) {

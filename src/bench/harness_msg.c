@@ -6,11 +6,11 @@
  * Bodies, by type (offsets within the body, big-endian):
  *
  * HELLO (38)   0 pid u32, 4 cpus u16, 6 name[32] (NUL padded)
- * PREPARE (64) 0 run u32, 4 role u8, 5 kind u8, 6 cpu s16 (-1 none),
+ * PREPARE (68) 0 run u32, 4 role u8, 5 kind u8, 6 cpu s16 (-1 none),
  *              8 repeat u16, 10 size u32, 14 count u32, 18 seconds ms
  *              u32, 22 drain ms u32, 26 peer address (12), 38 peer
  *              NetBIOS name[16], 54 peer UDP IPv4 u32, 58 its port u16,
- *              60 UDP bind IPv4 u32
+ *              60 UDP bind IPv4 u32, 64 set-up timeout ms u32
  * READY (40)   0 run u32, 4 cpu s16, 6 address (12), 18 NetBIOS
  *              name[16], 34 UDP IPv4 u32, 38 UDP port u16
  * GO, FINISH, QUIT (4)  0 run u32
@@ -32,7 +32,7 @@
 #include "ipxlab/err.h"
 
 #define HELLO_LEN 38
-#define PREPARE_LEN 64
+#define PREPARE_LEN 68
 #define READY_LEN 40
 #define RUN_LEN 4
 #define RESULT_FIXED 130
@@ -97,6 +97,8 @@ static uint32_t ms_of(double s)
 {
 	double ms = s * 1000 + 0.5;
 
+	if (!(ms > 0))	/* NaN too */
+		return 0;
 	return ms <= 0 ? 0 : ms >= MAX_MS ? MAX_MS : (uint32_t)ms;
 }
 
@@ -156,6 +158,7 @@ static size_t enc_prepare(uint32_t run, const struct ipx_hmsg_prepare *p,
 	ipx_put32(b + 22, ms_of(w->drain));
 	put_info(b + 26, &w->peer);
 	memcpy(b + 60, &w->udp_bind.s_addr, 4);
+	ipx_put32(b + 64, ms_of(w->setup_timeout));
 	return PREPARE_LEN;
 }
 
@@ -317,6 +320,7 @@ static int dec_prepare(const uint8_t *b, size_t n, struct ipx_hmsg_prepare *p,
 	w->drain = ipx_get32(b + 22) / 1000.0;
 	get_info(b + 26, &w->peer);
 	memcpy(&w->udp_bind.s_addr, b + 60, 4);
+	w->setup_timeout = ipx_get32(b + 64) / 1000.0;
 	if (p->cpu < -1 || p->cpu > MAX_CPU) {
 		hset_err(err, errlen, "PREPARE: CPU %d out of range", p->cpu);
 		return IPX_EINVAL;
@@ -328,6 +332,7 @@ static int dec_prepare(const uint8_t *b, size_t n, struct ipx_hmsg_prepare *p,
 		return IPX_EINVAL;
 	}
 	if (ipx_get32(b + 18) > MAX_MS || ipx_get32(b + 22) > MAX_MS ||
+	    ipx_get32(b + 64) > MAX_MS ||
 	    (w->count == 0 && ipx_get32(b + 18) == 0)) {
 		hset_err(err, errlen, "PREPARE: neither a count nor a time, "
 				     "or a time beyond a day");

@@ -252,6 +252,11 @@ int ipx_b1_run(struct ipx_hctl *c, size_t sender, size_t receiver,
 	};
 	char label[64];
 
+	/* An explicit bound covers every wait, set-up included. */
+	if (o->timeout > 0 && run.ready_timeout > run.run_timeout)
+		run.ready_timeout = run.run_timeout;
+	if (o->timeout > 0 && run.finish_timeout > run.run_timeout)
+		run.finish_timeout = run.run_timeout;
 	for (unsigned pass = 0; pass <= o->repeat; pass++) {
 		for (int i = 0; i < IPX_BW_KINDS; i++) {
 			enum ipx_bw_kind k =

@@ -187,9 +187,12 @@ static void print_table(const struct run_ctx *r, const struct ipx_b1_report *rep
 			strcpy(ref, "-");
 			strcpy(rr, "-");
 		}
-		snprintf(lat, sizeof(lat), "%s/%s",
-			 us(w->lat_p50, a, sizeof(a)),
-			 us(w->lat_p99, b, sizeof(b)));
+		if (w->lat_max)
+			snprintf(lat, sizeof(lat), "%s/%s",
+				 us(w->lat_p50, a, sizeof(a)),
+				 us(w->lat_p99, b, sizeof(b)));
+		else	/* datagrams: a send completes as it is handed on */
+			strcpy(lat, "-");
 		snprintf(cpu, sizeof(cpu), "%d/%d", w->cpu_snd, w->cpu_rcv);
 		printf("%-17s %9s %-21s %11s %5.2f%% %9.1f %5.2f | %8s %5s | "
 		       "%13s %5s\n",
@@ -242,10 +245,13 @@ static void json_row(const struct ipx_b1_report *rep,
 	json_summary("carried_pps", &w->carried, ", ");
 	json_summary("ratio_ipx", &w->ratio_ipx, ", ");
 	json_summary("retransmits", &w->retransmits, ", ");
-	printf("\"latency_us\": {\"p50\": %.3f, \"p99\": %.3f, \"max\": %.3f, "
-	       "\"mean\": %.3f}, ",
-	       w->lat_p50 / 1e3, w->lat_p99 / 1e3, w->lat_max / 1e3,
-	       w->lat_mean / 1e3);
+	if (w->lat_max)
+		printf("\"latency_us\": {\"p50\": %.3f, \"p99\": %.3f, "
+		       "\"max\": %.3f, \"mean\": %.3f}, ",
+		       w->lat_p50 / 1e3, w->lat_p99 / 1e3, w->lat_max / 1e3,
+		       w->lat_mean / 1e3);
+	else
+		printf("\"latency_us\": null, ");
 	if (w->ref_pps > 0)
 		printf("\"ref_1990_pps\": %.1f, \"ref_1990_ratio_ipx\": %.4f, ",
 		       w->ref_pps, w->ref_ratio);
@@ -314,8 +320,12 @@ static void print_csv(const struct ipx_b1_report *rep)
 			printf("%.1f,%.4f,", w->ref_pps, w->ref_ratio);
 		else
 			printf(",,");
-		printf("%.3f,%.3f,%d,%d,", w->lat_p50 / 1e3, w->lat_p99 / 1e3,
-		       w->cpu_snd, w->cpu_rcv);
+		if (w->lat_max)
+			printf("%.3f,%.3f,", w->lat_p50 / 1e3,
+			       w->lat_p99 / 1e3);
+		else
+			printf(",,");
+		printf("%d,%d,", w->cpu_snd, w->cpu_rcv);
 		if (t >= 0)
 			printf("%s,%.4f,%.2f,%s\n", rep->target[t].name,
 			       rep->target[t].ratio.median, rep->target[t].want,
