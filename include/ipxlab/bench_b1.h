@@ -73,6 +73,7 @@ struct ipx_b1_row {
 	struct ipx_stat_summary ratio_ipx;	/* pps / IPX pps, per pass */
 	struct ipx_stat_summary retransmits;
 	/* per send (RTT kind: per round trip), every pass merged, ns */
+	uint64_t lat_count;	/* 0: no per-send times (datagrams) */
 	uint64_t lat_p50, lat_p99, lat_max;
 	double lat_mean;
 	/* 1990 (0 when the original had no such row) */

@@ -143,6 +143,7 @@ static void summarize_row(const struct ipx_b1_sample *s, unsigned repeat,
 		ipx_hist_init(h);
 		for (unsigned r = 0; r < repeat; r++)
 			ipx_hist_merge(h, &s[ipx_b1_index(r, k)].snd.lat);
+		row->lat_count = h->count;
 		row->lat_p50 = ipx_hist_percentile(h, 50);
 		row->lat_p99 = ipx_hist_percentile(h, 99);
 		row->lat_max = h->max;

@@ -187,7 +187,7 @@ static void print_table(const struct run_ctx *r, const struct ipx_b1_report *rep
 			strcpy(ref, "-");
 			strcpy(rr, "-");
 		}
-		if (w->lat_max)
+		if (w->lat_count)
 			snprintf(lat, sizeof(lat), "%s/%s",
 				 us(w->lat_p50, a, sizeof(a)),
 				 us(w->lat_p99, b, sizeof(b)));
@@ -245,7 +245,7 @@ static void json_row(const struct ipx_b1_report *rep,
 	json_summary("carried_pps", &w->carried, ", ");
 	json_summary("ratio_ipx", &w->ratio_ipx, ", ");
 	json_summary("retransmits", &w->retransmits, ", ");
-	if (w->lat_max)
+	if (w->lat_count)
 		printf("\"latency_us\": {\"p50\": %.3f, \"p99\": %.3f, "
 		       "\"max\": %.3f, \"mean\": %.3f}, ",
 		       w->lat_p50 / 1e3, w->lat_p99 / 1e3, w->lat_max / 1e3,
@@ -320,7 +320,7 @@ static void print_csv(const struct ipx_b1_report *rep)
 			printf("%.1f,%.4f,", w->ref_pps, w->ref_ratio);
 		else
 			printf(",,");
-		if (w->lat_max)
+		if (w->lat_count)
 			printf("%.3f,%.3f,", w->lat_p50 / 1e3,
 			       w->lat_p99 / 1e3);
 		else

@@ -386,6 +386,7 @@ static void b1_summary_of_known_passes(void **state)
 	assert_true(w->lat_p50 >= 3000 && w->lat_p50 <= 3000 * 1.02);
 	assert_true(w->lat_p99 >= 5000 && w->lat_p99 <= 5000 * 1.02);
 	assert_int_equal(w->lat_max, 1000000);
+	assert_int_equal(w->lat_count, 505);
 
 	/* ipx/udp: carried 1000 900 990 1050 950 over 1500 -> 0.66 */
 	assert_true(fabs(rep->target[IPX_B1_T_IPX_UDP].ratio.median -
