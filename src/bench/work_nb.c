@@ -10,7 +10,10 @@
  * so every datagram goes straight to the receiver's node).
  *
  * A SEND DATAGRAM is complete when it has been handed to IPX and the link
- * has passed it to the kernel (work.c's pump and flush); a session SEND
+ * has passed it to the kernel (work.c's pump and flush), in bursts no
+ * larger than the RECEIVE DATAGRAMs a receiver can keep posted; the
+ * receiver lowers its loop's batch to that number while it runs (see
+ * on_added). A session SEND
  * when its POST reports it acknowledged, the next SEND starting then
  * (the emulator is stop-and-wait). One NetBIOS workload per node at a
  * time: the module owns socket 0x455.
@@ -36,6 +39,7 @@ struct nb_fam {
 	uint8_t *rxbuf;		/* nrx buffers of rxlen bytes */
 	size_t rxlen;
 	uint8_t lsn;		/* the session, 0: none */
+	unsigned old_batch;	/* the loop's, while we lowered it */
 	ipx_time sent_at;
 };
 
@@ -241,8 +245,15 @@ static void on_added(struct nb_ncb *ncb)
 	memset(&f->setup, 0, sizeof(f->setup));
 	if (w->role == IPX_BW_RECEIVER) {
 		if (!is_session(w)) {
-			if (post_receives(w, NB_RECEIVE_DATAGRAM))
-				bw_ready(w);
+			if (!post_receives(w, NB_RECEIVE_DATAGRAM))
+				return;
+			/* POSTs run after the link's batch: take no more per
+			 * turn than there are RECEIVE DATAGRAMs posted, or
+			 * the rest of a batch finds none and is dropped. */
+			f->old_batch = ipx_loop_batch(w->loop);
+			if (f->nrx < f->old_batch)
+				ipx_loop_set_batch(w->loop, f->nrx);
+			bw_ready(w);
 			return;
 		}
 		f->setup.command = NB_LISTEN;
@@ -326,6 +337,8 @@ static void nb_close_fam(struct ipx_bw *w)
 
 	if (!f)
 		return;
+	if (f->old_batch)
+		ipx_loop_set_batch(w->loop, f->old_batch);
 	if (f->nb) {
 		/* The sender ends its session with a packet, so the receiver
 		 * sees it closed, not aborted. */

@@ -7,6 +7,7 @@
 #include "cm.h"
 
 #include <arpa/inet.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@
 #include "ipxlab/err.h"
 #include "ipxlab/link_mem.h"
 #include "ipxlab/log.h"
+#include "ipxlab/netbios.h"
 
 #define SIZE 255
 #define DELAY 100ull	/* us each way on the segment */
@@ -227,9 +229,12 @@ static void check_clean_run(struct world *w, enum ipx_bw_kind k,
 		if (k != IPX_BW_SPX2)
 			assert_true(s->lat.min >= 2 * DELAY * 1000);
 	}
-	if (k == IPX_BW_RTT || k == IPX_BW_SPX || k == IPX_BW_NB_SESSION)
-		/* one at a time: the rate is the round trip's */
+	if (k == IPX_BW_RTT || k == IPX_BW_SPX || k == IPX_BW_NB_SESSION) {
+		/* one at a time: the rate is the round trip's, and each send
+		 * takes one round trip, never a wait behind another */
 		assert_true(s->pps < 1e6 / (2.0 * DELAY) + 1);
+		assert_true(s->lat.max < 3 * DELAY * 1000);
+	}
 	if (k == IPX_BW_SPX || k == IPX_BW_SPX2)
 		assert_true(s->srtt_us > 0);
 }
@@ -242,6 +247,13 @@ static void every_kind_in_count_mode(void **state)
 
 		run_pair(w, (enum ipx_bw_kind)k, 300, 0);
 		check_clean_run(w, (enum ipx_bw_kind)k, 300);
+		/* the NetBIOS datagram receiver takes no more per turn than
+		 * it has RECEIVE DATAGRAMs posted, and gives the batch back */
+		if (k == IPX_BW_NB_DGRAM)
+			assert_int_equal(ipx_loop_batch(w->loop), 20);
+		ipx_bw_free(w->r.w);
+		w->r.w = NULL;
+		assert_int_equal(ipx_loop_batch(w->loop), IPX_LOOP_BATCH);
 		world_free(w);
 	}
 }
@@ -357,6 +369,58 @@ static void echo_without_receiver_fails(void **state)
 	assert_int_equal(w->s.failed, 1);
 	assert_non_null(strstr(w->s.err, "no answer"));
 	assert_int_equal(w->s.res.sent, 0);
+	world_free(w);
+}
+
+static bool posted(void *ctx)
+{
+	return ((const struct nb_ncb *)ctx)->retcode != NB_RC_PENDING;
+}
+
+/* Another node holds the receiver's name already: the claim fails. */
+static void nb_name_conflict_fails(void **state)
+{
+	struct world *w = world_new(0, 12);
+	struct netbios *nb;
+	struct nb_ncb add = { .command = NB_ADD_NAME };
+	struct ipx_bw_params p;
+	struct ipx_addr b;
+	char text[16], hex[13], err[200];
+
+	(void)state;
+	ipx_node_address(w->b, &b);
+	snprintf(text, sizeof(text), "BWR%s", ipx_node_format(b.node, hex));
+	assert_int_equal(nb_open(w->a, NULL, &nb), IPX_OK);
+	assert_int_equal(nb_name_parse(text, false, add.name), IPX_OK);
+	assert_int_equal(nb_submit(nb, &add), NB_RC_PENDING);
+	assert_int_equal(ipx_loop_run_until(w->loop, posted, &add,
+					    60 * IPX_SEC),
+			 IPX_OK);
+	assert_int_equal(add.retcode, NB_RC_OK);
+
+	params_of(&p, IPX_BW_NB_SESSION, 10, 0);
+	assert_int_equal(ipx_bw_new(w->b, w->loop, IPX_BW_RECEIVER, &p,
+				    on_event, &w->r, &w->r.w, err,
+				    sizeof(err)),
+			 IPX_OK);
+	assert_int_equal(ipx_loop_run_until(w->loop, side_settled, &w->r,
+					    60 * IPX_SEC),
+			 IPX_OK);
+	assert_int_equal(w->r.failed, 1);
+	assert_int_equal(w->r.ready, 0);
+	assert_non_null(strstr(w->r.err, "cannot add the NetBIOS name"));
+	assert_non_null(strstr(w->r.err, text));
+
+	/* and a second NetBIOS user on one node is refused at once */
+	ipx_bw_free(w->r.w);
+	w->r.w = NULL;
+	assert_int_equal(ipx_bw_new(w->a, w->loop, IPX_BW_RECEIVER, &p,
+				    on_event, &w->r, &w->r.w, err,
+				    sizeof(err)),
+			 IPX_EINUSE);
+	assert_null(w->r.w);
+	assert_non_null(strstr(err, "socket 0x455"));
+	nb_close(nb);
 	world_free(w);
 }
 
@@ -481,6 +545,7 @@ int main(void)
 		cmocka_unit_test(spx_to_nobody_fails),
 		cmocka_unit_test(nb_call_to_nobody_fails),
 		cmocka_unit_test(echo_without_receiver_fails),
+		cmocka_unit_test(nb_name_conflict_fails),
 		cmocka_unit_test(receiver_gone_mid_run_fails_session),
 		cmocka_unit_test(the_event_callback_may_free),
 		cmocka_unit_test(bad_params_are_refused_with_a_message),
