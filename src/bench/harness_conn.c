@@ -3,24 +3,12 @@
  * written to an SPX session and reassembled from it, whatever the SPX
  * packet boundaries.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness_int.h"
 #include "ipxlab/err.h"
-
-void hset_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 int hconn_init(struct hconn *h, struct spx_conn *spx)
 {

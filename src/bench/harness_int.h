@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench_util.h"
 #include "ipxlab/bench_harness.h"
 #include "ipxlab/spx.h"
 
@@ -40,7 +41,7 @@ bool hconn_feed(struct hconn *h, const uint8_t *data, size_t len);
  * (h->err says why; the connection should be dropped). */
 int hconn_next(struct hconn *h, struct ipx_hmsg *m);
 
-void hset_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* Error messages into a caller's buffer (bench_util.h). */
+#define hset_err ipx_bench_set_err
 
 #endif

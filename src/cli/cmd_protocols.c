@@ -223,6 +223,19 @@ static void print_table(const struct run_ctx *r, const struct ipx_b1_report *rep
 	       "x IPX use the sender's count.\n");
 }
 
+/* A JSON string: agent names may hold any printable character. */
+static void json_text(const char *t)
+{
+	putchar('"');
+	for (; *t; t++) {
+		if (*t == '"' || *t == '\\')
+			putchar('\\');
+		if ((unsigned char)*t >= 0x20)
+			putchar(*t);
+	}
+	putchar('"');
+}
+
 static void json_summary(const char *name, const struct ipx_stat_summary *s,
 			 const char *tail)
 {
@@ -274,10 +287,10 @@ static void print_json(const struct run_ctx *r, const struct ipx_b1_report *rep)
 	for (size_t i = 0; i < ipx_hctl_agent_count(r->ctl); i++) {
 		const struct ipx_hctl_agent *g = ipx_hctl_agent_at(r->ctl, i);
 
-		printf("%s{\"role\": \"%s\", \"name\": \"%s\", \"pid\": %u, "
-		       "\"cpus\": %u}",
-		       i ? ", " : "", i ? "receiver" : "sender", g->name,
-		       g->pid, g->cpus);
+		printf("%s{\"role\": \"%s\", \"name\": ", i ? ", " : "",
+		       i ? "receiver" : "sender");
+		json_text(g->name);
+		printf(", \"pid\": %u, \"cpus\": %u}", g->pid, g->cpus);
 	}
 	printf("]},\n  \"rows\": [\n");
 	for (int i = 0; i < IPX_B1_ROWS; i++)
