@@ -98,6 +98,7 @@ struct run_ctx {
 	struct ipx_b1_opts o;
 	bool json, csv, progress;
 	bool pin_given;
+	bool pin_fallback;	/* split asked by default, 1 CPU: none */
 	const char *hub, *agents, *config;
 	double wait;
 	char names[2][IPX_HARNESS_NAME_MAX + 1];
@@ -164,10 +165,12 @@ static void print_table(const struct run_ctx *r, const struct ipx_b1_report *rep
 	printf(" packets of %zu bytes per interface; median of %u run%s "
 	       "[min - max] after 1 warm-up\n",
 	       r->o.size, rep->repeat, rep->repeat == 1 ? "" : "s");
-	printf("sender '%s' (pid %u, %u CPUs), receiver '%s' (pid %u, %u "
-	       "CPUs), hub %s, --pin %s\n\n",
-	       s->name, s->pid, s->cpus, d->name, d->pid, d->cpus, r->hubtext,
-	       ipx_b1_pin_name(r->o.pin));
+	printf("sender '%s' (pid %u, %u CPU%s), receiver '%s' (pid %u, %u "
+	       "CPU%s), hub %s, --pin %s%s\n\n",
+	       s->name, s->pid, s->cpus, s->cpus == 1 ? "" : "s", d->name,
+	       d->pid, d->cpus, d->cpus == 1 ? "" : "s", r->hubtext,
+	       ipx_b1_pin_name(r->o.pin),
+	       r->pin_fallback ? " (split needs 2 CPUs per agent)" : "");
 	printf("%-17s %9s %-21s %11s %6s %9s %5s | %8s %5s | %13s %5s\n",
 	       "interface", "pkt/s", "[min - max]", "delivered", "loss",
 	       "KB/s", "x IPX", "1990", "x IPX", "send p50/p99us", "CPUs");
@@ -566,6 +569,7 @@ static int choose_pin(struct run_ctx *r)
 			return -1;
 		}
 		r->o.pin = IPX_B1_PIN_NONE;
+		r->pin_fallback = true;
 	}
 	return 0;
 }
