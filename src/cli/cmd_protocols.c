@@ -247,6 +247,7 @@ static void json_summary(const char *name, const struct ipx_stat_summary *s,
 }
 
 static void json_row(const struct ipx_b1_report *rep,
+		     const struct ipx_b1_sample *samples,
 		     const struct ipx_b1_row *w, const char *tail)
 {
 	int t = row_target(w->kind);
@@ -275,11 +276,27 @@ static void json_row(const struct ipx_b1_report *rep,
 		printf("\"ref_1990_pps\": null, \"ref_1990_ratio_ipx\": null, ");
 	if (t >= 0)
 		printf("\"target\": \"%s\", ", rep->target[t].name);
+	/* every counted pass as measured: sender's rate, receiver's count */
+	printf("\"runs\": [");
+	for (unsigned i = 0; i < rep->repeat; i++) {
+		const struct ipx_b1_sample *x =
+			&samples[ipx_b1_index(i, w->kind)];
+
+		printf("%s{\"pps\": %.1f, \"sent\": %llu, \"delivered\": "
+		       "%llu, \"cpu\": [%d, %d]}",
+		       i ? ", " : "", x->snd.pps,
+		       (unsigned long long)x->snd.sent,
+		       (unsigned long long)x->rcv.delivered, x->snd.cpu,
+		       x->rcv.cpu);
+	}
+	printf("], ");
 	printf("\"cpu\": {\"sender\": %d, \"receiver\": %d}, \"why\": \"%s\"}%s\n",
 	       w->cpu_snd, w->cpu_rcv, w->why, tail);
 }
 
-static void print_json(const struct run_ctx *r, const struct ipx_b1_report *rep)
+static void print_json(const struct run_ctx *r,
+		       const struct ipx_b1_sample *samples,
+		       const struct ipx_b1_report *rep)
 {
 	printf("{\n  \"benchmark\": \"protocols\", \"spec\": \"B1\",\n");
 	printf("  \"config\": {\"count\": %u, \"seconds\": %g, \"size\": %zu, "
@@ -297,10 +314,10 @@ static void print_json(const struct run_ctx *r, const struct ipx_b1_report *rep)
 	}
 	printf("]},\n  \"rows\": [\n");
 	for (int i = 0; i < IPX_B1_ROWS; i++)
-		json_row(rep, &rep->row[ipx_b1_rows[i]],
+		json_row(rep, samples, &rep->row[ipx_b1_rows[i]],
 			 i + 1 < IPX_B1_ROWS ? "," : "");
 	printf("  ],\n  \"rtt\":\n");
-	json_row(rep, &rep->row[IPX_BW_RTT], ",");
+	json_row(rep, samples, &rep->row[IPX_BW_RTT], ",");
 	printf("  \"targets\": [\n");
 	for (int t = 0; t < IPX_B1_TARGETS; t++) {
 		const struct ipx_b1_target *x = &rep->target[t];
@@ -656,7 +673,7 @@ static int run(struct run_ctx *r)
 		ipx_b1_summarize(samples, r->o.repeat, rep);
 	if (rc == IPX_OK) {
 		if (r->json)
-			print_json(r, rep);
+			print_json(r, samples, rep);
 		else if (r->csv)
 			print_csv(rep);
 		else
