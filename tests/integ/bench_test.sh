@@ -122,6 +122,7 @@ for r in d["rows"] + [d["rtt"]]:
     assert r["pps"]["median"] > 0, r
     assert r["sent"]["median"] == 200, r
     assert r["delivered"]["median"] <= 200, r
+    assert len(r["runs"]) == 1 and r["runs"][0]["sent"] == 200, r
 assert [r["ref_1990_pps"] for r in d["rows"]] == [366.0, 140.3, None, 224.8, 135.9, None]
 for r in d["rows"]:
     if r["kind"] in ("spx", "spx2", "nb-session"):
