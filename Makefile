@@ -72,10 +72,10 @@ $(BUILD)/tools/%: tests/interop/%.c $(LIB)
 	$(if $(Q),@echo "  TOOL    $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) -lm
 
-# The main job: until the benchmark suite exists, a hub and two nodes on
-# loopback exchanging datagrams.
+# The main job: B1, the 1990 protocol comparison, on a hub and two agents
+# this starts on loopback (`ipxlab demo` shows plain datagrams instead).
 run: $(BIN)
-	$(BIN) demo
+	$(BIN) bench protocols
 
 deps:
 	@scripts/install-deps.sh
@@ -101,6 +101,7 @@ fuzz-run: $(FUZZ_BIN)
 	@scripts/run-fuzz.sh
 
 bench: $(BIN)
+	$(BIN) bench protocols
 	$(BIN) bench hub
 	$(BIN) bench spx
 	$(BIN) bench netbios

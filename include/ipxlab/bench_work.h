@@ -7,9 +7,13 @@
  * counts, or the echo pair that measures the bare round trip.
  *
  * A send completes when the interface says so: an IPX or NetBIOS datagram
- * when it is handed to the link; an SPX, SPX II or NetBIOS session packet
- * when it is acknowledged (SPX II keeps its window full and stops the
- * clock at the last acknowledgement).
+ * (and a plain UDP one) when it is handed to the link and the link has
+ * passed it to the kernel (bursts of at most 32 per loop turn, flushed);
+ * an SPX, SPX II or NetBIOS session packet when it is acknowledged (SPX
+ * II keeps its window full and stops the clock at the last
+ * acknowledgement); an echo when it came back. docs/benchmarks.md
+ * ("Workloads") says why. Times come from the loop's clock (microseconds),
+ * so on a simulated clock a run is deterministic.
  *
  * Life of a workload, all inside the agent's event loop:
  *   receiver: ipx_bw_new -> READY (listening; info says where) ...
@@ -18,6 +22,13 @@
  *   sender:   ipx_bw_new (with the receiver's info) -> READY (connected)
  *             ipx_bw_go -> DONE when the last send completed
  * Any failure is reported as FAILED with a message (ipx_bw_error).
+ *
+ * Events are told from a timer on the loop, never from inside an ipx_bw_*
+ * call, in order (READY before DONE; a workload that fails before READY
+ * tells only FAILED); the callback may call ipx_bw_free. Setup is never
+ * timed. A node runs one NetBIOS workload at a time (socket 0x455); a
+ * NetBIOS datagram receiver lowers its loop's batch (ipx_loop_set_batch)
+ * to the RECEIVE DATAGRAMs it keeps posted until it is freed.
  */
 #ifndef IPXLAB_BENCH_WORK_H
 #define IPXLAB_BENCH_WORK_H
@@ -64,7 +75,17 @@ struct ipx_bw_params {
 	/* UDP kind: the IPv4 address the receiver binds (the tunnel's
 	 * local address, so the baseline runs the same path) */
 	struct in_addr udp_bind;
+	/* set-up (SPX connect) gives up after this long; 0: 10 s. NetBIOS
+	 * names and calls follow the node's NETBIOS timeouts instead. */
+	double setup_timeout;
 };
+
+/* The receiver's drain when params.drain is 0 (seconds). */
+#define IPX_BW_DEFAULT_DRAIN 0.2
+/* The echo (RTT) sender resends a packet not back after this long, and
+ * gives up after IPX_BW_RTT_TRIES resends in a row. */
+#define IPX_BW_RTT_TIMEOUT (500 * IPX_MSEC)
+#define IPX_BW_RTT_TRIES 10
 
 struct ipx_bw_result {
 	enum ipx_bw_kind kind;
@@ -77,11 +98,15 @@ struct ipx_bw_result {
 				 * receiver: first to last packet */
 	double pps;		/* per second over 'seconds' */
 	double kbps;		/* payload KB (1024 bytes) per second */
-	uint64_t retransmits;	/* session kinds, sender */
+	uint64_t retransmits;	/* sender: session kinds, and RTT resends */
 	double srtt_us;		/* SPX kinds: the connection's own estimate */
-	/* sender: per-send completion time; RTT kind: per round trip */
+	/* sender: per-send completion time, start of the send to its
+	 * acknowledgement (session kinds) or return (RTT kind); empty for
+	 * datagram kinds */
 	struct ipx_hist lat;
-	double cpu_user, cpu_sys;	/* seconds used during the run */
+	/* seconds of CPU used by the whole process during the run (sender:
+	 * go to DONE; receiver: READY to DONE) */
+	double cpu_user, cpu_sys;
 	int cpu;		/* CPU it ended on (sched_getcpu) */
 };
 
@@ -97,12 +122,18 @@ int ipx_bw_new(struct ipx_node *node, struct ipx_loop *loop,
 	       size_t errlen);
 /* Receiver, after READY: where the sender must send. */
 void ipx_bw_info(const struct ipx_bw *w, struct ipx_bw_info *out);
-/* Sender, after READY: start sending now. */
+/* Sender, after READY: start sending now. IPX_EINVAL if not READY (or a
+ * receiver). */
 int ipx_bw_go(struct ipx_bw *w);
-/* Receiver: the sender is done; report DONE after the drain. */
+/* Receiver: the sender is done; report DONE after the drain (at once if
+ * every expected packet is in). */
 void ipx_bw_finish(struct ipx_bw *w);
+/* The figures so far (final after DONE or FAILED). */
 void ipx_bw_result(const struct ipx_bw *w, struct ipx_bw_result *out);
+/* The failure's message; "" when there is none (never NULL). */
 const char *ipx_bw_error(const struct ipx_bw *w);
+/* Close everything it opened (a sender's SPX connection with an informed
+ * disconnect, its NetBIOS session with HANG UP); NULL is ignored. */
 void ipx_bw_free(struct ipx_bw *w);
 
 /* "ipx", "spx", "spx2", "nb-dgram", "nb-session", "udp", "rtt". */

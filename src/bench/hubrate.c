@@ -49,6 +49,8 @@
 #include "ipxlab/loop.h"
 #include "ipxlab/node.h"
 
+#include "bench_util.h"
+
 #define BATCH 64		/* per sendmmsg/recvmmsg, as the link does */
 #define SOCKBUF (1 << 20)	/* socket buffers, as the link sets them */
 #define BENCH_SOCKET 0x4545	/* the receiver node's IPX socket */
@@ -107,19 +109,6 @@ static void sleep_ms(unsigned ms)
 
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
-}
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
 }
 
 const char *ipx_bench_path_name(enum ipx_bench_path path)
@@ -832,13 +821,13 @@ static int spawn(struct run *r, enum ipx_bench_role role, child_main_fn fn)
 	pid_t pid;
 
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
-		set_err(r->err, r->errlen, "socketpair: %s", strerror(errno));
+		ipx_bench_set_err(r->err, r->errlen, "socketpair: %s", strerror(errno));
 		return IPX_EIO;
 	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		set_err(r->err, r->errlen, "fork: %s", strerror(errno));
+		ipx_bench_set_err(r->err, r->errlen, "fork: %s", strerror(errno));
 		close(sv[0]);
 		close(sv[1]);
 		return IPX_EIO;
@@ -921,7 +910,7 @@ static int child_gone(struct run *r, enum ipx_bench_role role)
 	char why[80];
 
 	reap(p, 500, &st);
-	set_err(r->err, r->errlen, "the %s process %s",
+	ipx_bench_set_err(r->err, r->errlen, "the %s process %s",
 		ipx_bench_role_name(role), exit_text(st, why, sizeof(why)));
 	return IPX_EIO;
 }
@@ -942,11 +931,11 @@ static int recv_msg(struct run *r, enum ipx_bench_role role, struct msg *m,
 		if (rc > 0)
 			break;
 		if (rc < 0 && errno != EINTR) {
-			set_err(r->err, r->errlen, "poll: %s", strerror(errno));
+			ipx_bench_set_err(r->err, r->errlen, "poll: %s", strerror(errno));
 			return IPX_EIO;
 		}
 		if (rc == 0 && now_ns() >= end) {
-			set_err(r->err, r->errlen,
+			ipx_bench_set_err(r->err, r->errlen,
 				"the %s process did not answer within %.1f s",
 				ipx_bench_role_name(role), ms / 1000.0);
 			return IPX_ETIMEOUT;
@@ -958,13 +947,13 @@ static int recv_msg(struct run *r, enum ipx_bench_role role, struct msg *m,
 	if (n == 0 || (n < 0 && errno == ECONNRESET))
 		return child_gone(r, role);
 	if (n != (ssize_t)sizeof(*m)) {
-		set_err(r->err, r->errlen, "bad message from the %s process",
+		ipx_bench_set_err(r->err, r->errlen, "bad message from the %s process",
 			ipx_bench_role_name(role));
 		return IPX_EIO;
 	}
 	if (m->type == MSG_ERROR) {
 		m->text[sizeof(m->text) - 1] = '\0';
-		set_err(r->err, r->errlen, "%s: %s", ipx_bench_role_name(role),
+		ipx_bench_set_err(r->err, r->errlen, "%s: %s", ipx_bench_role_name(role),
 			m->text);
 		return IPX_EIO;
 	}
@@ -977,7 +966,7 @@ static int expect(struct run *r, enum ipx_bench_role role, uint32_t type,
 	int rc = recv_msg(r, role, m, ms);
 
 	if (rc == IPX_OK && m->type != type) {
-		set_err(r->err, r->errlen,
+		ipx_bench_set_err(r->err, r->errlen,
 			"unexpected message %u from the %s process", m->type,
 			ipx_bench_role_name(role));
 		rc = IPX_EIO;
@@ -1020,7 +1009,7 @@ static int quiet(struct run *r, unsigned ms)
 		}
 		rc = poll(pfd, n, (int)((end - now + 999999) / 1000000));
 		if (rc < 0 && errno != EINTR) {
-			set_err(r->err, r->errlen, "poll: %s", strerror(errno));
+			ipx_bench_set_err(r->err, r->errlen, "poll: %s", strerror(errno));
 			return IPX_EIO;
 		}
 		for (nfds_t i = 0; rc > 0 && i < n; i++) {
@@ -1031,7 +1020,7 @@ static int quiet(struct run *r, unsigned ms)
 				continue;
 			e = recv_msg(r, who[i], &m, 0);
 			if (e == IPX_OK) {
-				set_err(r->err, r->errlen,
+				ipx_bench_set_err(r->err, r->errlen,
 					"unexpected message from the %s "
 					"process",
 					ipx_bench_role_name(who[i]));
@@ -1104,7 +1093,7 @@ static int finish(struct run *r, enum ipx_bench_role role, struct msg *m)
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		char why[80];
 
-		set_err(r->err, r->errlen, "the %s process %s",
+		ipx_bench_set_err(r->err, r->errlen, "the %s process %s",
 			ipx_bench_role_name(role),
 			exit_text(st, why, sizeof(why)));
 		return IPX_EIO;
@@ -1149,7 +1138,7 @@ static int run_path(struct run *r, struct ipx_bench_result *out)
 	r->target.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	if (o->window &&
 	    pipe2(r->credit, O_NONBLOCK | O_CLOEXEC) < 0) {
-		set_err(r->err, r->errlen, "pipe: %s", strerror(errno));
+		ipx_bench_set_err(r->err, r->errlen, "pipe: %s", strerror(errno));
 		return IPX_EIO;
 	}
 	if (hub) {
@@ -1262,7 +1251,7 @@ int ipx_bench_hub_path(const struct ipx_bench_opts *o,
 		r.p[i].fd = -1;
 	if (o->payload > IPX_BENCH_MAX_PAYLOAD || o->seconds <= 0 ||
 	    o->warmup < 0) {
-		set_err(err, errlen, "bad benchmark options");
+		ipx_bench_set_err(err, errlen, "bad benchmark options");
 		return IPX_EINVAL;
 	}
 	rc = run_path(&r, out);

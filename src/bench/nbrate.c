@@ -44,6 +44,8 @@
 #include "ipxlab/log.h"
 #include "ipxlab/netbios.h"
 
+#include "bench_util.h"
+
 #define ECHO_SOCKET 0x4748
 #define SINK_SOCKET 0x4749
 #define CREDIT_SOCKET 0x474A
@@ -54,17 +56,6 @@
 #define NAME "NBBENCH"
 
 enum { KIND_IPX = 1, KIND_NB = 2 };
-
-static void set_err(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
 
 void ipx_nbb_opts_default(struct ipx_nbb_opts *o)
 {
@@ -502,7 +493,7 @@ static int session_tests(struct ipx_nbb_result *out, char *err,
 	if (nb_submit(m.nb, &m.call) != NB_RC_PENDING ||
 	    ipx_loop_run_until(m.loop, call_done, &m.call, 10 * IPX_SEC) ||
 	    m.call.retcode != NB_RC_OK) {
-		set_err(err, errlen, "call %s: %s", NAME,
+		ipx_bench_set_err(err, errlen, "call %s: %s", NAME,
 			nb_strerror(m.call.retcode));
 		return IPX_EIO;
 	}
@@ -521,14 +512,14 @@ static int session_tests(struct ipx_nbb_result *out, char *err,
 		m.stop = false;
 		m.sent_at = now_us();
 		if (nb_submit(m.nb, &m.send) != NB_RC_PENDING) {
-			set_err(err, errlen, "send: %s",
+			ipx_bench_set_err(err, errlen, "send: %s",
 				nb_strerror(m.send.retcode));
 			return IPX_EIO;
 		}
 		measure(r, &m.sent);
 		ipx_loop_run_until(m.loop, call_done, &m.send, 10 * IPX_SEC);
 		if (m.send.retcode != NB_RC_OK) {
-			set_err(err, errlen, "session send: %s",
+			ipx_bench_set_err(err, errlen, "session send: %s",
 				nb_strerror(m.send.retcode));
 			return IPX_EIO;
 		}
@@ -582,7 +573,7 @@ static int run_all(uint16_t port, struct ipx_nbb_result *out, char *err,
 		rc = ipx_socket_open(m.node, CREDIT_SOCKET, on_credit, NULL,
 				     &m.credit);
 	if (rc != IPX_OK) {
-		set_err(err, errlen, "measuring node: %s", ipx_strerror(rc));
+		ipx_bench_set_err(err, errlen, "measuring node: %s", ipx_strerror(rc));
 		return rc;
 	}
 	/* Where the responder is: FIND NAME (and the cache keeps it). */
@@ -590,7 +581,7 @@ static int run_all(uint16_t port, struct ipx_nbb_result *out, char *err,
 	if (nb_submit(m.nb, &find) != NB_RC_PENDING ||
 	    ipx_loop_run_until(m.loop, call_done, &find, 10 * IPX_SEC) ||
 	    find.retcode != NB_RC_OK) {
-		set_err(err, errlen, "find %s: %s", NAME,
+		ipx_bench_set_err(err, errlen, "find %s: %s", NAME,
 			nb_strerror(find.retcode));
 		return IPX_EIO;
 	}
@@ -628,7 +619,7 @@ int ipx_nbb_run(const struct ipx_nbb_opts *o, struct ipx_nbb_result *out,
 	memset(out, 0, sizeof(*out));
 	memset(&m, 0, sizeof(m));
 	if (o->size < 1 || o->size > NB_MAX_DATAGRAM || o->window < CREDIT_EVERY) {
-		set_err(err, errlen, "size 1..%d, window at least %d",
+		ipx_bench_set_err(err, errlen, "size 1..%d, window at least %d",
 			NB_MAX_DATAGRAM, CREDIT_EVERY);
 		return IPX_EINVAL;
 	}
@@ -640,14 +631,14 @@ int ipx_nbb_run(const struct ipx_nbb_opts *o, struct ipx_nbb_result *out,
 		return IPX_ENOMEM;
 	hub = spawn(&fd, 0);
 	if (hub < 0 || child_read(fd, &port, sizeof(port), 5000) < 0) {
-		set_err(err, errlen, "the hub did not start");
+		ipx_bench_set_err(err, errlen, "the hub did not start");
 		goto out;
 	}
 	close(fd);
 	fd = -1;
 	resp = spawn(&fd, port);
 	if (resp < 0 || child_read(fd, &ready, 1, 15000) < 0) {
-		set_err(err, errlen, "the responder node did not start");
+		ipx_bench_set_err(err, errlen, "the responder node did not start");
 		goto out;
 	}
 	rc = run_all(port, out, err, errlen);

@@ -43,6 +43,8 @@
 #include "ipxlab/node.h"
 #include "ipxlab/spx.h"
 
+#include "bench_util.h"
+
 #define BENCH_SOCKET 0x4546	/* the receiver's IPX socket / SPX listener */
 #define MEM_NET 0x00BE4C00
 #define IDLE_WAIT (20 * IPX_MSEC)	/* children's longest sleep */
@@ -92,42 +94,12 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static uint64_t tv_ns(const struct timeval *tv)
-{
-	return (uint64_t)tv->tv_sec * 1000000000ull +
-	       (uint64_t)tv->tv_usec * 1000ull;
-}
-
-static void cpu_ns(uint64_t *user, uint64_t *sys)
-{
-	struct rusage ru;
-
-	*user = *sys = 0;
-	if (getrusage(RUSAGE_SELF, &ru) == 0) {
-		*user = tv_ns(&ru.ru_utime);
-		*sys = tv_ns(&ru.ru_stime);
-	}
-}
-
 static void sleep_ms(unsigned ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
 
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
-}
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
 }
 
 static void close_fd(int *fd)
@@ -417,7 +389,7 @@ static void fill_snap(struct child *c, struct snap *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->t_ns = now_ns();
-	cpu_ns(&s->user_ns, &s->sys_ns);
+	ipx_bench_cpu_ns(&s->user_ns, &s->sys_ns);
 	if (c->role == R_RECEIVER) {
 		s->bytes = is_spx(c->kind) ? c->end.bytes : c->bytes;
 		s->packets = is_spx(c->kind) ? c->end.packets : c->packets;
@@ -820,13 +792,13 @@ static int spawn(struct run *r, enum role role, child_fn fn)
 	pid_t pid;
 
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
-		set_err(r->err, r->errlen, "socketpair: %s", strerror(errno));
+		ipx_bench_set_err(r->err, r->errlen, "socketpair: %s", strerror(errno));
 		return IPX_EIO;
 	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		set_err(r->err, r->errlen, "fork: %s", strerror(errno));
+		ipx_bench_set_err(r->err, r->errlen, "fork: %s", strerror(errno));
 		close(sv[0]);
 		close(sv[1]);
 		return IPX_EIO;
@@ -909,7 +881,7 @@ static int child_gone(struct run *r, enum role role)
 	char why[80];
 
 	reap(&r->p[role], 500, &st);
-	set_err(r->err, r->errlen, "the %s process %s", role_names[role],
+	ipx_bench_set_err(r->err, r->errlen, "the %s process %s", role_names[role],
 		exit_text(st, why, sizeof(why)));
 	return IPX_EIO;
 }
@@ -930,11 +902,11 @@ static int recv_msg(struct run *r, enum role role, struct msg *m,
 		if (rc > 0)
 			break;
 		if (rc < 0 && errno != EINTR) {
-			set_err(r->err, r->errlen, "poll: %s", strerror(errno));
+			ipx_bench_set_err(r->err, r->errlen, "poll: %s", strerror(errno));
 			return IPX_EIO;
 		}
 		if (rc == 0 && now_ns() >= end) {
-			set_err(r->err, r->errlen,
+			ipx_bench_set_err(r->err, r->errlen,
 				"the %s process did not answer within %.1f s",
 				role_names[role], ms / 1000.0);
 			return IPX_ETIMEOUT;
@@ -946,13 +918,13 @@ static int recv_msg(struct run *r, enum role role, struct msg *m,
 	if (n == 0 || (n < 0 && errno == ECONNRESET))
 		return child_gone(r, role);
 	if (n != (ssize_t)sizeof(*m)) {
-		set_err(r->err, r->errlen, "bad message from the %s process",
+		ipx_bench_set_err(r->err, r->errlen, "bad message from the %s process",
 			role_names[role]);
 		return IPX_EIO;
 	}
 	if (m->type == MSG_ERROR) {
 		m->text[sizeof(m->text) - 1] = '\0';
-		set_err(r->err, r->errlen, "%s: %s", role_names[role], m->text);
+		ipx_bench_set_err(r->err, r->errlen, "%s: %s", role_names[role], m->text);
 		return IPX_EIO;
 	}
 	return IPX_OK;
@@ -964,7 +936,7 @@ static int expect(struct run *r, enum role role, uint32_t type,
 	int rc = recv_msg(r, role, m, ms);
 
 	if (rc == IPX_OK && m->type != type) {
-		set_err(r->err, r->errlen,
+		ipx_bench_set_err(r->err, r->errlen,
 			"unexpected message %u from the %s process", m->type,
 			role_names[role]);
 		rc = IPX_EIO;
@@ -1005,7 +977,7 @@ static int quiet(struct run *r, unsigned ms)
 		}
 		rc = poll(pfd, n, (int)((end - now + 999999) / 1000000));
 		if (rc < 0 && errno != EINTR) {
-			set_err(r->err, r->errlen, "poll: %s", strerror(errno));
+			ipx_bench_set_err(r->err, r->errlen, "poll: %s", strerror(errno));
 			return IPX_EIO;
 		}
 		for (nfds_t i = 0; rc > 0 && i < n; i++) {
@@ -1016,7 +988,7 @@ static int quiet(struct run *r, unsigned ms)
 				continue;
 			e = recv_msg(r, who[i], &m, 0);
 			if (e == IPX_OK) {
-				set_err(r->err, r->errlen,
+				ipx_bench_set_err(r->err, r->errlen,
 					"unexpected message from the %s "
 					"process",
 					role_names[who[i]]);
@@ -1053,7 +1025,7 @@ static int finish(struct run *r, enum role role, struct msg *m)
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		char why[80];
 
-		set_err(r->err, r->errlen, "the %s process %s",
+		ipx_bench_set_err(r->err, r->errlen, "the %s process %s",
 			role_names[role], exit_text(st, why, sizeof(why)));
 		return IPX_EIO;
 	}
@@ -1083,7 +1055,7 @@ static int run_udp(struct run *r, struct ipx_spxb_result *out)
 	memset(fin, 0, sizeof(fin));
 	if (!is_spx(r->kind) &&
 	    pipe2(r->credit, O_NONBLOCK | O_CLOEXEC) < 0) {
-		set_err(r->err, r->errlen, "pipe: %s", strerror(errno));
+		ipx_bench_set_err(r->err, r->errlen, "pipe: %s", strerror(errno));
 		return IPX_EIO;
 	}
 	r->hub_addr.sin_family = AF_INET;
@@ -1253,7 +1225,7 @@ static int run_mem(const struct ipx_spxb_opts *o, enum ipx_spxb_kind kind,
 		if (!l)
 			goto nomem;
 		if ((rc = ipx_node_add_link(w.node[i], l)) != IPX_OK) {
-			set_err(err, errlen, "cannot attach a link: %s",
+			ipx_bench_set_err(err, errlen, "cannot attach a link: %s",
 				ipx_strerror(rc));
 			goto out;
 		}
@@ -1281,7 +1253,7 @@ static int run_mem(const struct ipx_spxb_opts *o, enum ipx_spxb_kind kind,
 			ipx_loop_run_until(w.loop, end_connected, &w.end[0],
 					   CONNECT_WAIT);
 		if (rc != IPX_OK || w.end[0].connected != IPX_OK + 1000) {
-			set_err(err, errlen,
+			ipx_bench_set_err(err, errlen,
 				"the SPX connection on the in-memory link "
 				"failed: %s",
 				ipx_strerror(rc != IPX_OK ? rc
@@ -1314,7 +1286,7 @@ static int run_mem(const struct ipx_spxb_opts *o, enum ipx_spxb_kind kind,
 					  &w.sock[1])) != IPX_OK ||
 		    (rc = ipx_socket_open(w.node[0], 0, mem_on_datagram, &w.rx,
 					  &w.sock[0])) != IPX_OK) {
-			set_err(err, errlen, "cannot open an IPX socket: %s",
+			ipx_bench_set_err(err, errlen, "cannot open an IPX socket: %s",
 				ipx_strerror(rc));
 			goto out;
 		}
@@ -1328,7 +1300,7 @@ static int run_mem(const struct ipx_spxb_opts *o, enum ipx_spxb_kind kind,
 		if ((rc = mem_turn(&w, kind, len, window, &sent)) != IPX_OK)
 			goto failed;
 	mb = machine_busy(&b1);
-	cpu_ns(&u1, &s1);
+	ipx_bench_cpu_ns(&u1, &s1);
 	t1 = now_ns();
 	bytes1 = is_spx(kind) ? w.end[1].bytes : w.rx.bytes;
 	pk1 = is_spx(kind) ? w.end[1].packets : w.rx.packets;
@@ -1337,14 +1309,14 @@ static int run_mem(const struct ipx_spxb_opts *o, enum ipx_spxb_kind kind,
 		if ((rc = mem_turn(&w, kind, len, window, &sent)) != IPX_OK)
 			goto failed;
 		if (is_spx(kind) && w.end[0].closed) {
-			set_err(err, errlen, "the SPX connection closed during "
+			ipx_bench_set_err(err, errlen, "the SPX connection closed during "
 					     "the run");
 			rc = IPX_EIO;
 			goto out;
 		}
 	}
 	t2 = now_ns();
-	cpu_ns(&u2, &s2);
+	ipx_bench_cpu_ns(&u2, &s2);
 	mb = mb && machine_busy(&b2);
 	snap_spx(w.end[0].conn, &sp2);
 	out->seconds = (double)(t2 - t1) / 1e9;
@@ -1366,10 +1338,10 @@ static int run_mem(const struct ipx_spxb_opts *o, enum ipx_spxb_kind kind,
 	rc = IPX_OK;
 	goto out;
 failed:
-	set_err(err, errlen, "the in-memory run failed: %s", ipx_strerror(rc));
+	ipx_bench_set_err(err, errlen, "the in-memory run failed: %s", ipx_strerror(rc));
 	goto out;
 nomem:
-	set_err(err, errlen, "out of memory");
+	ipx_bench_set_err(err, errlen, "out of memory");
 	rc = IPX_ENOMEM;
 out:
 	mem_free(&w);
@@ -1389,7 +1361,7 @@ int ipx_spxb_run(const struct ipx_spxb_opts *o, enum ipx_spxb_link link,
 	if (link >= IPX_SPXB_LINKS || kind >= IPX_SPXB_KINDS ||
 	    o->seconds <= 0 || o->warmup < 0 || o->mem_mtu < 576 ||
 	    o->mem_mtu > IPX_MAX_PACKET) {
-		set_err(err, errlen, "bad benchmark options");
+		ipx_bench_set_err(err, errlen, "bad benchmark options");
 		return IPX_EINVAL;
 	}
 	packet = ipx_spxb_packet_size(o, link, kind);

@@ -181,6 +181,14 @@ int cmd_diag(int argc, char **argv);
 int cmd_spx(int argc, char **argv);
 int cmd_netbios(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
+int cmd_agent(int argc, char **argv);
+void help_agent(FILE *out);
+/* "ipxlab bench protocols" and a bare "ipxlab bench" (cmd_protocols.c). */
+int bench_protocols(int argc, char **argv);
+/* The message for a bad option of "ipxlab bench NAME" (cmd_bench.c). */
+int bench_bad_option(const char *name, int opt, char **argv);
+/* --link hub:HOST[:PORT] as a hub address; eth: not yet (cmd_agent.c). */
+int cli_hub_of_link(const char *cmd, const char *spec, const char **hub);
 /* "ipxlab bench netbios" (cmd_netbios.c). */
 int bench_netbios(int argc, char **argv);
 /* "ipxlab bench eth" (cmd_bench_eth.c). */

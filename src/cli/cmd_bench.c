@@ -20,6 +20,10 @@
 void help_bench(FILE *out)
 {
 	fprintf(out, "benchmarks:\n"
+		     "  protocols  B1, the 1990 protocol comparison: IPX, SPX,\n"
+		     "         SPX II, NetBIOS datagram and session beside UDP,\n"
+		     "         with the 1990 figures (what a bare 'ipxlab bench'\n"
+		     "         runs)\n"
 		     "  hub    hub forwarding rate of 255-byte datagrams between\n"
 		     "         two nodes, beside plain one-hop UDP\n"
 		     "  netbios NetBIOS datagram and session message rates beside\n"
@@ -1129,9 +1133,20 @@ static int bench_spx(int argc, char **argv)
 	return CLI_OK;
 }
 
+int bench_bad_option(const char *name, int opt, char **argv)
+{
+	return bad_option(name, opt, argv);
+}
+
 int cmd_bench(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+	/* A bare "ipxlab bench [options]" is B1, the protocol comparison. */
+	if (argc < 2 || (argv[1][0] == '-' && strcmp(argv[1], "--help") &&
+			 strcmp(argv[1], "-h")))
+		return bench_protocols(argc, argv);
+	if (!strcmp(argv[1], "protocols"))
+		return bench_protocols(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		cli_usage_line(argc < 2 ? stderr : stdout, "bench");
 		help_bench(argc < 2 ? stderr : stdout);
 		return argc < 2 ? CLI_USAGE : CLI_OK;

@@ -1,7 +1,7 @@
 /*
- * cmd_demo.c - "ipxlab demo" (what `make run` shows until the benchmark
- * suite exists): a hub and two nodes on loopback, in one process but over
- * real UDP sockets, exchanging datagrams. Node A sends numbered greetings
+ * cmd_demo.c - "ipxlab demo" (a first look; `make run` runs the protocol
+ * benchmark instead): a hub and two nodes on loopback, in one process but
+ * over real UDP sockets, exchanging datagrams. Node A sends numbered greetings
  * to node B, B echoes each back, A prints the round trip; then A
  * broadcasts once and the hub's counters are printed.
  */

@@ -64,6 +64,7 @@ const char *ipx_sap_type_name(uint16_t type)
 		{ 0x0027, "TCP/IP gateway" },	{ 0x0047, "print server" },
 		{ 0x004B, "Btrieve" },		{ 0x0107, "remote console" },
 		{ 0x026B, "time sync" },	{ 0x0278, "directory server" },
+		{ 0x9B1B, "ipxlab benchmark agent" },	/* bench_harness.h */
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)

@@ -138,7 +138,7 @@ grep -q "^keepalives [1-9]" "$T/hub.log" && grep -q "^unicasts [1-9]" "$T/hub.lo
 kill $HUB; wait $HUB 2>/dev/null
 grep -q "hub: stopping" "$T/hub.log" && pass "hub stops cleanly on SIGTERM" || fail "hub stops cleanly on SIGTERM"
 
-# make run's demo works end to end.
+# The demo works end to end.
 out=$(timeout 20 "$BIN" demo -c 3); rc=$?
 [ $rc = 0 ] && grep -q "3 of 3 datagrams echoed" <<<"$out" && pass "demo exchanges datagrams" || fail "demo exchanges datagrams" "$out"
 

@@ -1,0 +1,133 @@
+/*
+ * bench_b1.h - B1, the protocol comparison ("2,000 packets of 255
+ * bytes", ../shared/spec/benchmarks.md) on the harness (bench_harness.h):
+ * a sender agent and a receiver agent run every interface in turn (IPX,
+ * SPX, SPX II, NetBIOS datagram, NetBIOS session), with the plain UDP
+ * baseline of the same path and the IPX round trip that bounds the
+ * stop-and-wait rows, in the same run. One warm-up pass is not counted;
+ * then 'repeat' passes, summarised as median, min and max.
+ */
+#ifndef IPXLAB_BENCH_B1_H
+#define IPXLAB_BENCH_B1_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ipxlab/bench_harness.h"
+#include "ipxlab/bench_stat.h"
+#include "ipxlab/bench_work.h"
+
+#define IPX_B1_DEFAULT_COUNT 2000
+#define IPX_B1_DEFAULT_SIZE 255
+#define IPX_B1_DEFAULT_REPEAT 5
+#define IPX_B1_MAX_REPEAT 50
+#define IPX_B1_MAX_COUNT 10000000
+/* NetBIOS datagrams carry at most 512 bytes (netbios.h). */
+#define IPX_B1_MAX_SIZE 512
+#define IPX_B1_DEFAULT_DRAIN 0.25
+/* The targets (issue 7). */
+#define IPX_B1_TARGET_IPX_UDP 0.5
+#define IPX_B1_TARGET_SPX2_IPX 0.8
+#define IPX_B1_TARGET_STOP_WAIT 0.8
+
+enum ipx_b1_pin {
+	IPX_B1_PIN_SPLIT,	/* sender on CPU 0, receiver on CPU 1 */
+	IPX_B1_PIN_SAME,	/* both on CPU 0 */
+	IPX_B1_PIN_NONE,	/* wherever the scheduler puts them */
+};
+
+struct ipx_b1_opts {
+	uint32_t count;		/* sends per run; 0: time mode */
+	double seconds;		/* time mode: sending time per run */
+	size_t size;		/* payload bytes per packet */
+	unsigned repeat;	/* counted passes (after one warm-up) */
+	enum ipx_b1_pin pin;
+	double drain;		/* receivers: quiet this long = done */
+	double timeout;		/* a run's bound (s); 0: from count/seconds */
+};
+
+/* The table's rows, in print order (the RTT kind is not a row). */
+#define IPX_B1_ROWS 6
+extern const enum ipx_bw_kind ipx_b1_rows[IPX_B1_ROWS];
+
+/* One pass of one kind: what the sender and the receiver reported. */
+struct ipx_b1_sample {
+	struct ipx_bw_result snd, rcv;
+};
+
+/* Samples of pass r (0-based, counted passes only) for kind k. */
+static inline size_t ipx_b1_index(unsigned r, enum ipx_bw_kind k)
+{
+	return (size_t)r * IPX_BW_KINDS + (size_t)k;
+}
+
+struct ipx_b1_row {
+	enum ipx_bw_kind kind;
+	/* over the passes */
+	struct ipx_stat_summary pps;	/* sends completed per second */
+	struct ipx_stat_summary kbps;	/* payload KB (1024) per second */
+	struct ipx_stat_summary sent, delivered;
+	struct ipx_stat_summary loss;	/* 1 - delivered / sent */
+	struct ipx_stat_summary carried;	/* pps x delivered / sent */
+	struct ipx_stat_summary ratio_ipx;	/* pps / IPX pps, per pass */
+	struct ipx_stat_summary retransmits;
+	/* per send (RTT kind: per round trip), every pass merged, ns */
+	uint64_t lat_count;	/* 0: no per-send times (datagrams) */
+	uint64_t lat_p50, lat_p99, lat_max;
+	double lat_mean;
+	/* 1990 (0 when the original had no such row) */
+	double ref_pps, ref_ratio;
+	int cpu_snd, cpu_rcv;	/* where each ran, last pass (-1 unknown) */
+	const char *why;	/* the 1990 note's reason, one line */
+};
+
+enum ipx_b1_target_id {
+	IPX_B1_T_IPX_UDP,	/* IPX carried >= 0.5 x UDP carried */
+	IPX_B1_T_SPX2_IPX,	/* SPX II >= 0.8 x IPX carried */
+	IPX_B1_T_SPX_RTT,	/* SPX >= 0.8 x what its round trip allows */
+	IPX_B1_T_NBS_RTT,	/* NetBIOS session, the same */
+	IPX_B1_TARGETS
+};
+
+struct ipx_b1_target {
+	const char *name;	/* "ipx/udp" */
+	const char *what;	/* a sentence */
+	struct ipx_stat_summary ratio;	/* per pass */
+	double want;
+	bool pass;		/* the median ratio >= want */
+};
+
+struct ipx_b1_report {
+	unsigned repeat;
+	struct ipx_b1_row row[IPX_BW_KINDS];	/* by kind, RTT included */
+	struct ipx_b1_target target[IPX_B1_TARGETS];
+	bool all_pass;
+};
+
+/* The 1990 figure of a kind in packets/s, 0 if none. */
+double ipx_b1_ref_pps(enum ipx_bw_kind k);
+const char *ipx_b1_why(enum ipx_bw_kind k);
+const char *ipx_b1_pin_name(enum ipx_b1_pin p);
+int ipx_b1_pin_parse(const char *text, enum ipx_b1_pin *out);
+/* The CPU a role runs on under a placement; -1 for none. */
+int ipx_b1_pin_cpu(enum ipx_b1_pin p, enum ipx_bw_role role);
+
+/* Summarise 'repeat' passes of samples (see ipx_b1_index). */
+void ipx_b1_summarize(const struct ipx_b1_sample *s, unsigned repeat,
+		      struct ipx_b1_report *out);
+
+/* Told before every run: pass 0 is the warm-up. */
+typedef void (*ipx_b1_progress_cb)(unsigned pass, unsigned passes,
+				   enum ipx_bw_kind kind, void *ctx);
+
+/*
+ * Run B1 with agents 'sender' and 'receiver' of the controller: one
+ * warm-up pass, then o->repeat passes into samples (o->repeat *
+ * IPX_BW_KINDS). Returns IPX_OK or an error naming the agent and run.
+ */
+int ipx_b1_run(struct ipx_hctl *c, size_t sender, size_t receiver,
+	       const struct ipx_b1_opts *o, ipx_b1_progress_cb cb, void *ctx,
+	       struct ipx_b1_sample *samples, char *err, size_t errlen);
+
+#endif

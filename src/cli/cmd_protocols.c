@@ -1,0 +1,710 @@
+/*
+ * cmd_protocols.c - "ipxlab bench protocols" (and a bare "ipxlab bench"):
+ * B1, the protocol comparison, on the benchmark harness. Builds the
+ * network (or joins the one given), runs ipx_b1_run, prints the table
+ * with the 1990 reference beside ours, or JSON / CSV for programs.
+ */
+#include <arpa/inet.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "ipxlab/bench_b1.h"
+#include "ipxlab/err.h"
+#include "ipxlab/log.h"
+
+#define CMD "bench"
+#define DEFAULT_WAIT 10.0
+#define AGENT_NB_DELAY 2	/* ticks between name-claim broadcasts */
+
+static void help_protocols(FILE *out)
+{
+	fprintf(out,
+		"usage: ipxlab bench [protocols] [options]\n\n"
+		"B1, the protocol comparison of the 1990 AppNote: a sender agent\n"
+		"sends %d packets of %d bytes to a receiver agent through each\n"
+		"interface in turn (IPX, SPX, SPX II, NetBIOS datagram, NetBIOS\n"
+		"session), each send completing when the interface says so, beside\n"
+		"plain UDP of the same path and the IPX round trip, all in the same\n"
+		"run. One warm-up pass, then --repeat passes: median [min - max].\n"
+		"Prints the 1990 figures beside ours and the targets as ratios\n"
+		"measured in this run. By default the hub and both agents are\n"
+		"child processes on loopback: nothing to set up.\n\n"
+		"  -c, --count N       packets per run (default %d)\n"
+		"  -s, --seconds S     send for S seconds per run instead of a count\n"
+		"      --size N        payload bytes per packet, 1 to %d (default %d)\n"
+		"  -r, --repeat N      counted passes, 1 to %d (default %d), after\n"
+		"                      one warm-up pass\n"
+		"      --pin P         CPU placement: split (sender CPU 0, receiver\n"
+		"                      CPU 1; the default with 2 CPUs), same (both\n"
+		"                      on CPU 0), none\n"
+		"      --json, --csv   machine-readable output (one of them)\n"
+		"      --hub HOST[:PORT]  use this hub instead of starting one\n"
+		"      --link SPEC     the same as hub:HOST[:PORT]; eth:IFACE is not\n"
+		"                      available yet\n"
+		"      --agents S,R    use running agents (ipxlab agent) named S\n"
+		"                      (sender) and R (receiver), found by SAP;\n"
+		"                      needs --hub or --link\n"
+		"      --config FILE   SHELL.CFG for the agents started here\n"
+		"                      (without it they claim NetBIOS names with\n"
+		"                      a 2-tick broadcast delay: set-up only)\n"
+		"      --wait S        joining the hub, finding agents (default %g)\n"
+		"      --timeout S     bound on one run (default 10 s + 5 ms a\n"
+		"                      packet, or the time + 10 s)\n"
+		"  -v, --verbose       more log lines; -q, --quiet no progress line\n"
+		"  -h, --help          this text\n\n"
+		"See docs/benchmarks.md for the method and every column.\n",
+		IPX_B1_DEFAULT_COUNT, IPX_B1_DEFAULT_SIZE, IPX_B1_DEFAULT_COUNT,
+		IPX_B1_MAX_SIZE, IPX_B1_DEFAULT_SIZE, IPX_B1_MAX_REPEAT,
+		IPX_B1_DEFAULT_REPEAT, DEFAULT_WAIT);
+}
+
+static const char *row_name(enum ipx_bw_kind k)
+{
+	static const char *const names[IPX_BW_KINDS] = {
+		[IPX_BW_IPX] = "IPX",
+		[IPX_BW_SPX] = "SPX",
+		[IPX_BW_SPX2] = "SPX II",
+		[IPX_BW_NB_DGRAM] = "NetBIOS datagram",
+		[IPX_BW_NB_SESSION] = "NetBIOS session",
+		[IPX_BW_UDP] = "UDP (baseline)",
+		[IPX_BW_RTT] = "IPX round trip",
+	};
+
+	return k < IPX_BW_KINDS ? names[k] : "?";
+}
+
+/* The target a row is judged by, or -1. */
+static int row_target(enum ipx_bw_kind k)
+{
+	switch (k) {
+	case IPX_BW_IPX:
+		return IPX_B1_T_IPX_UDP;
+	case IPX_BW_SPX2:
+		return IPX_B1_T_SPX2_IPX;
+	case IPX_BW_SPX:
+		return IPX_B1_T_SPX_RTT;
+	case IPX_BW_NB_SESSION:
+		return IPX_B1_T_NBS_RTT;
+	default:
+		return -1;
+	}
+}
+
+struct run_ctx {
+	struct ipx_b1_opts o;
+	bool json, csv, progress;
+	bool pin_given;
+	bool pin_fallback;	/* split asked by default, 1 CPU: none */
+	const char *hub, *agents, *config;
+	double wait;
+	char names[2][IPX_HARNESS_NAME_MAX + 1];
+	struct ipx_hnet *net;
+	struct ipx_loop *loop;
+	struct ipx_node *node;
+	struct ipx_hctl *ctl;
+	char hubtext[64];
+};
+
+/* ---- printing ---- */
+
+/* 1234567.8 -> "1,234,568" */
+static const char *grouped(double v, char *buf, size_t len)
+{
+	char raw[32];
+	size_t n, o = 0;
+
+	snprintf(raw, sizeof(raw), "%.0f", v < 0 || !isfinite(v) ? 0 : v);
+	n = strlen(raw);
+	for (size_t i = 0; i < n && o + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = raw[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* Nanoseconds as microseconds, two digits below 10 us. */
+static const char *us(uint64_t ns, char *buf, size_t len)
+{
+	snprintf(buf, len, ns < 10000 ? "%.2f" : "%.0f", ns / 1e3);
+	return buf;
+}
+
+static void on_progress(unsigned pass, unsigned passes, enum ipx_bw_kind k,
+			void *ctx)
+{
+	struct run_ctx *r = ctx;
+
+	if (!r->progress)
+		return;
+	if (pass)
+		fprintf(stderr, "\r\033[K  run %u/%u: %s", pass, passes,
+			row_name(k));
+	else
+		fprintf(stderr, "\r\033[K  warm-up: %s", row_name(k));
+	fflush(stderr);
+}
+
+static void print_table(const struct run_ctx *r, const struct ipx_b1_report *rep)
+{
+	const struct ipx_b1_row *rtt = &rep->row[IPX_BW_RTT];
+	const struct ipx_hctl_agent *s = ipx_hctl_agent_at(r->ctl, 0);
+	const struct ipx_hctl_agent *d = ipx_hctl_agent_at(r->ctl, 1);
+	char a[32], b[32], c[32];
+
+	printf("ipxlab bench protocols (B1): ");
+	if (r->o.count)
+		printf("%u", r->o.count);
+	else
+		printf("%g s of", r->o.seconds);
+	printf(" packets of %zu bytes per interface; median of %u run%s "
+	       "[min - max] after 1 warm-up\n",
+	       r->o.size, rep->repeat, rep->repeat == 1 ? "" : "s");
+	printf("sender '%s' (pid %u, %u CPU%s), receiver '%s' (pid %u, %u "
+	       "CPU%s), hub %s, --pin %s%s\n\n",
+	       s->name, s->pid, s->cpus, s->cpus == 1 ? "" : "s", d->name,
+	       d->pid, d->cpus, d->cpus == 1 ? "" : "s", r->hubtext,
+	       ipx_b1_pin_name(r->o.pin),
+	       r->pin_fallback ? " (split needs 2 CPUs per agent)" : "");
+	printf("%-17s %9s %-21s %11s %6s %9s %5s | %8s %5s | %13s %5s\n",
+	       "interface", "pkt/s", "[min - max]", "delivered", "loss",
+	       "KB/s", "x IPX", "1990", "x IPX", "send p50/p99us", "CPUs");
+	for (int i = 0; i < IPX_B1_ROWS; i++) {
+		const struct ipx_b1_row *w = &rep->row[ipx_b1_rows[i]];
+		char rng[80], del[32], ref[16], rr[16], lat[80], cpu[32];
+
+		snprintf(rng, sizeof(rng), "[%s - %s]",
+			 grouped(w->pps.min, a, sizeof(a)),
+			 grouped(w->pps.max, b, sizeof(b)));
+		snprintf(del, sizeof(del), "%.0f/%.0f", w->delivered.median,
+			 w->sent.median);
+		if (w->ref_pps > 0) {
+			snprintf(ref, sizeof(ref), "%.1f", w->ref_pps);
+			snprintf(rr, sizeof(rr), "%.2f", w->ref_ratio);
+		} else {
+			strcpy(ref, "-");
+			strcpy(rr, "-");
+		}
+		if (w->lat_count)
+			snprintf(lat, sizeof(lat), "%s/%s",
+				 us(w->lat_p50, a, sizeof(a)),
+				 us(w->lat_p99, b, sizeof(b)));
+		else	/* datagrams: a send completes as it is handed on */
+			strcpy(lat, "-");
+		snprintf(cpu, sizeof(cpu), "%d/%d", w->cpu_snd, w->cpu_rcv);
+		printf("%-17s %9s %-21s %11s %5.2f%% %9.1f %5.2f | %8s %5s | "
+		       "%13s %5s\n",
+		       row_name(w->kind), grouped(w->pps.median, c, sizeof(c)),
+		       rng, del, w->loss.median * 100, w->kbps.median,
+		       w->ratio_ipx.median, ref, rr, lat, cpu);
+	}
+	printf("%-17s %9s round trips/s [%s - %s]; per round trip p50 %.1f "
+	       "us, p99 %.1f us\n",
+	       row_name(IPX_BW_RTT), grouped(rtt->pps.median, a, sizeof(a)),
+	       grouped(rtt->pps.min, b, sizeof(b)),
+	       grouped(rtt->pps.max, c, sizeof(c)), rtt->lat_p50 / 1e3,
+	       rtt->lat_p99 / 1e3);
+	printf("\nwhy the rows differ (the 1990 note: everything is built on "
+	       "IPX):\n");
+	for (int i = 0; i < IPX_B1_ROWS; i++)
+		printf("  %-17s %s\n", row_name(ipx_b1_rows[i]),
+		       ipx_b1_why(ipx_b1_rows[i]));
+	printf("\ntargets (median of the per-run ratios, this run):\n");
+	for (int t = 0; t < IPX_B1_TARGETS; t++) {
+		const struct ipx_b1_target *x = &rep->target[t];
+
+		printf("  %-15s %5.2f [%.2f - %.2f]  want >= %.2f  %-4s  %s\n",
+		       x->name, x->ratio.median, x->ratio.min, x->ratio.max,
+		       x->want, x->pass ? "PASS" : "MISS", x->what);
+	}
+	printf("\nCPUs: where the sender/receiver ran (last run); loss and "
+	       "x IPX use the sender's count.\n");
+}
+
+/* A JSON string: agent names may hold any printable character. */
+static void json_text(const char *t)
+{
+	putchar('"');
+	for (; *t; t++) {
+		if (*t == '"' || *t == '\\')
+			putchar('\\');
+		if ((unsigned char)*t >= 0x20)
+			putchar(*t);
+	}
+	putchar('"');
+}
+
+static void json_summary(const char *name, const struct ipx_stat_summary *s,
+			 const char *tail)
+{
+	printf("\"%s\": {\"median\": %.6g, \"min\": %.6g, \"max\": %.6g}%s",
+	       name, s->median, s->min, s->max, tail);
+}
+
+static void json_row(const struct ipx_b1_report *rep,
+		     const struct ipx_b1_sample *samples,
+		     const struct ipx_b1_row *w, const char *tail)
+{
+	int t = row_target(w->kind);
+
+	printf("    {\"kind\": \"%s\", \"name\": \"%s\", ",
+	       ipx_bw_kind_name(w->kind), row_name(w->kind));
+	json_summary("pps", &w->pps, ", ");
+	json_summary("kbps", &w->kbps, ", ");
+	json_summary("sent", &w->sent, ", ");
+	json_summary("delivered", &w->delivered, ", ");
+	json_summary("loss", &w->loss, ", ");
+	json_summary("carried_pps", &w->carried, ", ");
+	json_summary("ratio_ipx", &w->ratio_ipx, ", ");
+	json_summary("retransmits", &w->retransmits, ", ");
+	if (w->lat_count)
+		printf("\"latency_us\": {\"p50\": %.3f, \"p99\": %.3f, "
+		       "\"max\": %.3f, \"mean\": %.3f}, ",
+		       w->lat_p50 / 1e3, w->lat_p99 / 1e3, w->lat_max / 1e3,
+		       w->lat_mean / 1e3);
+	else
+		printf("\"latency_us\": null, ");
+	if (w->ref_pps > 0)
+		printf("\"ref_1990_pps\": %.1f, \"ref_1990_ratio_ipx\": %.4f, ",
+		       w->ref_pps, w->ref_ratio);
+	else
+		printf("\"ref_1990_pps\": null, \"ref_1990_ratio_ipx\": null, ");
+	if (t >= 0)
+		printf("\"target\": \"%s\", ", rep->target[t].name);
+	/* every counted pass as measured: sender's rate, receiver's count */
+	printf("\"runs\": [");
+	for (unsigned i = 0; i < rep->repeat; i++) {
+		const struct ipx_b1_sample *x =
+			&samples[ipx_b1_index(i, w->kind)];
+
+		printf("%s{\"pps\": %.1f, \"sent\": %llu, \"delivered\": "
+		       "%llu, \"cpu\": [%d, %d]}",
+		       i ? ", " : "", x->snd.pps,
+		       (unsigned long long)x->snd.sent,
+		       (unsigned long long)x->rcv.delivered, x->snd.cpu,
+		       x->rcv.cpu);
+	}
+	printf("], ");
+	printf("\"cpu\": {\"sender\": %d, \"receiver\": %d}, \"why\": \"%s\"}%s\n",
+	       w->cpu_snd, w->cpu_rcv, w->why, tail);
+}
+
+static void print_json(const struct run_ctx *r,
+		       const struct ipx_b1_sample *samples,
+		       const struct ipx_b1_report *rep)
+{
+	printf("{\n  \"benchmark\": \"protocols\", \"spec\": \"B1\",\n");
+	printf("  \"config\": {\"count\": %u, \"seconds\": %g, \"size\": %zu, "
+	       "\"repeat\": %u, \"warmup\": 1, \"pin\": \"%s\", \"hub\": "
+	       "\"%s\", \"agents\": [",
+	       r->o.count, r->o.count ? 0 : r->o.seconds, r->o.size,
+	       rep->repeat, ipx_b1_pin_name(r->o.pin), r->hubtext);
+	for (size_t i = 0; i < ipx_hctl_agent_count(r->ctl); i++) {
+		const struct ipx_hctl_agent *g = ipx_hctl_agent_at(r->ctl, i);
+
+		printf("%s{\"role\": \"%s\", \"name\": ", i ? ", " : "",
+		       i ? "receiver" : "sender");
+		json_text(g->name);
+		printf(", \"pid\": %u, \"cpus\": %u}", g->pid, g->cpus);
+	}
+	printf("]},\n  \"rows\": [\n");
+	for (int i = 0; i < IPX_B1_ROWS; i++)
+		json_row(rep, samples, &rep->row[ipx_b1_rows[i]],
+			 i + 1 < IPX_B1_ROWS ? "," : "");
+	printf("  ],\n  \"rtt\":\n");
+	json_row(rep, samples, &rep->row[IPX_BW_RTT], ",");
+	printf("  \"targets\": [\n");
+	for (int t = 0; t < IPX_B1_TARGETS; t++) {
+		const struct ipx_b1_target *x = &rep->target[t];
+
+		printf("    {\"name\": \"%s\", \"what\": \"%s\", ", x->name,
+		       x->what);
+		json_summary("ratio", &x->ratio, ", ");
+		printf("\"want\": %.2f, \"pass\": %s}%s\n", x->want,
+		       x->pass ? "true" : "false",
+		       t + 1 < IPX_B1_TARGETS ? "," : "");
+	}
+	printf("  ],\n  \"all_pass\": %s\n}\n", rep->all_pass ? "true" : "false");
+}
+
+static void print_csv(const struct ipx_b1_report *rep)
+{
+	printf("kind,name,pps_median,pps_min,pps_max,kbps_median,sent_median,"
+	       "delivered_median,loss_median,ratio_ipx_median,ref_1990_pps,"
+	       "ref_1990_ratio_ipx,latency_p50_us,latency_p99_us,cpu_sender,"
+	       "cpu_receiver,target,target_ratio,target_want,target_pass\n");
+	for (int i = 0; i <= IPX_B1_ROWS; i++) {
+		enum ipx_bw_kind k = i < IPX_B1_ROWS ? ipx_b1_rows[i]
+						      : IPX_BW_RTT;
+		const struct ipx_b1_row *w = &rep->row[k];
+		int t = row_target(k);
+
+		printf("%s,%s,%.1f,%.1f,%.1f,%.2f,%.0f,%.0f,%.6f,%.4f,",
+		       ipx_bw_kind_name(k), row_name(k), w->pps.median,
+		       w->pps.min, w->pps.max, w->kbps.median, w->sent.median,
+		       w->delivered.median, w->loss.median,
+		       w->ratio_ipx.median);
+		if (w->ref_pps > 0)
+			printf("%.1f,%.4f,", w->ref_pps, w->ref_ratio);
+		else
+			printf(",,");
+		if (w->lat_count)
+			printf("%.3f,%.3f,", w->lat_p50 / 1e3,
+			       w->lat_p99 / 1e3);
+		else
+			printf(",,");
+		printf("%d,%d,", w->cpu_snd, w->cpu_rcv);
+		if (t >= 0)
+			printf("%s,%.4f,%.2f,%s\n", rep->target[t].name,
+			       rep->target[t].ratio.median, rep->target[t].want,
+			       rep->target[t].pass ? "PASS" : "MISS");
+		else
+			printf(",,,\n");
+	}
+}
+
+/* ---- options ---- */
+
+enum {
+	OPT_SIZE = OPT_FIRST_CMD,
+	OPT_PIN,
+	OPT_JSON,
+	OPT_CSV,
+	OPT_LINK,
+	OPT_AGENTS,
+	OPT_TIMEOUT,
+};
+
+static int parse_agents(struct run_ctx *r, const char *text)
+{
+	const char *comma = strchr(text, ',');
+	size_t a = comma ? (size_t)(comma - text) : 0;
+
+	if (!comma || strchr(comma + 1, ',') || !a || !comma[1] ||
+	    a > IPX_HARNESS_NAME_MAX ||
+	    strlen(comma + 1) > IPX_HARNESS_NAME_MAX) {
+		cli_error(CMD, "--agents takes two agent names, the sender's "
+			       "and the receiver's, e.g. --agents "
+			       "sender,receiver (got '%s')",
+			  text);
+		return -1;
+	}
+	snprintf(r->names[0], sizeof(r->names[0]), "%.*s", (int)a, text);
+	snprintf(r->names[1], sizeof(r->names[1]), "%s", comma + 1);
+	if (!strcmp(r->names[0], r->names[1])) {
+		cli_error(CMD, "--agents: the sender and the receiver must be "
+			       "two agents (got '%s' twice)",
+			  r->names[0]);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_options(struct run_ctx *r, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "count", required_argument, NULL, 'c' },
+		{ "seconds", required_argument, NULL, 's' },
+		{ "size", required_argument, NULL, OPT_SIZE },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "pin", required_argument, NULL, OPT_PIN },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "link", required_argument, NULL, OPT_LINK },
+		{ "agents", required_argument, NULL, OPT_AGENTS },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		CLI_NODE_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	bool count_given = false, seconds_given = false, quiet = false;
+	unsigned long v;
+	int opt;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":c:s:r:vqh", longopts, NULL)) !=
+	       -1) {
+		switch (opt) {
+		case 'c':
+			if (cli_parse_uint(CMD, "--count", optarg, 1,
+					   IPX_B1_MAX_COUNT, &v) < 0)
+				return CLI_USAGE;
+			r->o.count = (uint32_t)v;
+			count_given = true;
+			break;
+		case 's':
+			if (cli_parse_seconds(CMD, "--seconds", optarg, 0.1, 600,
+					      &r->o.seconds) < 0)
+				return CLI_USAGE;
+			seconds_given = true;
+			break;
+		case OPT_SIZE:
+			if (cli_parse_uint(CMD, "--size", optarg, 1,
+					   IPX_B1_MAX_SIZE, &v) < 0) {
+				fprintf(stderr, "(NetBIOS datagrams carry at most "
+						"%d bytes)\n",
+					IPX_B1_MAX_SIZE);
+				return CLI_USAGE;
+			}
+			r->o.size = v;
+			break;
+		case 'r':
+			if (cli_parse_uint(CMD, "--repeat", optarg, 1,
+					   IPX_B1_MAX_REPEAT, &v) < 0)
+				return CLI_USAGE;
+			r->o.repeat = (unsigned)v;
+			break;
+		case OPT_PIN:
+			if (ipx_b1_pin_parse(optarg, &r->o.pin) != IPX_OK) {
+				cli_error(CMD, "--pin must be split, same or "
+					       "none (got '%s')",
+					  optarg);
+				return CLI_USAGE;
+			}
+			r->pin_given = true;
+			break;
+		case OPT_JSON:
+			r->json = true;
+			break;
+		case OPT_CSV:
+			r->csv = true;
+			break;
+		case OPT_HUB:
+		case OPT_LINK:
+			if (r->hub) {
+				cli_error(CMD, "--hub and --link name the "
+					       "network once: give one of them, "
+					       "once");
+				return CLI_USAGE;
+			}
+			if (opt == OPT_HUB)
+				r->hub = optarg;
+			else if (cli_hub_of_link(CMD, optarg, &r->hub) < 0)
+				return CLI_USAGE;
+			break;
+		case OPT_AGENTS:
+			if (parse_agents(r, optarg) < 0)
+				return CLI_USAGE;
+			r->agents = optarg;
+			break;
+		case OPT_CONFIG:
+			r->config = optarg;
+			break;
+		case OPT_WAIT:
+			if (cli_parse_seconds(CMD, "--wait", optarg, 0.1, 3600,
+					      &r->wait) < 0)
+				return CLI_USAGE;
+			break;
+		case OPT_TIMEOUT:
+			if (cli_parse_seconds(CMD, "--timeout", optarg, 1, 86400,
+					      &r->o.timeout) < 0)
+				return CLI_USAGE;
+			break;
+		case 'v':
+			ipx_log_set_level(IPX_LOG_DEBUG);
+			break;
+		case 'q':
+			quiet = true;
+			ipx_log_set_level(IPX_LOG_ERROR);
+			break;
+		case 'h':
+			help_protocols(stdout);
+			return -1;
+		default:
+			return bench_bad_option("protocols", opt, argv);
+		}
+	}
+	if (optind < argc) {
+		cli_error(CMD, "protocols: unexpected argument '%s'",
+			  argv[optind]);
+		return CLI_USAGE;
+	}
+	if (count_given && seconds_given) {
+		cli_error(CMD, "--count and --seconds exclude each other: a run "
+			       "sends a number of packets or for a time");
+		return CLI_USAGE;
+	}
+	if (seconds_given)
+		r->o.count = 0;
+	if (r->json && r->csv) {
+		cli_error(CMD, "--json and --csv exclude each other");
+		return CLI_USAGE;
+	}
+	if (r->agents && !r->hub) {
+		cli_error(CMD, "--agents needs --hub HOST[:PORT] (or --link): "
+			       "the network the agents joined");
+		return CLI_USAGE;
+	}
+	if (r->agents && r->config) {
+		cli_error(CMD, "--config applies to agents started here; with "
+			       "--agents give it to each 'ipxlab agent'");
+		return CLI_USAGE;
+	}
+	r->progress = !quiet && isatty(STDERR_FILENO);
+	return CLI_OK;
+}
+
+/* ---- the run ---- */
+
+static void teardown(struct run_ctx *r, bool ok)
+{
+	ipx_hctl_free(r->ctl);	/* QUIT: the agents started here exit */
+	r->ctl = NULL;
+	ipx_node_free(r->node);
+	ipx_loop_free(r->loop);
+	r->node = NULL;
+	r->loop = NULL;
+	ipx_hnet_stop(r->net, ok ? 2 * IPX_SEC : 0);
+	r->net = NULL;
+}
+
+/* The controller's node: SPX notices a silent agent within seconds. */
+static void controller_config(struct ipx_config *cfg)
+{
+	cfg->spx_listen_timeout = 18;	/* about 1 s */
+	cfg->spx_verify_timeout = 9;
+	cfg->spx_abort_timeout = 108;	/* about 6 s */
+}
+
+static int choose_pin(struct run_ctx *r)
+{
+	unsigned fewest = UINT32_MAX;
+
+	for (size_t i = 0; i < ipx_hctl_agent_count(r->ctl); i++)
+		if (ipx_hctl_agent_at(r->ctl, i)->cpus < fewest)
+			fewest = ipx_hctl_agent_at(r->ctl, i)->cpus;
+	if (r->o.pin == IPX_B1_PIN_SPLIT && fewest < 2) {
+		if (r->pin_given) {
+			cli_error(CMD, "--pin split needs 2 CPUs, and an agent "
+				       "has %u: use --pin same or none",
+				  fewest);
+			return -1;
+		}
+		r->o.pin = IPX_B1_PIN_NONE;
+		r->pin_fallback = true;
+	}
+	return 0;
+}
+
+static int run(struct run_ctx *r)
+{
+	const char *names[2] = { r->names[0], r->names[1] };
+	struct ipx_hnet_opts no = { 0 };
+	struct ipx_config cfg, ccfg;
+	struct sockaddr_in hub;
+	struct ipx_b1_sample *samples;
+	struct ipx_b1_report *rep;
+	ipx_time wait = (ipx_time)(r->wait * IPX_SEC);
+	char err[768], host[32];
+	int rc;
+
+	ipx_config_defaults(&cfg);
+	/* Agents started here claim their NetBIOS names (set-up, outside
+	 * every measurement) with a short broadcast delay, unless a
+	 * SHELL.CFG says otherwise: seconds per run saved. */
+	if (!r->config)
+		cfg.netbios_broadcast_delay = AGENT_NB_DELAY;
+	if (r->config &&
+	    ipx_config_load(&cfg, r->config, err, sizeof(err)) != IPX_OK) {
+		cli_error(CMD, "%s", err);
+		return CLI_FAIL;
+	}
+	if (!r->agents) {
+		snprintf(r->names[0], sizeof(r->names[0]), "sender");
+		snprintf(r->names[1], sizeof(r->names[1]), "receiver");
+		/* On a shared hub, names nobody else uses. */
+		if (r->hub) {
+			snprintf(r->names[0], sizeof(r->names[0]),
+				 "sender-%d", (int)getpid());
+			snprintf(r->names[1], sizeof(r->names[1]),
+				 "receiver-%d", (int)getpid());
+		}
+		no.agents = names;
+		no.nagents = 2;
+	}
+	no.hub = r->hub;
+	no.cfg = &cfg;
+	no.fault = getenv("IPXLAB_AGENT_FAULT");
+	no.wait = wait;
+	samples = calloc((size_t)r->o.repeat * IPX_BW_KINDS, sizeof(*samples));
+	rep = malloc(sizeof(*rep));
+	if (!samples || !rep) {
+		free(samples);
+		free(rep);
+		cli_error(CMD, "out of memory");
+		return CLI_FAIL;
+	}
+	rc = ipx_hnet_start(&no, &r->net, err, sizeof(err));
+	if (rc == IPX_OK) {
+		ipx_hnet_hub(r->net, &hub);
+		snprintf(r->hubtext, sizeof(r->hubtext), "%s:%u",
+			 inet_ntop(AF_INET, &hub.sin_addr, host, sizeof(host)),
+			 ntohs(hub.sin_port));
+		ccfg = cfg;
+		controller_config(&ccfg);
+		rc = ipx_hnet_join(&hub, &ccfg, wait, &r->loop, &r->node, err,
+				   sizeof(err));
+	}
+	if (rc == IPX_OK)
+		rc = ipx_hctl_new(r->node, &r->ctl);
+	if (rc == IPX_OK) {
+		cli_stop_on_signals(r->loop);
+		if (!r->agents)
+			ipx_hctl_set_watch(r->ctl, ipx_hnet_watch, r->net);
+		rc = ipx_hctl_attach(r->ctl, names, 2, wait, err, sizeof(err));
+	}
+	if (rc == IPX_OK && choose_pin(r) < 0) {
+		teardown(r, false);
+		free(samples);
+		free(rep);
+		return CLI_USAGE;
+	}
+	if (rc == IPX_OK)
+		rc = ipx_b1_run(r->ctl, 0, 1, &r->o, on_progress, r, samples,
+				err, sizeof(err));
+	if (r->progress)
+		fprintf(stderr, "\r\033[K");
+	if (rc == IPX_OK)
+		ipx_b1_summarize(samples, r->o.repeat, rep);
+	if (rc == IPX_OK) {
+		if (r->json)
+			print_json(r, samples, rep);
+		else if (r->csv)
+			print_csv(rep);
+		else
+			print_table(r, rep);
+	}
+	teardown(r, rc == IPX_OK);
+	free(samples);
+	free(rep);
+	if (rc != IPX_OK) {
+		cli_error(CMD, "protocols: %s", err);
+		return CLI_FAIL;
+	}
+	return CLI_OK;
+}
+
+int bench_protocols(int argc, char **argv)
+{
+	struct run_ctx r;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	r.o.count = IPX_B1_DEFAULT_COUNT;
+	r.o.size = IPX_B1_DEFAULT_SIZE;
+	r.o.repeat = IPX_B1_DEFAULT_REPEAT;
+	r.o.pin = IPX_B1_PIN_SPLIT;
+	r.o.drain = IPX_B1_DEFAULT_DRAIN;
+	r.wait = DEFAULT_WAIT;
+	rc = parse_options(&r, argc, argv);
+	if (rc != CLI_OK)
+		return rc < 0 ? CLI_OK : rc;
+	if (ipx_log_get_level() == IPX_LOG_INFO)
+		ipx_log_set_level(IPX_LOG_WARN);
+	return run(&r);
+}

@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# bench_test.sh [IPXLAB] - the benchmark harness as a user runs it
+# (`ipxlab bench protocols`, `ipxlab agent`): bad options refused with
+# clear messages, an agent that dies or goes silent mid-run reported by
+# name with exit 1 and nothing left running, a quick real run whose JSON
+# and CSV have every row, and standing agents found by SAP on a hub.
+set -u
+BIN=${1:-build/ipxlab}
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+[ -x "$BIN" ] || { echo "SKIP: $BIN not built"; exit 77; }
+T=$(mktemp -d /tmp/ipxlab-bench.XXXXXX)
+PIDS=()
+cleanup() {
+	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+failures=0
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1"; shift; [ $# -gt 0 ] && printf '  %s\n' "$@"; failures=$((failures + 1)); }
+wait_for() { local i; for ((i = 0; i < ${3:-50}; i++)); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
+
+# refused OPTIONS... -- PATTERN: exit 2 and the message on stderr
+refused() {
+	local want=${*: -1} args=("${@:1:$#-1}") out rc
+	out=$(timeout 10 "$BIN" bench protocols "${args[@]}" 2>&1 >/dev/null); rc=$?
+	if [ $rc = 2 ] && grep -q -- "$want" <<<"$out"; then
+		pass "refuses ${args[*]}"
+	else
+		fail "refuses ${args[*]}" "rc=$rc" "$out"
+	fi
+}
+
+# --- options ------------------------------------------------------------------
+refused --count 0 "--count must be a whole number from 1 to"
+refused --count abc "--count must be a whole number"
+refused --size 0 "--size must be a whole number from 1 to 512"
+refused --size 513 "NetBIOS datagrams carry at most 512 bytes"
+refused --pin sideways "--pin must be split, same or none (got 'sideways')"
+refused --repeat 0 "--repeat must be a whole number from 1 to 50"
+refused --repeat 51 "--repeat must be a whole number from 1 to 50"
+refused --seconds 0 "--seconds must be a number of seconds"
+refused --count 10 --seconds 1 "--count and --seconds exclude each other"
+refused --json --csv "--json and --csv exclude each other"
+refused --agents a,b "--agents needs --hub"
+refused --hub 127.0.0.1:1 --agents a "--agents takes two agent names"
+refused --hub 127.0.0.1:1 --agents a,a "must be two agents"
+refused --hub 127.0.0.1:1 --link hub:127.0.0.1:2 "give one of them"
+refused --link eth:eth0 "Ethernet links are not available"
+refused --frobnicate "unknown option '--frobnicate'"
+refused extra "unexpected argument 'extra'"
+out=$("$BIN" bench protocols --help); rc=$?
+[ $rc = 0 ] && grep -q -- "--pin P" <<<"$out" && grep -q -- "--agents S,R" <<<"$out" &&
+	pass "bench protocols --help lists its options" || fail "bench protocols --help lists its options" "$out"
+out=$("$BIN" bench --help); grep -q "protocols" <<<"$out" && "$BIN" agent --help | grep -q "9B1B" &&
+	pass "bench --help names protocols; agent --help names its SAP type" ||
+	fail "bench --help names protocols; agent --help names its SAP type"
+out=$("$BIN" agent --name "" 2>&1); [ $? = 2 ] && grep -q "1 to 31 printable" <<<"$out" &&
+	pass "agent refuses an empty name" || fail "agent refuses an empty name" "$out"
+
+
+# --- an agent killed mid-run ------------------------------------------------------
+# The receiver kills itself (SIGKILL) when asked to prepare nb-session in run 2.
+start=$SECONDS
+IPXLAB_AGENT_FAULT=receiver:nb-session:2:die timeout 60 "$BIN" bench protocols --count 100 --repeat 2 \
+	>"$T/kill.out" 2>"$T/kill.err" & c=$!
+PIDS+=($c)
+sleep 0.5
+kids=$(pgrep -P "$(pgrep -P $c | head -1)" | tr '\n' ' ')
+wait $c; rc=$?
+err=$(cat "$T/kill.err")
+sleep 0.2
+left=""; for k in $kids; do kill -0 "$k" 2>/dev/null && left="$left $k"; done
+if [ $rc = 1 ] && grep -q "agent 'receiver' (pid [0-9]*) died: killed by signal 9 (Killed) during nb-session run 2" <<<"$err" &&
+	[ -z "$left" ] && [ -n "$kids" ] && [ $((SECONDS - start)) -lt 30 ]; then
+	pass "a killed agent is reported by name and run, exit 1, no children left"
+else
+	fail "a killed agent is reported by name and run, exit 1, no children left" "rc=$rc children '$kids' left '$left'" "$err"
+fi
+
+# The same when the test kills the agent from outside, by its pid.
+timeout 60 "$BIN" bench protocols --seconds 5 --repeat 1 >"$T/ext.out" 2>"$T/ext.err" & c=$!
+PIDS+=($c)
+ctl="" victim=""
+for _ in $(seq 50); do
+	sleep 0.1
+	ctl=$(pgrep -P $c | head -1)
+	# the controller's children: the hub, the sender, the receiver
+	[ -n "$ctl" ] && [ "$(pgrep -P "$ctl" | wc -l)" -ge 3 ] && break
+done
+[ -n "$ctl" ] && victim=$(pgrep -P "$ctl" | sort -n | tail -1)
+sleep 1
+[ -n "$victim" ] && kill -9 "$victim"
+wait $c; rc=$?
+err=$(cat "$T/ext.err")
+if [ $rc = 1 ] && [ -n "$victim" ] && grep -q "agent 'receiver' (pid $victim) died: killed by signal 9" <<<"$err" &&
+	! kill -0 "$ctl" 2>/dev/null && [ -z "$(pgrep -P "$ctl")" ]; then
+	pass "an agent killed from outside is reported with its pid"
+else
+	fail "an agent killed from outside is reported with its pid" "rc=$rc victim=$victim" "$err"
+fi
+
+# An agent that stops answering: the run's bound, not a hang.
+start=$SECONDS
+out=$(IPXLAB_AGENT_FAULT=sender:spx:1:hang timeout 60 "$BIN" bench protocols --count 100 --repeat 1 --timeout 2 2>&1); rc=$?
+if [ $rc = 1 ] && grep -q "agent 'sender' (pid [0-9]*) did not answer within 2.0 s (no READY) during spx run 1" <<<"$out" &&
+	[ $((SECONDS - start)) -lt 20 ]; then
+	pass "a silent agent is reported within --timeout"
+else
+	fail "a silent agent is reported within --timeout" "rc=$rc after $((SECONDS - start)) s" "$out"
+fi
+
+# --- a quick real run ---------------------------------------------------------------
+timeout 90 "$BIN" bench protocols --count 200 --repeat 1 --json >"$T/run.json" 2>"$T/run.err"; rc=$?
+if [ $rc = 0 ] && python3 - "$T/run.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+kinds = [r["kind"] for r in d["rows"]]
+assert kinds == ["ipx", "spx", "spx2", "nb-dgram", "nb-session", "udp"], kinds
+for r in d["rows"] + [d["rtt"]]:
+    assert r["pps"]["median"] > 0, r
+    assert r["sent"]["median"] == 200, r
+    assert r["delivered"]["median"] <= 200, r
+    assert len(r["runs"]) == 1 and r["runs"][0]["sent"] == 200, r
+assert [r["ref_1990_pps"] for r in d["rows"]] == [366.0, 140.3, None, 224.8, 135.9, None]
+for r in d["rows"]:
+    if r["kind"] in ("spx", "spx2", "nb-session"):
+        assert r["delivered"]["median"] == 200, r     # sessions deliver all
+assert len(d["targets"]) == 4 and all(t["pass"] in (True, False) for t in d["targets"])
+assert d["config"]["count"] == 200 and d["config"]["repeat"] == 1
+assert [a["role"] for a in d["config"]["agents"]] == ["sender", "receiver"]
+EOF
+then
+	pass "a quick run's JSON parses and has every row, the 1990 figures and the targets"
+else
+	fail "a quick run's JSON parses and has every row, the 1990 figures and the targets" "rc=$rc" "$(cat "$T/run.err")" "$(head -c 2000 "$T/run.json")"
+fi
+
+# --- standing agents on a hub, found by SAP ----------------------------------------
+P=
+for _ in 1 2 3 4 5; do
+	try=$((20000 + RANDOM % 40000))
+	"$BIN" hub --bind 127.0.0.1 --port "$try" -q 2>"$T/hub.err" & h=$!
+	sleep 0.3
+	if kill -0 $h 2>/dev/null; then P=$try; PIDS+=($h); break; fi
+done
+[ -n "$P" ] || { fail "hub starts" "$(cat "$T/hub.err")"; exit 1; }
+HUB=127.0.0.1:$P
+# (short NetBIOS name claims: set-up only, seconds saved)
+printf 'NETBIOS BROADCAST DELAY = 2\n' >"$T/shell.cfg"
+"$BIN" agent --hub "$HUB" --name tx --once --config "$T/shell.cfg" 2>"$T/tx.err" & a1=$!; PIDS+=($a1)
+"$BIN" agent --hub "$HUB" --name rx --once --config "$T/shell.cfg" 2>"$T/rx.err" & a2=$!; PIDS+=($a2)
+wait_for "$T/tx.err" "ready at" && wait_for "$T/rx.err" "ready at"
+timeout 90 "$BIN" bench protocols --hub "$HUB" --agents tx,rx --count 100 --repeat 1 --csv >"$T/run.csv" 2>"$T/csv.err"; rc=$?
+rows=$(tail -n +2 "$T/run.csv" | cut -d, -f1 | tr '\n' ' ')
+if [ $rc = 0 ] && [ "$rows" = "ipx spx spx2 nb-dgram nb-session udp rtt " ] && head -1 "$T/run.csv" | grep -q "^kind,name,pps_median"; then
+	pass "standing agents found by SAP run B1 (CSV has every row)"
+else
+	fail "standing agents found by SAP run B1 (CSV has every row)" "rc=$rc rows '$rows'" "$(cat "$T/csv.err")"
+fi
+# --once: both agents leave after the controller is done
+sleep 1
+if ! kill -0 $a1 2>/dev/null && ! kill -0 $a2 2>/dev/null; then
+	pass "agents with --once exit after their controller"
+else
+	fail "agents with --once exit after their controller" "$(cat "$T/tx.err")"
+fi
+out=$(timeout 20 "$BIN" bench protocols --hub "$HUB" --agents tx,rx --wait 1 2>&1); rc=$?
+[ $rc = 1 ] && grep -q "no agent named 'tx' answered a SAP query" <<<"$out" &&
+	pass "an agent nobody runs is named in the error" || fail "an agent nobody runs is named in the error" "rc=$rc $out"
+
+[ $failures = 0 ]
