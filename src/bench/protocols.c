@@ -98,12 +98,18 @@ int ipx_b1_pin_cpu(enum ipx_b1_pin p, enum ipx_bw_role role)
 
 static double carried(const struct ipx_b1_sample *s)
 {
-	double share;
+	double share, rate;
 
 	if (!s->snd.sent)
 		return 0;
 	share = (double)s->rcv.delivered / (double)s->snd.sent;
-	return s->snd.pps * (share > 1 ? 1 : share);
+	rate = s->snd.pps * (share > 1 ? 1 : share);
+	/* A sender can hand datagrams to its socket faster than the path
+	 * takes them (they wait in buffers, or are lost): what the path
+	 * carried is at most what the receiver saw per second. */
+	if (s->rcv.pps > 0 && s->rcv.pps < rate)
+		rate = s->rcv.pps;
+	return rate;
 }
 
 static void summarize_row(const struct ipx_b1_sample *s, unsigned repeat,
