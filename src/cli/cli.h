@@ -187,6 +187,15 @@ void help_agent(FILE *out);
 int bench_protocols(int argc, char **argv);
 /* The message for a bad option of "ipxlab bench NAME" (cmd_bench.c). */
 int bench_bad_option(const char *name, int opt, char **argv);
+/*
+ * The measurement-window options every "ipxlab bench NAME" shares:
+ * -s/--seconds, -w/--warmup (when 'warmup' is not NULL) and -r/--repeat
+ * (1 to max_repeat). Returns 1 if opt was one of them, 0 if not, -1 after
+ * printing what is wrong (-w without a 'warmup' included).
+ */
+int bench_window_opt(int opt, const char *arg, double *seconds,
+		     double *warmup, unsigned long *repeat,
+		     unsigned long max_repeat);
 /* --link hub:HOST[:PORT] as a hub address; eth: not yet (cmd_agent.c). */
 int cli_hub_of_link(const char *cmd, const char *spec, const char **hub);
 /* "ipxlab bench netbios" (cmd_netbios.c). */

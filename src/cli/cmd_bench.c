@@ -377,18 +377,11 @@ static int bench_hub(int argc, char **argv)
 	       -1) {
 		switch (opt) {
 		case 's':
-			if (cli_parse_seconds("bench", "--seconds", optarg, 0.1,
-					      60, &o.seconds) < 0)
-				return CLI_USAGE;
-			break;
 		case 'w':
-			if (cli_parse_seconds("bench", "--warmup", optarg, 0, 10,
-					      &o.warmup) < 0)
-				return CLI_USAGE;
-			break;
 		case 'r':
-			if (cli_parse_uint("bench", "--repeat", optarg, 1,
-					   MAX_REPEAT, &repeat) < 0)
+			if (bench_window_opt(opt, optarg, &o.seconds,
+						 &o.warmup, &repeat,
+						 MAX_REPEAT) < 0)
 				return CLI_USAGE;
 			break;
 		case OPT_WINDOW:
@@ -816,18 +809,11 @@ static int bench_spx(int argc, char **argv)
 	       -1) {
 		switch (opt) {
 		case 's':
-			if (cli_parse_seconds("bench", "--seconds", optarg, 0.1,
-					      60, &o.seconds) < 0)
-				return CLI_USAGE;
-			break;
 		case 'w':
-			if (cli_parse_seconds("bench", "--warmup", optarg, 0, 10,
-					      &o.warmup) < 0)
-				return CLI_USAGE;
-			break;
 		case 'r':
-			if (cli_parse_uint("bench", "--repeat", optarg, 1,
-					   MAX_REPEAT, &repeat) < 0)
+			if (bench_window_opt(opt, optarg, &o.seconds,
+						 &o.warmup, &repeat,
+						 MAX_REPEAT) < 0)
 				return CLI_USAGE;
 			break;
 		case OPT_LINKS:
@@ -1136,6 +1122,29 @@ static int bench_spx(int argc, char **argv)
 int bench_bad_option(const char *name, int opt, char **argv)
 {
 	return bad_option(name, opt, argv);
+}
+
+int bench_window_opt(int opt, const char *arg, double *seconds,
+		     double *warmup, unsigned long *repeat,
+		     unsigned long max_repeat)
+{
+	switch (opt) {
+	case 's':
+		return cli_parse_seconds("bench", "--seconds", arg, 0.1, 60,
+					 seconds) < 0 ? -1 : 1;
+	case 'w':
+		if (!warmup) {
+			cli_error("bench", "this benchmark has no --warmup");
+			return -1;
+		}
+		return cli_parse_seconds("bench", "--warmup", arg, 0, 10,
+					 warmup) < 0 ? -1 : 1;
+	case 'r':
+		return cli_parse_uint("bench", "--repeat", arg, 1, max_repeat,
+				      repeat) < 0 ? -1 : 1;
+	default:
+		return 0;
+	}
 }
 
 int cmd_bench(int argc, char **argv)

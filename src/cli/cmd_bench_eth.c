@@ -159,18 +159,11 @@ int bench_eth(int argc, char **argv)
 	       -1) {
 		switch (opt) {
 		case 's':
-			if (cli_parse_seconds("bench", "--seconds", optarg, 0.1,
-					      60, &o.seconds) < 0)
-				return CLI_USAGE;
-			break;
 		case 'w':
-			if (cli_parse_seconds("bench", "--warmup", optarg, 0, 10,
-					      &o.warmup) < 0)
-				return CLI_USAGE;
-			break;
 		case 'r':
-			if (cli_parse_uint("bench", "--repeat", optarg, 1,
-					   MAX_RUNS, &runs) < 0)
+			if (bench_window_opt(opt, optarg, &o.seconds,
+						 &o.warmup, &runs,
+						 MAX_RUNS) < 0)
 				return CLI_USAGE;
 			break;
 		case OPT_SIZE:

@@ -1184,13 +1184,11 @@ int bench_netbios(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "s:r:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
-			if (cli_parse_seconds("bench", "--seconds", optarg, 0.1,
-					      60, &o.seconds) < 0)
-				return CLI_USAGE;
-			break;
+		case 'w':
 		case 'r':
-			if (cli_parse_uint("bench", "--repeat", optarg, 1,
-					   BENCH_MAX_REPEAT, &repeat) < 0)
+			if (bench_window_opt(opt, optarg, &o.seconds,
+						 NULL, &repeat,
+						 BENCH_MAX_REPEAT) < 0)
 				return CLI_USAGE;
 			break;
 		case OPT_FIRST_CMD:
