@@ -239,6 +239,12 @@ int ipx_hnet_start(const struct ipx_hnet_opts *o, struct ipx_hnet **out,
 		   char *err, size_t errlen);
 /* The hub's address, for the controller's own node. */
 void ipx_hnet_hub(const struct ipx_hnet *n, struct sockaddr_in *out);
+/*
+ * Pin the hub this network started to one CPU (sched_setaffinity on its
+ * pid). IPX_OK; IPX_ENOTFOUND if the hub is not ours (--hub); else an
+ * error with a message.
+ */
+int ipx_hnet_pin_hub(struct ipx_hnet *n, int cpu, char *err, size_t errlen);
 /* An ipx_hctl_watch_cb: nonzero with a message once a child is gone. */
 int ipx_hnet_watch(void *net, char *err, size_t errlen);
 /* Give the children 'grace' to exit (after QUIT), then kill and reap

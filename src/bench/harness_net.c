@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -315,6 +316,22 @@ int ipx_hnet_start(const struct ipx_hnet_opts *o, struct ipx_hnet **out,
 void ipx_hnet_hub(const struct ipx_hnet *n, struct sockaddr_in *out)
 {
 	*out = n->hub;
+}
+
+int ipx_hnet_pin_hub(struct ipx_hnet *n, int cpu, char *err, size_t errlen)
+{
+	cpu_set_t set;
+
+	if (!n->hubproc.pid || n->hubproc.reaped)
+		return IPX_ENOTFOUND;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(n->hubproc.pid, sizeof(set), &set) < 0) {
+		hset_err(err, errlen, "cannot pin the hub (pid %d) to CPU %d: %s",
+			 (int)n->hubproc.pid, cpu, strerror(errno));
+		return IPX_EIO;
+	}
+	return IPX_OK;
 }
 
 /* Reaped now? Records the status. */

@@ -107,6 +107,7 @@ struct run_ctx {
 	struct ipx_node *node;
 	struct ipx_hctl *ctl;
 	char hubtext[64];
+	int hub_cpu;		/* the hub we started, pinned; -1: not */
 };
 
 /* ---- printing ---- */
@@ -166,10 +167,12 @@ static void print_table(const struct run_ctx *r, const struct ipx_b1_report *rep
 	       "[min - max] after 1 warm-up\n",
 	       r->o.size, rep->repeat, rep->repeat == 1 ? "" : "s");
 	printf("sender '%s' (pid %u, %u CPU%s), receiver '%s' (pid %u, %u "
-	       "CPU%s), hub %s, --pin %s%s\n\n",
+	       "CPU%s), hub %s",
 	       s->name, s->pid, s->cpus, s->cpus == 1 ? "" : "s", d->name,
-	       d->pid, d->cpus, d->cpus == 1 ? "" : "s", r->hubtext,
-	       ipx_b1_pin_name(r->o.pin),
+	       d->pid, d->cpus, d->cpus == 1 ? "" : "s", r->hubtext);
+	if (r->hub_cpu >= 0)
+		printf(" (CPU %d)", r->hub_cpu);
+	printf(", --pin %s%s\n\n", ipx_b1_pin_name(r->o.pin),
 	       r->pin_fallback ? " (split needs 2 CPUs per agent)" : "");
 	printf("%-17s %9s %-21s %11s %6s %9s %5s | %8s %5s | %13s %5s\n",
 	       "interface", "pkt/s", "[min - max]", "delivered", "loss",
@@ -301,9 +304,10 @@ static void print_json(const struct run_ctx *r,
 	printf("{\n  \"benchmark\": \"protocols\", \"spec\": \"B1\",\n");
 	printf("  \"config\": {\"count\": %u, \"seconds\": %g, \"size\": %zu, "
 	       "\"repeat\": %u, \"warmup\": 1, \"pin\": \"%s\", \"hub\": "
-	       "\"%s\", \"agents\": [",
+	       "\"%s\", \"hub_cpu\": %d, \"agents\": [",
 	       r->o.count, r->o.count ? 0 : r->o.seconds, r->o.size,
-	       rep->repeat, ipx_b1_pin_name(r->o.pin), r->hubtext);
+	       rep->repeat, ipx_b1_pin_name(r->o.pin), r->hubtext,
+	       r->hub_cpu);
 	for (size_t i = 0; i < ipx_hctl_agent_count(r->ctl); i++) {
 		const struct ipx_hctl_agent *g = ipx_hctl_agent_at(r->ctl, i);
 
@@ -591,6 +595,30 @@ static int choose_pin(struct run_ctx *r)
 	return 0;
 }
 
+/*
+ * The hub we started goes where the receiver runs (split: the sender has
+ * a CPU of its own, the receiver and the hub share the other; same: all
+ * three on one): a hub left free to wander between CPUs moved every
+ * request/response figure by up to 3x from one pass to the next, since a
+ * wake-up across CPUs costs far more than one on the same CPU
+ * (docs/benchmarks.md, CPU placement).
+ */
+static int pin_hub(struct run_ctx *r, char *err, size_t errlen)
+{
+	int cpu = ipx_b1_pin_cpu(r->o.pin, IPX_BW_RECEIVER);
+	int rc;
+
+	r->hub_cpu = -1;
+	if (cpu < 0)
+		return IPX_OK;
+	rc = ipx_hnet_pin_hub(r->net, cpu, err, errlen);
+	if (rc == IPX_ENOTFOUND)
+		return IPX_OK;	/* not ours (--hub): left as it is */
+	if (rc == IPX_OK)
+		r->hub_cpu = cpu;
+	return rc;
+}
+
 static int run(struct run_ctx *r)
 {
 	const char *names[2] = { r->names[0], r->names[1] };
@@ -665,6 +693,8 @@ static int run(struct run_ctx *r)
 		return CLI_USAGE;
 	}
 	if (rc == IPX_OK)
+		rc = pin_hub(r, err, sizeof(err));
+	if (rc == IPX_OK)
 		rc = ipx_b1_run(r->ctl, 0, 1, &r->o, on_progress, r, samples,
 				err, sizeof(err));
 	if (r->progress)
@@ -699,6 +729,7 @@ int bench_protocols(int argc, char **argv)
 	r.o.size = IPX_B1_DEFAULT_SIZE;
 	r.o.repeat = IPX_B1_DEFAULT_REPEAT;
 	r.o.pin = IPX_B1_PIN_SPLIT;
+	r.hub_cpu = -1;
 	r.o.drain = IPX_B1_DEFAULT_DRAIN;
 	r.wait = DEFAULT_WAIT;
 	rc = parse_options(&r, argc, argv);
