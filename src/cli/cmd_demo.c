@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ipxlab/capture.h"
 #include "ipxlab/err.h"
 #include "ipxlab/hub.h"
 #include "ipxlab/link_udp.h"
@@ -21,7 +22,9 @@ void help_demo(FILE *out)
 	fprintf(out,
 		"Start a hub on a free loopback port and two nodes that join it,\n"
 		"then show them exchanging datagrams.\n\n"
-		"  -c, --count N       datagrams A sends to B (default 5)\n");
+		"  -c, --count N       datagrams A sends to B (default 5)\n"
+		"  --pcap FILE         write what both nodes send and receive to\n"
+		"                      FILE (each packet twice: as A and B see it)\n");
 }
 
 struct demo_node {
@@ -112,11 +115,14 @@ int cmd_demo(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "count", required_argument, NULL, 'c' },
+		{ "pcap", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ipx_hub_options ho = { 0 };
 	struct ipx_hub *hub = NULL;
+	struct ipx_capture *cap = NULL;
+	const char *pcap = NULL;
 	struct sockaddr_in where;
 	unsigned long count = 5;
 	char err[256], a1[IPX_ADDR_STRLEN], a2[IPX_ADDR_STRLEN];
@@ -129,6 +135,9 @@ int cmd_demo(int argc, char **argv)
 			if (cli_parse_uint("demo", "--count", optarg, 1, 100000,
 					   &count) < 0)
 				return CLI_USAGE;
+			break;
+		case 'P':
+			pcap = optarg;
 			break;
 		case 'h':
 			cli_usage_line(stdout, "demo");
@@ -145,6 +154,8 @@ int cmd_demo(int argc, char **argv)
 	if (!demo.loop)
 		return CLI_FAIL;
 	cli_stop_on_signals(demo.loop);
+	if (pcap && cli_capture_open("demo", demo.loop, pcap, &cap) != CLI_OK)
+		goto out;
 	ho.bind.sin_family = AF_INET;
 	ho.bind.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	if (ipx_hub_open(demo.loop, &ho, &hub, err, sizeof(err)) != IPX_OK) {
@@ -155,8 +166,15 @@ int cmd_demo(int argc, char **argv)
 	printf("hub listening on 127.0.0.1:%u (DOSBox: IPXNET CONNECT "
 	       "127.0.0.1 %u)\n",
 	       ntohs(where.sin_port), ntohs(where.sin_port));
-	if (join(&demo.a, &where, "A") || join(&demo.b, &where, "B") ||
-	    ipx_loop_run_until(demo.loop, both_up, NULL, 5 * IPX_SEC)) {
+	if (join(&demo.a, &where, "A") || join(&demo.b, &where, "B")) {
+		cli_error("demo", "cannot open the nodes' links");
+		goto out;
+	}
+	if (cap) {	/* from the registration on */
+		ipx_capture_attach(cap, demo.a.link);
+		ipx_capture_attach(cap, demo.b.link);
+	}
+	if (ipx_loop_run_until(demo.loop, both_up, NULL, 5 * IPX_SEC)) {
 		cli_error("demo", "the nodes could not join the hub");
 		goto out;
 	}
@@ -207,9 +225,13 @@ int cmd_demo(int argc, char **argv)
 	       (unsigned long long)ipx_hub_stats(hub)->tx_packets);
 	status = CLI_OK;
 out:
-	ipx_node_free(demo.a.node);
+	ipx_node_free(demo.a.node);	/* closes the links first */
 	ipx_node_free(demo.b.node);
 	ipx_hub_close(hub);
+	if (cap && ipx_capture_close(cap) != IPX_OK) {
+		cli_error("demo", "--pcap: some packets could not be written");
+		status = CLI_FAIL;
+	}
 	ipx_loop_free(demo.loop);
 	return status;
 }
