@@ -5,21 +5,11 @@
 # name with exit 1 and nothing left running, a quick real run whose JSON
 # and CSV have every row, and standing agents found by SAP on a hub.
 set -u
-BIN=${1:-build/ipxlab}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-[ -x "$BIN" ] || { echo "SKIP: $BIN not built"; exit 77; }
-T=$(mktemp -d /tmp/ipxlab-bench.XXXXXX)
-PIDS=()
-cleanup() {
-	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-failures=0
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1"; shift; [ $# -gt 0 ] && printf '  %s\n' "$@"; failures=$((failures + 1)); }
-wait_for() { local i; for ((i = 0; i < ${3:-50}; i++)); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build "${1:-}"
+need_exe "$BIN"
+make_tmp bench
 
 # refused OPTIONS... -- PATTERN: exit 2 and the message on stderr
 refused() {
@@ -64,12 +54,12 @@ out=$("$BIN" agent --name "" 2>&1); [ $? = 2 ] && grep -q "1 to 31 printable" <<
 # The receiver kills itself (SIGKILL) when asked to prepare nb-session in run 2.
 start=$SECONDS
 IPXLAB_AGENT_FAULT=receiver:nb-session:2:die timeout 60 "$BIN" bench protocols --count 100 --repeat 2 \
-	>"$T/kill.out" 2>"$T/kill.err" & c=$!
+	>"$TMP/kill.out" 2>"$TMP/kill.err" & c=$!
 PIDS+=($c)
 sleep 0.5
 kids=$(pgrep -P "$(pgrep -P $c | head -1)" | tr '\n' ' ')
 wait $c; rc=$?
-err=$(cat "$T/kill.err")
+err=$(cat "$TMP/kill.err")
 sleep 0.2
 left=""; for k in $kids; do kill -0 "$k" 2>/dev/null && left="$left $k"; done
 if [ $rc = 1 ] && grep -q "agent 'receiver' (pid [0-9]*) died: killed by signal 9 (Killed) during nb-session run 2" <<<"$err" &&
@@ -80,7 +70,7 @@ else
 fi
 
 # The same when the test kills the agent from outside, by its pid.
-timeout 60 "$BIN" bench protocols --seconds 5 --repeat 1 >"$T/ext.out" 2>"$T/ext.err" & c=$!
+timeout 60 "$BIN" bench protocols --seconds 5 --repeat 1 >"$TMP/ext.out" 2>"$TMP/ext.err" & c=$!
 PIDS+=($c)
 ctl="" victim=""
 for _ in $(seq 50); do
@@ -93,7 +83,7 @@ done
 sleep 1
 [ -n "$victim" ] && kill -9 "$victim"
 wait $c; rc=$?
-err=$(cat "$T/ext.err")
+err=$(cat "$TMP/ext.err")
 if [ $rc = 1 ] && [ -n "$victim" ] && grep -q "agent 'receiver' (pid $victim) died: killed by signal 9" <<<"$err" &&
 	! kill -0 "$ctl" 2>/dev/null && [ -z "$(pgrep -P "$ctl")" ]; then
 	pass "an agent killed from outside is reported with its pid"
@@ -112,8 +102,8 @@ else
 fi
 
 # --- a quick real run ---------------------------------------------------------------
-timeout 90 "$BIN" bench protocols --count 200 --repeat 1 --json >"$T/run.json" 2>"$T/run.err"; rc=$?
-if [ $rc = 0 ] && python3 - "$T/run.json" <<'EOF'
+timeout 90 "$BIN" bench protocols --count 200 --repeat 1 --json >"$TMP/run.json" 2>"$TMP/run.err"; rc=$?
+if [ $rc = 0 ] && python3 - "$TMP/run.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 kinds = [r["kind"] for r in d["rows"]]
@@ -134,40 +124,32 @@ EOF
 then
 	pass "a quick run's JSON parses and has every row, the 1990 figures and the targets"
 else
-	fail "a quick run's JSON parses and has every row, the 1990 figures and the targets" "rc=$rc" "$(cat "$T/run.err")" "$(head -c 2000 "$T/run.json")"
+	fail "a quick run's JSON parses and has every row, the 1990 figures and the targets" "rc=$rc" "$(cat "$TMP/run.err")" "$(head -c 2000 "$TMP/run.json")"
 fi
 
 # --- standing agents on a hub, found by SAP ----------------------------------------
-P=
-for _ in 1 2 3 4 5; do
-	try=$((20000 + RANDOM % 40000))
-	"$BIN" hub --bind 127.0.0.1 --port "$try" -q 2>"$T/hub.err" & h=$!
-	sleep 0.3
-	if kill -0 $h 2>/dev/null; then P=$try; PIDS+=($h); break; fi
-done
-[ -n "$P" ] || { fail "hub starts" "$(cat "$T/hub.err")"; exit 1; }
-HUB=127.0.0.1:$P
+start_hub
 # (short NetBIOS name claims: set-up only, seconds saved)
-printf 'NETBIOS BROADCAST DELAY = 2\n' >"$T/shell.cfg"
-"$BIN" agent --hub "$HUB" --name tx --once --config "$T/shell.cfg" 2>"$T/tx.err" & a1=$!; PIDS+=($a1)
-"$BIN" agent --hub "$HUB" --name rx --once --config "$T/shell.cfg" 2>"$T/rx.err" & a2=$!; PIDS+=($a2)
-wait_for "$T/tx.err" "ready at" && wait_for "$T/rx.err" "ready at"
-timeout 90 "$BIN" bench protocols --hub "$HUB" --agents tx,rx --count 100 --repeat 1 --csv >"$T/run.csv" 2>"$T/csv.err"; rc=$?
-rows=$(tail -n +2 "$T/run.csv" | cut -d, -f1 | tr '\n' ' ')
-if [ $rc = 0 ] && [ "$rows" = "ipx spx spx2 nb-dgram nb-session udp rtt " ] && head -1 "$T/run.csv" | grep -q "^kind,name,pps_median"; then
+printf 'NETBIOS BROADCAST DELAY = 2\n' >"$TMP/shell.cfg"
+"$BIN" agent --hub "$HUB" --name tx --once --config "$TMP/shell.cfg" 2>"$TMP/tx.err" & a1=$!; PIDS+=($a1)
+"$BIN" agent --hub "$HUB" --name rx --once --config "$TMP/shell.cfg" 2>"$TMP/rx.err" & a2=$!; PIDS+=($a2)
+wait_for "$TMP/tx.err" "ready at" && wait_for "$TMP/rx.err" "ready at"
+timeout 90 "$BIN" bench protocols --hub "$HUB" --agents tx,rx --count 100 --repeat 1 --csv >"$TMP/run.csv" 2>"$TMP/csv.err"; rc=$?
+rows=$(tail -n +2 "$TMP/run.csv" | cut -d, -f1 | tr '\n' ' ')
+if [ $rc = 0 ] && [ "$rows" = "ipx spx spx2 nb-dgram nb-session udp rtt " ] && head -1 "$TMP/run.csv" | grep -q "^kind,name,pps_median"; then
 	pass "standing agents found by SAP run B1 (CSV has every row)"
 else
-	fail "standing agents found by SAP run B1 (CSV has every row)" "rc=$rc rows '$rows'" "$(cat "$T/csv.err")"
+	fail "standing agents found by SAP run B1 (CSV has every row)" "rc=$rc rows '$rows'" "$(cat "$TMP/csv.err")"
 fi
 # --once: both agents leave after the controller is done
 sleep 1
 if ! kill -0 $a1 2>/dev/null && ! kill -0 $a2 2>/dev/null; then
 	pass "agents with --once exit after their controller"
 else
-	fail "agents with --once exit after their controller" "$(cat "$T/tx.err")"
+	fail "agents with --once exit after their controller" "$(cat "$TMP/tx.err")"
 fi
 out=$(timeout 20 "$BIN" bench protocols --hub "$HUB" --agents tx,rx --wait 1 2>&1); rc=$?
 [ $rc = 1 ] && grep -q "no agent named 'tx' answered a SAP query" <<<"$out" &&
 	pass "an agent nobody runs is named in the error" || fail "an agent nobody runs is named in the error" "rc=$rc $out"
 
-[ $failures = 0 ]
+finish

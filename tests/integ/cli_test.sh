@@ -4,39 +4,11 @@
 # configuration refusals, and clear errors for bad input.
 # Prints PASS:/FAIL: per check; exits nonzero if any check failed.
 set -u
-BIN=${1:-build/ipxlab}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-[ -x "$BIN" ] || { echo "SKIP: $BIN not built"; exit 77; }
-T=$(mktemp -d /tmp/ipxlab-cli.XXXXXX)
-PIDS=()
-cleanup() {
-	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-failures=0
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1"; shift; [ $# -gt 0 ] && printf '  %s\n' "$@"; failures=$((failures + 1)); }
-check() { # name, then a command that must succeed
-	local name=$1; shift
-	if "$@"; then pass "$name"; else fail "$name"; fi
-}
-free_port() { # a free UDP port on loopback
-	python3 - 2>/dev/null <<'PY' || echo $((20000 + RANDOM % 20000))
-import socket
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])
-PY
-}
-wait_for() { # file pattern [seconds]
-	local i
-	for ((i = 0; i < ${3:-50}; i++)); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build "${1:-}"
+need_exe "$BIN"
+make_tmp cli
 
 # --- help and usage ---------------------------------------------------------
 out=$("$BIN" --help)
@@ -49,56 +21,56 @@ done
 "$BIN" frobnicate >/dev/null 2>&1; [ $? = 2 ] && pass "unknown command exits 2" || fail "unknown command exits 2"
 
 # --- configuration -----------------------------------------------------------
-printf 'IPX SOCKETS = 40\nnetbios internet = on\n' >"$T/good.cfg"
-out=$("$BIN" config "$T/good.cfg")
-grep -q "^IPX SOCKETS  *40  *$T/good.cfg:1$" <<<"$out" &&
+printf 'IPX SOCKETS = 40\nnetbios internet = on\n' >"$TMP/good.cfg"
+out=$("$BIN" config "$TMP/good.cfg")
+grep -q "^IPX SOCKETS  *40  *$TMP/good.cfg:1$" <<<"$out" &&
 	grep -q "^NETBIOS BROADCAST COUNT  *4  *default (NETBIOS INTERNET = ON)$" <<<"$out" &&
 	grep -q "^SPX ABORT TIMEOUT  *540 ticks" <<<"$out" &&
 	pass "config prints values and origins" || fail "config prints values and origins" "$out"
-printf '; ok\nSPX CONNECTIONS = 200\n' >"$T/bad.cfg"
-err=$("$BIN" config "$T/bad.cfg" 2>&1); rc=$?
-[ $rc = 1 ] && grep -q "$T/bad.cfg:2: SPX CONNECTIONS = 200 is out of range: it must be 5 to 150" <<<"$err" &&
+printf '; ok\nSPX CONNECTIONS = 200\n' >"$TMP/bad.cfg"
+err=$("$BIN" config "$TMP/bad.cfg" 2>&1); rc=$?
+[ $rc = 1 ] && grep -q "$TMP/bad.cfg:2: SPX CONNECTIONS = 200 is out of range: it must be 5 to 150" <<<"$err" &&
 	pass "config refuses out-of-range with file:line" || fail "config refuses out-of-range with file:line" "rc=$rc $err"
-printf 'IPATCH = 1234,5\n' >"$T/patch.cfg"
-err=$("$BIN" config "$T/patch.cfg" 2>&1)
+printf 'IPATCH = 1234,5\n' >"$TMP/patch.cfg"
+err=$("$BIN" config "$TMP/patch.cfg" 2>&1)
 grep -q "patch.cfg:1: IPATCH patches" <<<"$err" && pass "IPATCH refused" || fail "IPATCH refused" "$err"
 # A node refuses to start at all on a bad configuration.
-err=$("$BIN" listen --config "$T/bad.cfg" --hub 127.0.0.1:9 --wait 5 2>&1); rc=$?
+err=$("$BIN" listen --config "$TMP/bad.cfg" --hub 127.0.0.1:9 --wait 5 2>&1); rc=$?
 [ $rc = 1 ] && grep -q "bad.cfg:2:" <<<"$err" && ! grep -q listening <<<"$err" &&
 	pass "a node with a bad SHELL.CFG starts nothing" || fail "a node with a bad SHELL.CFG starts nothing" "rc=$rc $err"
 
 # --- bad arguments -----------------------------------------------------------
-"$BIN" send nonsense </dev/null >/dev/null 2>"$T/e"; rc=$?
-[ $rc = 2 ] && grep -q "not an IPX address" "$T/e" && pass "send refuses a bad address" || fail "send refuses a bad address" "$(cat "$T/e")"
-"$BIN" hub --bind 1.2.3 >/dev/null 2>"$T/e"; rc=$?
-[ $rc = 2 ] && grep -q "IPv4 address" "$T/e" && pass "hub refuses a bad --bind" || fail "hub refuses a bad --bind"
-"$BIN" hub --port 70000 >/dev/null 2>"$T/e"; [ $? = 2 ] && pass "hub refuses a bad --port" || fail "hub refuses a bad --port"
-"$BIN" listen zz --hub 127.0.0.1:9 >/dev/null 2>"$T/e"; [ $? = 2 ] && pass "listen refuses a bad socket" || fail "listen refuses a bad socket"
-"$BIN" listen --hub "127.0.0.1:99999" >/dev/null 2>"$T/e"; rc=$?
-[ $rc = 2 ] && grep -q "port must be" "$T/e" && pass "a bad --hub port is refused" || fail "a bad --hub port is refused" "$(cat "$T/e")"
+"$BIN" send nonsense </dev/null >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc = 2 ] && grep -q "not an IPX address" "$TMP/e" && pass "send refuses a bad address" || fail "send refuses a bad address" "$(cat "$TMP/e")"
+"$BIN" hub --bind 1.2.3 >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc = 2 ] && grep -q "IPv4 address" "$TMP/e" && pass "hub refuses a bad --bind" || fail "hub refuses a bad --bind"
+"$BIN" hub --port 70000 >/dev/null 2>"$TMP/e"; [ $? = 2 ] && pass "hub refuses a bad --port" || fail "hub refuses a bad --port"
+"$BIN" listen zz --hub 127.0.0.1:9 >/dev/null 2>"$TMP/e"; [ $? = 2 ] && pass "listen refuses a bad socket" || fail "listen refuses a bad socket"
+"$BIN" listen --hub "127.0.0.1:99999" >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc = 2 ] && grep -q "port must be" "$TMP/e" && pass "a bad --hub port is refused" || fail "a bad --hub port is refused" "$(cat "$TMP/e")"
 # Nobody there: a clear message, not a hang.
 P0=$(free_port)
 start=$SECONDS
-"$BIN" listen --hub 127.0.0.1:$P0 --wait 0.6 >/dev/null 2>"$T/e"; rc=$?
-[ $rc = 1 ] && grep -q "no answer from an IPX tunnel server at 127.0.0.1:$P0" "$T/e" && [ $((SECONDS - start)) -le 5 ] &&
-	pass "no hub: clear error within the wait" || fail "no hub: clear error within the wait" "rc=$rc $(cat "$T/e")"
+"$BIN" listen --hub 127.0.0.1:$P0 --wait 0.6 >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc = 1 ] && grep -q "no answer from an IPX tunnel server at 127.0.0.1:$P0" "$TMP/e" && [ $((SECONDS - start)) -le 5 ] &&
+	pass "no hub: clear error within the wait" || fail "no hub: clear error within the wait" "rc=$rc $(cat "$TMP/e")"
 
 # --- a live network ------------------------------------------------------------
 P=$(free_port)
-"$BIN" hub --bind 127.0.0.1 --port "$P" --keepalive 0.2 --idle-timeout 1 2>"$T/hub.log" &
+"$BIN" hub --bind 127.0.0.1 --port "$P" --keepalive 0.2 --idle-timeout 1 2>"$TMP/hub.log" &
 PIDS+=($!); HUB=$!
-wait_for "$T/hub.log" "listening on 127.0.0.1:$P" || fail "hub starts" "$(cat "$T/hub.log")"
+wait_for "$TMP/hub.log" "listening on 127.0.0.1:$P" || fail "hub starts" "$(cat "$TMP/hub.log")"
 # A second hub on the same port is refused clearly.
-"$BIN" hub --bind 127.0.0.1 --port "$P" 2>"$T/e" & p2=$!
+"$BIN" hub --bind 127.0.0.1 --port "$P" 2>"$TMP/e" & p2=$!
 sleep 0.3
 if kill -0 $p2 2>/dev/null; then kill $p2; fail "second hub on a taken port is refused"
-else grep -q "cannot serve on 127.0.0.1:$P" "$T/e" && pass "second hub on a taken port is refused" || fail "second hub on a taken port is refused" "$(cat "$T/e")"; fi
+else grep -q "cannot serve on 127.0.0.1:$P" "$TMP/e" && pass "second hub on a taken port is refused" || fail "second hub on a taken port is refused" "$(cat "$TMP/e")"; fi
 
-"$BIN" listen 4545 --hub 127.0.0.1:$P -c 3 -t 10 >"$T/l1.out" 2>"$T/l1.err" & PIDS+=($!); L1=$!
-"$BIN" listen 4545 --hub 127.0.0.1:$P -c 1 -t 10 >"$T/l2.out" 2>"$T/l2.err" & PIDS+=($!); L2=$!
-wait_for "$T/l1.err" "listening on" && wait_for "$T/l2.err" "listening on"
-A1=$(sed -n 's/^listening on //p' "$T/l1.err")
-A2=$(sed -n 's/^listening on //p' "$T/l2.err")
+"$BIN" listen 4545 --hub 127.0.0.1:$P -c 3 -t 10 >"$TMP/l1.out" 2>"$TMP/l1.err" & PIDS+=($!); L1=$!
+"$BIN" listen 4545 --hub 127.0.0.1:$P -c 1 -t 10 >"$TMP/l2.out" 2>"$TMP/l2.err" & PIDS+=($!); L2=$!
+wait_for "$TMP/l1.err" "listening on" && wait_for "$TMP/l2.err" "listening on"
+A1=$(sed -n 's/^listening on //p' "$TMP/l1.err")
+A2=$(sed -n 's/^listening on //p' "$TMP/l2.err")
 [[ $A1 =~ ^00000000:7F000001[0-9A-F]{4}:4545$ ]] && pass "listen prints its address (IP+port node)" || fail "listen prints its address (IP+port node)" "$A1"
 
 # ping: both listeners answer.
@@ -112,31 +84,31 @@ out=$(IPXLAB_HUB=127.0.0.1:$P "$BIN" ping -c 1 -W 0.3 2>&1); rc=$?
 
 # unicast with an over-long line in the middle: the others still go, exit 1.
 long=$(head -c 2000 /dev/zero | tr '\0' x)
-printf 'first\n%s\nthird \001\n' "$long" | "$BIN" send "$A1" --hub 127.0.0.1:$P 2>"$T/send.err"; rc=$?
+printf 'first\n%s\nthird \001\n' "$long" | "$BIN" send "$A1" --hub 127.0.0.1:$P 2>"$TMP/send.err"; rc=$?
 # broadcast to both
 BC=$(sed 's/:[0-9A-F]*:/:FFFFFFFFFFFF:/' <<<"$A1")
-echo "to all" | "$BIN" send "$BC" --hub 127.0.0.1:$P 2>>"$T/send.err"
+echo "to all" | "$BIN" send "$BC" --hub 127.0.0.1:$P 2>>"$TMP/send.err"
 wait "$L1"; r1=$?
 wait "$L2"; r2=$?
-[ $rc = 1 ] && grep -q "line 2 is longer than the 1394 bytes" "$T/send.err" &&
-	pass "an over-long line is refused by number" || fail "an over-long line is refused by number" "rc=$rc $(cat "$T/send.err")"
-[ $r1 = 0 ] && sed -n 1p "$T/l1.out" | grep -q "^00000000:7F000001[0-9A-F]*:4[0-9A-F]* first$" &&
-	sed -n 2p "$T/l1.out" | grep -q ' third \\x01$' && sed -n 3p "$T/l1.out" | grep -q ' to all$' &&
-	pass "unicast lines arrive in order with their source" || fail "unicast lines arrive in order with their source" "$(cat "$T/l1.out")"
-[ $r2 = 0 ] && grep -q ' to all$' "$T/l2.out" && [ "$(wc -l <"$T/l2.out")" = 1 ] &&
-	pass "broadcast reaches the other listener only once" || fail "broadcast reaches the other listener only once" "$(cat "$T/l2.out")"
+[ $rc = 1 ] && grep -q "line 2 is longer than the 1394 bytes" "$TMP/send.err" &&
+	pass "an over-long line is refused by number" || fail "an over-long line is refused by number" "rc=$rc $(cat "$TMP/send.err")"
+[ $r1 = 0 ] && sed -n 1p "$TMP/l1.out" | grep -q "^00000000:7F000001[0-9A-F]*:4[0-9A-F]* first$" &&
+	sed -n 2p "$TMP/l1.out" | grep -q ' third \\x01$' && sed -n 3p "$TMP/l1.out" | grep -q ' to all$' &&
+	pass "unicast lines arrive in order with their source" || fail "unicast lines arrive in order with their source" "$(cat "$TMP/l1.out")"
+[ $r2 = 0 ] && grep -q ' to all$' "$TMP/l2.out" && [ "$(wc -l <"$TMP/l2.out")" = 1 ] &&
+	pass "broadcast reaches the other listener only once" || fail "broadcast reaches the other listener only once" "$(cat "$TMP/l2.out")"
 
 # listen --timeout: exit 1 and say how many arrived.
-"$BIN" listen --hub 127.0.0.1:$P -c 2 -t 0.5 >/dev/null 2>"$T/e"; rc=$?
-[ $rc = 1 ] && grep -q "timed out after 0 of 2" "$T/e" && pass "listen times out with exit 1" || fail "listen times out with exit 1" "$(cat "$T/e")"
+"$BIN" listen --hub 127.0.0.1:$P -c 2 -t 0.5 >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc = 1 ] && grep -q "timed out after 0 of 2" "$TMP/e" && pass "listen times out with exit 1" || fail "listen times out with exit 1" "$(cat "$TMP/e")"
 
 # The listeners are gone: the hub pings them, then forgets them.
-wait_for "$T/hub.log" "idle timeout" 40 && pass "silent clients leave after the idle timeout" || fail "silent clients leave after the idle timeout" "$(tail -5 "$T/hub.log")"
+wait_for "$TMP/hub.log" "idle timeout" 40 && pass "silent clients leave after the idle timeout" || fail "silent clients leave after the idle timeout" "$(tail -5 "$TMP/hub.log")"
 kill -USR1 $HUB; sleep 0.3
-grep -q "^keepalives [1-9]" "$T/hub.log" && grep -q "^unicasts [1-9]" "$T/hub.log" && grep -q "^drop_forged_source 0" "$T/hub.log" &&
-	pass "SIGUSR1 prints the hub's counters" || fail "SIGUSR1 prints the hub's counters" "$(tail -20 "$T/hub.log")"
+grep -q "^keepalives [1-9]" "$TMP/hub.log" && grep -q "^unicasts [1-9]" "$TMP/hub.log" && grep -q "^drop_forged_source 0" "$TMP/hub.log" &&
+	pass "SIGUSR1 prints the hub's counters" || fail "SIGUSR1 prints the hub's counters" "$(tail -20 "$TMP/hub.log")"
 kill $HUB; wait $HUB 2>/dev/null
-grep -q "hub: stopping" "$T/hub.log" && pass "hub stops cleanly on SIGTERM" || fail "hub stops cleanly on SIGTERM"
+grep -q "hub: stopping" "$TMP/hub.log" && pass "hub stops cleanly on SIGTERM" || fail "hub stops cleanly on SIGTERM"
 
 # The demo works end to end.
 out=$(timeout 20 "$BIN" demo -c 3); rc=$?
@@ -147,5 +119,4 @@ out=$(timeout 60 "$BIN" bench hub -s 0.3 -w 0.1 -r 1 --json 2>&1); rc=$?
 [ $rc = 0 ] && grep -q '"ratio"' <<<"$out" && pass "bench hub runs and reports a ratio" || fail "bench hub runs and reports a ratio" "$out"
 "$BIN" bench hub --window -1 >/dev/null 2>&1; [ $? = 2 ] && pass "bench refuses a bad option" || fail "bench refuses a bad option"
 
-echo "cli: $failures failed"
-[ $failures = 0 ]
+finish

@@ -23,70 +23,17 @@
 # root, no ip(8), a container without CAP_SYS_ADMIN). The namespaces are
 # removed on exit; every process is bounded with timeout.
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=netns_pair.sh
+. "$LIB_DIR/integ/netns_pair.sh"
+use_build "${1:-}"
+TOOL=$TOOLS/eth_pair
+need_exe "$TOOL"
+make_tmp eth-link
+netns_pair_up
+MACB=$(ip -n "$NB" -br link show "$VB" | awk '{print $3}' | tr -d :)
 
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-REPO=$(cd "$HERE/../.." && pwd)
-BIN=${1:-$REPO/build/ipxlab}
-case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
-TOOL=$(dirname "$BIN")/tools/eth_pair
-
-skip() { echo "SKIP: $*"; exit 77; }
-[ -x "$TOOL" ] || skip "$TOOL not built (make $(dirname "$BIN")/tools/eth_pair)"
-command -v ip >/dev/null 2>&1 || skip "ip (iproute2) not installed"
-[ "$(id -u)" -eq 0 ] || skip "network namespaces need root"
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/ipxlab-eth.XXXXXX") || exit 1
-NSA=ipxeth-$$-a
-NSB=ipxeth-$$-b
-VA=ipxa$$
-VB=ipxb$$
-
-cleanup() {
-	ip netns del "$NSA" 2>/dev/null
-	ip netns del "$NSB" 2>/dev/null
-	if [ "${IT_KEEP:-0}" = 1 ]; then
-		echo "kept $TMP"
-	else
-		rm -rf "$TMP"
-	fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-if ! ip netns add "$NSA" 2>"$TMP/ns.err" || ! ip netns add "$NSB" 2>>"$TMP/ns.err"; then
-	skip "cannot create network namespaces: $(head -n 1 "$TMP/ns.err")"
-fi
-if ! ip link add "$VA" netns "$NSA" type veth peer name "$VB" netns "$NSB" \
-	2>"$TMP/veth.err"; then
-	skip "cannot create a veth pair: $(head -n 1 "$TMP/veth.err")"
-fi
-ip -n "$NSA" link set "$VA" up && ip -n "$NSB" link set "$VB" up || {
-	echo "FAIL: bring the veth pair up"
-	exit 1
-}
-MACB=$(ip -n "$NSB" -br link show "$VB" | awk '{print $3}' | tr -d :)
-
-PASSED=0
-FAILED=0
-pass() { echo "PASS: $1"; PASSED=$((PASSED + 1)); }
-# fail NAME [EVIDENCE-FILE...]: show the tail of each file
-fail() {
-	local name=$1 f
-	shift
-	echo "FAIL: $name"
-	for f in "$@"; do
-		if [ -s "$f" ]; then
-			echo "  --- ${f#"$TMP"/}:"
-			tail -n 12 "$f" | sed 's/^/  | /'
-		fi
-	done
-	FAILED=$((FAILED + 1))
-}
-check() { # NAME STATUS [EVIDENCE...]
-	local name=$1 rc=$2
-	shift 2
-	if [ "$rc" -eq 0 ]; then pass "$name"; else fail "$name" "$@"; fi
-}
 # stat FILE NAME: a counter from the node's closing "stats" line
 stat() {
 	awk -v k="$2" '$1 == "stats" {
@@ -96,7 +43,7 @@ stat() {
 
 # echo_b TAG FRAME SECONDS: start B's echo node in the background
 echo_b() {
-	timeout -k 2 $(($3 + 5)) ip netns exec "$NSB" "$TOOL" "$VB" "$2" echo \
+	timeout -k 2 $(($3 + 5)) "${B[@]}" "$TOOL" "$VB" "$2" echo \
 		--seconds "$3" --pcap "$TMP/$1-b.pcap" \
 		>"$TMP/$1-b.out" 2>"$TMP/$1-b.err" &
 	BPID=$!
@@ -115,7 +62,7 @@ stop_b() {
 run_a() {
 	local tag=$1 frame=$2
 	shift 2
-	timeout -k 2 20 ip netns exec "$NSA" "$TOOL" "$VA" "$frame" "$@" \
+	timeout -k 2 20 "${A[@]}" "$TOOL" "$VA" "$frame" "$@" \
 		--pcap "$TMP/$tag-a.pcap" >"$TMP/$tag-a.out" 2>"$TMP/$tag-a.err"
 }
 
@@ -204,10 +151,6 @@ fi
 if ! command -v tshark >/dev/null 2>&1; then
 	echo "(tshark not installed: capture checks skipped)"
 else
-	# FILE FILTER: frames matching a display filter
-	count() {
-		tshark -r "$1" -Y "$2" -T fields -e frame.number 2>>"$TMP/decode.err" | grep -c .
-	}
 	declare -A want=(
 		[ethernet_ii]='eth.type == 0x8137'
 		[802.3]='eth.len && !llc && ipx.checksum == 0xffff'
@@ -217,21 +160,15 @@ else
 	for t in $TYPES; do
 		for side in a b; do
 			cap=$TMP/$t-$side.pcap
-			total=$(count "$cap" frame)
-			ipx=$(count "$cap" "ipx && ${want[$t]}")
-			bad=$(count "$cap" '_ws.malformed || _ws.expert.severity >= 0x00600000')
-			tshark -r "$cap" -q -z expert >"$TMP/expert-$t-$side.txt" 2>>"$TMP/decode.err"
-			[ "$total" -eq 8 ] && [ "$ipx" -eq "$total" ] && [ "$bad" -eq 0 ] &&
-				! grep -Eq '^(Errors|Warns|Warnings) \(' "$TMP/expert-$t-$side.txt"
-			check "tshark: $t capture of node ${side^^}: $ipx of $total frames IPX in $t framing, $bad malformed or warned" $? \
-				"$TMP/expert-$t-$side.txt" "$TMP/decode.err"
+			capture_counts "$cap" "ipx && ${want[$t]}" && [ "$FRAMES" -eq 8 ]
+			check "tshark: $t capture of node ${side^^}: $AS_PROTO of $FRAMES frames IPX in $t framing, $WORSE malformed or warned" $? \
+				"$cap.expert" "$TMP/tshark.err"
 		done
-		n=$(count "$TMP/$t-a.pcap" 'frame.len == 60 && ipx.len == 31')
+		n=$(frames "$TMP/$t-a.pcap" 'frame.len == 60 && ipx.len == 31')
 		[ "$n" -eq 2 ]
 		check "tshark: $t: the short packet is a 60-byte frame with IPX length 31 (sent and received: $n)" $?
 	done
 fi
 
 echo "eth link test took $(($(date +%s) - T0)) s"
-echo "$PASSED passed, $FAILED failed"
-[ "$FAILED" -eq 0 ]
+finish

@@ -9,79 +9,54 @@
 # router takes its routes down when stopped.
 # Prints PASS:/FAIL: per check; every process is bounded and killed.
 set -u
-BIN=${1:-build/ipxlab}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-[ -x "$BIN" ] || { echo "SKIP: $BIN not built"; exit 77; }
-T=$(mktemp -d /tmp/ipxlab-routing.XXXXXX)
-PIDS=()
-cleanup() {
-	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-failures=0
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1"; shift; [ $# -gt 0 ] && printf '  %s\n' "$@"; failures=$((failures + 1)); }
-free_port() {
-	python3 - 2>/dev/null <<'PY' || echo $((20000 + RANDOM % 20000))
-import socket
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])
-PY
-}
-wait_for() { # file pattern [tenths]
-	local i
-	for ((i = 0; i < ${3:-50}; i++)); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build "${1:-}"
+need_exe "$BIN"
+make_tmp routing
 start=$SECONDS
 
 P1=$(free_port)
 P2=$(free_port)
 [ "$P1" = "$P2" ] && P2=$((P1 + 1))
-timeout -k 2 60 "$BIN" hub --bind 127.0.0.1 --port "$P1" 2>"$T/hub1.log" & PIDS+=($!)
-timeout -k 2 60 "$BIN" hub --bind 127.0.0.1 --port "$P2" 2>"$T/hub2.log" & PIDS+=($!)
-wait_for "$T/hub1.log" "listening on" && wait_for "$T/hub2.log" "listening on" ||
-	fail "hubs start" "$(cat "$T/hub1.log" "$T/hub2.log")"
+timeout -k 2 60 "$BIN" hub --bind 127.0.0.1 --port "$P1" 2>"$TMP/hub1.log" & PIDS+=($!)
+timeout -k 2 60 "$BIN" hub --bind 127.0.0.1 --port "$P2" 2>"$TMP/hub2.log" & PIDS+=($!)
+wait_for "$TMP/hub1.log" "listening on" && wait_for "$TMP/hub2.log" "listening on" ||
+	fail "hubs start" "$(cat "$TMP/hub1.log" "$TMP/hub2.log")"
 H1=127.0.0.1:$P1
 H2=127.0.0.1:$P2
 
 # --- refusals ------------------------------------------------------------------
-"$BIN" router --link "hub:$H1" >/dev/null 2>"$T/e"; rc=$?
-[ $rc = 2 ] && grep -q "needs its network" "$T/e" && pass "router refuses a link without net=" || fail "router refuses a link without net=" "$(cat "$T/e")"
-"$BIN" router --link "hub:$H1,net=1" --link "hub:$H2,net=1" >/dev/null 2>"$T/e"; rc=$?
-[ $rc = 2 ] && grep -q "two links on network 00000001" "$T/e" && pass "router refuses two links on one network" || fail "router refuses two links on one network" "$(cat "$T/e")"
-"$BIN" router --link "tap:tap0,net=1" >/dev/null 2>"$T/e"; rc=$?
-[ $rc = 2 ] && grep -q "unknown link kind 'tap' (hub or eth)" "$T/e" && pass "router names the link kinds it has" || fail "router names the link kinds it has" "$(cat "$T/e")"
+"$BIN" router --link "hub:$H1" >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc = 2 ] && grep -q "needs its network" "$TMP/e" && pass "router refuses a link without net=" || fail "router refuses a link without net=" "$(cat "$TMP/e")"
+"$BIN" router --link "hub:$H1,net=1" --link "hub:$H2,net=1" >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc = 2 ] && grep -q "two links on network 00000001" "$TMP/e" && pass "router refuses two links on one network" || fail "router refuses two links on one network" "$(cat "$TMP/e")"
+"$BIN" router --link "tap:tap0,net=1" >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc = 2 ] && grep -q "unknown link kind 'tap' (hub or eth)" "$TMP/e" && pass "router names the link kinds it has" || fail "router names the link kinds it has" "$(cat "$TMP/e")"
 
 # --- the router ------------------------------------------------------------------
 timeout -k 2 50 "$BIN" router --link "hub:$H1,net=0000AA01" --link "hub:$H2,net=AA02" \
-	2>"$T/router.log" & ROUTER=$!; PIDS+=($ROUTER)
-wait_for "$T/router.log" "routing between 2 networks" 100 &&
-	pass "router joins both hubs" || fail "router joins both hubs" "$(cat "$T/router.log")"
+	2>"$TMP/router.log" & ROUTER=$!; PIDS+=($ROUTER)
+wait_for "$TMP/router.log" "routing between 2 networks" 100 &&
+	pass "router joins both hubs" || fail "router joins both hubs" "$(cat "$TMP/router.log")"
 # Signals go to the router itself, not to timeout (USR1 would kill that).
 RPID=$(pgrep -P $ROUTER | head -n 1)
 RPID=${RPID:-$ROUTER}
 
 # --- a datagram across the router --------------------------------------------------
-timeout -k 2 20 "$BIN" listen 4545 --hub "$H2" -c 1 -t 15 >"$T/l.out" 2>"$T/l.err" & L=$!; PIDS+=($L)
-wait_for "$T/l.err" "listening on" || fail "listener starts" "$(cat "$T/l.err")"
+timeout -k 2 20 "$BIN" listen 4545 --hub "$H2" -c 1 -t 15 >"$TMP/l.out" 2>"$TMP/l.err" & L=$!; PIDS+=($L)
+wait_for "$TMP/l.err" "listening on" || fail "listener starts" "$(cat "$TMP/l.err")"
 # Behind a DOSBox hub a node knows its node but not its network: AA02.
-NODE=$(sed -n 's/^listening on [0-9A-F]*:\([0-9A-F]*\):.*/\1/p' "$T/l.err")
-echo "across" | timeout -k 2 10 "$BIN" send "0000AA02:$NODE:4545" --hub "$H1" 2>"$T/send.err"; rc=$?
+NODE=$(sed -n 's/^listening on [0-9A-F]*:\([0-9A-F]*\):.*/\1/p' "$TMP/l.err")
+echo "across" | timeout -k 2 10 "$BIN" send "0000AA02:$NODE:4545" --hub "$H1" 2>"$TMP/send.err"; rc=$?
 wait $L; lrc=$?
-[ $rc = 0 ] && [ $lrc = 0 ] && grep -q "^0000AA01:7F000001[0-9A-F]*:[0-9A-F]* across$" "$T/l.out" &&
-	pass "send crosses the router (source on 0000AA01)" || fail "send crosses the router (source on 0000AA01)" "rc=$rc listen=$lrc" "$(cat "$T/l.out" "$T/send.err" "$T/l.err")"
+[ $rc = 0 ] && [ $lrc = 0 ] && grep -q "^0000AA01:7F000001[0-9A-F]*:[0-9A-F]* across$" "$TMP/l.out" &&
+	pass "send crosses the router (source on 0000AA01)" || fail "send crosses the router (source on 0000AA01)" "rc=$rc listen=$lrc" "$(cat "$TMP/l.out" "$TMP/send.err" "$TMP/l.err")"
 
 # --- Novell ping across the router --------------------------------------------------
-timeout -k 2 30 "$BIN" listen 4546 --hub "$H2" >/dev/null 2>"$T/l2.err" & PIDS+=($!)
-wait_for "$T/l2.err" "listening on" || fail "second listener starts"
-NODE2=$(sed -n 's/^listening on [0-9A-F]*:\([0-9A-F]*\):.*/\1/p' "$T/l2.err")
+timeout -k 2 30 "$BIN" listen 4546 --hub "$H2" >/dev/null 2>"$TMP/l2.err" & PIDS+=($!)
+wait_for "$TMP/l2.err" "listening on" || fail "second listener starts"
+NODE2=$(sed -n 's/^listening on [0-9A-F]*:\([0-9A-F]*\):.*/\1/p' "$TMP/l2.err")
 out=$(timeout -k 2 10 "$BIN" ping "0000AA02:$NODE2" -c 3 -i 0.2 -W 1 --hub "$H1" 2>&1); rc=$?
 [ $rc = 0 ] && [ "$(grep -c "bytes from 0000AA02:$NODE2:9086: id=[123] hops=1 time=" <<<"$out")" = 3 ] &&
 	grep -q "3 sent, 3 received, 0% loss" <<<"$out" && grep -q "rtt min/avg/max/p99 = " <<<"$out" &&
@@ -101,10 +76,10 @@ out=$(timeout -k 2 10 "$BIN" diag --hub "$H2" 2>&1); rc=$?
 	pass "diag --broadcast lists the router (both networks) and the listener" || fail "diag --broadcast lists the router (both networks) and the listener" "rc=$rc" "$out"
 
 # --- SAP across the router -----------------------------------------------------------
-timeout -k 2 30 "$BIN" advertise 4 LABFS1 451 --hub "$H2" 2>"$T/adv.err" & ADV=$!; PIDS+=($ADV)
-wait_for "$T/adv.err" "advertising" || fail "advertise starts" "$(cat "$T/adv.err")"
-grep -q "advertising 0x0004 LABFS1 at 0000AA02:7F000001[0-9A-F]*:0451" "$T/adv.err" &&
-	pass "advertise learns its network before advertising" || fail "advertise learns its network before advertising" "$(cat "$T/adv.err")"
+timeout -k 2 30 "$BIN" advertise 4 LABFS1 451 --hub "$H2" 2>"$TMP/adv.err" & ADV=$!; PIDS+=($ADV)
+wait_for "$TMP/adv.err" "advertising" || fail "advertise starts" "$(cat "$TMP/adv.err")"
+grep -q "advertising 0x0004 LABFS1 at 0000AA02:7F000001[0-9A-F]*:0451" "$TMP/adv.err" &&
+	pass "advertise learns its network before advertising" || fail "advertise learns its network before advertising" "$(cat "$TMP/adv.err")"
 sleep 0.3
 out=$(timeout -k 2 10 "$BIN" slist --hub "$H1" 2>&1); rc=$?
 [ $rc = 0 ] && grep -Eq "^LABFS1 +0000AA02  7F000001[0-9A-F]{4}  Default$" <<<"$out" &&
@@ -114,9 +89,9 @@ out=$(timeout -k 2 10 "$BIN" sap --type 4 --hub "$H1" 2>&1); rc=$?
 [ $rc = 0 ] && grep -Eq "^0x0004 LABFS1 +0000AA02:7F000001[0-9A-F]{4}:0451    2  file server$" <<<"$out" &&
 	pass "sap --type 4 shows it two hops away" || fail "sap --type 4 shows it two hops away" "rc=$rc" "$out"
 kill -USR1 $RPID
-wait_for "$T/router.log" "LABFS1" 30 && grep -q "^0000AA02 .* attached" "$T/router.log" &&
-	grep -q "^forwarded [1-9]" "$T/router.log" &&
-	pass "SIGUSR1 prints the router's routes, services and counters" || fail "SIGUSR1 prints the router's routes, services and counters" "$(tail -40 "$T/router.log")"
+wait_for "$TMP/router.log" "LABFS1" 30 && grep -q "^0000AA02 .* attached" "$TMP/router.log" &&
+	grep -q "^forwarded [1-9]" "$TMP/router.log" &&
+	pass "SIGUSR1 prints the router's routes, services and counters" || fail "SIGUSR1 prints the router's routes, services and counters" "$(tail -40 "$TMP/router.log")"
 kill $ADV; wait $ADV 2>/dev/null
 sleep 0.3
 out=$(timeout -k 2 10 "$BIN" sap --hub "$H1" -W 0.5 2>&1); rc=$?
@@ -125,10 +100,9 @@ out=$(timeout -k 2 10 "$BIN" sap --hub "$H1" -W 0.5 2>&1); rc=$?
 
 # --- the router goes down ------------------------------------------------------------
 kill $RPID; wait $ROUTER 2>/dev/null
-grep -q "routes and services go down" "$T/router.log" && pass "router stops cleanly on SIGTERM" || fail "router stops cleanly on SIGTERM" "$(tail -5 "$T/router.log")"
+grep -q "routes and services go down" "$TMP/router.log" && pass "router stops cleanly on SIGTERM" || fail "router stops cleanly on SIGTERM" "$(tail -5 "$TMP/router.log")"
 out=$(timeout -k 2 10 "$BIN" routes --hub "$H1" -W 0.3 2>&1); rc=$?
 [ $rc = 1 ] && grep -q "0 answers" <<<"$out" && pass "no router, no routes (exit 1)" || fail "no router, no routes (exit 1)" "rc=$rc" "$out"
 
 echo "routing test took $((SECONDS - start)) s"
-echo "routing: $failures failed"
-[ $failures = 0 ]
+finish

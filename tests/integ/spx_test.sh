@@ -4,65 +4,47 @@
 # nobody fails clearly, and a peer killed mid-transfer ends the session
 # within the abort timeout set in SHELL.CFG.
 set -u
-BIN=${1:-build/ipxlab}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-[ -x "$BIN" ] || { echo "SKIP: $BIN not built"; exit 77; }
-T=$(mktemp -d /tmp/ipxlab-spx.XXXXXX)
-PIDS=()
-cleanup() {
-	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-failures=0
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1"; shift; [ $# -gt 0 ] && printf '  %s\n' "$@"; failures=$((failures + 1)); }
-wait_for() { local i; for ((i = 0; i < ${3:-50}; i++)); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build "${1:-}"
+need_exe "$BIN"
+make_tmp spx
 
-P=
-for _ in 1 2 3 4 5; do
-	try=$((20000 + RANDOM % 40000))
-	"$BIN" hub --bind 127.0.0.1 --port "$try" -q 2>"$T/hub.err" & h=$!
-	sleep 0.3
-	if kill -0 $h 2>/dev/null; then P=$try; PIDS+=($h); break; fi
-done
-[ -n "$P" ] || { fail "hub starts" "$(cat "$T/hub.err")"; exit 1; }
-HUB=127.0.0.1:$P
-head -c 2000000 /dev/urandom >"$T/in.bin"
+start_hub
+head -c 2000000 /dev/urandom >"$TMP/in.bin"
 
 # transfer NAME LISTEN-OPTIONS: the listener writes what arrives to a file
 transfer() {
 	local name=$1; shift
-	rm -f "$T/l.err" "$T/out.bin"
-	timeout 30 "$BIN" spx listen 5100 --hub "$HUB" "$@" >"$T/out.bin" 2>"$T/l.err" </dev/null & local l=$!
+	rm -f "$TMP/l.err" "$TMP/out.bin"
+	timeout 30 "$BIN" spx listen 5100 --hub "$HUB" "$@" >"$TMP/out.bin" 2>"$TMP/l.err" </dev/null & local l=$!
 	PIDS+=($l)
-	wait_for "$T/l.err" "listening on" || { fail "$name: listener starts" "$(cat "$T/l.err")"; return; }
-	local addr; addr=$(sed -n 's/^listening on //p' "$T/l.err")
-	timeout 30 "$BIN" spx connect "$addr" --hub "$HUB" --stats <"$T/in.bin" 2>"$T/c.err"; local rc=$?
+	wait_for "$TMP/l.err" "listening on" || { fail "$name: listener starts" "$(cat "$TMP/l.err")"; return; }
+	local addr; addr=$(sed -n 's/^listening on //p' "$TMP/l.err")
+	timeout 30 "$BIN" spx connect "$addr" --hub "$HUB" --stats <"$TMP/in.bin" 2>"$TMP/c.err"; local rc=$?
 	wait $l; local lrc=$?
-	if [ $rc = 0 ] && [ $lrc = 0 ] && cmp -s "$T/in.bin" "$T/out.bin"; then
-		pass "$name: 2 MB arrive byte-identical, both ends exit 0 ($(grep -o 'version [12], [0-9]*-byte packets' "$T/c.err"))"
+	if [ $rc = 0 ] && [ $lrc = 0 ] && cmp -s "$TMP/in.bin" "$TMP/out.bin"; then
+		pass "$name: 2 MB arrive byte-identical, both ends exit 0 ($(grep -o 'version [12], [0-9]*-byte packets' "$TMP/c.err"))"
 	else
-		fail "$name" "connect rc=$rc listen rc=$lrc" "$(cat "$T/c.err" "$T/l.err")" "$(cmp "$T/in.bin" "$T/out.bin" 2>&1)"
+		fail "$name" "connect rc=$rc listen rc=$lrc" "$(cat "$TMP/c.err" "$TMP/l.err")" "$(cmp "$TMP/in.bin" "$TMP/out.bin" 2>&1)"
 	fi
 }
 transfer "SPX II"
-grep -q "version 2, 1380-byte packets" "$T/c.err" && pass "SPX II negotiates the tunnel's packet size" || fail "SPX II negotiates the tunnel's packet size" "$(cat "$T/c.err")"
+grep -q "version 2, 1380-byte packets" "$TMP/c.err" && pass "SPX II negotiates the tunnel's packet size" || fail "SPX II negotiates the tunnel's packet size" "$(cat "$TMP/c.err")"
 transfer "SPX I (the listener offers SPX I only)" --spx1
-grep -q "version 1, 534-byte packets" "$T/c.err" && pass "an SPX II caller falls back to SPX I" || fail "an SPX II caller falls back to SPX I" "$(cat "$T/c.err")"
+grep -q "version 1, 534-byte packets" "$TMP/c.err" && pass "an SPX II caller falls back to SPX I" || fail "an SPX II caller falls back to SPX I" "$(cat "$TMP/c.err")"
 
 # Both directions at once: the listener sends too.
-head -c 300000 /dev/urandom >"$T/back.bin"
+head -c 300000 /dev/urandom >"$TMP/back.bin"
 # (SPX's disconnect closes both directions: the listener keeps its input
 # open, so only the caller closes, after its own data.)
-(cat "$T/back.bin"; sleep 3) | timeout 30 "$BIN" spx listen 5101 --hub "$HUB" >"$T/out2.bin" 2>"$T/l2.err" & l=$!; PIDS+=($l)
-wait_for "$T/l2.err" "listening on"
-addr=$(sed -n 's/^listening on //p' "$T/l2.err")
-(sleep 0.5; cat "$T/in.bin") | timeout 30 "$BIN" spx connect "$addr" --hub "$HUB" >"$T/got.bin" 2>"$T/c2.err"; rc=$?
+(cat "$TMP/back.bin"; sleep 3) | timeout 30 "$BIN" spx listen 5101 --hub "$HUB" >"$TMP/out2.bin" 2>"$TMP/l2.err" & l=$!; PIDS+=($l)
+wait_for "$TMP/l2.err" "listening on"
+addr=$(sed -n 's/^listening on //p' "$TMP/l2.err")
+(sleep 0.5; cat "$TMP/in.bin") | timeout 30 "$BIN" spx connect "$addr" --hub "$HUB" >"$TMP/got.bin" 2>"$TMP/c2.err"; rc=$?
 wait $l
-cmp -s "$T/in.bin" "$T/out2.bin" && cmp -s "$T/back.bin" "$T/got.bin" && pass "data flows both ways in one session" ||
-	fail "data flows both ways in one session" "rc=$rc $(cat "$T/c2.err" "$T/l2.err")"
+cmp -s "$TMP/in.bin" "$TMP/out2.bin" && cmp -s "$TMP/back.bin" "$TMP/got.bin" && pass "data flows both ways in one session" ||
+	fail "data flows both ways in one session" "rc=$rc $(cat "$TMP/c2.err" "$TMP/l2.err")"
 
 # Nobody listening: a clear error, bounded by --connect-timeout.
 start=$SECONDS
@@ -74,23 +56,22 @@ out=$(timeout 20 "$BIN" spx connect 00000000:7F0000010001:5555 --hub "$HUB" --co
 "$BIN" spx dance >/dev/null 2>&1; [ $? = 2 ] && pass "unknown spx mode exits 2" || fail "unknown spx mode exits 2"
 
 # A peer killed mid-session: the watchdog ends it within SPX ABORT TIMEOUT.
-printf 'SPX LISTEN TIMEOUT = 9\nSPX VERIFY TIMEOUT = 9\nSPX ABORT TIMEOUT = 36 ; about 2 s\n' >"$T/shell.cfg"
+printf 'SPX LISTEN TIMEOUT = 9\nSPX VERIFY TIMEOUT = 9\nSPX ABORT TIMEOUT = 36 ; about 2 s\n' >"$TMP/shell.cfg"
 # (No timeout wrapper here: the kill must reach ipxlab itself.)
-"$BIN" spx listen 5102 --hub "$HUB" --config "$T/shell.cfg" >/dev/null 2>"$T/l3.err" </dev/null & l=$!; PIDS+=($l)
-wait_for "$T/l3.err" "listening on"
-addr=$(sed -n 's/^listening on //p' "$T/l3.err")
-(echo hello; sleep 6) | timeout 30 "$BIN" spx connect "$addr" --hub "$HUB" --config "$T/shell.cfg" >/dev/null 2>"$T/c3.err" & c=$!
+"$BIN" spx listen 5102 --hub "$HUB" --config "$TMP/shell.cfg" >/dev/null 2>"$TMP/l3.err" </dev/null & l=$!; PIDS+=($l)
+wait_for "$TMP/l3.err" "listening on"
+addr=$(sed -n 's/^listening on //p' "$TMP/l3.err")
+(echo hello; sleep 6) | timeout 30 "$BIN" spx connect "$addr" --hub "$HUB" --config "$TMP/shell.cfg" >/dev/null 2>"$TMP/c3.err" & c=$!
 PIDS+=($c)
-wait_for "$T/l3.err" "session from" 30
+wait_for "$TMP/l3.err" "session from" 30
 sleep 0.5
 kill -9 $l; wait $l 2>/dev/null
 start=$(date +%s%N)
 # (wait would also wait for the sleep feeding the caller's input)
-wait_for "$T/c3.err" "session ended" 100
+wait_for "$TMP/c3.err" "session ended" 100
 el=$((($(date +%s%N) - start) / 100000000))
 el="$((el / 10)).$((el % 10))"
-grep -q "connection aborted" "$T/c3.err" && [ "${el%.*}" -lt 5 ] &&
-	pass "a killed peer is detected within the abort timeout (${el} s)" || fail "a killed peer is detected within the abort timeout" "after ${el}s: $(cat "$T/c3.err")"
+grep -q "connection aborted" "$TMP/c3.err" && [ "${el%.*}" -lt 5 ] &&
+	pass "a killed peer is detected within the abort timeout (${el} s)" || fail "a killed peer is detected within the abort timeout" "after ${el}s: $(cat "$TMP/c3.err")"
 
-echo "spx: $failures failed"
-[ $failures = 0 ]
+finish

@@ -1,35 +1,30 @@
 # shellcheck shell=bash
 # dosbox_common.sh - helpers for the DOSBox interop tests (sourced, not run).
 #
-# Provides:
-#   interop_init            check tools (exit 77 "SKIP: ..." if missing), make
-#                           a temp dir ($IT_TMP), build IPXTEST.COM, probe that
-#                           DOSBox runs headless; installs an EXIT trap that
-#                           kills everything started here and removes $IT_TMP
+# Sourced after tests/lib.sh (skip, TMP, on_exit). Provides:
+#   interop_init            check tools (SKIP if missing), make the temp dir
+#                           $TMP, build IPXTEST.COM, probe that DOSBox runs
+#                           headless; at exit everything started here is killed
 #   dosbox_start NAME SECS LINE...
 #                           start DOSBox in the background with drive C: =
-#                           $IT_TMP/NAME (holding IPXTEST.COM) and the given
+#                           $TMP/NAME (holding IPXTEST.COM) and the given
 #                           [autoexec] lines (an EXIT is appended); bounded by
 #                           `timeout SECS`; PID in IT_PID[NAME]
 #   dosbox_wait NAME        wait for that DOSBox to exit (returns its status)
 #   bg_start NAME SECS CMD...  run any command in the background under
-#                           `timeout`, stdout/stderr to $IT_TMP/NAME.out/.err
+#                           `timeout`, stdout/stderr to $TMP/NAME.out/.err
 #   bg_wait NAME / bg_stop NAME
 #   wait_for_file FILE SECS [REGEX]  poll until FILE exists (and matches)
 #   pick_port               print a free-looking high UDP port
+#   node_of FILE            the node of the address IPXTEST wrote to FILE
+#   listen_addr FILE        the address in `ipxlab listen`'s "listening on"
 #
 # Everything binds to 127.0.0.1 (DOSBox's own IPXNET STARTSERVER binds the
 # wildcard address; nothing but loopback traffic is sent).
 
 IT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-IT_TMP=
 IT_DOSBOX_WRAP=()
 declare -A IT_PID=()
-
-skip() {
-    echo "SKIP: $*"
-    exit 77
-}
 
 # Kill one process started by us (its timeout wrapper and the child).
 it_kill() {
@@ -55,24 +50,15 @@ it_cleanup() {
         it_kill "${IT_PID[$name]}"
     done
     IT_PID=()
-    if [ -n "$IT_TMP" ] && [ -d "$IT_TMP" ] && [ -z "${IT_KEEP:-}" ]; then
-        rm -rf "$IT_TMP"
-    elif [ -n "$IT_TMP" ]; then
-        echo "interop: kept $IT_TMP" >&2
-    fi
 }
 
 interop_init() {
-    command -v dosbox >/dev/null 2>&1 || skip "dosbox not installed (apt-get install dosbox)"
-    command -v nasm >/dev/null 2>&1 || skip "nasm not installed (apt-get install nasm)"
-    command -v timeout >/dev/null 2>&1 || skip "timeout (coreutils) not available"
+    need_cmd dosbox nasm timeout
+    make_tmp interop
+    on_exit it_cleanup
+    mkdir -p "$TMP/home"
 
-    IT_TMP=$(mktemp -d "${TMPDIR:-/tmp}/ipxlab-interop.XXXXXX") || skip "cannot create temp dir"
-    trap it_cleanup EXIT
-    trap 'exit 130' INT TERM
-    mkdir -p "$IT_TMP/home"
-
-    nasm -f bin -o "$IT_TMP/IPXTEST.COM" "$IT_DIR/ipxtest.asm" \
+    nasm -f bin -o "$TMP/IPXTEST.COM" "$IT_DIR/ipxtest.asm" \
         || { echo "FAIL: nasm could not build ipxtest.asm"; exit 1; }
 
     # DOSBox 0.74 runs with SDL's dummy drivers; fall back to Xvfb if not.
@@ -85,14 +71,14 @@ interop_init() {
         IT_DOSBOX_WRAP=($wrap)
         dosbox_start probe 20 "ECHO ok> PROBE.TXT"
         dosbox_wait probe
-        if grep -q ok "$IT_TMP/probe/PROBE.TXT" 2>/dev/null; then
+        if grep -q ok "$TMP/probe/PROBE.TXT" 2>/dev/null; then
             return 0
         fi
     done
-    skip "dosbox does not run headless here (see $IT_TMP/probe.log)"
+    skip "dosbox does not run headless here (see $TMP/probe.log)"
 }
 
-# it_conf NAME: write $IT_TMP/NAME.conf with drive C: = $IT_TMP/NAME
+# it_conf NAME: write $TMP/NAME.conf with drive C: = $TMP/NAME
 it_conf() {
     local name=$1; shift
     {
@@ -142,7 +128,7 @@ umb=false
 ipx=true
 [autoexec]
 @ECHO OFF
-MOUNT C "$IT_TMP/$name"
+MOUNT C "$TMP/$name"
 C:
 EOF
         local l
@@ -150,19 +136,19 @@ EOF
             printf '%s\n' "$l"
         done
         echo "EXIT"
-    } >"$IT_TMP/$name.conf"
+    } >"$TMP/$name.conf"
 }
 
 dosbox_start() {
     local name=$1 secs=$2; shift 2
-    rm -rf "${IT_TMP:?}/$name"
-    mkdir -p "$IT_TMP/$name"
-    cp "$IT_TMP/IPXTEST.COM" "$IT_TMP/$name/IPXTEST.COM"
+    rm -rf "${TMP:?}/$name"
+    mkdir -p "$TMP/$name"
+    cp "$TMP/IPXTEST.COM" "$TMP/$name/IPXTEST.COM"
     it_conf "$name" "$@"
-    ( cd "$IT_TMP" && exec env HOME="$IT_TMP/home" SDL_VIDEODRIVER=dummy \
+    ( cd "$TMP" && exec env HOME="$TMP/home" SDL_VIDEODRIVER=dummy \
         SDL_AUDIODRIVER=dummy "${IT_DOSBOX_WRAP[@]}" \
-        timeout -k 2 "$secs" dosbox -conf "$IT_TMP/$name.conf" \
-        >"$IT_TMP/$name.log" 2>&1 </dev/null ) &
+        timeout -k 2 "$secs" dosbox -conf "$TMP/$name.conf" \
+        >"$TMP/$name.log" 2>&1 </dev/null ) &
     IT_PID[$name]=$!
 }
 
@@ -170,14 +156,14 @@ dosbox_wait() { bg_wait "$1"; }
 
 bg_start() {
     local name=$1 secs=$2; shift 2
-    ( exec timeout -k 2 "$secs" "$@" >"$IT_TMP/$name.out" 2>"$IT_TMP/$name.err" </dev/null ) &
+    ( exec timeout -k 2 "$secs" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" </dev/null ) &
     IT_PID[$name]=$!
 }
 
 # bg_start_in NAME SECS INPUTFILE CMD...: like bg_start with stdin from a file
 bg_start_in() {
     local name=$1 secs=$2 input=$3; shift 3
-    ( exec timeout -k 2 "$secs" "$@" >"$IT_TMP/$name.out" 2>"$IT_TMP/$name.err" <"$input" ) &
+    ( exec timeout -k 2 "$secs" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" <"$input" ) &
     IT_PID[$name]=$!
 }
 
@@ -224,4 +210,12 @@ pick_port() {
         return 0
     done
     echo "$p"
+}
+
+# node_of FILE: the 12-hex node of "NNNNNNNN:XXXXXXXXXXXX" in an ADDR.TXT
+node_of() { tr -d '\r\n' 2>/dev/null <"$1" | cut -d: -f2; }
+# listen_addr ERRFILE: the address from "listening on N:N:S"
+listen_addr() {
+    grep -Eo 'listening on [0-9A-Fa-f]{8}:[0-9A-Fa-f]{12}:[0-9A-Fa-f]{4}' "$1" 2>/dev/null \
+        | head -n 1 | cut -d' ' -f3 | tr a-f A-F
 }

@@ -18,52 +18,16 @@
 #   dos4: IPXNET CONNECT; IPXTEST S to `ipxlab listen`
 
 set -u
-
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-REPO=$(cd "$HERE/../.." && pwd)
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 # shellcheck source-path=SCRIPTDIR source=dosbox_common.sh
-. "$HERE/dosbox_common.sh"
-
-BIN=${1:-$REPO/build/ipxlab}
-case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
-[ -x "$BIN" ] || skip "ipxlab binary not found at $BIN (run make first)"
+. "$LIB_DIR/interop/dosbox_common.sh"
+use_build "${1:-}"
+need_exe "$BIN"
 
 interop_init
 T0=$(date +%s)
 
-PASSED=0
-FAILED=0
-pass() { echo "PASS: $1"; PASSED=$((PASSED + 1)); }
-fail() {
-    local name=$1; shift
-    echo "FAIL: $name"
-    local f
-    for f in "$@"; do
-        if [ -f "$f" ]; then
-            echo "  --- ${f#"$IT_TMP"/}:"
-            tr -d '\r' <"$f" | tail -n 15 | sed 's/^/  | /'
-        else
-            echo "  --- ${f#"$IT_TMP"/}: (missing)"
-        fi
-    done
-    FAILED=$((FAILED + 1))
-}
-# result NAME STATUS EVIDENCE-FILES...: PASS if STATUS is 0, else FAIL and
-# show the tail of each evidence file
-result() {
-    local name=$1 rc=$2; shift 2
-    if [ "$rc" -eq 0 ]; then pass "$name"; else fail "$name" "$@"; fi
-}
-
-# node_of FILE: the 12-hex node of "NNNNNNNN:XXXXXXXXXXXX" in an ADDR.TXT
-node_of() { tr -d '\r\n' 2>/dev/null <"$1" | cut -d: -f2; }
-# listen_addr ERRFILE: the address from "listening on N:N:S"
-listen_addr() {
-    grep -Eo 'listening on [0-9A-Fa-f]{8}:[0-9A-Fa-f]{12}:[0-9A-Fa-f]{4}' "$1" 2>/dev/null \
-        | head -n 1 | cut -d' ' -f3 | tr a-f A-F
-}
-# has FILE REGEX: case-insensitive extended grep, CRs removed
-has() { tr -d '\r' 2>/dev/null <"$1" | grep -Eiq "$2"; }
 # ping_has_node FILE NODE: a "reply from" line naming NODE (any separators)
 ping_has_node() {
     tr -d '\r' 2>/dev/null <"$1" | grep -i 'reply from' | tr -d ':.-' | grep -iq "$2"
@@ -74,8 +38,7 @@ send_lines() {
     local name=$1 text=$2 addr=$3 hub=$4
     ( for _ in 1 2 3; do printf '%s\n' "$text"; sleep 0.3; done \
         | timeout -k 2 10 "$BIN" send "$addr" --hub "$hub" \
-            >"$IT_TMP/$name.out" 2>"$IT_TMP/$name.err" ) &
-    # shellcheck disable=SC2034  # IT_PID lives in dosbox_common.sh
+            >"$TMP/$name.out" 2>"$TMP/$name.err" ) &
     IT_PID["$name"]=$!
 }
 
@@ -83,14 +46,14 @@ send_lines() {
 P1=$(pick_port)
 HUB=127.0.0.1:$P1
 bg_start hub 90 "$BIN" hub --bind 127.0.0.1 --port "$P1"
-if ! wait_for_file "$IT_TMP/hub.err" 5 'listening on'; then
-    fail hub_start "$IT_TMP/hub.err"
+if ! wait_for_file "$TMP/hub.err" 5 'listening on'; then
+    fail hub_start "$TMP/hub.err"
 fi
 
 # ipxlab listener for the DOS -> ipxlab direction
 bg_start listen1 40 "$BIN" listen 5002 --hub "$HUB" --count 1 --timeout 30
-wait_for_file "$IT_TMP/listen1.err" 8 'listening on'
-L1=$(listen_addr "$IT_TMP/listen1.err")
+wait_for_file "$TMP/listen1.err" 8 'listening on'
+L1=$(listen_addr "$TMP/listen1.err")
 L1NODE=$(echo "$L1" | cut -d: -f2)
 
 # dos1: receives from ipxlab, then stays alive as ping responder
@@ -99,8 +62,8 @@ dosbox_start dos1 60 \
     "IPXTEST R 5001 1 25 > R.OUT" \
     "IF ERRORLEVEL 1 ECHO fail> R.ERR" \
     "IPXTEST W 25"
-wait_for_file "$IT_TMP/dos1/ADDR.TXT" 15 ':'
-D1NODE=$(node_of "$IT_TMP/dos1/ADDR.TXT")
+wait_for_file "$TMP/dos1/ADDR.TXT" 15 ':'
+D1NODE=$(node_of "$TMP/dos1/ADDR.TXT")
 
 # dos2: IPXNET PING (dos1 must answer), then sends to the ipxlab listener
 dosbox_start dos2 40 \
@@ -116,38 +79,38 @@ if [ -n "$D1NODE" ]; then
 fi
 
 dosbox_wait dos2
-D2NODE=$(node_of "$IT_TMP/dos2/ADDR.TXT")
+D2NODE=$(node_of "$TMP/dos2/ADDR.TXT")
 D1PORT=$((16#${D1NODE:8:4}0 / 16))  # 0 if unknown
 
 # a. registration with the hub and IPXNET PING through it
 [ -n "$D1NODE" ] && [ -n "$D2NODE" ] &&
-    has "$IT_TMP/hub.err" "join .*node $D1NODE" &&
-    has "$IT_TMP/hub.err" "join .*node $D2NODE"
-result hub_join_logged $? "$IT_TMP/hub.err" "$IT_TMP/dos1/CONN.TXT" "$IT_TMP/dos2/CONN.TXT" \
-    "$IT_TMP/dos1/ADDR.TXT" "$IT_TMP/dos2/ADDR.TXT"
-has "$IT_TMP/dos2/PING.TXT" "Response from 127\.0\.0\.1, port $D1PORT "
-result ipxnet_ping_via_hub $? "$IT_TMP/dos2/PING.TXT" "$IT_TMP/dos2/CONN.TXT" "$IT_TMP/hub.err"
+    has "$TMP/hub.err" "join .*node $D1NODE" &&
+    has "$TMP/hub.err" "join .*node $D2NODE"
+check hub_join_logged $? "$TMP/hub.err" "$TMP/dos1/CONN.TXT" "$TMP/dos2/CONN.TXT" \
+    "$TMP/dos1/ADDR.TXT" "$TMP/dos2/ADDR.TXT"
+has "$TMP/dos2/PING.TXT" "Response from 127\.0\.0\.1, port $D1PORT "
+check ipxnet_ping_via_hub $? "$TMP/dos2/PING.TXT" "$TMP/dos2/CONN.TXT" "$TMP/hub.err"
 
 # c. data both ways between DOS programs and ipxlab nodes through the hub
-wait_for_file "$IT_TMP/dos1/RECV.TXT" 10 'ipxlab to dos1 via hub'
-has "$IT_TMP/dos1/RECV.TXT" '^00000000:7F000001[0-9A-F]{4}:[0-9A-F]{4} ipxlab to dos1 via hub$'
-result hub_ipxlab_to_dos $? "$IT_TMP/dos1/RECV.TXT" "$IT_TMP/dos1/R.OUT" "$IT_TMP/send1.err" "$IT_TMP/hub.err"
+wait_for_file "$TMP/dos1/RECV.TXT" 10 'ipxlab to dos1 via hub'
+has "$TMP/dos1/RECV.TXT" '^00000000:7F000001[0-9A-F]{4}:[0-9A-F]{4} ipxlab to dos1 via hub$'
+check hub_ipxlab_to_dos $? "$TMP/dos1/RECV.TXT" "$TMP/dos1/R.OUT" "$TMP/send1.err" "$TMP/hub.err"
 bg_wait listen1
 LRC=$?
 [ $LRC -eq 0 ] && [ -n "$D2NODE" ] &&
-    has "$IT_TMP/listen1.out" "^00000000:$D2NODE:[0-9A-F]{4} dos2 to ipxlab via hub\$"
-result hub_dos_to_ipxlab $? "$IT_TMP/listen1.out" "$IT_TMP/listen1.err" "$IT_TMP/dos2/S.OUT" "$IT_TMP/hub.err"
+    has "$TMP/listen1.out" "^00000000:$D2NODE:[0-9A-F]{4} dos2 to ipxlab via hub\$"
+check hub_dos_to_ipxlab $? "$TMP/listen1.out" "$TMP/listen1.err" "$TMP/dos2/S.OUT" "$TMP/hub.err"
 
 # d. ipxlab ping gets answers from DOSBox clients (dos1 is still alive)
 if bg_running dos1; then
-    timeout 20 "$BIN" ping --hub "$HUB" -c 3 >"$IT_TMP/ping1.out" 2>"$IT_TMP/ping1.err"
+    timeout 20 "$BIN" ping --hub "$HUB" -c 3 >"$TMP/ping1.out" 2>"$TMP/ping1.err"
     PRC=$?
 else
     PRC=99
-    echo "dos1 exited before the ping test" >"$IT_TMP/ping1.err"
+    echo "dos1 exited before the ping test" >"$TMP/ping1.err"
 fi
-[ $PRC -eq 0 ] && ping_has_node "$IT_TMP/ping1.out" "$D1NODE"
-result ipxlab_ping_dosbox_via_hub $? "$IT_TMP/ping1.out" "$IT_TMP/ping1.err" "$IT_TMP/hub.err"
+[ $PRC -eq 0 ] && ping_has_node "$TMP/ping1.out" "$D1NODE"
+check ipxlab_ping_dosbox_via_hub $? "$TMP/ping1.out" "$TMP/ping1.err" "$TMP/hub.err"
 
 bg_stop dos1
 bg_stop send1
@@ -164,12 +127,12 @@ dosbox_start dos3 60 \
     "IPXTEST R 6001 1 25 > R.OUT" \
     "IF ERRORLEVEL 1 ECHO fail> R.ERR" \
     "IPXTEST W 25"
-wait_for_file "$IT_TMP/dos3/ADDR.TXT" 15 ':'
-D3NODE=$(node_of "$IT_TMP/dos3/ADDR.TXT")
+wait_for_file "$TMP/dos3/ADDR.TXT" 15 ':'
+D3NODE=$(node_of "$TMP/dos3/ADDR.TXT")
 
 bg_start listen2 40 "$BIN" listen 6002 --hub "$SRV" --count 1 --timeout 20
-wait_for_file "$IT_TMP/listen2.err" 8 'listening on'
-L2=$(listen_addr "$IT_TMP/listen2.err")
+wait_for_file "$TMP/listen2.err" 8 'listening on'
+L2=$(listen_addr "$TMP/listen2.err")
 L2NODE=$(echo "$L2" | cut -d: -f2)
 
 if [ -n "$D3NODE" ]; then
@@ -182,29 +145,28 @@ dosbox_start dos4 40 \
     "IF ERRORLEVEL 1 ECHO fail> S.ERR"
 
 # b. ipxlab nodes against DOSBox's own server
-wait_for_file "$IT_TMP/dos3/RECV.TXT" 10 'via dosbox server'
-has "$IT_TMP/dos3/RECV.TXT" '^00000000:7F000001[0-9A-F]{4}:[0-9A-F]{4} ipxlab to dos3 via dosbox server$'
-result dosbox_server_ipxlab_to_dos $? "$IT_TMP/dos3/RECV.TXT" "$IT_TMP/dos3/R.OUT" "$IT_TMP/dos3/START.TXT" "$IT_TMP/send2.err"
+wait_for_file "$TMP/dos3/RECV.TXT" 10 'via dosbox server'
+has "$TMP/dos3/RECV.TXT" '^00000000:7F000001[0-9A-F]{4}:[0-9A-F]{4} ipxlab to dos3 via dosbox server$'
+check dosbox_server_ipxlab_to_dos $? "$TMP/dos3/RECV.TXT" "$TMP/dos3/R.OUT" "$TMP/dos3/START.TXT" "$TMP/send2.err"
 dosbox_wait dos4
-D4NODE=$(node_of "$IT_TMP/dos4/ADDR.TXT")
+D4NODE=$(node_of "$TMP/dos4/ADDR.TXT")
 bg_wait listen2
 LRC=$?
 [ $LRC -eq 0 ] && [ -n "$D4NODE" ] &&
-    has "$IT_TMP/listen2.out" "^00000000:$D4NODE:[0-9A-F]{4} dos4 to ipxlab via dosbox server\$"
-result dosbox_server_dos_to_ipxlab $? "$IT_TMP/listen2.out" "$IT_TMP/listen2.err" "$IT_TMP/dos4/CONN.TXT" "$IT_TMP/dos4/S.OUT"
+    has "$TMP/listen2.out" "^00000000:$D4NODE:[0-9A-F]{4} dos4 to ipxlab via dosbox server\$"
+check dosbox_server_dos_to_ipxlab $? "$TMP/listen2.out" "$TMP/listen2.err" "$TMP/dos4/CONN.TXT" "$TMP/dos4/S.OUT"
 if bg_running dos3; then
-    timeout 20 "$BIN" ping --hub "$SRV" -c 2 >"$IT_TMP/ping2.out" 2>"$IT_TMP/ping2.err"
+    timeout 20 "$BIN" ping --hub "$SRV" -c 2 >"$TMP/ping2.out" 2>"$TMP/ping2.err"
     PRC=$?
 else
     PRC=99
-    echo "dos3 exited before the ping test" >"$IT_TMP/ping2.err"
+    echo "dos3 exited before the ping test" >"$TMP/ping2.err"
 fi
-[ $PRC -eq 0 ] && ping_has_node "$IT_TMP/ping2.out" "$D3NODE"
-result dosbox_server_ipxlab_ping $? "$IT_TMP/ping2.out" "$IT_TMP/ping2.err"
+[ $PRC -eq 0 ] && ping_has_node "$TMP/ping2.out" "$D3NODE"
+check dosbox_server_ipxlab_ping $? "$TMP/ping2.out" "$TMP/ping2.err"
 
 bg_stop dos3
 bg_stop send2
 
 echo "interop: $(($(date +%s) - T0)) s"
-echo "dosbox: $PASSED passed, $FAILED failed"
-[ "$FAILED" -eq 0 ]
+finish

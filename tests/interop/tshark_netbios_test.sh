@@ -12,70 +12,18 @@
 # on the in-memory link with loss on a simulated clock. Prints PASS:/FAIL:
 # per check; exit 77 (SKIP) when tshark is missing.
 set -u
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-bin=${1:-$here/../../build/ipxlab}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-tool=$(dirname "$bin")/tools/nb_capture
-command -v tshark >/dev/null 2>&1 || { echo "SKIP: tshark not installed"; exit 77; }
-[ -x "$tool" ] || { echo "SKIP: $tool not built"; exit 77; }
-work=$(mktemp -d "${TMPDIR:-/tmp}/ipxlab-nbcap.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
-pcap=$work/netbios.pcap
-bad=0
-
-say() { # verdict name [details...]
-	echo "$1: $2"
-	[ "$1" = PASS ] && return
-	bad=$((bad + 1))
-	shift 2
-	for d in "$@"; do printf '  %s\n' "$d"; done
-}
-frames() { # how many frames match a display filter
-	tshark -r "$pcap" -Y "$1" -T fields -e frame.number 2>>"$work/tshark.err" | grep -c .
-}
-
-if timeout 60 "$tool" "$pcap" 2>"$work/tool.err" && [ -s "$pcap" ]; then
-	say PASS "capture written"
-else
-	say FAIL "capture written" "$(cat "$work/tool.err")"
-	exit 1
-fi
-
-all=$(frames frame)
-nbipx=$(frames nbipx)
-if [ "$all" -gt 200 ] && [ "$nbipx" = "$all" ]; then
-	say PASS "every frame decodes as NBIPX ($nbipx of $all)"
-else
-	say FAIL "every frame decodes as NBIPX" "$nbipx of $all"
-fi
-noisy=$(frames "_ws.malformed || _ws.expert.severity >= 0x00600000")
-if [ "$noisy" = 0 ]; then
-	say PASS "no malformed frame and no expert warning or error"
-else
-	say FAIL "no malformed frame and no expert warning or error" \
-		"$(tshark -r "$pcap" -Y "_ws.malformed || _ws.expert" 2>/dev/null | head -5)"
-fi
-tshark -r "$pcap" -q -z expert 2>/dev/null >"$work/expert.txt"
-if grep -Eq '^(Errors|Warnings) ' "$work/expert.txt"; then
-	say FAIL "expert summary has no errors or warnings" "$(cat "$work/expert.txt")"
-else
-	say PASS "expert summary has no errors or warnings"
-fi
-if grep -v 'Running as user' "$work/tshark.err" | grep -q .; then
-	say FAIL "tshark ran cleanly" "$(grep -v 'Running as user' "$work/tshark.err" | head -5)"
-else
-	say PASS "tshark ran cleanly"
-fi
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build "${1:-}"
+tool_capture nb_capture
+check_capture "$CAP" nbipx 200
+! grep -v 'Running as user' "$TMP/tshark.err" | grep -q .
+check "tshark ran cleanly" $? "$TMP/tshark.err"
 
 # name | display filter | at least this many frames
 while IFS='|' read -r name filter least; do
 	[ -n "$name" ] || continue
-	n=$(frames "$filter")
-	if [ "$n" -ge "$least" ]; then
-		say PASS "$name ($n)"
-	else
-		say FAIL "$name" "filter '$filter' matched $n, want >= $least"
-	fi
+	check_frames "$name" "$CAP" "$filter" "$least"
 done <<'EOF'
 check name (claim) as a type-20 broadcast to socket 0x455|nmpi.packettype == 3 && ipx.packet_type == 20 && ipx.dst.socket == 0x455 && ipx.dst.node == ff:ff:ff:ff:ff:ff && ipx.len == 80|10
 group claims carry the group flag|nmpi.packettype == 3 && nmpi.name_flags.group == 1|4
@@ -100,5 +48,4 @@ session end and its acknowledgement|nmpi.packettype == 7 && nmpi.session.src_con
 session end ack|nmpi.packettype == 8|1
 EOF
 
-echo "tshark netbios: $bad failed"
-[ $bad = 0 ]
+finish

@@ -25,49 +25,13 @@
 # Prints PASS:/FAIL: per check and "N passed, N failed"; exits 1 if any
 # check failed, 77 (SKIP) if tshark is missing or cannot capture on lo.
 set -u
-
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-REPO=$(cd "$HERE/../.." && pwd)
-BIN=${1:-$REPO/build/ipxlab}
-case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
-
-skip() { echo "SKIP: $*"; exit 77; }
-[ -x "$BIN" ] || skip "ipxlab binary not found at $BIN (run make first)"
-command -v tshark >/dev/null 2>&1 || skip "tshark not installed"
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/ipxlab-tshark-svc.XXXXXX") || exit 1
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build "${1:-}"
+need_exe "$BIN"
+need_cmd tshark
+make_tmp tshark-svc
 CAP=$TMP/svc.pcapng
-PIDS=()
-cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
-	if [ "${IT_KEEP:-0}" = 1 ]; then echo "kept $TMP"; else rm -rf "$TMP"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-PASSED=0
-FAILED=0
-pass() { echo "PASS: $1"; PASSED=$((PASSED + 1)); }
-fail() {
-	local name=$1 f
-	shift
-	echo "FAIL: $name"
-	for f in "$@"; do
-		[ -s "$f" ] && { echo "  --- ${f#"$TMP"/}:"; tail -n 20 "$f" | sed 's/^/  | /'; }
-	done
-	FAILED=$((FAILED + 1))
-}
-check() { local name=$1 rc=$2; shift 2; if [ "$rc" -eq 0 ]; then pass "$name"; else fail "$name" "$@"; fi; }
-wait_for() { local i; for ((i = 0; i < $3; i++)); do grep -Eq "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
-free_port() {
-	python3 - 2>/dev/null <<'PY' || echo $((20000 + RANDOM % 40000))
-import socket
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])
-PY
-}
 T0=$(date +%s)
 
 P1=$(free_port)
@@ -77,21 +41,7 @@ timeout -k 2 40 "$BIN" hub --bind 127.0.0.1 --port "$P1" -q 2>"$TMP/hub1.err" & 
 timeout -k 2 40 "$BIN" hub --bind 127.0.0.1 --port "$P2" -q 2>"$TMP/hub2.err" & PIDS+=($!)
 sleep 0.3
 
-tshark -i lo -f "udp port $P1 or udp port $P2" -w "$CAP" -a duration:35 \
-	>"$TMP/capture.out" 2>"$TMP/capture.err" &
-TSHARK=$!
-PIDS+=("$TSHARK")
-started=1
-for _ in $(seq 100); do
-	grep -q 'Capturing on' "$TMP/capture.err" 2>/dev/null && started=0 && break
-	kill -0 "$TSHARK" 2>/dev/null || break
-	sleep 0.1
-done
-if [ "$started" -ne 0 ]; then
-	msg=$(grep -Ev '^Running as user|^ \*\*|^$' "$TMP/capture.err" | head -n 2 | tr '\n' ' ')
-	skip "cannot capture on lo with tshark: ${msg:-no output}"
-fi
-sleep 0.3
+live_capture "$CAP" "udp port $P1 or udp port $P2" 35
 
 H1=127.0.0.1:$P1
 H2=127.0.0.1:$P2
@@ -117,32 +67,13 @@ check "ping answered" $? "$TMP/ping.out"
 kill "$ADV"; wait "$ADV" 2>/dev/null
 sleep 0.5
 
-kill -TERM "$TSHARK" 2>/dev/null
-for _ in $(seq 50); do kill -0 "$TSHARK" 2>/dev/null || break; sleep 0.1; done
-wait "$TSHARK" 2>/dev/null
-[ -s "$CAP" ] || { fail "capture written" "$TMP/capture.err"; echo "$PASSED passed, $FAILED failed"; exit 1; }
+stop_capture
+[ -s "$CAP" ] || { fail "capture written" "$TMP/capture.err"; finish; }
 
 D=(-d "udp.port==$P1,ipx" -d "udp.port==$P2,ipx")
-count() {
-	local -a f=()
-	[ -n "$1" ] && f=(-Y "$1")
-	tshark -r "$CAP" "${D[@]}" "${f[@]}" -T fields -e frame.number 2>>"$TMP/decode.err" | grep -c .
-}
-tshark -r "$CAP" "${D[@]}" -V >"$TMP/decode.txt" 2>>"$TMP/decode.err"
-tshark -r "$CAP" "${D[@]}" -q -z expert >"$TMP/expert.txt" 2>>"$TMP/decode.err"
-tshark -r "$CAP" "${D[@]}" -Y '!ipx || _ws.malformed || _ws.expert.severity >= 0x00600000' \
-	>"$TMP/bad.txt" 2>>"$TMP/decode.err"
-
-total=$(count "")
-ipx=$(count "ipx")
-[ "$total" -ge 20 ] && [ "$ipx" -eq "$total" ]
-check "every frame decodes as IPX ($ipx of $total)" $? "$TMP/bad.txt"
-malformed=$(count "_ws.malformed")
-[ "$malformed" -eq 0 ] && ! grep -q 'Malformed' "$TMP/decode.txt"
-check "no malformed frames ($malformed)" $? "$TMP/bad.txt"
-warned=$(count "_ws.expert.severity >= 0x00600000")
-[ "$warned" -eq 0 ] && ! grep -Eq '^(Errors|Warns) \(' "$TMP/expert.txt"
-check "no expert info of severity warning or error ($warned frames)" $? "$TMP/expert.txt"
+count() { frames "$CAP" "$1" "${D[@]}"; }
+tshark -r "$CAP" "${D[@]}" -V >"$TMP/decode.txt" 2>>"$TMP/tshark.err"
+check_capture "$CAP" ipx 20 "${D[@]}"
 
 req=$(count "ipxrip.packet_type == 1 && ipx.packet_type == 1 && ipx.dst.socket == 0x0453")
 resp=$(count "ipxrip.packet_type == 2 && ipxrip.route_vector == 0x0000aa02 && ipxrip.hops == 1 && ipxrip.ticks == 1")
@@ -168,5 +99,4 @@ prep=$(count "ipx.src.socket == 0x9086 && data.data[0:6] == 50:69:6e:67:01:01 &&
 check "Novell ping requests ($preq) and replies ($prep) on socket 9086" $? "$TMP/decode.txt"
 
 echo "tshark service test took $(($(date +%s) - T0)) s"
-echo "$PASSED passed, $FAILED failed"
-[ "$FAILED" -eq 0 ]
+finish

@@ -22,68 +22,14 @@
 # on lo. Every process it starts is bounded in time and killed on exit.
 
 set -u
-
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-REPO=$(cd "$HERE/../.." && pwd)
-BIN=${1:-$REPO/build/ipxlab}
-case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
-
-skip() { echo "SKIP: $*"; exit 77; }
-[ -x "$BIN" ] || skip "ipxlab binary not found at $BIN (run make first)"
-command -v tshark >/dev/null 2>&1 || skip "tshark not installed"
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/ipxlab-tshark.XXXXXX") || exit 1
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build "${1:-}"
+need_exe "$BIN"
+need_cmd tshark
+make_tmp tshark
 CAP=$TMP/tunnel.pcapng
-PIDS=()
 
-cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	for p in "${PIDS[@]}"; do
-		wait "$p" 2>/dev/null
-	done
-	if [ "${IT_KEEP:-0}" = 1 ]; then
-		echo "kept $TMP"
-	else
-		rm -rf "$TMP"
-	fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-PASSED=0
-FAILED=0
-pass() { echo "PASS: $1"; PASSED=$((PASSED + 1)); }
-# fail NAME [EVIDENCE-FILE...]: show the tail of each file
-fail() {
-	local name=$1 f
-	shift
-	echo "FAIL: $name"
-	for f in "$@"; do
-		if [ -s "$f" ]; then
-			echo "  --- ${f#"$TMP"/}:"
-			tail -n 20 "$f" | sed 's/^/  | /'
-		fi
-	done
-	FAILED=$((FAILED + 1))
-}
-# check NAME CONDITION-STATUS [EVIDENCE-FILE...]
-check() {
-	local name=$1 rc=$2
-	shift 2
-	if [ "$rc" -eq 0 ]; then pass "$name"; else fail "$name" "$@"; fi
-}
-# wait_for FILE REGEX TENTHS: poll until FILE matches, at most TENTHS/10 s
-wait_for() {
-	local i
-	for ((i = 0; i < $3; i++)); do
-		grep -Eq "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
 alive() { kill -0 "$1" 2>/dev/null; }
 # is_bound PORT: a UDP socket listens on 127.0.0.1:PORT
 is_bound() {
@@ -115,29 +61,11 @@ for _ in 1 2 3 4 5; do
 		break
 	fi
 done
-if [ -z "$P" ]; then
-	fail "hub starts" "$TMP/hub.err"
-	echo "$PASSED passed, $FAILED failed"
-	exit 1
-fi
+[ -n "$P" ] || { fail "hub starts" "$TMP/hub.err"; finish; }
 HUBADDR=127.0.0.1:$P
 
 # ---- the capture ----
-tshark -i lo -f "udp port $P" -w "$CAP" -a duration:25 \
-	>"$TMP/capture.out" 2>"$TMP/capture.err" &
-TSHARK=$!
-PIDS+=("$TSHARK")
-started=1
-for _ in $(seq 100); do
-	grep -q 'Capturing on' "$TMP/capture.err" 2>/dev/null && started=0 && break
-	alive "$TSHARK" || break
-	sleep 0.1
-done
-if [ "$started" -ne 0 ] || ! alive "$TSHARK"; then
-	msg=$(grep -Ev '^Running as user|^ \*\*|^$' "$TMP/capture.err" | head -n 2 | tr '\n' ' ')
-	skip "cannot capture on lo with tshark: ${msg:-no output}"
-fi
-sleep 0.3	# let dumpcap's filter settle before the first packet
+live_capture "$CAP" "udp port $P" 25
 
 # ---- traffic ----
 timeout -k 2 12 "$BIN" listen 4545 --hub "$HUBADDR" --count 3 --timeout 10 \
@@ -175,59 +103,26 @@ check "ping is answered" $? "$TMP/ping.out" "$TMP/ping.err"
 sleep 1.6	# silence: the hub's keepalive pings go out
 
 # ---- stop the capture ----
-kill -TERM "$TSHARK" 2>/dev/null
-for _ in $(seq 50); do
-	alive "$TSHARK" || break
-	sleep 0.1
-done
-wait "$TSHARK" 2>/dev/null
+stop_capture
 kill "$LISTEN2" "$HUB" 2>/dev/null
 
-if [ ! -s "$CAP" ]; then
-	fail "capture written" "$TMP/capture.err"
-	echo "$PASSED passed, $FAILED failed"
-	exit 1
-fi
+[ -s "$CAP" ] || { fail "capture written" "$TMP/capture.err"; finish; }
 
 # ---- decode with Wireshark's IPX dissector on the tunnel port ----
-# count FILTER: frames matching a display filter ("" = all)
-count() {
-	local -a f=()
-	[ -n "$1" ] && f=(-Y "$1")
-	tshark -r "$CAP" -d "udp.port==$P,ipx" "${f[@]}" -T fields \
-		-e frame.number 2>>"$TMP/decode.err" | grep -c .
-}
-# shellcheck disable=SC2129  # one decode per output file
-tshark -r "$CAP" -d "udp.port==$P,ipx" >"$TMP/decode.txt" 2>>"$TMP/decode.err"
-tshark -r "$CAP" -d "udp.port==$P,ipx" -q -z expert >"$TMP/expert.txt" \
-	2>>"$TMP/decode.err"
-# The frames any of the checks below would object to, as evidence.
-tshark -r "$CAP" -d "udp.port==$P,ipx" \
-	-Y '!ipx || _ws.malformed || _ws.expert.severity >= 0x00600000' \
-	>"$TMP/bad.txt" 2>>"$TMP/decode.err"
+D=(-d "udp.port==$P,ipx")
+# count FILTER: frames matching a display filter
+count() { frames "$CAP" "$1" "${D[@]}"; }
+tshark -r "$CAP" "${D[@]}" >"$TMP/decode.txt" 2>>"$TMP/tshark.err"
 
-total=$(count "")
+total=$(count frame)
 [ "$total" -ge 20 ]
 check "capture has the tunnel traffic ($total frames)" $? "$TMP/decode.txt" \
-	"$TMP/decode.err"
+	"$TMP/tshark.err"
+check_capture "$CAP" ipx 1 "${D[@]}"
 
-ipx=$(count "ipx")
-[ "$total" -gt 0 ] && [ "$ipx" -eq "$total" ]
-check "every frame decodes as IPX ($ipx of $total)" $? "$TMP/bad.txt"
-
-malformed=$(count "_ws.malformed")
-[ "$malformed" -eq 0 ] && ! grep -q 'Malformed' "$TMP/decode.txt"
-check "no malformed frames ($malformed)" $? "$TMP/bad.txt" "$TMP/expert.txt"
-
-# PI_WARN is 0x00600000 and PI_ERROR 0x00800000 in every Wireshark since 1.x.
-warned=$(count "_ws.expert.severity >= 0x00600000")
-[ "$warned" -eq 0 ] && ! grep -Eq '^(Errors|Warns) \(' "$TMP/expert.txt"
-check "no expert info of severity warning or error ($warned frames)" $? \
-	"$TMP/expert.txt"
-
-tshark -r "$CAP" -d "udp.port==$P,ipx" -T fields -e frame.number \
+tshark -r "$CAP" "${D[@]}" -T fields -e frame.number \
 	-e ipx.len -e udp.length -e ipx.checksum \
-	>"$TMP/lengths.txt" 2>>"$TMP/decode.err"
+	>"$TMP/lengths.txt" 2>>"$TMP/tshark.err"
 awk -F'\t' '$2 == "" || $2 != $3 - 8 || $4 != "0xffff" { bad++; print }
 	END { exit bad > 0 }' "$TMP/lengths.txt" >"$TMP/badlen.txt"
 check "IPX length = UDP payload, checksum FFFF, in every frame" $? \
@@ -239,8 +134,8 @@ acks=$(count "ipx.src.net == 0x00000001 && ipx.dst.socket == 0x0002 && ipx.len =
 check "registration requests ($regs) and answers ($acks) decoded" $? \
 	"$TMP/decode.txt"
 
-tshark -r "$CAP" -d "udp.port==$P,ipx" -Y "ipx.dst.socket == 0x4545" \
-	-T fields -e data.data >"$TMP/data.txt" 2>>"$TMP/decode.err"
+tshark -r "$CAP" "${D[@]}" -Y "ipx.dst.socket == 0x4545" \
+	-T fields -e data.data >"$TMP/data.txt" 2>>"$TMP/tshark.err"
 [ "$(sort "$TMP/data.txt" | tr -d '\n')" = 616162626363 ]
 check "datagrams a, b, c decoded on socket 4545, client and hub side" $? \
 	"$TMP/data.txt"
@@ -252,5 +147,4 @@ check "pings ($pings) and hub keepalives ($keepalives) decoded" $? \
 	"$TMP/decode.txt"
 
 echo "tshark test took $(($(date +%s) - T0)) s"
-echo "$PASSED passed, $FAILED failed"
-[ "$FAILED" -eq 0 ]
+finish
