@@ -146,5 +146,11 @@ keepalives=$(count "ipx.src.node == 02:ff:ff:ff:00:00 && ipx.src.socket == 0")
 check "pings ($pings) and hub keepalives ($keepalives) decoded" $? \
 	"$TMP/decode.txt"
 
+# --pcap of a command: what demo's two nodes sent and received, with the
+# Ethernet II header ipxlab adds, decodes as IPX on its own (no -d).
+timeout 20 "$BIN" demo -c 3 --pcap "$TMP/demo.pcap" >"$TMP/demo.out" 2>&1
+check "demo --pcap runs" $? "$TMP/demo.out"
+check_capture "$TMP/demo.pcap" ipx 14
+
 echo "tshark test took $(($(date +%s) - T0)) s"
 finish
