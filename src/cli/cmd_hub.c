@@ -15,6 +15,7 @@
 #include "ipxlab/err.h"
 #include "ipxlab/frame.h"
 #include "ipxlab/hub.h"
+#include "ipxlab/hub_capture.h"
 #include "ipxlab/link_eth.h"
 #include "ipxlab/log.h"
 
@@ -54,31 +55,6 @@ static void print_stats(const struct hub_run *r)
 	for (int d = 0; d < IPX_FRAME_DROP_COUNT; d++)
 		fprintf(stderr, "eth_drop_%s %llu\n", ipx_frame_drop_name(d),
 			(unsigned long long)ipx_eth_link_drops(r->lan, d));
-}
-
-static void node_of(const struct sockaddr_in *sa, uint8_t node[6])
-{
-	memcpy(node, &sa->sin_addr.s_addr, 4);
-	memcpy(node + 4, &sa->sin_port, 2);
-}
-
-/* The tunnel in the capture: the client's node on its side of the hop. */
-static void tap_tx(const struct sockaddr_in *to, const uint8_t *pkt,
-		   size_t len, void *ctx)
-{
-	uint8_t node[6];
-
-	node_of(to, node);
-	ipx_capture_ipx(ctx, "hub", true, pkt, len, node, NULL);
-}
-
-static void tap_rx(const struct sockaddr_in *from, const uint8_t *pkt,
-		   size_t len, void *ctx)
-{
-	uint8_t node[6];
-
-	node_of(from, node);
-	ipx_capture_ipx(ctx, "hub", false, pkt, len, NULL, node);
 }
 
 static int hub_run_close(struct hub_run *r, struct ipx_loop *loop)
@@ -230,10 +206,7 @@ int cmd_hub(int argc, char **argv)
 			ipx_loop_free(loop);
 			return CLI_FAIL;
 		}
-		opts.tap = tap_tx;
-		opts.tap_ctx = run.cap;
-		opts.rx_tap = tap_rx;
-		opts.rx_tap_ctx = run.cap;
+		ipx_hub_capture(&opts, run.cap);
 	}
 	rc = ipx_hub_open(loop, &opts, &run.hub, err, sizeof(err));
 	if (rc != IPX_OK) {

@@ -1,0 +1,18 @@
+/*
+ * hub_capture.h - record what a hub receives and sends (--pcap): the
+ * hub's two taps feeding a capture (ipxlab/capture.h).
+ *
+ * Each tunnel hop is shown between the client's node (its IPv4 address
+ * and UDP port, as the hub addresses it) and the IPX header's node on
+ * the other side, so a hub capture reads like one taken on a LAN.
+ */
+#ifndef IPXLAB_HUB_CAPTURE_H
+#define IPXLAB_HUB_CAPTURE_H
+
+#include "ipxlab/capture.h"
+#include "ipxlab/hub.h"
+
+/* Set both taps of 'opts' (before ipx_hub_open) to record into 'cap'. */
+void ipx_hub_capture(struct ipx_hub_options *opts, struct ipx_capture *cap);
+
+#endif
