@@ -407,6 +407,8 @@ int ipx_bw_new(struct ipx_node *node, struct ipx_loop *loop,
 	w->role = role;
 	w->p = *p;
 	w->ops = kind_ops[p->kind];
+	if (p->kind == IPX_BW_UDP && bw_eth_baseline(node))
+		w->ops = &bw_eth_ops;
 	w->cb = cb;
 	w->ctx = ctx;
 	w->state = BW_OPENING;

@@ -42,6 +42,8 @@ struct cli_node_opts {
 	const char *pcap;	/* --pcap FILE or NULL */
 	const char *config;	/* SHELL.CFG path or NULL */
 	double register_timeout;	/* seconds */
+	/* The node's settings before --config is applied; NULL: defaults. */
+	const struct ipx_config *base;
 };
 
 #define CLI_NODE_OPTS_HELP                                                   \
@@ -187,8 +189,6 @@ void help_agent(FILE *out);
 int bench_protocols(int argc, char **argv);
 /* The message for a bad option of "ipxlab bench NAME" (cmd_bench.c). */
 int bench_bad_option(const char *name, int opt, char **argv);
-/* --link hub:HOST[:PORT] as a hub address; eth: not yet (cmd_agent.c). */
-int cli_hub_of_link(const char *cmd, const char *spec, const char **hub);
 /* "ipxlab bench netbios" (cmd_netbios.c). */
 int bench_netbios(int argc, char **argv);
 /* "ipxlab bench eth" (cmd_bench_eth.c). */
