@@ -155,7 +155,7 @@ static int eth_open(struct ipx_bw *w)
 	memcpy(f->mac, link->node, IPX_NODE_LEN);
 	a.sll_ifindex = ipx_eth_link_ifindex(link);
 	if (sender) {
-		if (w->p.peer.udp.sin_family == AF_INET) {
+		if (w->p.peer.udp.sin_port != 0) {
 			bw_set_error(w, "the receiver is not on Ethernet (it "
 					"gave a UDP address): no common path "
 					"for the baseline");

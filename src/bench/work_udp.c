@@ -93,7 +93,10 @@ static int udp_open(struct ipx_bw *w)
 		memcpy(f->buf + IPX_HDR_LEN, w->payload, w->p.size);
 		if (w->p.peer.udp.sin_family != AF_INET ||
 		    w->p.peer.udp.sin_port == 0) {
-			bw_set_error(w, "no UDP address for the receiver");
+			bw_set_error(w, "no UDP address for the receiver "
+					"(an Ethernet receiver gives none: "
+					"the baseline needs both agents on "
+					"one kind of link)");
 			return IPX_EINVAL;
 		}
 		if (connect(f->fd, (const struct sockaddr *)&w->p.peer.udp,
