@@ -75,7 +75,7 @@ static bool eth_baseline;
 static const char *row_name(enum ipx_bw_kind k)
 {
 	if (k == IPX_BW_UDP && eth_baseline)
-		return "Ethernet (baseline)";
+		return "Ethernet baseline";
 	static const char *const names[IPX_BW_KINDS] = {
 		[IPX_BW_IPX] = "IPX",
 		[IPX_BW_SPX] = "SPX",

@@ -9,7 +9,7 @@
 #  - `ipxlab bench protocols --link eth:IFACE --agents tx,rx --count 200
 #    --repeat 1 --json` from the third completes, every row (and the
 #    round trip) delivers, the session rows deliver everything, and the
-#    baseline row is plain Ethernet frames ("Ethernet (baseline)");
+#    baseline row is plain Ethernet frames ("Ethernet baseline");
 #  - the agents serve a second controller (standing), and an agent killed
 #    in that run (SIGKILL, IPXLAB_AGENT_FAULT) is reported by name, exit 1;
 #  - without --agents on Ethernet the command says agents must be started
@@ -120,7 +120,7 @@ rows = {r["kind"]: r for r in d["rows"]}
 assert set(rows) == {"ipx", "spx", "spx2", "nb-dgram", "nb-session", "udp"}, rows.keys()
 assert d["config"]["baseline"] == "ethernet frames", d["config"]
 assert d["config"]["link"].startswith("eth:"), d["config"]
-assert rows["udp"]["name"] == "Ethernet (baseline)", rows["udp"]["name"]
+assert rows["udp"]["name"] == "Ethernet baseline", rows["udp"]["name"]
 for r in d["rows"] + [d["rtt"]]:
     assert r["sent"]["median"] > 0, (r["kind"], "sent nothing")
     assert r["delivered"]["median"] > 0, (r["kind"], "delivered nothing")
