@@ -207,33 +207,12 @@ static int eth_send_one(struct ipx_bw *w)
 	return IPX_OK;
 }
 
-/* One sendmmsg of every handed frame (all the same bytes); a refused
- * one is counted and skipped, as the Ethernet link does. */
+/* Every handed frame (all the same bytes) in one sendmmsg. */
 static uint64_t eth_flush(struct ipx_bw *w)
 {
 	struct eth_fam *f = w->fam;
-	struct mmsghdr msgs[BW_BURST];
-	struct iovec iov = { .iov_base = f->buf, .iov_len = f->flen };
-	unsigned done = 0;
-	uint64_t refused = 0;
+	uint64_t refused = bw_send_copies(f->fd, f->buf, f->flen, f->nq);
 
-	for (unsigned i = 0; i < f->nq; i++) {
-		memset(&msgs[i], 0, sizeof(msgs[i]));
-		msgs[i].msg_hdr.msg_iov = &iov;
-		msgs[i].msg_hdr.msg_iovlen = 1;
-	}
-	while (done < f->nq) {
-		int n = sendmmsg(f->fd, msgs + done, f->nq - done, 0);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			refused++;
-			done++;
-			continue;
-		}
-		done += (unsigned)n;
-	}
 	f->nq = 0;
 	return refused;
 }

@@ -115,6 +115,11 @@ void bw_received(struct ipx_bw *w, size_t bytes);
 /* Flush every link of the node; returns how many queued packets the
  * links could not pass to the kernel (their tx_errors grew by that). */
 uint64_t bw_flush_links(struct ipx_node *node);
+/* Datagram senders without a link (UDP, Ethernet baseline): send 'n'
+ * (at most BW_BURST) copies of one datagram on the connected or bound
+ * socket 'fd' with sendmmsg; a copy the kernel refuses is counted and
+ * skipped. Returns how many were refused. */
+uint64_t bw_send_copies(int fd, const void *buf, size_t len, unsigned n);
 /* True while the workload still runs (neither DONE nor FAILED). */
 bool bw_live(const struct ipx_bw *w);
 
