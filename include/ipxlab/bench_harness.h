@@ -129,8 +129,9 @@ struct ipx_agent_opts {
 	bool once;		/* done after its first controller leaves */
 	/*
 	 * Fault injection for tests: "NAME:KIND:REPEAT:WHAT", WHAT "die"
-	 * (SIGKILL itself) or "hang" (stop answering) when agent NAME gets
-	 * the PREPARE of KIND in that repeat. NULL or "" for none.
+	 * (SIGKILL itself), "hang" (stop answering) or "vanish" (answer
+	 * READY, then SIGKILL itself) when agent NAME gets the PREPARE of
+	 * KIND in that repeat. NULL or "" for none.
 	 */
 	const char *fault;
 };

@@ -12,6 +12,9 @@
 #    baseline row is plain Ethernet frames ("Ethernet baseline");
 #  - the agents serve a second controller (standing), and an agent killed
 #    in that run (SIGKILL, IPXLAB_AGENT_FAULT) is reported by name, exit 1;
+#    so is an agent the test kills from outside by its pid mid-run, and a
+#    receiver that dies right after answering READY (its sender's set-up
+#    fails first: the controller must still name the dead one);
 #  - without --agents on Ethernet the command says agents must be started
 #    on the other machines (exit 2).
 # Exits 77 (SKIP) without root, ip(8), network namespaces or a bridge.
@@ -149,5 +152,48 @@ if [ $rc = 1 ] && grep -q "agent 'rx' (pid [0-9]*).*nb-session run 2" "$T/kill.e
 else
 	fail "an agent killed mid-run on Ethernet is reported by name" "rc=$rc after ${took} s" "$T/kill.err"
 fi
+
+# --- killed from outside: a fresh receiver, SIGKILL by its pid mid-run -----------
+ip netns exec "${NS[1]}" timeout -k 2 120 "$BIN" agent --link "eth:${IF[1]}" --name rx2 \
+	--config "$T/shell.cfg" 2>"$T/rx2.err" &
+PIDS+=($!)
+wait_for "$T/rx2.err" "ready at"
+victim=$(grep -o 'pid [0-9]*' "$T/rx2.err" | head -n 1 | cut -d' ' -f2)
+ip netns exec "${NS[2]}" timeout -k 2 90 "$BIN" bench protocols --link "eth:${IF[2]}" --agents tx,rx2 \
+	--count 20000 --repeat 5 --timeout 20 >"$T/kill2.out" 2>"$T/kill2.err" &
+ctl=$!
+PIDS+=($ctl)
+wait_for "$T/rx2.err" "controller .* connected" 150 && sleep 1.5
+[ -n "$victim" ] && kill -9 "$victim" 2>/dev/null
+start=$SECONDS
+wait $ctl
+rc=$?
+took=$((SECONDS - start))
+if [ $rc = 1 ] && [ -n "$victim" ] && grep -q "agent 'rx2' (pid $victim)" "$T/kill2.err"; then
+	pass "an agent killed from outside on Ethernet is reported with its name and pid (${took} s after the kill)"
+else
+	fail "an agent killed from outside on Ethernet is reported with its name and pid" \
+		"rc=$rc victim=$victim after ${took} s" "$T/kill2.err"
+fi
+
+# --- a receiver that dies right after answering READY ------------------------------
+# The sender's set-up then fails (FIND NAME or CALL unanswered): the
+# controller must name the dead receiver, not only the sender's failure.
+for kind in nb-dgram spx; do
+	ip netns exec "${NS[1]}" env IPXLAB_AGENT_FAULT=rx3:$kind:1:vanish timeout -k 2 60 "$BIN" agent \
+		--link "eth:${IF[1]}" --name rx3 --config "$T/shell.cfg" 2>"$T/rx3-$kind.err" &
+	PIDS+=($!)
+	wait_for "$T/rx3-$kind.err" "ready at"
+	start=$SECONDS
+	ip netns exec "${NS[2]}" timeout -k 2 60 "$BIN" bench protocols --link "eth:${IF[2]}" \
+		--agents tx,rx3 --count 200 --repeat 1 >/dev/null 2>"$T/vanish-$kind.err"
+	rc=$?
+	took=$((SECONDS - start))
+	if [ $rc = 1 ] && grep -q "agent 'rx3' (pid [0-9]*).* during $kind run 1" "$T/vanish-$kind.err"; then
+		pass "a receiver dead after READY ($kind) is named (${took} s)"
+	else
+		fail "a receiver dead after READY ($kind) is named" "rc=$rc after ${took} s" "$T/vanish-$kind.err"
+	fi
+done
 
 [ $failures = 0 ]
