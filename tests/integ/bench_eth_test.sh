@@ -68,7 +68,6 @@ if ! err=$(setup 2>&1); then
 	echo "SKIP: cannot create network namespaces, veth pairs and a bridge: ${err%%$'\n'*}"
 	exit 77
 fi
-in_ns() { local n=$1; shift; ip netns exec "$n" "$@"; }
 
 failures=0
 pass() { echo "PASS: $1"; }
@@ -82,10 +81,25 @@ fail() {
 	failures=$((failures + 1))
 }
 wait_for() { local i; for ((i = 0; i < ${3:-100}; i++)); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
+# agent I NAME [FAULT]: a standing agent on IF[I] in NS[I], stderr to
+# $T/NAME.err, in the background (bounded by timeout)
+agent() {
+	ip netns exec "${NS[$1]}" env IPXLAB_AGENT_FAULT="${3:-}" timeout -k 2 170 "$BIN" agent \
+		--link "eth:${IF[$1]}" --name "$2" --config "$T/shell.cfg" 2>"$T/$2.err" &
+	PIDS+=($!)
+	wait_for "$T/$2.err" "ready at"
+}
+# controller OUT ERR AGENTS OPTION...: bench protocols in NS[2] on IF[2]
+controller() {
+	local out=$1 err=$2 agents=$3
+	shift 3
+	ip netns exec "${NS[2]}" timeout -k 2 120 "$BIN" bench protocols --link "eth:${IF[2]}" \
+		--agents "$agents" "$@" >"$out" 2>"$err"
+}
 mac_of() { ip -n "$1" -o link show "$2" | grep -o 'link/ether [0-9a-f:]*' | cut -d' ' -f2 | tr -d ':' | tr a-f A-F; }
 
 # --- without --agents: a clear refusal ----------------------------------------------
-out=$(in_ns "${NS[2]}" timeout 10 "$BIN" bench protocols --link "eth:${IF[2]}" 2>&1); rc=$?
+out=$(ip netns exec "${NS[2]}" timeout 10 "$BIN" bench protocols --link "eth:${IF[2]}" 2>&1); rc=$?
 if [ $rc = 2 ] && grep -q "needs --agents S,R: on Ethernet the agents run on the other machines" <<<"$out"; then
 	pass "--link eth: without --agents says where agents must run"
 else
@@ -97,14 +111,9 @@ fi
 # when asked to prepare nb-session in counted pass 2: only the second
 # controller, with --repeat 2, gets there.
 printf 'NETBIOS BROADCAST DELAY = 2\n' >"$T/shell.cfg"
-ip netns exec "${NS[0]}" timeout -k 2 170 "$BIN" agent --link "eth:${IF[0]}" --name tx \
-	--config "$T/shell.cfg" 2>"$T/tx.err" &
-PIDS+=($!)
-ip netns exec "${NS[1]}" env IPXLAB_AGENT_FAULT=rx:nb-session:2:die timeout -k 2 170 "$BIN" agent \
-	--link "eth:${IF[1]}" --name rx --config "$T/shell.cfg" 2>"$T/rx.err" &
-PIDS+=($!)
-if wait_for "$T/tx.err" "ready at" && wait_for "$T/rx.err" "ready at" &&
-	grep -q ":$(mac_of "${NS[0]}" "${IF[0]}"):" "$T/tx.err" &&
+agent 0 tx
+agent 1 rx rx:nb-session:2:die
+if grep -q ":$(mac_of "${NS[0]}" "${IF[0]}"):" "$T/tx.err" &&
 	grep -q ":$(mac_of "${NS[1]}" "${IF[1]}"):" "$T/rx.err"; then
 	pass "agents start on Ethernet with their interface's MAC as node"
 else
@@ -112,8 +121,7 @@ else
 fi
 
 start=$SECONDS
-in_ns "${NS[2]}" timeout -k 2 120 "$BIN" bench protocols --link "eth:${IF[2]}" --agents tx,rx \
-	--count 200 --repeat 1 --json >"$T/run.json" 2>"$T/run.err"
+controller "$T/run.json" "$T/run.err" tx,rx --count 200 --repeat 1 --json
 rc=$?
 took=$((SECONDS - start))
 if [ $rc = 0 ] && python3 - "$T/run.json" <<'EOF'; then
@@ -143,8 +151,7 @@ fi
 
 # --- the same agents, a second controller; rx is killed mid-run ---------------------
 start=$SECONDS
-in_ns "${NS[2]}" timeout -k 2 90 "$BIN" bench protocols --link "eth:${IF[2]}" --agents tx,rx \
-	--count 200 --repeat 2 --timeout 20 >"$T/kill.out" 2>"$T/kill.err"
+controller "$T/kill.out" "$T/kill.err" tx,rx --count 200 --repeat 2 --timeout 20
 rc=$?
 took=$((SECONDS - start))
 if [ $rc = 1 ] && grep -q "agent 'rx' (pid [0-9]*).*nb-session run 2" "$T/kill.err"; then
@@ -154,13 +161,9 @@ else
 fi
 
 # --- killed from outside: a fresh receiver, SIGKILL by its pid mid-run -----------
-ip netns exec "${NS[1]}" timeout -k 2 120 "$BIN" agent --link "eth:${IF[1]}" --name rx2 \
-	--config "$T/shell.cfg" 2>"$T/rx2.err" &
-PIDS+=($!)
-wait_for "$T/rx2.err" "ready at"
+agent 1 rx2
 victim=$(grep -o 'pid [0-9]*' "$T/rx2.err" | head -n 1 | cut -d' ' -f2)
-ip netns exec "${NS[2]}" timeout -k 2 90 "$BIN" bench protocols --link "eth:${IF[2]}" --agents tx,rx2 \
-	--count 20000 --repeat 5 --timeout 20 >"$T/kill2.out" 2>"$T/kill2.err" &
+controller "$T/kill2.out" "$T/kill2.err" tx,rx2 --count 20000 --repeat 5 --timeout 20 &
 ctl=$!
 PIDS+=($ctl)
 wait_for "$T/rx2.err" "controller .* connected" 150 && sleep 1.5
@@ -180,16 +183,12 @@ fi
 # The sender's set-up then fails (FIND NAME or CALL unanswered): the
 # controller must name the dead receiver, not only the sender's failure.
 for kind in nb-dgram spx; do
-	ip netns exec "${NS[1]}" env IPXLAB_AGENT_FAULT=rx3:$kind:1:vanish timeout -k 2 60 "$BIN" agent \
-		--link "eth:${IF[1]}" --name rx3 --config "$T/shell.cfg" 2>"$T/rx3-$kind.err" &
-	PIDS+=($!)
-	wait_for "$T/rx3-$kind.err" "ready at"
+	agent 1 "rx-$kind" "rx-$kind:$kind:1:vanish"
 	start=$SECONDS
-	ip netns exec "${NS[2]}" timeout -k 2 60 "$BIN" bench protocols --link "eth:${IF[2]}" \
-		--agents tx,rx3 --count 200 --repeat 1 >/dev/null 2>"$T/vanish-$kind.err"
+	controller /dev/null "$T/vanish-$kind.err" "tx,rx-$kind" --count 200 --repeat 1
 	rc=$?
 	took=$((SECONDS - start))
-	if [ $rc = 1 ] && grep -q "agent 'rx3' (pid [0-9]*).* during $kind run 1" "$T/vanish-$kind.err"; then
+	if [ $rc = 1 ] && grep -q "agent 'rx-$kind' (pid [0-9]*).* during $kind run 1" "$T/vanish-$kind.err"; then
 		pass "a receiver dead after READY ($kind) is named (${took} s)"
 	else
 		fail "a receiver dead after READY ($kind) is named" "rc=$rc after ${took} s" "$T/vanish-$kind.err"
