@@ -27,9 +27,9 @@ case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 (reads the JSON) not installed"; exit 77; }
 
 id=$$
-NS=(ipxlabBA$id ipxlabBB$id ipxlabBC$id)	# agent tx, agent rx, controller
+NS=("ipxlabBA$id" "ipxlabBB$id" "ipxlabBC$id")	# agent tx, agent rx, controller
 SW=ipxlabBS$id				# the switch: a bridge
-IF=(bea$id beb$id bec$id)			# in NS[i]; peers sp0$id.. in SW
+IF=("bea$id" "beb$id" "bec$id")			# in NS[i]; peers sp0$id.. in SW
 T=$(mktemp -d /tmp/ipxlab-benche.XXXXXX)
 PIDS=()
 cleanup() {
@@ -165,7 +165,7 @@ agent 1 rx2
 victim=$(grep -o 'pid [0-9]*' "$T/rx2.err" | head -n 1 | cut -d' ' -f2)
 controller "$T/kill2.out" "$T/kill2.err" tx,rx2 --count 20000 --repeat 5 --timeout 20 &
 ctl=$!
-PIDS+=($ctl)
+PIDS+=("$ctl")
 wait_for "$T/rx2.err" "controller .* connected" 150 && sleep 1.5
 [ -n "$victim" ] && kill -9 "$victim" 2>/dev/null
 start=$SECONDS
