@@ -13,8 +13,10 @@
  *               test), and runs benchmark runs on them.
  *   network     by default the controller builds it (ipx_hnet_start): a
  *               hub on a free loopback port and the agents as child
- *               processes; or it joins an existing hub and uses agents
- *               already running there (`ipxlab agent`, on any machine).
+ *               processes; or it joins an existing hub, or an Ethernet
+ *               segment (the node is the caller's: ipx_hctl_new takes
+ *               any node that is up), and uses agents already running
+ *               there (`ipxlab agent`, on any machine).
  *
  * A run: every receiver is PREPAREd and answers READY with where to send;
  * then every sender is PREPAREd with its receiver's READY info and answers
@@ -127,8 +129,9 @@ struct ipx_agent_opts {
 	bool once;		/* done after its first controller leaves */
 	/*
 	 * Fault injection for tests: "NAME:KIND:REPEAT:WHAT", WHAT "die"
-	 * (SIGKILL itself) or "hang" (stop answering) when agent NAME gets
-	 * the PREPARE of KIND in that repeat. NULL or "" for none.
+	 * (SIGKILL itself), "hang" (stop answering) or "vanish" (answer
+	 * READY, then SIGKILL itself) when agent NAME gets the PREPARE of
+	 * KIND in that repeat. NULL or "" for none.
 	 */
 	const char *fault;
 };

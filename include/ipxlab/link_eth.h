@@ -34,6 +34,9 @@ int ipx_eth_link_open(struct ipx_loop *loop, const char *ifname,
 /* The frame type in use: the configured one, the one learnt, or
  * IPX_FRAME_AUTO while still learning. */
 enum ipx_frame_type ipx_eth_link_frame(const struct ipx_link *link);
+/* The interface's index (if_nametoindex), for a program that sends its
+ * own frames beside the link's (the Ethernet baseline of B1). */
+int ipx_eth_link_ifindex(const struct ipx_link *link);
 /* Frames dropped per reason since open. */
 uint64_t ipx_eth_link_drops(const struct ipx_link *link,
 			    enum ipx_frame_drop d);

@@ -136,6 +136,7 @@ struct spx_status {
 	unsigned in_flight;
 	size_t queued_bytes;		/* accepted by spx_send, not yet acked */
 	ipx_time srtt, rto;
+	ipx_time silent;		/* since the peer was last heard */
 	struct spx_conn_stats stats;
 };
 

@@ -17,7 +17,9 @@
 #include "ipxlab/log.h"
 #include "ipxlab/sap.h"
 
-enum fault_what { FAULT_NONE, FAULT_DIE, FAULT_HANG };
+/* die: SIGKILL at the PREPARE; hang: answer nothing from it on;
+ * vanish: answer READY, then SIGKILL (a peer that dies after set-up). */
+enum fault_what { FAULT_NONE, FAULT_DIE, FAULT_HANG, FAULT_VANISH };
 
 struct ipx_agent {
 	struct ipx_node *node;
@@ -30,6 +32,7 @@ struct ipx_agent {
 	/* the controller's session */
 	struct hconn conn;
 	bool connected, greeted, hung;
+	bool vanish;		/* fault: SIGKILL once READY is out */
 	struct ipx_hmsg msg;	/* scratch: too large for the stack */
 	/* the workload of the current run */
 	struct ipx_bw *w;
@@ -58,9 +61,10 @@ static void parse_fault(struct ipx_agent *a, const char *spec)
 	    ipx_bw_kind_parse(kind, &a->fault_kind) != IPX_OK)
 		return;
 	a->fault_repeat = (unsigned)strtoul(rep, NULL, 10);
-	a->fault = !strcmp(what, "die")	   ? FAULT_DIE
-		   : !strcmp(what, "hang") ? FAULT_HANG
-					   : FAULT_NONE;
+	a->fault = !strcmp(what, "die")	     ? FAULT_DIE
+		   : !strcmp(what, "hang")   ? FAULT_HANG
+		   : !strcmp(what, "vanish") ? FAULT_VANISH
+					     : FAULT_NONE;
 	if (a->fault)
 		ipx_warn("agent '%s': fault injection: %s at %s repeat %u",
 			 a->name, what, kind, a->fault_repeat);
@@ -132,6 +136,14 @@ static void on_work(struct ipx_bw *w, enum ipx_bw_event ev, void *ctx)
 		break;
 	}
 	send_msg(a, m);
+	if (ev == IPX_BW_READY && a->vanish) {
+		for (size_t i = 0; i < ipx_node_link_count(a->node); i++) {
+			struct ipx_link *l = ipx_node_link(a->node, i);
+
+			l->ops->flush(l);
+		}
+		kill(getpid(), SIGKILL);
+	}
 }
 
 /* ---- the controller's commands ---- */
@@ -169,7 +181,10 @@ static void prepare(struct ipx_agent *a, const struct ipx_hmsg_prepare *p,
 	drop_workload(a);
 	a->run = run;
 	if (a->fault && p->params.kind == a->fault_kind &&
-	    p->repeat == a->fault_repeat) {
+	    p->repeat == a->fault_repeat && a->fault == FAULT_VANISH) {
+		a->vanish = true;
+	} else if (a->fault && p->params.kind == a->fault_kind &&
+		   p->repeat == a->fault_repeat) {
 		if (a->fault == FAULT_DIE)
 			kill(getpid(), SIGKILL);
 		a->hung = true;	/* answers nothing from now on */

@@ -18,6 +18,10 @@
 #define TURN (10 * IPX_MSEC)	/* longest loop wait while waiting */
 #define WATCH_EVERY (50 * IPX_MSEC)
 #define QUERY_EVERY (250 * IPX_MSEC)
+/* A session silent this long belongs to a dead agent (live agents send
+ * SPX keepalives every 3 s at the defaults, and answer the controller's
+ * probes at once). */
+#define SILENT_DEAD (4 * IPX_SEC)
 
 struct hagent {
 	struct ipx_hctl_agent info;
@@ -41,6 +45,10 @@ struct ipx_hctl {
 	ipx_time next_watch;
 	uint32_t next_run;
 	const char *label;	/* of the run going on, for messages */
+	/* agents with a task in the run going on: while the run waits on
+	 * some of them, a session of another that ends fails it too (a
+	 * standing receiver killed while its sender sends) */
+	bool in_run[IPX_HNET_MAX_AGENTS];
 	struct ipx_hmsg out;	/* scratch for messages to send */
 };
 
@@ -211,6 +219,69 @@ static int lost(struct ipx_hctl *c, struct hagent *g, char *err,
 	return IPX_EIO;
 }
 
+/* How long an agent's session has been silent (0 when closed). The
+ * controller's SPX asks a silent peer every half second after a second
+ * (controller_config in cmd_protocols.c; spx_conn_watchdog), so a live
+ * agent is never silent much longer than that. */
+static ipx_time silence(const struct hagent *g)
+{
+	struct spx_status st;
+
+	if (g->closed || !g->conn.spx)
+		return 0;
+	spx_get_status(g->conn.spx, &st);
+	return st.silent;
+}
+
+/*
+ * Agent 'g' reported ERROR in a run: often because its peer died (a
+ * sender whose receiver vanished fails FIND NAME or its connect before
+ * the controller's SPX gives the dead one up). Wait until every other
+ * agent of the run has been heard from since (alive), its session ended,
+ * or it has been silent for SILENT_DEAD; name it if it is gone. Returns
+ * IPX_EIO with a message if so, IPX_OK to report g's own error.
+ */
+static int blame_silent(struct ipx_hctl *c, const struct hagent *g,
+			const char *text, char *err, size_t errlen)
+{
+	ipx_time t0 = ipx_loop_now(c->loop);
+	ipx_time until = t0 + SILENT_DEAD + IPX_SEC;
+	char w[96], v[96];
+
+	for (;;) {
+		bool unknown = false;
+
+		for (size_t i = 0; i < c->n; i++) {
+			struct hagent *o = &c->agents[i];
+			ipx_time quiet = silence(o);
+
+			if (!c->in_run[i] || o == g)
+				continue;
+			if (o->closed && !o->queued) {
+				lost(c, o, err, errlen);
+				return IPX_EIO;
+			}
+			if (quiet >= SILENT_DEAD) {
+				hset_err(err, errlen, "%s stopped answering "
+						      "(silent for %.1f s; "
+						      "then %s failed: %s)",
+					 who(o, v, sizeof(v)),
+					 (double)quiet / IPX_SEC,
+					 who(g, w, sizeof(w)), text);
+				during(c, err, errlen);
+				return IPX_EIO;
+			}
+			/* not heard since the error came: alive or not? */
+			if (!o->closed && quiet >= ipx_loop_now(c->loop) - t0)
+				unknown = true;
+		}
+		if (!unknown || ipx_loop_now(c->loop) >= until)
+			return IPX_OK;
+		if (turn(c, err, errlen) != IPX_OK)
+			return IPX_EIO;
+	}
+}
+
 /*
  * Wait until every agent in 'set' has a message of 'type' for 'run' at
  * the head of its queue (ERROR fails at once); leaves them there.
@@ -235,6 +306,11 @@ static int wait_all(struct ipx_hctl *c, const bool *set, uint8_t type,
 				take(g);
 			m = g->queued ? g->queue[0] : NULL;
 			if (m && m->type == IPX_HMSG_ERROR) {
+				if (blame_silent(c, g, m->u.text, err,
+						 errlen) != IPX_OK) {
+					take(g);
+					return IPX_EIO;
+				}
 				hset_err(err, errlen, "%s failed: %s",
 					 who(g, w, sizeof(w)), m->u.text);
 				during(c, err, errlen);
@@ -256,6 +332,10 @@ static int wait_all(struct ipx_hctl *c, const bool *set, uint8_t type,
 			if (!m)
 				all = false;
 		}
+		for (size_t i = 0; i < c->n; i++)
+			if (c->in_run[i] && !set[i] && c->agents[i].closed &&
+			    !c->agents[i].queued)
+				return lost(c, &c->agents[i], err, errlen);
 		if (all)
 			return IPX_OK;
 		if (ipx_loop_now(c->loop) >= deadline) {
@@ -620,6 +700,8 @@ int ipx_hctl_run(struct ipx_hctl *c, const struct ipx_hctl_run *r,
 		return IPX_ENOMEM;
 	}
 	c->label = r->label;
+	for (size_t t = 0; t < r->ntasks; t++)
+		c->in_run[r->tasks[t].agent] = true;
 	/* Receivers first: the senders need to know where to send. */
 	rc = send_role(c, r, IPX_BW_RECEIVER, IPX_HMSG_PREPARE, run, NULL, set,
 		       err, errlen);
@@ -656,6 +738,7 @@ int ipx_hctl_run(struct ipx_hctl *c, const struct ipx_hctl_run *r,
 out:
 	free(ready);
 	c->label = NULL;
+	memset(c->in_run, 0, sizeof(c->in_run));
 	return rc;
 }
 

@@ -11,11 +11,13 @@
  */
 #include "work_int.h"
 
+#include <errno.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "ipxlab/err.h"
 #include "ipxlab/link.h"
@@ -277,6 +279,35 @@ uint64_t bw_flush_links(struct ipx_node *node)
 	return refused;
 }
 
+uint64_t bw_send_copies(int fd, const void *buf, size_t len, unsigned n)
+{
+	struct mmsghdr msgs[BW_BURST];
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	unsigned done = 0;
+	uint64_t refused = 0;
+
+	if (n > BW_BURST)
+		n = BW_BURST;
+	for (unsigned i = 0; i < n; i++) {
+		memset(&msgs[i], 0, sizeof(msgs[i]));
+		msgs[i].msg_hdr.msg_iov = &iov;
+		msgs[i].msg_hdr.msg_iovlen = 1;
+	}
+	while (done < n) {
+		int k = sendmmsg(fd, msgs + done, n - done, 0);
+
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			refused++;
+			done++;
+			continue;
+		}
+		done += (unsigned)k;
+	}
+	return refused;
+}
+
 /* ---- datagram senders: a burst per loop turn ---- */
 
 static void on_pump(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
@@ -407,6 +438,8 @@ int ipx_bw_new(struct ipx_node *node, struct ipx_loop *loop,
 	w->role = role;
 	w->p = *p;
 	w->ops = kind_ops[p->kind];
+	if (p->kind == IPX_BW_UDP && bw_eth_baseline(node))
+		w->ops = &bw_eth_ops;
 	w->cb = cb;
 	w->ctx = ctx;
 	w->state = BW_OPENING;

@@ -1,7 +1,7 @@
 /*
  * work_int.h - inside a benchmark workload (bench_work.h): the state
  * work.c keeps for every kind, and the operations each interface family
- * (work_ipx.c, work_spx.c, work_nb.c, work_udp.c) supplies.
+ * (work_ipx.c, work_spx.c, work_nb.c, work_udp.c, work_eth.c) supplies.
  *
  * work.c owns the life cycle, the events, the clock, the counters and the
  * result. A family opens what its kind needs and reports through the
@@ -86,7 +86,10 @@ struct ipx_bw {
 
 /* The families' operations, by kind. */
 extern const struct bw_ops bw_ipx_ops, bw_rtt_ops, bw_spx_ops,
-	bw_nb_dgram_ops, bw_nb_session_ops, bw_udp_ops;
+	bw_nb_dgram_ops, bw_nb_session_ops, bw_udp_ops, bw_eth_ops;
+/* The UDP kind on a node whose link is Ethernet runs bw_eth_ops instead:
+ * plain frames between the interfaces, the same path without IPX. */
+bool bw_eth_baseline(struct ipx_node *node);
 
 ipx_time bw_now(const struct ipx_bw *w);
 /* Record an error message (the first one wins). */
@@ -112,6 +115,11 @@ void bw_received(struct ipx_bw *w, size_t bytes);
 /* Flush every link of the node; returns how many queued packets the
  * links could not pass to the kernel (their tx_errors grew by that). */
 uint64_t bw_flush_links(struct ipx_node *node);
+/* Datagram senders without a link (UDP, Ethernet baseline): send 'n'
+ * (at most BW_BURST) copies of one datagram on the connected or bound
+ * socket 'fd' with sendmmsg; a copy the kernel refuses is counted and
+ * skipped. Returns how many were refused. */
+uint64_t bw_send_copies(int fd, const void *buf, size_t len, unsigned n);
 /* True while the workload still runs (neither DONE nor FAILED). */
 bool bw_live(const struct ipx_bw *w);
 

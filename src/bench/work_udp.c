@@ -93,7 +93,10 @@ static int udp_open(struct ipx_bw *w)
 		memcpy(f->buf + IPX_HDR_LEN, w->payload, w->p.size);
 		if (w->p.peer.udp.sin_family != AF_INET ||
 		    w->p.peer.udp.sin_port == 0) {
-			bw_set_error(w, "no UDP address for the receiver");
+			bw_set_error(w, "no UDP address for the receiver "
+					"(an Ethernet receiver gives none: "
+					"the baseline needs both agents on "
+					"one kind of link)");
 			return IPX_EINVAL;
 		}
 		if (connect(f->fd, (const struct sockaddr *)&w->p.peer.udp,
@@ -133,33 +136,12 @@ static int udp_send_one(struct ipx_bw *w)
 	return IPX_OK;
 }
 
-/* One sendmmsg of every handed datagram (all the same bytes); a refused
- * one is counted and skipped, as the tunnel link does. */
+/* Every handed datagram (all the same bytes) in one sendmmsg. */
 static uint64_t udp_flush(struct ipx_bw *w)
 {
 	struct udp_fam *f = w->fam;
-	struct mmsghdr msgs[BW_BURST];
-	struct iovec iov = { .iov_base = f->buf, .iov_len = f->dlen };
-	unsigned done = 0;
-	uint64_t refused = 0;
+	uint64_t refused = bw_send_copies(f->fd, f->buf, f->dlen, f->nq);
 
-	for (unsigned i = 0; i < f->nq; i++) {
-		memset(&msgs[i], 0, sizeof(msgs[i]));
-		msgs[i].msg_hdr.msg_iov = &iov;
-		msgs[i].msg_hdr.msg_iovlen = 1;
-	}
-	while (done < f->nq) {
-		int n = sendmmsg(f->fd, msgs + done, f->nq - done, 0);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			refused++;
-			done++;
-			continue;
-		}
-		done += (unsigned)n;
-	}
 	f->nq = 0;
 	return refused;
 }

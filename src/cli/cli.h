@@ -42,6 +42,8 @@ struct cli_node_opts {
 	const char *pcap;	/* --pcap FILE or NULL */
 	const char *config;	/* SHELL.CFG path or NULL */
 	double register_timeout;	/* seconds */
+	/* The node's settings before --config is applied; NULL: defaults. */
+	const struct ipx_config *base;
 };
 
 #define CLI_NODE_OPTS_HELP                                                   \
@@ -196,8 +198,6 @@ int bench_bad_option(const char *name, int opt, char **argv);
 int bench_window_opt(int opt, const char *arg, double *seconds,
 		     double *warmup, unsigned long *repeat,
 		     unsigned long max_repeat);
-/* --link hub:HOST[:PORT] as a hub address; eth: not yet (cmd_agent.c). */
-int cli_hub_of_link(const char *cmd, const char *spec, const char **hub);
 /* "ipxlab bench netbios" (cmd_netbios.c). */
 int bench_netbios(int argc, char **argv);
 /* "ipxlab bench eth" (cmd_bench_eth.c). */

@@ -2,7 +2,8 @@
  * cmd_agent.c - "ipxlab agent": a standing benchmark agent (see
  * ipxlab/bench_harness.h and docs/benchmarks.md). It joins the network,
  * advertises itself by SAP under its name, and runs what a controller
- * ("ipxlab bench protocols --agents ...") tells it, on any machine.
+ * ("ipxlab bench protocols --agents ...") tells it, on any machine: on a
+ * hub or an Ethernet interface (--link eth:IFACE, cli_node_open).
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -20,20 +21,21 @@ void help_agent(FILE *out)
 		"Run a benchmark agent: an IPX node that advertises itself by\n"
 		"SAP (service type %04X, its name) and runs the workloads a\n"
 		"controller sends it over SPX, one at a time. Start one on each\n"
-		"machine, then the controller elsewhere with the same hub:\n"
+		"machine, then the controller elsewhere on the same network\n"
+		"(a hub, or an Ethernet segment: --link eth:IFACE, one agent\n"
+		"per interface, as its node is the interface's MAC):\n"
 		"  ipxlab agent --hub H:P --name sender        (machine A)\n"
 		"  ipxlab agent --hub H:P --name receiver      (machine B)\n"
-		"  ipxlab bench protocols --hub H:P --agents sender,receiver\n\n"
+		"  ipxlab bench protocols --hub H:P --agents sender,receiver\n"
+		"  ipxlab agent --link eth:eth0 --name sender  (or on Ethernet)\n\n"
 		"  -n, --name NAME     the name to advertise, 1 to %d printable\n"
 		"                      characters (default: the host name)\n"
 		"      --once          exit after the first controller is done\n"
-		"      --link SPEC     the network to join: hub:HOST[:PORT] (as\n"
-		"                      --hub); eth:IFACE is not available yet\n"
 		CLI_NODE_OPTS_HELP,
 		IPX_HARNESS_SAP_TYPE, IPX_HARNESS_NAME_MAX);
 }
 
-enum { OPT_ONCE = OPT_FIRST_CMD, OPT_LINK };
+enum { OPT_ONCE = OPT_FIRST_CMD };
 
 /* The host name, cut to a SAP name: the default agent name. */
 static void default_name(char *buf, size_t len)
@@ -49,30 +51,12 @@ static void default_name(char *buf, size_t len)
 			*p = '-';
 }
 
-int cli_hub_of_link(const char *cmd, const char *spec, const char **hub)
-{
-	if (!strncmp(spec, "eth:", 4)) {
-		cli_error(cmd, "--link %s: Ethernet links are not available to "
-			       "the benchmark harness yet; use --hub "
-			       "HOST[:PORT]",
-			  spec);
-		return -1;
-	}
-	if (strncmp(spec, "hub:", 4) || !spec[4]) {
-		cli_error(cmd, "--link %s: expected hub:HOST[:PORT]", spec);
-		return -1;
-	}
-	*hub = spec + 4;
-	return 0;
-}
-
 int cmd_agent(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		CLI_NODE_LONGOPTS,
 		{ "name", required_argument, NULL, 'n' },
 		{ "once", no_argument, NULL, OPT_ONCE },
-		{ "link", required_argument, NULL, OPT_LINK },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ipx_agent_opts ao = { 0 };
@@ -94,15 +78,6 @@ int cmd_agent(int argc, char **argv)
 			break;
 		case OPT_ONCE:
 			ao.once = true;
-			break;
-		case OPT_LINK:
-			if (no.hub) {
-				cli_error("agent", "--hub and --link both name "
-						   "the network: give one");
-				return CLI_USAGE;
-			}
-			if (cli_hub_of_link("agent", optarg, &no.hub) < 0)
-				return CLI_USAGE;
 			break;
 		case 'h':
 			cli_usage_line(stdout, "agent");

@@ -1,8 +1,9 @@
 /*
  * cmd_protocols.c - "ipxlab bench protocols" (and a bare "ipxlab bench"):
  * B1, the protocol comparison, on the benchmark harness. Builds the
- * network (or joins the one given), runs ipx_b1_run, prints the table
- * with the 1990 reference beside ours, or JSON / CSV for programs.
+ * network (or joins the hub given, or runs its node on the Ethernet
+ * interface given, through cli_node_open), runs ipx_b1_run, prints the
+ * table with the 1990 reference beside ours, or JSON / CSV for programs.
  */
 #include <arpa/inet.h>
 #include <getopt.h>
@@ -43,8 +44,13 @@ static void help_protocols(FILE *out)
 		"                      with 2 CPUs), same (all on CPU 0), none\n"
 		"      --json, --csv   machine-readable output (one of them)\n"
 		"      --hub HOST[:PORT]  use this hub instead of starting one\n"
-		"      --link SPEC     the same as hub:HOST[:PORT]; eth:IFACE is not\n"
-		"                      available yet\n"
+		"      --link hub:HOST[:PORT]  the same\n"
+		"      --link eth:IFACE[,frame=TYPE|auto][,net=HEX]\n"
+		"                      run the controller's node on this Ethernet\n"
+		"                      interface (root or CAP_NET_RAW); needs\n"
+		"                      --agents started on the other machines\n"
+		"                      (ipxlab agent --link eth:...); the baseline\n"
+		"                      row is then plain Ethernet frames\n"
 		"      --agents S,R    use running agents (ipxlab agent) named S\n"
 		"                      (sender) and R (receiver), found by SAP;\n"
 		"                      needs --hub or --link\n"
@@ -62,8 +68,14 @@ static void help_protocols(FILE *out)
 		IPX_B1_DEFAULT_REPEAT, DEFAULT_WAIT);
 }
 
+/* On Ethernet the baseline row is plain frames between the agents'
+ * interfaces (work_eth.c), not UDP: the names and reasons say so. */
+static bool eth_baseline;
+
 static const char *row_name(enum ipx_bw_kind k)
 {
+	if (k == IPX_BW_UDP && eth_baseline)
+		return "Ethernet baseline";
 	static const char *const names[IPX_BW_KINDS] = {
 		[IPX_BW_IPX] = "IPX",
 		[IPX_BW_SPX] = "SPX",
@@ -75,6 +87,28 @@ static const char *row_name(enum ipx_bw_kind k)
 	};
 
 	return k < IPX_BW_KINDS ? names[k] : "?";
+}
+
+static const char *row_why(enum ipx_bw_kind k)
+{
+	if (k == IPX_BW_UDP && eth_baseline)
+		return "not in 1990: plain frames between the same "
+		       "interfaces, no IPX";
+	return ipx_b1_why(k);
+}
+
+/* A target's name and sentence (the IPX one names the baseline). */
+static const char *target_name(const struct ipx_b1_target *x, int t)
+{
+	return t == IPX_B1_T_IPX_UDP && eth_baseline ? "ipx/eth" : x->name;
+}
+
+static const char *target_what(const struct ipx_b1_target *x, int t)
+{
+	return t == IPX_B1_T_IPX_UDP && eth_baseline
+		       ? "IPX datagrams carried vs plain frames carried "
+			 "(same interfaces)"
+		       : x->what;
 }
 
 /* The target a row is judged by, or -1. */
@@ -100,13 +134,16 @@ struct run_ctx {
 	bool pin_given;
 	bool pin_fallback;	/* split asked by default, 1 CPU: none */
 	const char *hub, *agents, *config;
+	const char *link;	/* --link eth:...: the controller's node */
+	char hubwhere[256];	/* --link hub:WHERE */
+	struct cli_node cn;	/* the node on 'link' */
 	double wait;
 	char names[2][IPX_HARNESS_NAME_MAX + 1];
 	struct ipx_hnet *net;
 	struct ipx_loop *loop;
 	struct ipx_node *node;
 	struct ipx_hctl *ctl;
-	char hubtext[64];
+	char hubtext[280];	/* the hub HOST:PORT, or the --link text */
 	int hub_cpu;		/* the hub we started, pinned; -1: not */
 };
 
@@ -167,9 +204,10 @@ static void print_table(const struct run_ctx *r, const struct ipx_b1_report *rep
 	       "[min - max] after 1 warm-up\n",
 	       r->o.size, rep->repeat, rep->repeat == 1 ? "" : "s");
 	printf("sender '%s' (pid %u, %u CPU%s), receiver '%s' (pid %u, %u "
-	       "CPU%s), hub %s",
+	       "CPU%s), %s %s",
 	       s->name, s->pid, s->cpus, s->cpus == 1 ? "" : "s", d->name,
-	       d->pid, d->cpus, d->cpus == 1 ? "" : "s", r->hubtext);
+	       d->pid, d->cpus, d->cpus == 1 ? "" : "s",
+	       r->link ? "link" : "hub", r->hubtext);
 	if (r->hub_cpu >= 0)
 		printf(" (CPU %d)", r->hub_cpu);
 	printf(", --pin %s%s\n\n", ipx_b1_pin_name(r->o.pin),
@@ -216,14 +254,15 @@ static void print_table(const struct run_ctx *r, const struct ipx_b1_report *rep
 	       "IPX):\n");
 	for (int i = 0; i < IPX_B1_ROWS; i++)
 		printf("  %-17s %s\n", row_name(ipx_b1_rows[i]),
-		       ipx_b1_why(ipx_b1_rows[i]));
+		       row_why(ipx_b1_rows[i]));
 	printf("\ntargets (median of the per-run ratios, this run):\n");
 	for (int t = 0; t < IPX_B1_TARGETS; t++) {
 		const struct ipx_b1_target *x = &rep->target[t];
 
 		printf("  %-15s %5.2f [%.2f - %.2f]  want >= %.2f  %-4s  %s\n",
-		       x->name, x->ratio.median, x->ratio.min, x->ratio.max,
-		       x->want, x->pass ? "PASS" : "MISS", x->what);
+		       target_name(x, t), x->ratio.median, x->ratio.min,
+		       x->ratio.max, x->want, x->pass ? "PASS" : "MISS",
+		       target_what(x, t));
 	}
 	printf("\nCPUs: where the sender/receiver ran (last run); loss and "
 	       "x IPX use the sender's count.\n");
@@ -278,7 +317,7 @@ static void json_row(const struct ipx_b1_report *rep,
 	else
 		printf("\"ref_1990_pps\": null, \"ref_1990_ratio_ipx\": null, ");
 	if (t >= 0)
-		printf("\"target\": \"%s\", ", rep->target[t].name);
+		printf("\"target\": \"%s\", ", target_name(&rep->target[t], t));
 	/* every counted pass as measured: sender's rate, receiver's count */
 	printf("\"runs\": [");
 	for (unsigned i = 0; i < rep->repeat; i++) {
@@ -294,7 +333,7 @@ static void json_row(const struct ipx_b1_report *rep,
 	}
 	printf("], ");
 	printf("\"cpu\": {\"sender\": %d, \"receiver\": %d}, \"why\": \"%s\"}%s\n",
-	       w->cpu_snd, w->cpu_rcv, w->why, tail);
+	       w->cpu_snd, w->cpu_rcv, row_why(w->kind), tail);
 }
 
 static void print_json(const struct run_ctx *r,
@@ -303,11 +342,18 @@ static void print_json(const struct run_ctx *r,
 {
 	printf("{\n  \"benchmark\": \"protocols\", \"spec\": \"B1\",\n");
 	printf("  \"config\": {\"count\": %u, \"seconds\": %g, \"size\": %zu, "
-	       "\"repeat\": %u, \"warmup\": 1, \"pin\": \"%s\", \"hub\": "
-	       "\"%s\", \"hub_cpu\": %d, \"agents\": [",
+	       "\"repeat\": %u, \"warmup\": 1, \"pin\": \"%s\", ",
 	       r->o.count, r->o.count ? 0 : r->o.seconds, r->o.size,
-	       rep->repeat, ipx_b1_pin_name(r->o.pin), r->hubtext,
-	       r->hub_cpu);
+	       rep->repeat, ipx_b1_pin_name(r->o.pin));
+	if (r->link) {
+		printf("\"hub\": null, \"link\": ");
+		json_text(r->hubtext);
+	} else {
+		printf("\"hub\": \"%s\", \"link\": \"hub:%s\"", r->hubtext,
+		       r->hubtext);
+	}
+	printf(", \"hub_cpu\": %d, \"baseline\": \"%s\", \"agents\": [",
+	       r->hub_cpu, eth_baseline ? "ethernet frames" : "udp");
 	for (size_t i = 0; i < ipx_hctl_agent_count(r->ctl); i++) {
 		const struct ipx_hctl_agent *g = ipx_hctl_agent_at(r->ctl, i);
 
@@ -326,8 +372,8 @@ static void print_json(const struct run_ctx *r,
 	for (int t = 0; t < IPX_B1_TARGETS; t++) {
 		const struct ipx_b1_target *x = &rep->target[t];
 
-		printf("    {\"name\": \"%s\", \"what\": \"%s\", ", x->name,
-		       x->what);
+		printf("    {\"name\": \"%s\", \"what\": \"%s\", ",
+		       target_name(x, t), target_what(x, t));
 		json_summary("ratio", &x->ratio, ", ");
 		printf("\"want\": %.2f, \"pass\": %s}%s\n", x->want,
 		       x->pass ? "true" : "false",
@@ -364,7 +410,8 @@ static void print_csv(const struct ipx_b1_report *rep)
 			printf(",,");
 		printf("%d,%d,", w->cpu_snd, w->cpu_rcv);
 		if (t >= 0)
-			printf("%s,%.4f,%.2f,%s\n", rep->target[t].name,
+			printf("%s,%.4f,%.2f,%s\n",
+			       target_name(&rep->target[t], t),
 			       rep->target[t].ratio.median, rep->target[t].want,
 			       rep->target[t].pass ? "PASS" : "MISS");
 		else
@@ -406,6 +453,31 @@ static int parse_agents(struct run_ctx *r, const char *text)
 			  r->names[0]);
 		return -1;
 	}
+	return 0;
+}
+
+/* --link: a hub (as --hub) or an Ethernet interface for our node. */
+static int parse_link(struct run_ctx *r, const char *text)
+{
+	struct cli_link_spec spec;
+	char err[512];
+
+	if (cli_link_spec_parse(text, &spec, err, sizeof(err)) < 0) {
+		cli_error(CMD, "--link %s", err);
+		return -1;
+	}
+	if (!strcmp(spec.kind, "eth")) {
+		r->link = text;
+		return 0;
+	}
+	if (spec.net || spec.ticks != 1 || strchr(text, ',')) {
+		cli_error(CMD, "--link %s: a hub takes no options (net= and "
+			       "frame= are for Ethernet links)",
+			  text);
+		return -1;
+	}
+	snprintf(r->hubwhere, sizeof(r->hubwhere), "%s", spec.where);
+	r->hub = r->hubwhere;
 	return 0;
 }
 
@@ -480,7 +552,7 @@ static int parse_options(struct run_ctx *r, int argc, char **argv)
 			break;
 		case OPT_HUB:
 		case OPT_LINK:
-			if (r->hub) {
+			if (r->hub || r->link) {
 				cli_error(CMD, "--hub and --link name the "
 					       "network once: give one of them, "
 					       "once");
@@ -488,7 +560,7 @@ static int parse_options(struct run_ctx *r, int argc, char **argv)
 			}
 			if (opt == OPT_HUB)
 				r->hub = optarg;
-			else if (cli_hub_of_link(CMD, optarg, &r->hub) < 0)
+			else if (parse_link(r, optarg) < 0)
 				return CLI_USAGE;
 			break;
 		case OPT_AGENTS:
@@ -539,7 +611,16 @@ static int parse_options(struct run_ctx *r, int argc, char **argv)
 		cli_error(CMD, "--json and --csv exclude each other");
 		return CLI_USAGE;
 	}
-	if (r->agents && !r->hub) {
+	if (r->link && !r->agents) {
+		cli_error(CMD, "--link %s needs --agents S,R: on Ethernet the "
+			       "agents run on the other machines (start 'ipxlab "
+			       "agent --link eth:IFACE --name NAME' on each; "
+			       "an agent's node is its interface's MAC, so two "
+			       "cannot share this machine's interface)",
+			  r->link);
+		return CLI_USAGE;
+	}
+	if (r->agents && !r->hub && !r->link) {
 		cli_error(CMD, "--agents needs --hub HOST[:PORT] (or --link): "
 			       "the network the agents joined");
 		return CLI_USAGE;
@@ -559,8 +640,12 @@ static void teardown(struct run_ctx *r, bool ok)
 {
 	ipx_hctl_free(r->ctl);	/* QUIT: the agents started here exit */
 	r->ctl = NULL;
-	ipx_node_free(r->node);
-	ipx_loop_free(r->loop);
+	if (r->cn.loop) {
+		cli_node_close(&r->cn);
+	} else {
+		ipx_node_free(r->node);
+		ipx_loop_free(r->loop);
+	}
 	r->node = NULL;
 	r->loop = NULL;
 	ipx_hnet_stop(r->net, ok ? 2 * IPX_SEC : 0);
@@ -573,6 +658,28 @@ static void controller_config(struct ipx_config *cfg)
 	cfg->spx_listen_timeout = 18;	/* about 1 s */
 	cfg->spx_verify_timeout = 9;
 	cfg->spx_abort_timeout = 108;	/* about 6 s */
+}
+
+/* --link eth:...: the controller's node on that interface, through the
+ * link options every node command takes. A CLI_ exit code (the message
+ * is printed). */
+static int open_on_link(struct run_ctx *r, const struct ipx_config *cfg)
+{
+	struct cli_node_opts no;
+	int rc;
+
+	cli_node_opts_init(&no);
+	no.link = r->link;
+	no.base = cfg;
+	no.register_timeout = r->wait;
+	rc = cli_node_open(&r->cn, &no);
+	if (rc != CLI_OK)
+		return rc;
+	r->loop = r->cn.loop;
+	r->node = r->cn.node;
+	snprintf(r->hubtext, sizeof(r->hubtext), "%s", r->link);
+	eth_baseline = true;
+	return CLI_OK;
 }
 
 static int choose_pin(struct run_ctx *r)
@@ -609,7 +716,7 @@ static int pin_hub(struct run_ctx *r, char *err, size_t errlen)
 	int rc;
 
 	r->hub_cpu = -1;
-	if (cpu < 0)
+	if (cpu < 0 || !r->net)
 		return IPX_OK;
 	rc = ipx_hnet_pin_hub(r->net, cpu, err, errlen);
 	if (rc == IPX_ENOTFOUND)
@@ -667,21 +774,31 @@ static int run(struct run_ctx *r)
 		cli_error(CMD, "out of memory");
 		return CLI_FAIL;
 	}
-	rc = ipx_hnet_start(&no, &r->net, err, sizeof(err));
-	if (rc == IPX_OK) {
+	ccfg = cfg;
+	controller_config(&ccfg);
+	if (r->link) {
+		rc = open_on_link(r, &ccfg);
+		if (rc != CLI_OK) {
+			free(samples);
+			free(rep);
+			return rc;
+		}
+	} else {
+		rc = ipx_hnet_start(&no, &r->net, err, sizeof(err));
+	}
+	if (rc == IPX_OK && !r->link) {
 		ipx_hnet_hub(r->net, &hub);
 		snprintf(r->hubtext, sizeof(r->hubtext), "%s:%u",
 			 inet_ntop(AF_INET, &hub.sin_addr, host, sizeof(host)),
 			 ntohs(hub.sin_port));
-		ccfg = cfg;
-		controller_config(&ccfg);
 		rc = ipx_hnet_join(&hub, &ccfg, wait, &r->loop, &r->node, err,
 				   sizeof(err));
+		if (rc == IPX_OK)
+			cli_stop_on_signals(r->loop);
 	}
 	if (rc == IPX_OK)
 		rc = ipx_hctl_new(r->node, &r->ctl);
 	if (rc == IPX_OK) {
-		cli_stop_on_signals(r->loop);
 		if (!r->agents)
 			ipx_hctl_set_watch(r->ctl, ipx_hnet_watch, r->net);
 		rc = ipx_hctl_attach(r->ctl, names, 2, wait, err, sizeof(err));

@@ -245,7 +245,10 @@ int cli_node_open(struct cli_node *cn, const struct cli_node_opts *o)
 	int rc;
 
 	memset(cn, 0, sizeof(*cn));
-	ipx_config_defaults(&cn->cfg);
+	if (o->base)
+		cn->cfg = *o->base;
+	else
+		ipx_config_defaults(&cn->cfg);
 	if (o->config &&
 	    ipx_config_load(&cn->cfg, o->config, err, sizeof(err)) != IPX_OK) {
 		fprintf(stderr, "ipxlab: %s\n", err);

@@ -457,6 +457,11 @@ enum ipx_frame_type ipx_eth_link_frame(const struct ipx_link *link)
 	return ((const struct eth_link *)link)->frame;
 }
 
+int ipx_eth_link_ifindex(const struct ipx_link *link)
+{
+	return ((const struct eth_link *)link)->ifindex;
+}
+
 uint64_t ipx_eth_link_drops(const struct ipx_link *link,
 			    enum ipx_frame_drop d)
 {

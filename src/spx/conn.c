@@ -838,6 +838,7 @@ void spx_get_status(const struct spx_conn *c, struct spx_status *st)
 	st->window = c->version == 1 ? 1 : c->rx_slots;
 	st->in_flight = in_flight(c);
 	st->queued_bytes = c->queued_bytes;
+	st->silent = ipx_loop_now(c->spx->loop) - c->last_rx;
 	st->srtt = c->srtt;
 	st->rto = c->rto;
 	st->stats = c->stats;

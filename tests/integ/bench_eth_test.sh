@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# bench_eth_test.sh [IPXLAB] - the benchmark harness on Ethernet: three
+# network namespaces (two agents' machines and the controller's), each
+# with one end of a veth pair whose other end is a port of a bridge in a
+# fourth namespace (the "switch"); all created here and removed on exit.
+# Checks:
+#  - `ipxlab agent --link eth:IFACE` in two namespaces come up with their
+#    interface's MAC as their node and are found by SAP;
+#  - `ipxlab bench protocols --link eth:IFACE --agents tx,rx --count 200
+#    --repeat 1 --json` from the third completes, every row (and the
+#    round trip) delivers, the session rows deliver everything, and the
+#    baseline row is plain Ethernet frames ("Ethernet baseline");
+#  - the agents serve a second controller (standing), and an agent killed
+#    in that run (SIGKILL, IPXLAB_AGENT_FAULT) is reported by name, exit 1;
+#    so is an agent the test kills from outside by its pid mid-run, and a
+#    receiver that dies right after answering READY (its sender's set-up
+#    fails first: the controller must still name the dead one);
+#  - without --agents on Ethernet the command says agents must be started
+#    on the other machines (exit 2).
+# Exits 77 (SKIP) without root, ip(8), network namespaces or a bridge.
+# Every process is bounded by timeout and killed on exit.
+set -u
+BIN=${1:-build/ipxlab}
+[ -d "$BIN" ] && BIN=$BIN/ipxlab
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+[ -x "$BIN" ] || { echo "SKIP: $BIN not built"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 (reads the JSON) not installed"; exit 77; }
+
+id=$$
+NS=("ipxlabBA$id" "ipxlabBB$id" "ipxlabBC$id")	# agent tx, agent rx, controller
+SW=ipxlabBS$id				# the switch: a bridge
+IF=("bea$id" "beb$id" "bec$id")			# in NS[i]; peers sp0$id.. in SW
+T=$(mktemp -d /tmp/ipxlab-benche.XXXXXX)
+PIDS=()
+cleanup() {
+	local p n
+	# TERM first: timeout(1) passes it on to the ipxlab it runs
+	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
+	sleep 0.3
+	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	for n in "${NS[@]}" "$SW"; do ip netns del "$n" 2>/dev/null; done
+	if [ "${IT_KEEP:-0}" = 1 ]; then echo "kept $T"; else rm -rf "$T"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIP: needs root to create network namespaces, veth pairs and a bridge"
+	exit 77
+fi
+command -v ip >/dev/null 2>&1 || { echo "SKIP: ip (iproute2) not installed"; exit 77; }
+setup() {
+	local i
+	ip netns add "$SW" && ip -n "$SW" link set lo up &&
+		ip -n "$SW" link add br0 type bridge && ip -n "$SW" link set br0 up || return 1
+	for i in 0 1 2; do
+		ip netns add "${NS[$i]}" && ip -n "${NS[$i]}" link set lo up &&
+			ip link add "${IF[$i]}" type veth peer name "sp$i$id" &&
+			ip link set "${IF[$i]}" netns "${NS[$i]}" &&
+			ip link set "sp$i$id" netns "$SW" &&
+			ip -n "$SW" link set "sp$i$id" master br0 &&
+			ip -n "$SW" link set "sp$i$id" up &&
+			ip -n "${NS[$i]}" link set "${IF[$i]}" up || return 1
+	done
+}
+if ! err=$(setup 2>&1); then
+	echo "SKIP: cannot create network namespaces, veth pairs and a bridge: ${err%%$'\n'*}"
+	exit 77
+fi
+
+failures=0
+pass() { echo "PASS: $1"; }
+fail() {
+	echo "FAIL: $1"
+	shift
+	local f
+	for f in "$@"; do
+		if [ -f "$f" ]; then tail -n 15 "$f" | sed 's/^/  | /'; else echo "  $f"; fi
+	done
+	failures=$((failures + 1))
+}
+wait_for() { local i; for ((i = 0; i < ${3:-100}; i++)); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
+# agent I NAME [FAULT]: a standing agent on IF[I] in NS[I], stderr to
+# $T/NAME.err, in the background (bounded by timeout)
+agent() {
+	ip netns exec "${NS[$1]}" env IPXLAB_AGENT_FAULT="${3:-}" timeout -k 2 170 "$BIN" agent \
+		--link "eth:${IF[$1]}" --name "$2" --config "$T/shell.cfg" 2>"$T/$2.err" &
+	PIDS+=($!)
+	wait_for "$T/$2.err" "ready at"
+}
+# controller OUT ERR AGENTS OPTION...: bench protocols in NS[2] on IF[2]
+controller() {
+	local out=$1 err=$2 agents=$3
+	shift 3
+	ip netns exec "${NS[2]}" timeout -k 2 120 "$BIN" bench protocols --link "eth:${IF[2]}" \
+		--agents "$agents" "$@" >"$out" 2>"$err"
+}
+mac_of() { ip -n "$1" -o link show "$2" | grep -o 'link/ether [0-9a-f:]*' | cut -d' ' -f2 | tr -d ':' | tr a-f A-F; }
+
+# --- without --agents: a clear refusal ----------------------------------------------
+out=$(ip netns exec "${NS[2]}" timeout 10 "$BIN" bench protocols --link "eth:${IF[2]}" 2>&1); rc=$?
+if [ $rc = 2 ] && grep -q "needs --agents S,R: on Ethernet the agents run on the other machines" <<<"$out"; then
+	pass "--link eth: without --agents says where agents must run"
+else
+	fail "--link eth: without --agents says where agents must run" "rc=$rc" "$out"
+fi
+
+# --- standing agents on Ethernet ---------------------------------------------------
+# (short NetBIOS name claims: set-up only, seconds saved.) rx kills itself
+# when asked to prepare nb-session in counted pass 2: only the second
+# controller, with --repeat 2, gets there.
+printf 'NETBIOS BROADCAST DELAY = 2\n' >"$T/shell.cfg"
+agent 0 tx
+agent 1 rx rx:nb-session:2:die
+if grep -q ":$(mac_of "${NS[0]}" "${IF[0]}"):" "$T/tx.err" &&
+	grep -q ":$(mac_of "${NS[1]}" "${IF[1]}"):" "$T/rx.err"; then
+	pass "agents start on Ethernet with their interface's MAC as node"
+else
+	fail "agents start on Ethernet with their interface's MAC as node" "$T/tx.err" "$T/rx.err"
+fi
+
+start=$SECONDS
+controller "$T/run.json" "$T/run.err" tx,rx --count 200 --repeat 1 --json
+rc=$?
+took=$((SECONDS - start))
+if [ $rc = 0 ] && python3 - "$T/run.json" <<'EOF'; then
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = {r["kind"]: r for r in d["rows"]}
+assert set(rows) == {"ipx", "spx", "spx2", "nb-dgram", "nb-session", "udp"}, rows.keys()
+assert d["config"]["baseline"] == "ethernet frames", d["config"]
+assert d["config"]["link"].startswith("eth:"), d["config"]
+assert rows["udp"]["name"] == "Ethernet baseline", rows["udp"]["name"]
+for r in d["rows"] + [d["rtt"]]:
+    assert r["sent"]["median"] > 0, (r["kind"], "sent nothing")
+    assert r["delivered"]["median"] > 0, (r["kind"], "delivered nothing")
+    assert r["pps"]["median"] > 0, (r["kind"], "no rate")
+for k in ("spx", "spx2", "nb-session"):
+    assert rows[k]["delivered"]["median"] == rows[k]["sent"]["median"] == 200, k
+assert [t["name"] for t in d["targets"]][0] == "ipx/eth", d["targets"]
+for r in d["rows"]:
+    print("  %-11s %10.0f pkt/s  delivered %4.0f/%4.0f" % (r["kind"], r["pps"]["median"],
+          r["delivered"]["median"], r["sent"]["median"]))
+print("  rtt         %10.0f round trips/s" % d["rtt"]["pps"]["median"])
+EOF
+	pass "bench protocols over Ethernet with standing agents: every row delivers (${took} s)"
+else
+	fail "bench protocols over Ethernet with standing agents: every row delivers" "rc=$rc" "$T/run.err" "$T/run.json"
+fi
+
+# --- the same agents, a second controller; rx is killed mid-run ---------------------
+start=$SECONDS
+controller "$T/kill.out" "$T/kill.err" tx,rx --count 200 --repeat 2 --timeout 20
+rc=$?
+took=$((SECONDS - start))
+if [ $rc = 1 ] && grep -q "agent 'rx' (pid [0-9]*).*nb-session run 2" "$T/kill.err"; then
+	pass "an agent killed mid-run on Ethernet is reported by name (${took} s)"
+else
+	fail "an agent killed mid-run on Ethernet is reported by name" "rc=$rc after ${took} s" "$T/kill.err"
+fi
+
+# --- killed from outside: a fresh receiver, SIGKILL by its pid mid-run -----------
+agent 1 rx2
+victim=$(grep -o 'pid [0-9]*' "$T/rx2.err" | head -n 1 | cut -d' ' -f2)
+controller "$T/kill2.out" "$T/kill2.err" tx,rx2 --count 20000 --repeat 5 --timeout 20 &
+ctl=$!
+PIDS+=("$ctl")
+wait_for "$T/rx2.err" "controller .* connected" 150 && sleep 1.5
+[ -n "$victim" ] && kill -9 "$victim" 2>/dev/null
+start=$SECONDS
+wait $ctl
+rc=$?
+took=$((SECONDS - start))
+if [ $rc = 1 ] && [ -n "$victim" ] && grep -q "agent 'rx2' (pid $victim)" "$T/kill2.err"; then
+	pass "an agent killed from outside on Ethernet is reported with its name and pid (${took} s after the kill)"
+else
+	fail "an agent killed from outside on Ethernet is reported with its name and pid" \
+		"rc=$rc victim=$victim after ${took} s" "$T/kill2.err"
+fi
+
+# --- a receiver that dies right after answering READY ------------------------------
+# The sender's set-up then fails (FIND NAME or CALL unanswered): the
+# controller must name the dead receiver, not only the sender's failure.
+for kind in nb-dgram spx; do
+	agent 1 "rx-$kind" "rx-$kind:$kind:1:vanish"
+	start=$SECONDS
+	controller /dev/null "$T/vanish-$kind.err" "tx,rx-$kind" --count 200 --repeat 1
+	rc=$?
+	took=$((SECONDS - start))
+	if [ $rc = 1 ] && grep -q "agent 'rx-$kind' (pid [0-9]*).* during $kind run 1" "$T/vanish-$kind.err"; then
+		pass "a receiver dead after READY ($kind) is named (${took} s)"
+	else
+		fail "a receiver dead after READY ($kind) is named" "rc=$rc after ${took} s" "$T/vanish-$kind.err"
+	fi
+done
+
+[ $failures = 0 ]
