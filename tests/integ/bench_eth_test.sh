@@ -20,36 +20,23 @@
 # Exits 77 (SKIP) without root, ip(8), network namespaces or a bridge.
 # Every process is bounded by timeout and killed on exit.
 set -u
-BIN=${1:-build/ipxlab}
-[ -d "$BIN" ] && BIN=$BIN/ipxlab
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-[ -x "$BIN" ] || { echo "SKIP: $BIN not built"; exit 77; }
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 (reads the JSON) not installed"; exit 77; }
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build "${1:-}"
+need_exe "$BIN"
+need_cmd python3
 
 id=$$
 NS=("ipxlabBA$id" "ipxlabBB$id" "ipxlabBC$id")	# agent tx, agent rx, controller
 SW=ipxlabBS$id				# the switch: a bridge
 IF=("bea$id" "beb$id" "bec$id")			# in NS[i]; peers sp0$id.. in SW
-T=$(mktemp -d /tmp/ipxlab-benche.XXXXXX)
-PIDS=()
-cleanup() {
-	local p n
-	# TERM first: timeout(1) passes it on to the ipxlab it runs
-	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-	sleep 0.3
-	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	for n in "${NS[@]}" "$SW"; do ip netns del "$n" 2>/dev/null; done
-	if [ "${IT_KEEP:-0}" = 1 ]; then echo "kept $T"; else rm -rf "$T"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+make_tmp benche
+T=$TMP
+# after the agents (PIDS) are ended: TERM reaches the ipxlab under timeout(1)
+on_exit 'for n in "${NS[@]}" "$SW"; do ip netns del "$n" 2>/dev/null; done'
 
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: needs root to create network namespaces, veth pairs and a bridge"
-	exit 77
-fi
-command -v ip >/dev/null 2>&1 || { echo "SKIP: ip (iproute2) not installed"; exit 77; }
+[ "$(id -u)" = 0 ] || skip "needs root to create network namespaces, veth pairs and a bridge"
+need_cmd ip
 setup() {
 	local i
 	ip netns add "$SW" && ip -n "$SW" link set lo up &&
@@ -65,29 +52,16 @@ setup() {
 	done
 }
 if ! err=$(setup 2>&1); then
-	echo "SKIP: cannot create network namespaces, veth pairs and a bridge: ${err%%$'\n'*}"
-	exit 77
+	skip "cannot create network namespaces, veth pairs and a bridge: ${err%%$'\n'*}"
 fi
 
-failures=0
-pass() { echo "PASS: $1"; }
-fail() {
-	echo "FAIL: $1"
-	shift
-	local f
-	for f in "$@"; do
-		if [ -f "$f" ]; then tail -n 15 "$f" | sed 's/^/  | /'; else echo "  $f"; fi
-	done
-	failures=$((failures + 1))
-}
-wait_for() { local i; for ((i = 0; i < ${3:-100}; i++)); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
 # agent I NAME [FAULT]: a standing agent on IF[I] in NS[I], stderr to
 # $T/NAME.err, in the background (bounded by timeout)
 agent() {
 	ip netns exec "${NS[$1]}" env IPXLAB_AGENT_FAULT="${3:-}" timeout -k 2 170 "$BIN" agent \
 		--link "eth:${IF[$1]}" --name "$2" --config "$T/shell.cfg" 2>"$T/$2.err" &
 	PIDS+=($!)
-	wait_for "$T/$2.err" "ready at"
+	wait_for "$T/$2.err" "ready at" 100
 }
 # controller OUT ERR AGENTS OPTION...: bench protocols in NS[2] on IF[2]
 controller() {
@@ -195,4 +169,4 @@ for kind in nb-dgram spx; do
 	fi
 done
 
-[ $failures = 0 ]
+finish
