@@ -229,6 +229,9 @@ struct ipx_hnet_opts {
 	const struct ipx_config *cfg;	/* the agents' SHELL.CFG; NULL: defaults */
 	const char *fault;	/* ipx_agent_opts.fault for the children */
 	ipx_time wait;		/* registration with the hub */
+	/* The hub started here records what it receives and sends to this
+	 * pcap file (ipxlab/hub_capture.h); NULL: no capture. */
+	const char *pcap;
 };
 
 struct ipx_hnet;

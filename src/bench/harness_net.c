@@ -22,6 +22,7 @@
 #include "harness_int.h"
 #include "ipxlab/err.h"
 #include "ipxlab/hub.h"
+#include "ipxlab/hub_capture.h"
 #include "ipxlab/link_udp.h"
 #include "ipxlab/log.h"
 
@@ -40,6 +41,7 @@ struct ipx_hnet {
 	struct hchild hubproc;
 	struct hchild agents[IPX_HNET_MAX_AGENTS];
 	size_t n;
+	bool pcap;		/* the hub records: stop it with SIGTERM */
 };
 
 const char *ipx_hnet_exit_text(int status, char *buf, size_t len)
@@ -153,27 +155,56 @@ static void report(int fd, const char *text)
 	close(fd);
 }
 
-static void hub_main(int fd) __attribute__((noreturn));
-static void hub_main(int fd)
+static void on_term(struct ipx_loop *loop, int signo, void *ctx)
 {
+	(void)signo;
+	(void)ctx;
+	ipx_loop_stop(loop);
+}
+
+/* The hub child: serves until SIGTERM (then closes its capture, so the
+ * pcap file is whole) or SIGKILL. */
+static void hub_main(int fd, const char *pcap) __attribute__((noreturn));
+static void hub_main(int fd, const char *pcap)
+{
+	static const int sigs[] = { SIGTERM };
 	struct ipx_hub_options ho = { 0 };
 	struct ipx_loop *loop = ipx_loop_new(NULL);
+	struct ipx_capture *cap = NULL;
 	struct ipx_hub *hub;
 	struct sockaddr_in where;
 	char err[REPORT_LEN - 8];
 
-	ho.bind.sin_family = AF_INET;
-	ho.bind.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (!loop || ipx_hub_open(loop, &ho, &hub, err, sizeof(err)) !=
-			     IPX_OK) {
-		report(fd, loop ? err : "out of memory");
+	if (!loop) {
+		report(fd, "out of memory");
 		_exit(1);
 	}
+	if (pcap) {
+		struct ipx_capture_options co = { .pcap_path = pcap };
+
+		char why[REPORT_LEN - 16];
+
+		if (ipx_capture_open(loop, &co, &cap, why, sizeof(why)) !=
+		    IPX_OK) {
+			snprintf(err, sizeof(err), "--pcap %s", why);
+			report(fd, err);
+			_exit(1);
+		}
+		ipx_hub_capture(&ho, cap);
+	}
+	ho.bind.sin_family = AF_INET;
+	ho.bind.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (ipx_hub_open(loop, &ho, &hub, err, sizeof(err)) != IPX_OK) {
+		report(fd, err);
+		_exit(1);
+	}
+	ipx_loop_watch_signals(loop, sigs, 1, on_term, NULL);
 	ipx_hub_local(hub, &where);
 	snprintf(err, sizeof(err), "port %u", ntohs(where.sin_port));
 	report(fd, err);
 	ipx_loop_run(loop);
-	_exit(0);
+	ipx_hub_close(hub);
+	_exit(cap && ipx_capture_close(cap) != IPX_OK ? 1 : 0);
 }
 
 static void agent_main(int fd, const struct ipx_hnet_opts *o,
@@ -261,7 +292,7 @@ static int spawn(struct ipx_hnet *net, struct hchild *ch,
 		child_prologue(parent);
 		if (name)
 			agent_main(fds[1], o, &net->hub, name);
-		hub_main(fds[1]);
+		hub_main(fds[1], o->pcap);
 	}
 	close(fds[1]);
 	return read_report(ch, fds[0], text, err, errlen);
@@ -287,6 +318,7 @@ int ipx_hnet_start(const struct ipx_hnet_opts *o, struct ipx_hnet **out,
 		rc = ipx_udp_resolve(o->hub, IPX_UDP_DEFAULT_PORT, &net->hub,
 				     err, errlen);
 	} else {
+		net->pcap = o->pcap != NULL;
 		snprintf(net->hubproc.what, sizeof(net->hubproc.what),
 			 "the hub");
 		rc = spawn(net, &net->hubproc, o, NULL, text, err, errlen);
@@ -388,6 +420,11 @@ void ipx_hnet_stop(struct ipx_hnet *n, ipx_time grace)
 	deadline = now_ms() + (uint64_t)(grace / IPX_MSEC);
 	for (size_t i = 0; i < n->n; i++)
 		finish(&n->agents[i], deadline);
+	if (n->pcap && n->hubproc.pid && !n->hubproc.reaped) {
+		/* let it close its capture */
+		kill(n->hubproc.pid, SIGTERM);
+		finish(&n->hubproc, now_ms() + 2000);
+	}
 	finish(&n->hubproc, 0);
 	free(n);
 }

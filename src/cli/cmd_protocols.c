@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "ipxlab/bench_b1.h"
+#include "ipxlab/capture.h"
 #include "ipxlab/err.h"
 #include "ipxlab/log.h"
 
@@ -60,6 +61,10 @@ static void help_protocols(FILE *out)
 		"      --wait S        joining the hub, finding agents (default %g)\n"
 		"      --timeout S     bound on one run (default 10 s + 5 ms a\n"
 		"                      packet, or the time + 10 s)\n"
+		"      --pcap FILE     record to FILE what the hub started here\n"
+		"                      receives and sends (every packet of the run);\n"
+		"                      with --hub or --link, what the controller's\n"
+		"                      node sends and receives\n"
 		"  -v, --verbose       more log lines; -q, --quiet no progress line\n"
 		"  -h, --help          this text\n\n"
 		"See docs/benchmarks.md for the method and every column.\n",
@@ -145,6 +150,8 @@ struct run_ctx {
 	struct ipx_hctl *ctl;
 	char hubtext[280];	/* the hub HOST:PORT, or the --link text */
 	int hub_cpu;		/* the hub we started, pinned; -1: not */
+	const char *pcap;	/* --pcap FILE */
+	struct ipx_capture *cap;	/* --pcap with --hub: the controller's */
 };
 
 /* ---- printing ---- */
@@ -568,6 +575,9 @@ static int parse_options(struct run_ctx *r, int argc, char **argv)
 				return CLI_USAGE;
 			r->agents = optarg;
 			break;
+		case OPT_PCAP:
+			r->pcap = optarg;
+			break;
 		case OPT_CONFIG:
 			r->config = optarg;
 			break;
@@ -643,7 +653,11 @@ static void teardown(struct run_ctx *r, bool ok)
 	if (r->cn.loop) {
 		cli_node_close(&r->cn);
 	} else {
-		ipx_node_free(r->node);
+		ipx_node_free(r->node);	/* closes its link first */
+		if (r->cap && ipx_capture_close(r->cap) != IPX_OK)
+			cli_error(CMD, "--pcap: some packets could not be "
+				       "written");
+		r->cap = NULL;
 		ipx_loop_free(r->loop);
 	}
 	r->node = NULL;
@@ -670,6 +684,7 @@ static int open_on_link(struct run_ctx *r, const struct ipx_config *cfg)
 
 	cli_node_opts_init(&no);
 	no.link = r->link;
+	no.pcap = r->pcap;
 	no.base = cfg;
 	no.register_timeout = r->wait;
 	rc = cli_node_open(&r->cn, &no);
@@ -766,6 +781,8 @@ static int run(struct run_ctx *r)
 	no.cfg = &cfg;
 	no.fault = getenv("IPXLAB_AGENT_FAULT");
 	no.wait = wait;
+	if (!r->hub)
+		no.pcap = r->pcap;	/* the hub started here records */
 	samples = calloc((size_t)r->o.repeat * IPX_BW_KINDS, sizeof(*samples));
 	rep = malloc(sizeof(*rep));
 	if (!samples || !rep) {
@@ -795,6 +812,17 @@ static int run(struct run_ctx *r)
 				   sizeof(err));
 		if (rc == IPX_OK)
 			cli_stop_on_signals(r->loop);
+		if (rc == IPX_OK && r->hub && r->pcap) {
+			/* not our hub: the controller's own traffic */
+			if (cli_capture_open(CMD, r->loop, r->pcap, &r->cap) !=
+			    CLI_OK) {
+				teardown(r, false);
+				free(samples);
+				free(rep);
+				return CLI_FAIL;
+			}
+			ipx_capture_attach(r->cap, ipx_node_link(r->node, 0));
+		}
 	}
 	if (rc == IPX_OK)
 		rc = ipx_hctl_new(r->node, &r->ctl);

@@ -154,4 +154,13 @@ out=$(timeout 20 "$BIN" bench protocols --hub "$HUB" --agents tx,rx --wait 1 2>&
 [ $rc = 1 ] && grep -q "no agent named 'tx' answered a SAP query" <<<"$out" &&
 	pass "an agent nobody runs is named in the error" || fail "an agent nobody runs is named in the error" "rc=$rc $out"
 
+# --pcap: the hub the run starts records every packet; Wireshark reads it
+timeout 60 "$BIN" bench protocols --count 20 --repeat 1 -q --pcap "$TMP/b1.pcap" >"$TMP/pcap.out" 2>&1
+check "bench protocols --pcap runs" $? "$TMP/pcap.out"
+if command -v tshark >/dev/null 2>&1; then
+	check_capture "$TMP/b1.pcap" ipx 500
+	check_frames "the capture has SPX II data" "$TMP/b1.pcap" "spx && frame[44] & 0x08" 20
+	check_frames "the capture has NetBIOS session data" "$TMP/b1.pcap" "nbipx" 20
+fi
+
 finish
