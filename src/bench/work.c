@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "ipxlab/err.h"
 #include "ipxlab/link.h"
@@ -306,6 +307,57 @@ uint64_t bw_send_copies(int fd, const void *buf, size_t len, unsigned n)
 		done += (unsigned)k;
 	}
 	return refused;
+}
+
+/* ---- the socket baselines (UDP, Ethernet frames) ---- */
+
+int bw_sock_watch(struct ipx_bw *w, ipx_fd_cb cb, const char *what)
+{
+	struct bw_sock *k = w->fam;
+	int rc = ipx_loop_add_fd(w->loop, k->fd, IPX_EV_READ, cb, w);
+
+	if (rc != IPX_OK) {
+		bw_set_error(w, "cannot watch the %s socket: %s", what,
+			     ipx_strerror(rc));
+		return rc;
+	}
+	k->watched = true;
+	return IPX_OK;
+}
+
+int bw_sock_send_one(struct ipx_bw *w)
+{
+	struct bw_sock *k = w->fam;
+
+	if (k->nq == BW_BURST)
+		return IPX_EAGAIN;
+	k->nq++;
+	return IPX_OK;
+}
+
+/* Every handed copy (all the same bytes) in one sendmmsg. */
+uint64_t bw_sock_flush(struct ipx_bw *w)
+{
+	struct bw_sock *k = w->fam;
+	uint64_t refused = bw_send_copies(k->fd, k->buf, k->len, k->nq);
+
+	k->nq = 0;
+	return refused;
+}
+
+void bw_sock_close(struct ipx_bw *w)
+{
+	struct bw_sock *k = w->fam;
+
+	if (!k)
+		return;
+	if (k->watched)
+		ipx_loop_del_fd(w->loop, k->fd);
+	if (k->fd >= 0)
+		close(k->fd);
+	free(k->buf);
+	free(k);
+	w->fam = NULL;
 }
 
 /* ---- datagram senders: a burst per loop turn ---- */

@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
@@ -36,13 +35,9 @@
 #define FRAME_CAP 1514
 
 struct eth_fam {
-	int fd;
-	bool watched;
+	struct bw_sock k;	/* first: the shared socket baseline */
 	uint8_t mac[IPX_NODE_LEN];	/* this interface's (the link node) */
-	size_t flen;		/* sender: bytes per frame */
 	size_t want;		/* receiver: shortest frame that counts */
-	unsigned nq;		/* frames handed, not yet flushed */
-	uint8_t *buf;		/* sender: one frame; receiver: a batch */
 	/* receiver: frames discarded (named drop counters) */
 	uint64_t drop_short;	/* shorter than the run's frames */
 	uint64_t drop_not_ours;	/* sent to another station */
@@ -78,7 +73,7 @@ static void on_readable(struct ipx_loop *loop, int fd, unsigned events,
 	if (want > RX_BATCH)
 		want = RX_BATCH;
 	for (unsigned i = 0; i < want; i++) {
-		iov[i].iov_base = f->buf + (size_t)i * FRAME_CAP;
+		iov[i].iov_base = f->k.buf + (size_t)i * FRAME_CAP;
 		iov[i].iov_len = FRAME_CAP;
 		memset(&msgs[i], 0, sizeof(msgs[i]));
 		msgs[i].msg_hdr.msg_iov = &iov[i];
@@ -117,23 +112,23 @@ static int build_frame(struct ipx_bw *w, struct ipx_link *link)
 	if (t == IPX_FRAME_AUTO)	/* what the link sends until it learns */
 		t = IPX_FRAME_ETHERNET_II;
 	body = ipx_frame_overhead(t) + IPX_HDR_LEN + w->p.size;
-	f->flen = IPX_ETH_HDR_LEN + body;
-	if (f->flen < IPX_ETH_MIN_FRAME)
-		f->flen = IPX_ETH_MIN_FRAME;
-	if (f->flen > FRAME_CAP) {
+	f->k.len = IPX_ETH_HDR_LEN + body;
+	if (f->k.len < IPX_ETH_MIN_FRAME)
+		f->k.len = IPX_ETH_MIN_FRAME;
+	if (f->k.len > FRAME_CAP) {
 		bw_set_error(w, "Ethernet baseline: %zu bytes do not fit in a "
 				"frame",
 			     w->p.size);
 		return IPX_ERANGE;
 	}
-	f->buf = calloc(1, FRAME_CAP);
-	if (!f->buf)
+	f->k.buf = calloc(1, FRAME_CAP);
+	if (!f->k.buf)
 		return IPX_ENOMEM;
-	memcpy(f->buf, dst, IPX_NODE_LEN);
-	memcpy(f->buf + IPX_NODE_LEN, f->mac, IPX_NODE_LEN);
-	ipx_put16(f->buf + 12, ETHERTYPE_BASELINE);
+	memcpy(f->k.buf, dst, IPX_NODE_LEN);
+	memcpy(f->k.buf + IPX_NODE_LEN, f->mac, IPX_NODE_LEN);
+	ipx_put16(f->k.buf + 12, ETHERTYPE_BASELINE);
 	/* the payload where the IPX frame carries it; zeros before it */
-	memcpy(f->buf + IPX_ETH_HDR_LEN + body - w->p.size, w->payload,
+	memcpy(f->k.buf + IPX_ETH_HDR_LEN + body - w->p.size, w->payload,
 	       w->p.size);
 	return IPX_OK;
 }
@@ -151,7 +146,7 @@ static int eth_open(struct ipx_bw *w)
 	if (!f)
 		return IPX_ENOMEM;
 	w->fam = f;
-	f->fd = -1;
+	f->k.fd = -1;
 	memcpy(f->mac, link->node, IPX_NODE_LEN);
 	a.sll_ifindex = ipx_eth_link_ifindex(link);
 	if (sender) {
@@ -166,55 +161,30 @@ static int eth_open(struct ipx_bw *w)
 			return rc;
 	} else {
 		f->want = IPX_ETH_HDR_LEN + IPX_HDR_LEN + w->p.size;
-		f->buf = calloc(RX_BATCH, FRAME_CAP);
-		if (!f->buf)
+		f->k.buf = calloc(RX_BATCH, FRAME_CAP);
+		if (!f->k.buf)
 			return IPX_ENOMEM;
 	}
-	f->fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
+	f->k.fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
 		       proto);
-	if (f->fd < 0)
+	if (f->k.fd < 0)
 		return fail_errno(w, "socket");
-	setsockopt(f->fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one,
+	setsockopt(f->k.fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one,
 		   sizeof(one));
-	if (setsockopt(f->fd, SOL_SOCKET, sender ? SO_SNDBUFFORCE
+	if (setsockopt(f->k.fd, SOL_SOCKET, sender ? SO_SNDBUFFORCE
 						 : SO_RCVBUFFORCE,
 		       &sz, sizeof(sz)) < 0)
-		setsockopt(f->fd, SOL_SOCKET, sender ? SO_SNDBUF : SO_RCVBUF,
+		setsockopt(f->k.fd, SOL_SOCKET, sender ? SO_SNDBUF : SO_RCVBUF,
 			   &sz, sizeof(sz));
-	if (bind(f->fd, (struct sockaddr *)&a, sizeof(a)) < 0)
+	if (bind(f->k.fd, (struct sockaddr *)&a, sizeof(a)) < 0)
 		return fail_errno(w, "bind");
 	if (!sender) {
-		rc = ipx_loop_add_fd(w->loop, f->fd, IPX_EV_READ, on_readable,
-				     w);
-		if (rc != IPX_OK) {
-			bw_set_error(w, "cannot watch the packet socket: %s",
-				     ipx_strerror(rc));
+		rc = bw_sock_watch(w, on_readable, "packet");
+		if (rc != IPX_OK)
 			return rc;
-		}
-		f->watched = true;
 	}
 	bw_ready(w);
 	return IPX_OK;
-}
-
-static int eth_send_one(struct ipx_bw *w)
-{
-	struct eth_fam *f = w->fam;
-
-	if (f->nq == BW_BURST)
-		return IPX_EAGAIN;
-	f->nq++;
-	return IPX_OK;
-}
-
-/* Every handed frame (all the same bytes) in one sendmmsg. */
-static uint64_t eth_flush(struct ipx_bw *w)
-{
-	struct eth_fam *f = w->fam;
-	uint64_t refused = bw_send_copies(f->fd, f->buf, f->flen, f->nq);
-
-	f->nq = 0;
-	return refused;
 }
 
 static void eth_close(struct ipx_bw *w)
@@ -228,19 +198,13 @@ static void eth_close(struct ipx_bw *w)
 			  "for other stations",
 			  (unsigned long long)f->drop_short,
 			  (unsigned long long)f->drop_not_ours);
-	if (f->watched)
-		ipx_loop_del_fd(w->loop, f->fd);
-	if (f->fd >= 0)
-		close(f->fd);
-	free(f->buf);
-	free(f);
-	w->fam = NULL;
+	bw_sock_close(w);
 }
 
 const struct bw_ops bw_eth_ops = {
 	.open = eth_open,
 	.info = eth_info,
-	.send_one = eth_send_one,
-	.flush = eth_flush,
+	.send_one = bw_sock_send_one,
+	.flush = bw_sock_flush,
 	.close = eth_close,
 };

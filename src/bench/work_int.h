@@ -120,6 +120,26 @@ uint64_t bw_flush_links(struct ipx_node *node);
  * socket 'fd' with sendmmsg; a copy the kernel refuses is counted and
  * skipped. Returns how many were refused. */
 uint64_t bw_send_copies(int fd, const void *buf, size_t len, unsigned n);
+
+/*
+ * The baselines without IPX (UDP, Ethernet frames) share one shape: a
+ * socket, one datagram sent again and again (sender) or a receive batch
+ * (receiver). Their family structs start with this, so send_one, flush
+ * and close can be these functions.
+ */
+struct bw_sock {
+	int fd;			/* -1: none yet */
+	bool watched;		/* receiver: the loop watches fd */
+	unsigned nq;		/* sender: copies handed, not yet flushed */
+	size_t len;		/* sender: bytes per datagram */
+	uint8_t *buf;		/* sender: the datagram; receiver: a batch */
+};
+/* Receiver: have the loop call cb when fd is readable ('what' names the
+ * socket in the error). */
+int bw_sock_watch(struct ipx_bw *w, ipx_fd_cb cb, const char *what);
+int bw_sock_send_one(struct ipx_bw *w);
+uint64_t bw_sock_flush(struct ipx_bw *w);
+void bw_sock_close(struct ipx_bw *w);
 /* True while the workload still runs (neither DONE nor FAILED). */
 bool bw_live(const struct ipx_bw *w);
 

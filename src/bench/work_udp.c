@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
 #include "ipxlab/err.h"
 
@@ -21,12 +20,8 @@
 #define RX_BATCH 64
 
 struct udp_fam {
-	int fd;
-	bool watched;
+	struct bw_sock k;	/* first: the shared socket baseline */
 	struct sockaddr_in local;
-	unsigned nq;		/* datagrams handed, not yet flushed */
-	size_t dlen;		/* bytes per datagram */
-	uint8_t *buf;		/* sender: one datagram; receiver: batch */
 };
 
 static void udp_info(const struct ipx_bw *w, struct ipx_bw_info *out)
@@ -50,8 +45,8 @@ static void on_readable(struct ipx_loop *loop, int fd, unsigned events,
 	if (want > RX_BATCH)
 		want = RX_BATCH;
 	for (unsigned i = 0; i < want; i++) {
-		iov[i].iov_base = f->buf + (size_t)i * f->dlen;
-		iov[i].iov_len = f->dlen;
+		iov[i].iov_base = f->k.buf + (size_t)i * f->k.len;
+		iov[i].iov_len = f->k.len;
 		memset(&msgs[i], 0, sizeof(msgs[i]));
 		msgs[i].msg_hdr.msg_iov = &iov[i];
 		msgs[i].msg_hdr.msg_iovlen = 1;
@@ -79,18 +74,19 @@ static int udp_open(struct ipx_bw *w)
 	if (!f)
 		return IPX_ENOMEM;
 	w->fam = f;
-	f->fd = -1;
-	f->dlen = w->p.size + IPX_HDR_LEN;
-	f->buf = calloc(sender ? 1 : RX_BATCH, f->dlen);
-	if (!f->buf)
+	f->k.fd = -1;
+	f->k.len = w->p.size + IPX_HDR_LEN;
+	f->k.buf = calloc(sender ? 1 : RX_BATCH, f->k.len);
+	if (!f->k.buf)
 		return IPX_ENOMEM;
-	f->fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (f->fd < 0)
+	f->k.fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			 0);
+	if (f->k.fd < 0)
 		return fail_errno(w, "socket");
-	setsockopt(f->fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
-	setsockopt(f->fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+	setsockopt(f->k.fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+	setsockopt(f->k.fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
 	if (sender) {
-		memcpy(f->buf + IPX_HDR_LEN, w->payload, w->p.size);
+		memcpy(f->k.buf + IPX_HDR_LEN, w->payload, w->p.size);
 		if (w->p.peer.udp.sin_family != AF_INET ||
 		    w->p.peer.udp.sin_port == 0) {
 			bw_set_error(w, "no UDP address for the receiver "
@@ -99,7 +95,7 @@ static int udp_open(struct ipx_bw *w)
 					"one kind of link)");
 			return IPX_EINVAL;
 		}
-		if (connect(f->fd, (const struct sockaddr *)&w->p.peer.udp,
+		if (connect(f->k.fd, (const struct sockaddr *)&w->p.peer.udp,
 			    sizeof(w->p.peer.udp)) < 0)
 			return fail_errno(w, "connect");
 	} else {
@@ -107,64 +103,24 @@ static int udp_open(struct ipx_bw *w)
 
 		f->local.sin_family = AF_INET;
 		f->local.sin_addr = w->p.udp_bind;
-		if (bind(f->fd, (struct sockaddr *)&f->local,
+		if (bind(f->k.fd, (struct sockaddr *)&f->local,
 			 sizeof(f->local)) < 0)
 			return fail_errno(w, "bind");
-		if (getsockname(f->fd, (struct sockaddr *)&f->local, &alen) <
-		    0)
+		if (getsockname(f->k.fd, (struct sockaddr *)&f->local,
+				&alen) < 0)
 			return fail_errno(w, "getsockname");
-		rc = ipx_loop_add_fd(w->loop, f->fd, IPX_EV_READ, on_readable,
-				     w);
-		if (rc != IPX_OK) {
-			bw_set_error(w, "cannot watch the UDP socket: %s",
-				     ipx_strerror(rc));
+		rc = bw_sock_watch(w, on_readable, "UDP");
+		if (rc != IPX_OK)
 			return rc;
-		}
-		f->watched = true;
 	}
 	bw_ready(w);
 	return IPX_OK;
 }
 
-static int udp_send_one(struct ipx_bw *w)
-{
-	struct udp_fam *f = w->fam;
-
-	if (f->nq == BW_BURST)
-		return IPX_EAGAIN;
-	f->nq++;
-	return IPX_OK;
-}
-
-/* Every handed datagram (all the same bytes) in one sendmmsg. */
-static uint64_t udp_flush(struct ipx_bw *w)
-{
-	struct udp_fam *f = w->fam;
-	uint64_t refused = bw_send_copies(f->fd, f->buf, f->dlen, f->nq);
-
-	f->nq = 0;
-	return refused;
-}
-
-static void udp_close(struct ipx_bw *w)
-{
-	struct udp_fam *f = w->fam;
-
-	if (!f)
-		return;
-	if (f->watched)
-		ipx_loop_del_fd(w->loop, f->fd);
-	if (f->fd >= 0)
-		close(f->fd);
-	free(f->buf);
-	free(f);
-	w->fam = NULL;
-}
-
 const struct bw_ops bw_udp_ops = {
 	.open = udp_open,
 	.info = udp_info,
-	.send_one = udp_send_one,
-	.flush = udp_flush,
-	.close = udp_close,
+	.send_one = bw_sock_send_one,
+	.flush = bw_sock_flush,
+	.close = bw_sock_close,
 };
