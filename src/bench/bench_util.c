@@ -3,10 +3,15 @@
  */
 #include "bench_util.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/resource.h>
 #include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 void ipx_bench_set_err(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -34,4 +39,54 @@ void ipx_bench_cpu_ns(uint64_t *user, uint64_t *sys)
 		*user = tv_ns(&ru.ru_utime);
 		*sys = tv_ns(&ru.ru_stime);
 	}
+}
+
+uint64_t ipx_bench_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void ipx_bench_sleep_ms(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+void ipx_bench_close_fd(int *fd)
+{
+	if (*fd >= 0) {
+		close(*fd);
+		*fd = -1;
+	}
+}
+
+void ipx_bench_reap(struct ipx_bench_child *p, unsigned ms, int *status)
+{
+	uint64_t end = ipx_bench_now_ns() + (uint64_t)ms * 1000000ull;
+	int st = 0;
+
+	if (!p->present)
+		return;
+	for (;;) {
+		pid_t w = waitpid(p->pid, &st, WNOHANG);
+
+		if (w == p->pid || (w < 0 && errno != EINTR))
+			break;
+		if (ipx_bench_now_ns() >= end) {
+			kill(p->pid, SIGKILL);
+			while (waitpid(p->pid, &st, 0) < 0 && errno == EINTR)
+				;
+			break;
+		}
+		ipx_bench_sleep_ms(2);
+	}
+	ipx_bench_close_fd(&p->fd);
+	p->present = false;
+	if (status)
+		*status = st;
 }

@@ -40,6 +40,8 @@
 #include "ipxlab/log.h"
 #include "ipxlab/node.h"
 
+#include "bench_util.h"
+
 #define BATCH 64		/* frames per sendmmsg/recvmmsg and per turn */
 #define SOCKET_NO 0x4545	/* the receiver's IPX socket */
 #define FRAME_BUF 2048
@@ -85,14 +87,6 @@ struct worker {
 	struct ipx_socket *sock;
 	uint8_t payload[IPX_MAX_PACKET];
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static uint64_t cpu_ns(void)
 {
@@ -173,7 +167,7 @@ static void child_send(struct worker *w, uint32_t type, const char *text)
 	memset(&m, 0, sizeof(m));
 	m.type = type;
 	memcpy(m.mac, w->mac, 6);
-	m.snap.t_ns = now_ns();
+	m.snap.t_ns = ipx_bench_now_ns();
 	m.snap.cpu_ns = cpu_ns();
 	m.snap.count = w->count;
 	if (w->link) {

@@ -41,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ipxlab/bench_harness.h"
 #include "ipxlab/err.h"
 #include "ipxlab/hub.h"
 #include "ipxlab/ipx.h"
@@ -89,26 +90,10 @@ struct msg {
 
 /* ---- small helpers ---- */
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static uint64_t tv_ns(const struct timeval *tv)
 {
 	return (uint64_t)tv->tv_sec * 1000000000ull +
 	       (uint64_t)tv->tv_usec * 1000ull;
-}
-
-static void sleep_ms(unsigned ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
 }
 
 const char *ipx_bench_path_name(enum ipx_bench_path path)
@@ -222,7 +207,7 @@ static void fill_snap(struct child *c, struct snap *s)
 	struct rusage ru;
 
 	memset(s, 0, sizeof(*s));
-	s->t_ns = now_ns();
+	s->t_ns = ipx_bench_now_ns();
 	if (getrusage(RUSAGE_SELF, &ru) == 0) {
 		s->user_ns = tv_ns(&ru.ru_utime);
 		s->sys_ns = tv_ns(&ru.ru_stime);
@@ -283,7 +268,7 @@ static void handle_cmd(struct child *c, uint8_t cmd)
 	switch (cmd) {
 	case CMD_GO:
 		c->going = true;
-		c->last_credit_ns = now_ns();
+		c->last_credit_ns = ipx_bench_now_ns();
 		break;
 	case CMD_MARK:
 		c->marks++;
@@ -370,7 +355,7 @@ static void take_credit(struct child *c)
 
 		if (k && v[k - 1] > c->credited) {
 			c->credited = v[k - 1];
-			c->last_credit_ns = now_ns();
+			c->last_credit_ns = ipx_bench_now_ns();
 		}
 	}
 }
@@ -391,10 +376,10 @@ static unsigned allowance(struct child *c)
 	if (inflight >= c->o->window) {
 		/* Credits stopped: something was lost after all. Forgive
 		 * what is in flight rather than wait forever. */
-		if (now_ns() - c->last_credit_ns > STALL_NS) {
+		if (ipx_bench_now_ns() - c->last_credit_ns > STALL_NS) {
 			c->stalls++;
 			c->credited = sent;
-			c->last_credit_ns = now_ns();
+			c->last_credit_ns = ipx_bench_now_ns();
 			return 0;
 		}
 		return 0;
@@ -739,16 +724,10 @@ static void plain_sender_main(struct child *c)
  * Parent
  * ====================================================================== */
 
-struct proc {
-	bool present;
-	pid_t pid;
-	int fd;			/* socketpair end */
-};
-
 struct run {
 	const struct ipx_bench_opts *o;
 	enum ipx_bench_path path;
-	struct proc p[IPX_BENCH_ROLES];
+	struct ipx_bench_child p[IPX_BENCH_ROLES];
 	int credit[2];
 	struct sockaddr_in target;
 	struct ipx_addr dst;
@@ -758,14 +737,6 @@ struct run {
 };
 
 typedef void (*child_main_fn)(struct child *c);
-
-static void close_fd(int *fd)
-{
-	if (*fd >= 0) {
-		close(*fd);
-		*fd = -1;
-	}
-}
 
 /* Everything a child must do first: die with the parent, drop what is
  * not its own, pin itself if asked. */
@@ -791,14 +762,14 @@ static void child_prologue(struct run *r, enum ipx_bench_role role,
 		if (r->p[i].present)
 			close(r->p[i].fd);
 	if (role == IPX_BENCH_RECEIVER) {
-		close_fd(&r->credit[0]);
+		ipx_bench_close_fd(&r->credit[0]);
 		c->credit = r->credit[1];
 	} else if (role == IPX_BENCH_SENDER) {
-		close_fd(&r->credit[1]);
+		ipx_bench_close_fd(&r->credit[1]);
 		c->credit = r->credit[0];
 	} else {
-		close_fd(&r->credit[0]);
-		close_fd(&r->credit[1]);
+		ipx_bench_close_fd(&r->credit[0]);
+		ipx_bench_close_fd(&r->credit[1]);
 		c->credit = -1;
 	}
 	if (fcntl(c->ctl, F_SETFL, fcntl(c->ctl, F_GETFL) | O_NONBLOCK) < 0)
@@ -849,48 +820,8 @@ static int spawn(struct run *r, enum ipx_bench_role role, child_main_fn fn)
 		_exit(1);	/* not reached */
 	}
 	close(sv[1]);
-	r->p[role] = (struct proc){ .present = true, .pid = pid, .fd = sv[0] };
+	r->p[role] = (struct ipx_bench_child){ .present = true, .pid = pid, .fd = sv[0] };
 	return IPX_OK;
-}
-
-static const char *exit_text(int status, char *buf, size_t len)
-{
-	if (WIFEXITED(status))
-		snprintf(buf, len, "exited with status %d",
-			 WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		snprintf(buf, len, "was killed by signal %d (%s)",
-			 WTERMSIG(status), strsignal(WTERMSIG(status)));
-	else
-		snprintf(buf, len, "stopped");
-	return buf;
-}
-
-/* Wait up to ms for a child to exit; kill it after that. */
-static void reap(struct proc *p, unsigned ms, int *status)
-{
-	uint64_t end = now_ns() + (uint64_t)ms * 1000000ull;
-	int st = 0;
-
-	if (!p->present)
-		return;
-	for (;;) {
-		pid_t w = waitpid(p->pid, &st, WNOHANG);
-
-		if (w == p->pid || (w < 0 && errno != EINTR))
-			break;
-		if (now_ns() >= end) {
-			kill(p->pid, SIGKILL);
-			while (waitpid(p->pid, &st, 0) < 0 && errno == EINTR)
-				;
-			break;
-		}
-		sleep_ms(2);
-	}
-	close_fd(&p->fd);
-	p->present = false;
-	if (status)
-		*status = st;
 }
 
 static void kill_all(struct run *r)
@@ -899,32 +830,32 @@ static void kill_all(struct run *r)
 		if (r->p[i].present)
 			kill(r->p[i].pid, SIGKILL);
 	for (int i = 0; i < IPX_BENCH_ROLES; i++)
-		reap(&r->p[i], EXIT_MS, NULL);
+		ipx_bench_reap(&r->p[i], EXIT_MS, NULL);
 }
 
 /* A child hung up: say how it ended. */
 static int child_gone(struct run *r, enum ipx_bench_role role)
 {
-	struct proc *p = &r->p[role];
+	struct ipx_bench_child *p = &r->p[role];
 	int st = 0;
 	char why[80];
 
-	reap(p, 500, &st);
-	ipx_bench_set_err(r->err, r->errlen, "the %s process %s",
-		ipx_bench_role_name(role), exit_text(st, why, sizeof(why)));
+	ipx_bench_reap(p, 500, &st);
+	ipx_bench_set_err(r->err, r->errlen, "the %s process ended: %s",
+		ipx_bench_role_name(role), ipx_hnet_exit_text(st, why, sizeof(why)));
 	return IPX_EIO;
 }
 
 static int recv_msg(struct run *r, enum ipx_bench_role role, struct msg *m,
 		    unsigned ms)
 {
-	struct proc *p = &r->p[role];
+	struct ipx_bench_child *p = &r->p[role];
 	struct pollfd pfd = { .fd = p->fd, .events = POLLIN };
-	uint64_t end = now_ns() + (uint64_t)ms * 1000000ull;
+	uint64_t end = ipx_bench_now_ns() + (uint64_t)ms * 1000000ull;
 	ssize_t n;
 
 	for (;;) {
-		uint64_t now = now_ns();
+		uint64_t now = ipx_bench_now_ns();
 		int left = now >= end ? 0 : (int)((end - now) / 1000000ull) + 1;
 		int rc = poll(&pfd, 1, left);
 
@@ -934,7 +865,7 @@ static int recv_msg(struct run *r, enum ipx_bench_role role, struct msg *m,
 			ipx_bench_set_err(r->err, r->errlen, "poll: %s", strerror(errno));
 			return IPX_EIO;
 		}
-		if (rc == 0 && now_ns() >= end) {
+		if (rc == 0 && ipx_bench_now_ns() >= end) {
 			ipx_bench_set_err(r->err, r->errlen,
 				"the %s process did not answer within %.1f s",
 				ipx_bench_role_name(role), ms / 1000.0);
@@ -976,7 +907,7 @@ static int expect(struct run *r, enum ipx_bench_role role, uint32_t type,
 
 static int command(struct run *r, enum ipx_bench_role role, uint8_t cmd)
 {
-	struct proc *p = &r->p[role];
+	struct ipx_bench_child *p = &r->p[role];
 
 	while (send(p->fd, &cmd, 1, MSG_NOSIGNAL) < 0) {
 		if (errno == EINTR)
@@ -989,13 +920,13 @@ static int command(struct run *r, enum ipx_bench_role role, uint8_t cmd)
 /* Sleep ms, but fail at once if a child speaks or dies meanwhile. */
 static int quiet(struct run *r, unsigned ms)
 {
-	uint64_t end = now_ns() + (uint64_t)ms * 1000000ull;
+	uint64_t end = ipx_bench_now_ns() + (uint64_t)ms * 1000000ull;
 
 	for (;;) {
 		struct pollfd pfd[IPX_BENCH_ROLES];
 		enum ipx_bench_role who[IPX_BENCH_ROLES];
 		nfds_t n = 0;
-		uint64_t now = now_ns();
+		uint64_t now = ipx_bench_now_ns();
 		int rc;
 
 		if (now >= end)
@@ -1045,7 +976,7 @@ static void read_machine(struct machine *mc)
 	int n;
 
 	mc->ok = false;
-	mc->t_ns = now_ns();
+	mc->t_ns = ipx_bench_now_ns();
 	if (!f)
 		return;
 	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
@@ -1089,13 +1020,13 @@ static int finish(struct run *r, enum ipx_bench_role role, struct msg *m)
 		rc = expect(r, role, MSG_SNAP, m, REPLY_MS);
 	if (rc)
 		return rc;
-	reap(&r->p[role], EXIT_MS, &st);
+	ipx_bench_reap(&r->p[role], EXIT_MS, &st);
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		char why[80];
 
-		ipx_bench_set_err(r->err, r->errlen, "the %s process %s",
+		ipx_bench_set_err(r->err, r->errlen, "the %s process ended: %s",
 			ipx_bench_role_name(role),
-			exit_text(st, why, sizeof(why)));
+			ipx_hnet_exit_text(st, why, sizeof(why)));
 		return IPX_EIO;
 	}
 	return IPX_OK;
@@ -1159,8 +1090,8 @@ static int run_path(struct run *r, struct ipx_bench_result *out)
 			hub ? node_sender_main : plain_sender_main)) ||
 	    (rc = expect(r, IPX_BENCH_SENDER, MSG_READY, &m, READY_MS)))
 		return rc;
-	close_fd(&r->credit[0]);
-	close_fd(&r->credit[1]);
+	ipx_bench_close_fd(&r->credit[0]);
+	ipx_bench_close_fd(&r->credit[1]);
 
 	if ((rc = command(r, IPX_BENCH_SENDER, CMD_GO)) ||
 	    (rc = quiet(r, (unsigned)(o->warmup * 1000))) ||
@@ -1172,7 +1103,7 @@ static int run_path(struct run *r, struct ipx_bench_result *out)
 	/* Let the receiver drain what is still queued on the way. */
 	last = UINT64_MAX;
 	for (unsigned t = 0; t < DRAIN_MAX_MS; t += DRAIN_STEP_MS) {
-		sleep_ms(DRAIN_STEP_MS);
+		ipx_bench_sleep_ms(DRAIN_STEP_MS);
 		if ((rc = command(r, IPX_BENCH_RECEIVER, CMD_PEEK)) ||
 		    (rc = expect(r, IPX_BENCH_RECEIVER, MSG_SNAP, &m,
 				 REPLY_MS)))
@@ -1257,7 +1188,7 @@ int ipx_bench_hub_path(const struct ipx_bench_opts *o,
 	rc = run_path(&r, out);
 	/* On success every child is reaped already; on error none may stay. */
 	kill_all(&r);
-	close_fd(&r.credit[0]);
-	close_fd(&r.credit[1]);
+	ipx_bench_close_fd(&r.credit[0]);
+	ipx_bench_close_fd(&r.credit[1]);
 	return rc;
 }

@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ipxlab/bench_harness.h"
 #include "ipxlab/err.h"
 #include "ipxlab/hub.h"
 #include "ipxlab/ipx.h"
@@ -85,30 +86,6 @@ struct msg {
 };
 
 /* ---- small helpers ---- */
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void sleep_ms(unsigned ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
-static void close_fd(int *fd)
-{
-	if (*fd >= 0) {
-		close(*fd);
-		*fd = -1;
-	}
-}
 
 /* The machine's busy CPU time so far (/proc/stat, clock ticks). */
 static bool machine_busy(uint64_t *busy)
@@ -388,7 +365,7 @@ static void child_fail(struct child *c, const char *fmt, ...)
 static void fill_snap(struct child *c, struct snap *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->t_ns = now_ns();
+	s->t_ns = ipx_bench_now_ns();
 	ipx_bench_cpu_ns(&s->user_ns, &s->sys_ns);
 	if (c->role == R_RECEIVER) {
 		s->bytes = is_spx(c->kind) ? c->end.bytes : c->bytes;
@@ -420,7 +397,7 @@ static void handle_cmd(struct child *c, uint8_t cmd)
 	switch (cmd) {
 	case CMD_GO:
 		c->going = true;
-		c->last_credit_ns = now_ns();
+		c->last_credit_ns = ipx_bench_now_ns();
 		if (is_spx(c->kind) && c->role == R_SENDER) {
 			c->end.going = true;
 			spx_fill(&c->end);
@@ -478,7 +455,7 @@ static void on_credit(struct ipx_loop *loop, int fd, unsigned events,
 
 		if (k && v[k - 1] > c->credited) {
 			c->credited = v[k - 1];
-			c->last_credit_ns = now_ns();
+			c->last_credit_ns = ipx_bench_now_ns();
 		}
 	}
 }
@@ -628,9 +605,9 @@ static unsigned allowance(struct child *c)
 	inflight = sent > c->credited ? sent - c->credited : 0;
 	if (inflight >= c->window) {
 		/* Credits stopped: something was lost. Forgive it. */
-		if (now_ns() - c->last_credit_ns > STALL_NS) {
+		if (ipx_bench_now_ns() - c->last_credit_ns > STALL_NS) {
 			c->credited = sent;
-			c->last_credit_ns = now_ns();
+			c->last_credit_ns = ipx_bench_now_ns();
 		}
 		return 0;
 	}
@@ -731,18 +708,12 @@ static void sender_main(struct child *c)
  * udp: the parent
  * ====================================================================== */
 
-struct proc {
-	bool present;
-	pid_t pid;
-	int fd;
-};
-
 struct run {
 	const struct ipx_spxb_opts *o;
 	enum ipx_spxb_kind kind;
 	size_t packet;
 	unsigned window;	/* IPX rows */
-	struct proc p[R_COUNT];
+	struct ipx_bench_child p[R_COUNT];
 	int credit[2];
 	struct sockaddr_in hub_addr;
 	struct ipx_addr dst;
@@ -774,13 +745,13 @@ static void child_prologue(struct run *r, struct child *c)
 	c->credit = -1;
 	if (c->role == R_RECEIVER && r->credit[1] >= 0) {
 		c->credit = r->credit[1];
-		close_fd(&r->credit[0]);
+		ipx_bench_close_fd(&r->credit[0]);
 	} else if (c->role == R_SENDER && r->credit[0] >= 0) {
 		c->credit = r->credit[0];
-		close_fd(&r->credit[1]);
+		ipx_bench_close_fd(&r->credit[1]);
 	} else {
-		close_fd(&r->credit[0]);
-		close_fd(&r->credit[1]);
+		ipx_bench_close_fd(&r->credit[0]);
+		ipx_bench_close_fd(&r->credit[1]);
 	}
 	if (fcntl(c->ctl, F_SETFL, fcntl(c->ctl, F_GETFL) | O_NONBLOCK) < 0)
 		child_fail(c, "fcntl: %s", strerror(errno));
@@ -822,48 +793,8 @@ static int spawn(struct run *r, enum role role, child_fn fn)
 		_exit(1);	/* not reached */
 	}
 	close(sv[1]);
-	r->p[role] = (struct proc){ .present = true, .pid = pid, .fd = sv[0] };
+	r->p[role] = (struct ipx_bench_child){ .present = true, .pid = pid, .fd = sv[0] };
 	return IPX_OK;
-}
-
-static const char *exit_text(int status, char *buf, size_t len)
-{
-	if (WIFEXITED(status))
-		snprintf(buf, len, "exited with status %d",
-			 WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		snprintf(buf, len, "was killed by signal %d (%s)",
-			 WTERMSIG(status), strsignal(WTERMSIG(status)));
-	else
-		snprintf(buf, len, "stopped");
-	return buf;
-}
-
-/* Wait up to ms for a child to exit; kill it after that. */
-static void reap(struct proc *p, unsigned ms, int *status)
-{
-	uint64_t end = now_ns() + (uint64_t)ms * 1000000ull;
-	int st = 0;
-
-	if (!p->present)
-		return;
-	for (;;) {
-		pid_t w = waitpid(p->pid, &st, WNOHANG);
-
-		if (w == p->pid || (w < 0 && errno != EINTR))
-			break;
-		if (now_ns() >= end) {
-			kill(p->pid, SIGKILL);
-			while (waitpid(p->pid, &st, 0) < 0 && errno == EINTR)
-				;
-			break;
-		}
-		sleep_ms(2);
-	}
-	close_fd(&p->fd);
-	p->present = false;
-	if (status)
-		*status = st;
 }
 
 static void kill_all(struct run *r)
@@ -872,7 +803,7 @@ static void kill_all(struct run *r)
 		if (r->p[i].present)
 			kill(r->p[i].pid, SIGKILL);
 	for (int i = 0; i < R_COUNT; i++)
-		reap(&r->p[i], EXIT_MS, NULL);
+		ipx_bench_reap(&r->p[i], EXIT_MS, NULL);
 }
 
 static int child_gone(struct run *r, enum role role)
@@ -880,22 +811,22 @@ static int child_gone(struct run *r, enum role role)
 	int st = 0;
 	char why[80];
 
-	reap(&r->p[role], 500, &st);
-	ipx_bench_set_err(r->err, r->errlen, "the %s process %s", role_names[role],
-		exit_text(st, why, sizeof(why)));
+	ipx_bench_reap(&r->p[role], 500, &st);
+	ipx_bench_set_err(r->err, r->errlen, "the %s process ended: %s", role_names[role],
+		ipx_hnet_exit_text(st, why, sizeof(why)));
 	return IPX_EIO;
 }
 
 static int recv_msg(struct run *r, enum role role, struct msg *m,
 		    unsigned ms)
 {
-	struct proc *p = &r->p[role];
+	struct ipx_bench_child *p = &r->p[role];
 	struct pollfd pfd = { .fd = p->fd, .events = POLLIN };
-	uint64_t end = now_ns() + (uint64_t)ms * 1000000ull;
+	uint64_t end = ipx_bench_now_ns() + (uint64_t)ms * 1000000ull;
 	ssize_t n;
 
 	for (;;) {
-		uint64_t now = now_ns();
+		uint64_t now = ipx_bench_now_ns();
 		int left = now >= end ? 0 : (int)((end - now) / 1000000ull) + 1;
 		int rc = poll(&pfd, 1, left);
 
@@ -905,7 +836,7 @@ static int recv_msg(struct run *r, enum role role, struct msg *m,
 			ipx_bench_set_err(r->err, r->errlen, "poll: %s", strerror(errno));
 			return IPX_EIO;
 		}
-		if (rc == 0 && now_ns() >= end) {
+		if (rc == 0 && ipx_bench_now_ns() >= end) {
 			ipx_bench_set_err(r->err, r->errlen,
 				"the %s process did not answer within %.1f s",
 				role_names[role], ms / 1000.0);
@@ -957,13 +888,13 @@ static int command(struct run *r, enum role role, uint8_t cmd)
 /* Sleep ms, but fail at once if a child speaks (an error) or dies. */
 static int quiet(struct run *r, unsigned ms)
 {
-	uint64_t end = now_ns() + (uint64_t)ms * 1000000ull;
+	uint64_t end = ipx_bench_now_ns() + (uint64_t)ms * 1000000ull;
 
 	for (;;) {
 		struct pollfd pfd[R_COUNT];
 		enum role who[R_COUNT];
 		nfds_t n = 0;
-		uint64_t now = now_ns();
+		uint64_t now = ipx_bench_now_ns();
 		int rc;
 
 		if (now >= end)
@@ -1021,12 +952,12 @@ static int finish(struct run *r, enum role role, struct msg *m)
 		rc = expect(r, role, MSG_SNAP, m, REPLY_MS);
 	if (rc)
 		return rc;
-	reap(&r->p[role], EXIT_MS, &st);
+	ipx_bench_reap(&r->p[role], EXIT_MS, &st);
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		char why[80];
 
-		ipx_bench_set_err(r->err, r->errlen, "the %s process %s",
-			role_names[role], exit_text(st, why, sizeof(why)));
+		ipx_bench_set_err(r->err, r->errlen, "the %s process ended: %s",
+			role_names[role], ipx_hnet_exit_text(st, why, sizeof(why)));
 		return IPX_EIO;
 	}
 	return IPX_OK;
@@ -1071,8 +1002,8 @@ static int run_udp(struct run *r, struct ipx_spxb_result *out)
 	if ((rc = spawn(r, R_SENDER, sender_main)) ||
 	    (rc = expect(r, R_SENDER, MSG_READY, &m, READY_MS)))
 		return rc;
-	close_fd(&r->credit[0]);
-	close_fd(&r->credit[1]);
+	ipx_bench_close_fd(&r->credit[0]);
+	ipx_bench_close_fd(&r->credit[1]);
 	if (is_spx(r->kind)) {
 		out->version = m.version;
 		out->window = m.window;
@@ -1295,17 +1226,17 @@ static int run_mem(const struct ipx_spxb_opts *o, enum ipx_spxb_kind kind,
 		out->window = window;
 	}
 
-	t0 = now_ns();
-	while (now_ns() - t0 < (uint64_t)(o->warmup * 1e9))
+	t0 = ipx_bench_now_ns();
+	while (ipx_bench_now_ns() - t0 < (uint64_t)(o->warmup * 1e9))
 		if ((rc = mem_turn(&w, kind, len, window, &sent)) != IPX_OK)
 			goto failed;
 	mb = machine_busy(&b1);
 	ipx_bench_cpu_ns(&u1, &s1);
-	t1 = now_ns();
+	t1 = ipx_bench_now_ns();
 	bytes1 = is_spx(kind) ? w.end[1].bytes : w.rx.bytes;
 	pk1 = is_spx(kind) ? w.end[1].packets : w.rx.packets;
 	snap_spx(w.end[0].conn, &sp1);
-	while (now_ns() - t1 < (uint64_t)(o->seconds * 1e9)) {
+	while (ipx_bench_now_ns() - t1 < (uint64_t)(o->seconds * 1e9)) {
 		if ((rc = mem_turn(&w, kind, len, window, &sent)) != IPX_OK)
 			goto failed;
 		if (is_spx(kind) && w.end[0].closed) {
@@ -1315,7 +1246,7 @@ static int run_mem(const struct ipx_spxb_opts *o, enum ipx_spxb_kind kind,
 			goto out;
 		}
 	}
-	t2 = now_ns();
+	t2 = ipx_bench_now_ns();
 	ipx_bench_cpu_ns(&u2, &s2);
 	mb = mb && machine_busy(&b2);
 	snap_spx(w.end[0].conn, &sp2);
@@ -1389,8 +1320,8 @@ int ipx_spxb_run(const struct ipx_spxb_opts *o, enum ipx_spxb_link link,
 		/* On success every child is reaped already; on error none
 		 * may stay. */
 		kill_all(&r);
-		close_fd(&r.credit[0]);
-		close_fd(&r.credit[1]);
+		ipx_bench_close_fd(&r.credit[0]);
+		ipx_bench_close_fd(&r.credit[1]);
 	}
 	if (rc != IPX_OK)
 		return rc;
