@@ -121,6 +121,7 @@ bench: $(BIN)
 clean:
 	rm -rf build
 
+.PHONY: FORCE
 FORCE:
 
 # install, uninstall, man pages, completion, units, deb, dist (dist.mk).

@@ -38,6 +38,8 @@ MAN_STAMP := $(MAN_DIR)/.stamp
 COMPLETION := $(BUILD)/completion/ipxlab
 MKMAN_CFG := $(BUILD)/gen/mkman_shellcfg
 UNITS := $(notdir $(basename $(wildcard dist/systemd/*.service.in)))
+# The drop-in directory systemd reads for every ipxlab-*.service.
+DROPIN := ipxlab-.service.d
 CLI_TABLE := dist/cli-table.sh
 
 .PHONY: man completion docs install install-bin install-dev uninstall deb dist
@@ -85,6 +87,8 @@ install-bin: $(BIN) docs
 	$(INSTALL) -m 644 $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/ipxlab
 	$(foreach u,$(UNITS),$(SUBST) dist/systemd/$(u).in >$(DESTDIR)$(UNITDIR)/$(u) && \
 		chmod 644 $(DESTDIR)$(UNITDIR)/$(u) &&) true
+	$(INSTALL) -d $(DESTDIR)$(UNITDIR)/$(DROPIN)
+	$(INSTALL) -m 644 dist/systemd/$(DROPIN)/sandbox.conf $(DESTDIR)$(UNITDIR)/$(DROPIN)/
 	$(INSTALL) -m 644 README.md $(DESTDIR)$(DOCDIR)/
 	$(INSTALL) -m 644 dist/examples/*.conf $(DESTDIR)$(DOCDIR)/examples/
 
@@ -105,10 +109,12 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man5/ipxlab-shell.cfg.5 \
 		$(DESTDIR)$(BASHCOMPDIR)/ipxlab \
 		$(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS)) \
+		$(DESTDIR)$(UNITDIR)/$(DROPIN)/sandbox.conf \
 		$(DESTDIR)$(DOCDIR)/README.md $(DESTDIR)$(DOCDIR)/examples/*.conf \
 		$(DESTDIR)$(LIBDIR)/libipxlab.a $(DESTDIR)$(INCLUDEDIR)/ipxlab/*.h \
 		$(DESTDIR)$(PKGCONFIGDIR)/ipxlab.pc
 	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) \
+		$(DESTDIR)$(UNITDIR)/$(DROPIN) \
 		$(DESTDIR)$(INCLUDEDIR)/ipxlab 2>/dev/null
 
 # A Debian package of install-bin in Debian's places (dist/debian/mkdeb.sh).
