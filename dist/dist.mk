@@ -76,7 +76,8 @@ SUBST = sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 
 install: install-bin install-dev
 
-# What a user runs: the binary, its pages, completion, units, examples.
+# What a user runs: the binary, its pages, completion, units, examples,
+# and the directory the units read their options from.
 install-bin: $(BIN) docs
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR) \
@@ -89,6 +90,7 @@ install-bin: $(BIN) docs
 		chmod 644 $(DESTDIR)$(UNITDIR)/$(u) &&) true
 	$(INSTALL) -d $(DESTDIR)$(UNITDIR)/$(DROPIN)
 	$(INSTALL) -m 644 dist/systemd/$(DROPIN)/sandbox.conf $(DESTDIR)$(UNITDIR)/$(DROPIN)/
+	$(INSTALL) -d $(DESTDIR)$(SYSCONFDIR)/ipxlab
 	$(INSTALL) -m 644 README.md $(DESTDIR)$(DOCDIR)/
 	$(INSTALL) -m 644 dist/examples/*.conf $(DESTDIR)$(DOCDIR)/examples/
 
@@ -114,7 +116,7 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/libipxlab.a $(DESTDIR)$(INCLUDEDIR)/ipxlab/*.h \
 		$(DESTDIR)$(PKGCONFIGDIR)/ipxlab.pc
 	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) \
-		$(DESTDIR)$(UNITDIR)/$(DROPIN) \
+		$(DESTDIR)$(UNITDIR)/$(DROPIN) $(DESTDIR)$(SYSCONFDIR)/ipxlab \
 		$(DESTDIR)$(INCLUDEDIR)/ipxlab 2>/dev/null
 
 # A Debian package of install-bin in Debian's places (dist/debian/mkdeb.sh).
