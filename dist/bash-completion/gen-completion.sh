@@ -63,7 +63,7 @@ commands=$(cli_commands "$BIN" | cut -f1)
 
 # key_cases: per completion key (a command, or "command verb"), its
 # options, the kind of each option's value, its verbs, its positionals
-opts_case= kind_case= verb_case= pos_case= own_case=
+opts_case='' kind_case='' verb_case='' pos_case='' own_case=''
 add_key() {	# KEY HELP SYNOPSIS
 	local key=$1 help=$2 syn=$3 list words
 	list=$(options "$help")
@@ -126,7 +126,7 @@ HEAD
 cat <<'BODY'
 
 _ipxlab() {
-	local cur=${COMP_WORDS[COMP_CWORD]} prev= key kind verbs
+	local cur=${COMP_WORDS[COMP_CWORD]} prev='' key kind verbs
 	COMPREPLY=()
 	((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
 	if ((COMP_CWORD == 1)); then

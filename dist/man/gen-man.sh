@@ -46,7 +46,7 @@ page() {
 
 commands=$(cli_commands "$BIN")
 [ -n "$commands" ] || { echo "gen-man: no commands in '$BIN --help'" >&2; exit 1; }
-list= see=
+list='' see=''
 while IFS=$'\t' read -r cmd summary; do
 	page "$cmd" "$summary" >"$OUT/ipxlab-$cmd.1"
 	list+=$(printf '.TP\n.BR ipxlab\\-%s (1)\n%s\n' "$cmd" "$(printf '%s' "$summary" | roff)")$'\n'

@@ -12,11 +12,13 @@
 . "$(dirname "$0")/../lib.sh"
 use_build "${1:-}"
 need_exe "$BIN"
-need_cmd make man systemd-analyze dpkg-deb dpkg-shlibdeps pkg-config
+need_cmd make man groff systemd-analyze dpkg-deb dpkg-shlibdeps pkg-config
 make_tmp install
 cd "$REPO" || exit 1
 
-# The build the binary under test belongs to (and its sanitizers).
+# The build the binary under test belongs to (and its sanitizers); the
+# make run here is its own, not a part of a `make test` that started us.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 B=$(dirname "$BIN")
 B=${B#"$REPO"/}
 S=
@@ -57,6 +59,7 @@ port=$(free_port)
 read -r -a argv <<<"${exec_line//%i/$port}"
 argv=("$DEST${argv[0]}" "${argv[@]:1}")
 for i in "${!argv[@]}"; do
+	# shellcheck disable=SC2016  # (the unit's own text)
 	[ "${argv[$i]}" = '$OPTIONS' ] && unset 'argv[i]'
 done
 read -r -a opts <<<"$OPTIONS"
@@ -92,12 +95,13 @@ pages=("$MAN"/man1/*.1 "$MAN"/man5/*.5)
 bad=
 for p in "${pages[@]}"; do
 	if ! MANWIDTH=80 LC_ALL=C man --warnings -l "$p" >"$TMP/page.txt" 2>"$TMP/page.err" ||
+		! groff -ww -man -Tutf8 -z "$p" 2>>"$TMP/page.err" ||
 		[ -s "$TMP/page.err" ] || [ ! -s "$TMP/page.txt" ]; then
 		bad+="$(basename "$p"): $(head -3 "$TMP/page.err")"$'\n'
 	fi
 done
 [ -z "$bad" ]
-check "man renders all ${#pages[@]} pages without a warning" $? "$bad"
+check "man (and groff -ww) render all ${#pages[@]} pages without a warning" $? "$bad"
 
 # page_text PAGE: its rendered text as one line, blanks squeezed
 page_text() { MANWIDTH=80 LC_ALL=C man -l "$1" 2>/dev/null | tr -s ' \n' '  '; }
@@ -115,7 +119,7 @@ done
 check "a page per command, listed in ipxlab(1), with every option its --help names" $? "missing:$missing"
 
 text=$(page_text "$MAN/man5/ipxlab-shell.cfg.5")
-missing= n=0
+missing='' n=0
 while IFS= read -r line; do
 	name=$(printf '%s' "${line:0:24}" | sed 's/ *$//')
 	value=$(printf '%s' "${line:25:20}" | sed 's/ *$//')
@@ -211,8 +215,10 @@ int main(void)
 EOF
 flags=$(PKG_CONFIG_PATH=$PFX/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$DEST \
 	pkg-config --cflags --libs ipxlab 2>"$TMP/pc.err")
-# shellcheck disable=SC2086
-${CC:-cc} -std=c11 -o "$TMP/use" "$TMP/use.c" $flags $([ -n "$S" ] && echo "-fsanitize=$S") \
+san=()
+[ -n "$S" ] && san=("-fsanitize=$S")
+# shellcheck disable=SC2086  # (pkg-config's flags are words)
+${CC:-cc} -std=c11 -o "$TMP/use" "$TMP/use.c" $flags "${san[@]}" \
 	>"$TMP/cc.out" 2>&1 && out=$("$TMP/use")
 [ "${out:-}" = "20 17733" ]
 check "a C program builds against the installed library with pkg-config ($flags)" $? \
@@ -273,7 +279,7 @@ ln -s ../private/ipxlab/server-fs1 "$R/var/lib/ipxlab/server-fs1"
 rc=$?
 left=$(cd "$R" && find . ! -path './var/lib/dpkg*' \( -type f -o -type l \) | sort)
 dirs=$(cd "$R" && find . -mindepth 1 -type d ! -path './var/lib/dpkg*' | sort | tr '\n' ' ')
-[ $rc = 0 ] && [ -z "$left" ] && [ -z "$("${DPKG[@]}" -l 2>/dev/null | grep ipxlab)" ] &&
+[ $rc = 0 ] && [ -z "$left" ] && ! "${DPKG[@]}" -l 2>/dev/null | grep -q ipxlab &&
 	[ "$dirs" = "./etc ./etc/systemd ./etc/systemd/system ./etc/systemd/system/multi-user.target.wants ./var ./var/lib ./var/lib/private ./var/log ./var/log/private " ]
 check "purge leaves nothing behind (files, links, its directories, the dpkg entry)" $? \
 	"$TMP/dpkg-p.out" "left: $left" "directories: $dirs"
