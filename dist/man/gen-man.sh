@@ -38,7 +38,7 @@ page() {
 		printf '.SH ENVIRONMENT\n.TP\n.B IPXLAB_HUB\nThe hub to join without \\fB\\-\\-hub\\fR or \\fB\\-\\-link\\fR.\n'
 	fi
 	printf '.SH "SEE ALSO"\n.BR ipxlab (1)'
-	if grep -q -- '--config' <<<"$help"; then
+	if grep -qE -- '--config|SHELL.CFG' <<<"$help"; then
 		printf ',\n.BR ipxlab\\-shell.cfg (5)'
 	fi
 	printf '\n'

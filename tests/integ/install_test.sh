@@ -64,7 +64,8 @@ for i in "${!argv[@]}"; do
 done
 read -r -a opts <<<"$OPTIONS"
 "${argv[@]}" "${opts[@]}" --bind 127.0.0.1 -q 2>"$TMP/hub.err" &
-PIDS+=($!)
+hub_pid=$!
+PIDS+=($hub_pid)
 "$IBIN" listen --hub "127.0.0.1:$port" -t 20 >/dev/null 2>"$TMP/listen.err" &
 PIDS+=($!)
 wait_for "$TMP/listen.err" 'listening on' 50
@@ -72,6 +73,11 @@ out=$("$IBIN" ping --hub "127.0.0.1:$port" -c 2 -i 0.2 -W 0.3 2>&1)
 grep -Eq 'replies from [1-9][0-9]* nodes' <<<"$out"
 check "the installed hub (the unit's command line) relays, and ping gets an answer through it" $? \
 	"ExecStart: ${argv[*]} ${opts[*]}" "$out" "$TMP/hub.err" "$TMP/listen.err"
+# systemctl reload runs ExecReload: the hub prints its counters.
+reload=$(sed -n 's/^ExecReload=//p' "$UNITS/ipxlab-hub@.service")
+read -r -a rargv <<<"${reload//\$MAINPID/$hub_pid}"
+"${rargv[@]}" && wait_for "$TMP/hub.err" '^unicasts [0-9]+' 30
+check "the unit's ExecReload ($reload) makes the hub print its counters" $? "$TMP/hub.err"
 
 # Every option an example options file uses is one the command has.
 for ex in "$PFX"/share/doc/ipxlab/examples/*.conf; do
