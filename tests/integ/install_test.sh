@@ -92,7 +92,7 @@ for ex in "$PFX"/share/doc/ipxlab/examples/*.conf; do
 		[[ $w == --* ]] && ! "$IBIN" "$cmd" --help | grep -q -- "$w\b" && bad+=" $w"
 	done
 	[ -z "$bad" ]
-	check "examples/$(basename "$ex"): every option is one of 'ipxlab $cmd'" $? "unknown:$bad"
+	check "examples/${ex##*/}: every option is one of 'ipxlab $cmd'" $? "unknown:$bad"
 done
 
 # ---- manual pages ----
