@@ -13,7 +13,7 @@ ifneq ($(wildcard COMMIT),)
 COMMIT_INFO := $(shell cat COMMIT)
 else ifeq ($(GIT_TOP),$(realpath $(CURDIR)))
 COMMIT_INFO := $(shell git log -1 --abbrev=12 --format='%h %cs' 2>/dev/null)
-GIT_DIRTY := $(if $(shell git status --porcelain --untracked-files=no 2>/dev/null),-dirty)
+GIT_DIRTY := $(if $(shell git --no-optional-locks status --porcelain --untracked-files=no 2>/dev/null),-dirty)
 endif
 COMMIT := $(or $(word 1,$(COMMIT_INFO)),unknown)$(GIT_DIRTY)
 # The date on the manual pages: the commit's, else SOURCE_DATE_EPOCH's or today.
