@@ -1,9 +1,11 @@
 # ipxlab - one GNU Makefile for the library, the ipxlab binary, tests,
-# fuzzers and benchmarks. `make V=1` shows full commands;
+# fuzzers, benchmarks, installation and packaging (manual pages, bash
+# completion, systemd units, a .deb). `make V=1` shows full commands;
 # `SANITIZE=address,undefined make test` builds everything with sanitizers
 # in a separate build directory.
 
 CC ?= cc
+VERSION := 0.1.0
 SANITIZE ?=
 BUILD ?= build$(if $(SANITIZE),/san-$(subst $(comma),-,$(SANITIZE)))
 comma := ,
@@ -43,7 +45,7 @@ TOOL_BIN := $(TOOL_SRC:tests/interop/%.c=$(BUILD)/tools/%)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 
-.PHONY: all run test unit check-deps deps fuzz fuzz-run bench clean
+.PHONY: all run test unit check-deps deps fuzz fuzz-run bench clean version
 # Keep intermediate objects (the unit-test helpers) between runs.
 .SECONDARY:
 
@@ -57,6 +59,16 @@ $(BUILD)/%.o: %.c
 $(LIB): $(LIB_OBJ)
 	$(if $(Q),@echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
+
+# The version and the commit `ipxlab --version` prints (dist.mk finds the
+# commit); rewritten only when they change, so main.o is rebuilt only then.
+$(BUILD)/gen/version.h: FORCE
+	@mkdir -p $(dir $@)
+	@printf '#define IPXLAB_VERSION "%s"\n#define IPXLAB_COMMIT "%s"\n' \
+		'$(VERSION)' '$(COMMIT)' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/src/cli/main.o: $(BUILD)/gen/version.h
+$(BUILD)/src/cli/main.o: CFLAGS += -I$(BUILD)/gen
 
 $(BIN): $(CLI_OBJ) $(LIB)
 	$(if $(Q),@echo "  LD      $@")
@@ -108,5 +120,11 @@ bench: $(BIN)
 
 clean:
 	rm -rf build
+
+.PHONY: FORCE
+FORCE:
+
+# install, uninstall, man pages, completion, units, deb, dist (dist.mk).
+include dist/dist.mk
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_HELPER_OBJ:.o=.d)

@@ -12,6 +12,9 @@ PKGS=(
 	dosbox nasm xvfb xauth     # DOSBox interop tests (a .COM built with nasm)
 	tshark              # Wireshark dissector checks
 	iproute2            # network namespaces for later link tests
+	man-db groff-base   # make install test: man renders every page
+	systemd             # systemd-analyze verify / security on the units
+	dpkg-dev pkgconf    # make deb (dpkg-shlibdeps); the library via pkg-config
 )
 
 missing=()

@@ -91,6 +91,8 @@ int ipx_config_load(struct ipx_config *cfg, const char *path, char *err,
 /* "default", "default (NETBIOS INTERNET = ON)" or "FILE:LINE". */
 void ipx_config_origin_str(const struct ipx_config *cfg, size_t index,
 			   char *out, size_t outlen);
+/* The unit after a number: " ticks", " ms", or "" (counts, ON/OFF). */
+const char *ipx_config_unit_name(enum ipx_config_unit u);
 /* A value with its unit, e.g. "108 ticks (5.9 s)" or "ON". */
 void ipx_config_value_str(const struct ipx_config *cfg, size_t index,
 			  char *out, size_t outlen);

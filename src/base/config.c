@@ -198,7 +198,7 @@ static int parse_value(size_t i, const char *v, uint32_t *out,
 	return 0;
 }
 
-static const char *unit_name(enum ipx_config_unit u)
+const char *ipx_config_unit_name(enum ipx_config_unit u)
 {
 	switch (u) {
 	case IPX_CFG_TICKS:
@@ -312,7 +312,7 @@ int ipx_config_parse(struct ipx_config *cfg, const char *name,
 			return fail(err, errlen, name, lineno,
 				    "%s = %s is %s: it must be %u to %u%s",
 				    p->name, valbuf, why, p->min, p->max,
-				    unit_name(p->unit));
+				    ipx_config_unit_name(p->unit));
 		}
 		*field(&next, (size_t)idx) = value;
 		next.origin[idx].kind = IPX_CFG_FILE;

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "cli.h"
-
-#define IPXLAB_VERSION "0.1.0"
+/* IPXLAB_VERSION and IPXLAB_COMMIT, written by the Makefile. */
+#include "version.h"
 
 const struct cli_cmd cli_commands[] = {
 	{ "hub", "[--port 213] [--bind ADDR] [options]",
@@ -105,7 +105,8 @@ int main(int argc, char **argv)
 		return CLI_OK;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
-		printf("ipxlab %s\n", IPXLAB_VERSION);
+		printf("ipxlab %s (commit %s)\n", IPXLAB_VERSION,
+		       IPXLAB_COMMIT);
 		return CLI_OK;
 	}
 	c = cli_find(argv[1]);
