@@ -168,6 +168,89 @@ static void forged_and_bad_datagrams_are_dropped_and_counted(void **state)
 	assert_int_equal(r->n, 1);
 }
 
+/* Make the client at 'port' an IPX router: it sends a RIP response. */
+static void become_router(struct hub_rig *r, uint16_t port)
+{
+	uint8_t p[64];
+	size_t n = data(p, port, ipx_node_broadcast, "..");
+
+	ipx_put16(p + 16, IPX_SOCK_RIP);	/* destination socket */
+	ipx_put16(p + 30, 2);			/* RIP operation: response */
+	hubrig_input(r, port, p, n);
+}
+
+/* The source-node rule: a client's own node, or (for a router only) a
+ * node of another network that no client has. */
+static void made_up_and_forged_sources_are_dropped(void **state)
+{
+	struct hub_rig *r = *state;
+	const struct ipx_hub_stats *s = ipx_hub_stats(r->hub);
+	uint8_t p[128], to[6];
+	size_t n;
+
+	hubrig_register(r, 5000, 0);
+	hubrig_register(r, 5001, 0);
+	hubrig_register(r, 5002, 0);
+	hubrig_node(5002, to);
+	/* A plain client sending from a node nobody has. */
+	r->n = 0;
+	n = data(p, 5000, to, "made up");
+	memcpy(p + 22, "\x02\x11\x22\x33\x44\x55", 6);	/* source node */
+	hubrig_input(r, 5000, p, n);
+	assert_int_equal(s->drops[IPX_HUB_DROP_FORGED], 1);
+	assert_int_equal(r->n, 0);
+	/* 5001 turns router: it may relay a node of another network ... */
+	become_router(r, 5001);
+	assert_int_equal(s->broadcasts, 1);
+	r->n = 0;
+	n = data(p, 5001, to, "relayed");
+	memcpy(p + 22, "\x02\x11\x22\x33\x44\x55", 6);
+	hubrig_input(r, 5001, p, n);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(ntohs(r->out[0].to.sin_port), 5002);
+	assert_int_equal(s->drops[IPX_HUB_DROP_FORGED], 1);
+	/* ... but never another client's node. */
+	r->n = 0;
+	n = data(p, 5000, to, "forged by a router");
+	hubrig_input(r, 5001, p, n);
+	assert_int_equal(s->drops[IPX_HUB_DROP_FORGED], 2);
+	assert_int_equal(r->n, 0);
+	/* The plain client is still refused the made-up node. */
+	n = data(p, 5000, to, "made up again");
+	memcpy(p + 22, "\x02\x11\x22\x33\x44\x55", 6);
+	hubrig_input(r, 5000, p, n);
+	assert_int_equal(s->drops[IPX_HUB_DROP_FORGED], 3);
+	assert_int_equal(r->n, 0);
+	assert_int_equal(s->unicasts, 1);
+}
+
+/* The tunnel's largest datagram, 1,424 bytes, crosses whole. */
+static void full_size_datagram_is_relayed(void **state)
+{
+	struct hub_rig *r = *state;
+	const struct ipx_hub_stats *s = ipx_hub_stats(r->hub);
+	static uint8_t p[1425];
+	uint8_t to[6];
+
+	hubrig_register(r, 5000, 0);
+	hubrig_register(r, 5001, 0);
+	hubrig_node(5001, to);
+	data(p, 5000, to, "");
+	for (size_t i = 30; i < sizeof(p); i++)
+		p[i] = (uint8_t)(i * 7);
+	ipx_put16(p + 2, 1424);
+	r->n = 0;
+	hubrig_input(r, 5000, p, 1424);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(r->out[0].len, 1424);
+	assert_memory_equal(r->out[0].pkt, p, 1424);
+	assert_int_equal(s->drops[IPX_HUB_DROP_TOOBIG], 0);
+	/* One byte more is too big, even with the length field at 1424. */
+	hubrig_input(r, 5000, p, 1425);
+	assert_int_equal(s->drops[IPX_HUB_DROP_TOOBIG], 1);
+	assert_int_equal(r->n, 1);
+}
+
 static void silent_clients_get_keepalives_then_leave(void **state)
 {
 	struct hub_rig *r = *state;
@@ -255,6 +338,8 @@ int main(void)
 		T(unicast_goes_to_one_client_exactly),
 		T(broadcast_goes_to_all_but_the_sender),
 		T(forged_and_bad_datagrams_are_dropped_and_counted),
+		T(made_up_and_forged_sources_are_dropped),
+		T(full_size_datagram_is_relayed),
 		T(silent_clients_get_keepalives_then_leave),
 		T(many_clients_are_found_by_node),
 	};
