@@ -227,6 +227,9 @@ static void name_claimed_twice_fails_on_the_second_node(void **state)
 
 	(void)state;
 	claim_takes_count_times_delay(w);
+	/* The defaults: two broadcasts, 18 ticks apart. */
+	assert_int_equal(claim_time(&w->cfg), 2 * ipx_ticks(18));
+	assert_int_equal(w->checks, 2);
 	/* The check-names went out as type-20 broadcasts with an all-zero
 	 * network list. */
 	assert_true(w->type20 >= 2);
@@ -830,12 +833,12 @@ static void sender_gives_up_after_the_retry_count(void **state)
 	s->ncb.length = 100;
 	t0 = now(w);
 	assert_int_equal(run(w, 0, s, 600 * IPX_SEC), NB_RC_SABORT);
-	/* The first try and RETRY COUNT resends, RETRY DELAY apart. */
-	expect = (ipx_time)(w->cfg.netbios_retry_count + 1) *
-		 w->cfg.netbios_retry_delay * IPX_MSEC;
+	/* The first try and RETRY COUNT resends, RETRY DELAY apart: with
+	 * the documented defaults (10 resends, 500 ms) 11 waits of 500 ms.
+	 * Written out, so a wrong default cannot pass. */
+	expect = 11 * 500 * IPX_MSEC;
 	assert_int_equal(s->at - t0, expect);
-	assert_int_equal(nb_get_stats(w->nb[0])->retransmits,
-			 w->cfg.netbios_retry_count);
+	assert_int_equal(nb_get_stats(w->nb[0])->retransmits, 10);
 	free(s);
 	world_free(w);
 }
