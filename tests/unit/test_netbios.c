@@ -1180,6 +1180,172 @@ static void fifty_byte_packets_stay_unambiguous(void **state)
 	world_free(w);	/* checks that Wireshark misread nothing */
 }
 
+/* ---- a hand-made peer: session packets written byte by byte ---- */
+
+struct rawpeer {
+	struct ipx_node *node;
+	struct ipx_socket *sock;
+	struct ipx_addr to;		/* the NetBIOS node it talks to */
+	unsigned got;			/* session packets received */
+	struct nb_sess_hdr last;	/* the last one's header */
+};
+
+static void rawpeer_rx(struct ipx_socket *sock, const struct ipx_header *h,
+		       const uint8_t *data, size_t len, void *ctx)
+{
+	struct rawpeer *r = ctx;
+	struct nb_packet pk;
+
+	(void)sock;
+	if (nb_packet_classify(h->type, data, len, &pk) == IPX_OK &&
+	    pk.ds == NB_DS_SESSION_DATA &&
+	    nb_sess_hdr_decode(pk.body, pk.len, &r->last) == IPX_OK)
+		r->got++;
+}
+
+/* A node on w's segment with a plain socket on 0x455, talking to node
+ * 'peer' of w. */
+static void rawpeer_open(struct world *w, struct rawpeer *r, unsigned peer)
+{
+	memset(r, 0, sizeof(*r));
+	r->node = ipx_node_new(w->loop, &w->cfg);
+	assert_int_equal(ipx_node_add_link(r->node,
+					   ipx_mem_link_new(w->seg, NULL)),
+			 IPX_OK);
+	assert_int_equal(ipx_socket_open(r->node, IPX_SOCK_NETBIOS, rawpeer_rx,
+					 r, &r->sock),
+			 IPX_OK);
+	ipx_node_address(w->node[peer], &r->to);
+	r->to.socket = IPX_SOCK_NETBIOS;
+}
+
+static void rawpeer_close(struct rawpeer *r)
+{
+	ipx_socket_close(r->sock);
+	ipx_node_free(r->node);
+}
+
+static void rawpeer_send(struct world *w, struct rawpeer *r,
+			 const struct nb_sess_hdr *h, const uint8_t *data)
+{
+	uint8_t p[NB_SESS_HDR_LEN + 100];
+
+	assert_true(h->len <= 100);
+	nb_sess_hdr_encode(h, p);
+	if (h->len)
+		memcpy(p + NB_SESS_HDR_LEN, data, h->len);
+	assert_int_equal(ipx_socket_sendto(r->sock, &r->to, IPX_TYPE_PEP, p,
+					   NB_SESS_HDR_LEN + h->len),
+			 IPX_OK);
+	ipx_loop_run_for(w->loop, 10 * IPX_MSEC);
+}
+
+/* A session with a caller that takes 100-byte fragments only: the
+ * listener keeps to them; data with a stale source id, or a first
+ * fragment not at offset 0, is dropped and counted. */
+static void listener_keeps_the_callers_limits(void **state)
+{
+	struct world *w = world_new(1, 27, NULL, NULL);
+	struct op *l = op_name(w, NB_LISTEN, "LISTENER", "*");
+	struct op *r = op_new(w, NB_RECEIVE), *s = op_new(w, NB_SEND);
+	const struct nb_stats *st = nb_get_stats(w->nb[0]);
+	struct nb_call_req req = { .max_data = 100 };
+	struct nb_sess_hdr h = { .cc = NB_CC_SYS | NB_CC_ACK,
+				 .ds = NB_DS_SESSION_DATA, .src_id = 0x2A07,
+				 .dst_id = NB_NO_CONN, .len = NB_CALL_DATA_LEN };
+	struct nb_session_info info;
+	uint8_t call[NB_CALL_DATA_LEN];
+	struct rawpeer peer;
+
+	(void)state;
+	rawpeer_open(w, &peer, 0);
+	assert_int_equal(add_name(w, 0, "LISTENER", false), NB_RC_OK);
+	assert_int_equal(nb_submit(w->nb[0], &l->ncb), NB_RC_PENDING);
+	set_name(req.called, "LISTENER");
+	set_name(req.calling, "RAW");
+	nb_call_req_encode(&req, call);
+	h.total = NB_CALL_DATA_LEN;
+	rawpeer_send(w, &peer, &h, call);
+	assert_int_equal(l->posted, 1);
+	assert_int_equal(l->ncb.retcode, NB_RC_OK);
+	/* The accept went back, naming our id. */
+	assert_int_equal(peer.got, 1);
+	assert_int_equal(peer.last.dst_id, 0x2A07);
+	assert_int_equal(nb_session_info(w->nb[0], l->ncb.lsn, &info), IPX_OK);
+	assert_int_equal(info.remote_id, 0x2A07);
+	assert_int_equal(info.max_data, 100);
+
+	r->ncb.lsn = l->ncb.lsn;
+	assert_int_equal(nb_submit(w->nb[0], &r->ncb), NB_RC_PENDING);
+	h = (struct nb_sess_hdr){ .cc = NB_CC_ACK | NB_CC_EOM,
+				  .ds = NB_DS_SESSION_DATA,
+				  .src_id = 0x2B07,	/* an older session */
+				  .dst_id = info.local_id, .seq = 0,
+				  .total = 5, .len = 5 };
+	rawpeer_send(w, &peer, &h, (const uint8_t *)"stale");
+	assert_int_equal(st->drops[NB_DROP_STALE_ID], 1);
+	assert_int_equal(r->posted, 0);
+	/* The right id, but the first fragment of a message at offset 2. */
+	h.src_id = 0x2A07;
+	h.total = 7;
+	h.offset = 2;
+	rawpeer_send(w, &peer, &h, (const uint8_t *)"xxxxx");
+	assert_int_equal(st->drops[NB_DROP_FRAGMENT], 1);
+	assert_int_equal(r->posted, 0);
+	assert_int_equal(st->data_rx, 0);
+	/* The same data, well formed: taken. */
+	h.total = 5;
+	h.offset = 0;
+	rawpeer_send(w, &peer, &h, (const uint8_t *)"fresh");
+	assert_int_equal(r->posted, 1);
+	assert_int_equal(r->ncb.retcode, NB_RC_OK);
+	assert_int_equal(r->ncb.length, 5);
+	assert_memory_equal(r->buf, "fresh", 5);
+	assert_int_equal(st->drops[NB_DROP_STALE_ID], 1);
+	assert_int_equal(st->drops[NB_DROP_FRAGMENT], 1);
+	assert_int_equal(st->drops[NB_DROP_WRONG_PEER], 0);
+
+	/* A 1,000-byte SEND goes out in fragments of 100. */
+	s->ncb.lsn = l->ncb.lsn;
+	s->ncb.length = 1000;
+	peer.got = 0;
+	assert_int_equal(nb_submit(w->nb[0], &s->ncb), NB_RC_PENDING);
+	ipx_loop_run_for(w->loop, 10 * IPX_MSEC);
+	assert_true(peer.got >= 1);
+	assert_int_equal(peer.last.cc & NB_CC_SYS, 0);
+	assert_int_equal(peer.last.total, 1000);
+	assert_int_equal(peer.last.offset, 0);
+	assert_int_equal(peer.last.len, 100);
+	free(l);
+	free(r);
+	free(s);
+	rawpeer_close(&peer);
+	world_free(w);
+}
+
+/* DELETE NAME of a name with a session: gone from the network at once,
+ * so another node may claim it while the session lasts. */
+static void name_being_deleted_is_not_defended(void **state)
+{
+	struct world *w = world_new(3, 28, NULL, NULL);
+	struct op *d = op_name(w, NB_DELETE_NAME, "LISTENER", NULL);
+	struct pair p;
+	uint64_t defended;
+
+	(void)state;
+	open_session(w, &p, 0, 0);
+	/* While it is ours, a claim is refused. */
+	assert_int_equal(add_name(w, 2, "LISTENER", false), NB_RC_INUSE);
+	defended = nb_get_stats(w->nb[1])->defended;
+	assert_int_equal(run(w, 1, d, IPX_SEC), NB_RC_ACTSES);
+	assert_int_equal(nb_session_count(w->nb[1]), 1);
+	assert_int_equal(add_name(w, 2, "LISTENER", false), NB_RC_OK);
+	assert_int_equal(nb_get_stats(w->nb[1])->defended, defended);
+	assert_int_equal(nb_session_count(w->nb[1]), 1);
+	free(d);
+	world_free(w);
+}
+
 /* ---- status ---- */
 
 static void adapter_and_session_status(void **state)
@@ -1304,6 +1470,8 @@ int main(void)
 		cmocka_unit_test(cancel_and_send_timeout),
 		cmocka_unit_test(receive_any_takes_data_and_endings),
 		cmocka_unit_test(fifty_byte_packets_stay_unambiguous),
+		cmocka_unit_test(listener_keeps_the_callers_limits),
+		cmocka_unit_test(name_being_deleted_is_not_defended),
 		cmocka_unit_test(adapter_and_session_status),
 		cmocka_unit_test(session_with_ourselves),
 	};
