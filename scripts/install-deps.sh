@@ -12,6 +12,7 @@ PKGS=(
 	dosbox nasm xvfb xauth     # DOSBox interop tests (a .COM built with nasm)
 	tshark              # Wireshark dissector checks
 	iproute2            # network namespaces for later link tests
+	gcovr               # make coverage
 )
 
 missing=()
