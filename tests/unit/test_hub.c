@@ -224,6 +224,45 @@ static void made_up_and_forged_sources_are_dropped(void **state)
 	assert_int_equal(s->unicasts, 1);
 }
 
+/* A unicast for a node of another network goes to every router but the
+ * one it came from; with no other router it is dropped. */
+static void other_networks_go_to_the_other_routers(void **state)
+{
+	struct hub_rig *r = *state;
+	const struct ipx_hub_stats *s = ipx_hub_stats(r->hub);
+	static const uint8_t far[6] = { 2, 0x11, 0x22, 0x33, 0x44, 0x55 };
+	uint8_t p[128];
+	size_t n;
+
+	hubrig_register(r, 5000, 0);
+	hubrig_register(r, 5001, 0);
+	hubrig_register(r, 5002, 0);
+	become_router(r, 5001);
+	/* From a plain client: to the one router. */
+	n = data(p, 5000, far, "far away");
+	ipx_put32(p + 6, 0x99);		/* destination network */
+	r->n = 0;
+	hubrig_input(r, 5000, p, n);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(ntohs(r->out[0].to.sin_port), 5001);
+	assert_int_equal(s->routed, 1);
+	/* From the only router: nowhere (not back to it). */
+	n = data(p, 5001, far, "bounce");
+	ipx_put32(p + 6, 0x99);
+	r->n = 0;
+	hubrig_input(r, 5001, p, n);
+	assert_int_equal(r->n, 0);
+	assert_int_equal(s->drops[IPX_HUB_DROP_UNKNOWN_DEST], 1);
+	/* With a second router: from one, to the other only. */
+	become_router(r, 5002);
+	r->n = 0;
+	hubrig_input(r, 5001, p, n);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(ntohs(r->out[0].to.sin_port), 5002);
+	assert_int_equal(s->routed, 2);
+	assert_int_equal(s->routed_copies, 2);
+}
+
 /* The tunnel's largest datagram, 1,424 bytes, crosses whole. */
 static void full_size_datagram_is_relayed(void **state)
 {
@@ -340,6 +379,7 @@ int main(void)
 		T(forged_and_bad_datagrams_are_dropped_and_counted),
 		T(made_up_and_forged_sources_are_dropped),
 		T(full_size_datagram_is_relayed),
+		T(other_networks_go_to_the_other_routers),
 		T(silent_clients_get_keepalives_then_leave),
 		T(many_clients_are_found_by_node),
 	};
