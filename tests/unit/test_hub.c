@@ -6,12 +6,14 @@
 #include "cm.h"
 
 #include <arpa/inet.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
 #include "ipxlab/hub.h"
+#include "ipxlab/hub_capture.h"
 #include "ipxlab/ipx.h"
 #include "ipxlab/log.h"
 
@@ -263,6 +265,79 @@ static void other_networks_go_to_the_other_routers(void **state)
 	assert_int_equal(s->routed_copies, 2);
 }
 
+/* The counters as `ipxlab hub` prints them on SIGUSR1. */
+static void stats_print_every_counter_and_client(void **state)
+{
+	struct hub_rig *r = *state;
+	uint8_t p[128], to[6];
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f;
+
+	hubrig_register(r, 5000, 0);
+	hubrig_register(r, 5001, 0);
+	become_router(r, 5001);
+	hubrig_node(5001, to);
+	hubrig_input(r, 5000, p, data(p, 5000, to, "one"));
+	hubrig_input(r, 5000, p, 7);
+	ipx_loop_run_for(r->loop, 2 * IPX_SEC);
+	f = open_memstream(&text, &size);
+	assert_non_null(f);
+	ipx_hub_print_stats(r->hub, f);
+	fclose(f);
+	assert_non_null(strstr(text, "clients 2\nrx_packets 5\n"));
+	assert_non_null(strstr(text, "\nunicasts 1\nbroadcasts 1\n"));
+	assert_non_null(strstr(text, "\njoins 2\nleaves 0\n"));
+	assert_non_null(strstr(text, "\nrouters 1\n"));
+	assert_non_null(strstr(text, "\ndrop_short 1\n"));
+	assert_non_null(strstr(text, "\ndrop_forged_source 0\n"));
+	/* The most recently heard first, the router marked, idle since its
+	 * last packet. */
+	assert_non_null(strstr(text, "client 127.0.0.1:5000 node 7F0000011388 "
+				     "rx 2 tx 1 idle 2.0s\n"
+				     "client 127.0.0.1:5001 node 7F0000011389 "
+				     "router rx 2 tx 1 idle 2.0s\n"));
+	free(text);
+	assert_string_equal(ipx_hub_drop_name(IPX_HUB_DROP_TOOBIG), "too_big");
+	assert_string_equal(ipx_hub_drop_name(IPX_HUB_DROP_COUNT), "?");
+}
+
+/* `ipxlab hub --pcap`: what the hub receives and sends, captured. */
+static void capture_sees_both_directions(void **state)
+{
+	struct hub_rig *r = *state;
+	struct ipx_hub_options o = { .detached = true };
+	struct ipx_capture_options co = { 0 };
+	struct ipx_capture *cap;
+	struct ipx_hub *hub;
+	struct sockaddr_in from = hubrig_client(5000);
+	uint8_t p[30] = { 0 };
+	char err[128], *text = NULL;
+	size_t size = 0;
+
+	co.print = open_memstream(&text, &size);
+	assert_int_equal(ipx_capture_open(r->loop, &co, &cap, err, sizeof(err)),
+			 IPX_OK);
+	ipx_hub_capture(&o, cap);
+	o.bind = hubrig_client(213);
+	assert_int_equal(ipx_hub_open(r->loop, &o, &hub, err, sizeof(err)),
+			 IPX_OK);
+	p[0] = p[1] = 0xFF;
+	ipx_put16(p + 2, 30);
+	ipx_put16(p + 16, 2);
+	ipx_hub_input(hub, &from, p, sizeof(p));
+	ipx_hub_flush(hub);
+	assert_int_equal(ipx_capture_packets(cap), 2);
+	ipx_hub_close(hub);
+	assert_int_equal(ipx_capture_close(cap), IPX_OK);
+	fclose(co.print);
+	/* One line in, one out, each from or to the client's node. */
+	assert_non_null(strstr(text, "7F0000011388"));
+	assert_non_null(strchr(text, '\n'));
+	assert_non_null(strchr(strchr(text, '\n') + 1, '\n'));
+	free(text);
+}
+
 /* The tunnel's largest datagram, 1,424 bytes, crosses whole. */
 static void full_size_datagram_is_relayed(void **state)
 {
@@ -380,6 +455,8 @@ int main(void)
 		T(made_up_and_forged_sources_are_dropped),
 		T(full_size_datagram_is_relayed),
 		T(other_networks_go_to_the_other_routers),
+		T(stats_print_every_counter_and_client),
+		T(capture_sees_both_directions),
 		T(silent_clients_get_keepalives_then_leave),
 		T(many_clients_are_found_by_node),
 	};

@@ -8,6 +8,7 @@
  */
 #include "cm.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1304,6 +1305,20 @@ static void listener_keeps_the_callers_limits(void **state)
 	assert_int_equal(st->drops[NB_DROP_STALE_ID], 1);
 	assert_int_equal(st->drops[NB_DROP_FRAGMENT], 1);
 	assert_int_equal(st->drops[NB_DROP_WRONG_PEER], 0);
+	/* As `ipxlab netbios` prints them: nonzero drops only, by name. */
+	{
+		char *text = NULL;
+		size_t size = 0;
+		FILE *f = open_memstream(&text, &size);
+
+		nb_print_stats(w->nb[0], f);
+		fclose(f);
+		assert_non_null(strstr(text, "netbios data_rx 1\n"));
+		assert_non_null(strstr(text, "netbios drop stale_id 1\n"));
+		assert_non_null(strstr(text, "netbios drop bad_fragment 1\n"));
+		assert_null(strstr(text, "wrong_peer"));
+		free(text);
+	}
 
 	/* A 1,000-byte SEND goes out in fragments of 100. */
 	s->ncb.lsn = l->ncb.lsn;
