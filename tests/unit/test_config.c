@@ -324,6 +324,49 @@ static void loads_files_and_reports_missing_ones(void **state)
 	assert_non_null(strstr(err, "No such file"));
 }
 
+/* The size limits at their edges: lines of 511 characters and files of
+ * 64 KiB are read; one character or byte more is refused. */
+static void size_limits_are_exact(void **state)
+{
+	static char text[65536 + 1];
+	char path[] = "/tmp/ipxlab-cfg-XXXXXX", err[512];
+	struct ipx_config c;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	/* A comment line of 511 characters, then one of 512. */
+	memset(text, 'A', 512);
+	text[0] = ';';
+	text[511] = '\n';
+	text[512] = '\0';
+	assert_int_equal(parse(&c, text, err), IPX_OK);
+	text[511] = 'A';
+	text[512] = '\n';
+	ipx_config_defaults(&c);
+	assert_int_equal(ipx_config_parse(&c, "F", text, 513, err, sizeof(err)),
+			 IPX_ECONFIG);
+	assert_non_null(strstr(err, "F:1: line longer than 511 characters"));
+	/* A file of exactly 64 KiB of comment lines, then one byte more. */
+	for (size_t i = 0; i < 65536; i++)
+		text[i] = i % 64 == 63 ? '\n' : i % 64 == 0 ? ';' : 'x';
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_int_equal(fwrite(text, 1, 65536, f), 65536);
+	fclose(f);
+	ipx_config_defaults(&c);
+	if (ipx_config_load(&c, path, err, sizeof(err)) != IPX_OK)
+		fail_msg("64 KiB refused: %s", err);
+	f = fopen(path, "a");
+	fputc('\n', f);
+	fclose(f);
+	assert_int_equal(ipx_config_load(&c, path, err, sizeof(err)),
+			 IPX_ECONFIG);
+	assert_non_null(strstr(err, "larger than 64 KiB"));
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +382,7 @@ int main(void)
 		cmocka_unit_test(explicit_settings_win_over_internet),
 		cmocka_unit_test(origins_name_file_and_line),
 		cmocka_unit_test(loads_files_and_reports_missing_ones),
+		cmocka_unit_test(size_limits_are_exact),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
