@@ -7,7 +7,9 @@
 CC ?= cc
 VERSION := 0.1.0
 SANITIZE ?=
-BUILD ?= build$(if $(SANITIZE),/san-$(subst $(comma),-,$(SANITIZE)))
+# COVERAGE=1 (what `make coverage` sets) builds with gcov instrumentation.
+COVERAGE ?=
+BUILD ?= build$(if $(COVERAGE),/coverage)$(if $(SANITIZE),/san-$(subst $(comma),-,$(SANITIZE)))
 comma := ,
 
 CSTD := -std=c11 -D_GNU_SOURCE
@@ -16,8 +18,9 @@ WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
         -Wcast-align -Wvla -Werror=implicit-function-declaration
 OPT ?= -O2 -g
 SANFLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all)
-CFLAGS += $(CSTD) $(WARN) $(OPT) $(SANFLAGS) -Iinclude -MMD -MP
-LDFLAGS += $(SANFLAGS)
+COVFLAGS := $(if $(COVERAGE),--coverage)
+CFLAGS += $(CSTD) $(WARN) $(OPT) $(SANFLAGS) $(COVFLAGS) -Iinclude -MMD -MP
+LDFLAGS += $(SANFLAGS) $(COVFLAGS)
 
 ifeq ($(V),1)
 Q :=
@@ -45,7 +48,8 @@ TOOL_BIN := $(TOOL_SRC:tests/interop/%.c=$(BUILD)/tools/%)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 
-.PHONY: all run test unit check-deps deps fuzz fuzz-run bench clean version
+.PHONY: all run test unit check-deps deps fuzz fuzz-run bench clean \
+	coverage coverage-bins mutate version
 # Keep intermediate objects (the unit-test helpers) between runs.
 .SECONDARY:
 
@@ -99,6 +103,20 @@ test: deps $(BIN) $(UNIT_BIN) $(TOOL_BIN)
 
 unit: $(UNIT_BIN)
 	@scripts/run-tests.sh $(BUILD) unit
+
+# Line and branch coverage per module (gcovr), from the unit tests in an
+# instrumented build of its own (build/coverage); INTEG=1 runs the
+# integration and interop scripts too. Targets: docs/testing.md.
+coverage:
+	@$(MAKE) --no-print-directory COVERAGE=1 OPT="-O0 -g" coverage-bins
+	@scripts/coverage.sh build/coverage $(if $(INTEG),all,unit)
+
+coverage-bins: $(BIN) $(UNIT_BIN) $(TOOL_BIN)
+
+# Seeded bugs (tests/mutations/), one at a time in a scratch copy of the
+# tree: how many the unit tests catch. Slow; not part of `make test`.
+mutate:
+	@scripts/mutate.sh $(if $(ONLY),--only '$(ONLY)')
 
 # libFuzzer harnesses (clang); `make fuzz-run` runs each briefly.
 build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(wildcard include/ipxlab/*.h tests/fuzz/*.h)

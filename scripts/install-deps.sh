@@ -15,6 +15,7 @@ PKGS=(
 	man-db groff-base   # make install test: man renders every page
 	systemd             # systemd-analyze verify / security on the units
 	dpkg-dev pkgconf    # make deb (dpkg-shlibdeps); the library via pkg-config
+	gcovr               # make coverage
 )
 
 missing=()

@@ -357,6 +357,7 @@ struct nb_options {
 	X(NOT_OURS, "not_ours", "for a name that is not in our table")       \
 	X(NO_SESSION, "no_session", "for a session we do not have")         \
 	X(WRONG_PEER, "wrong_peer", "session packet from another address")   \
+	X(STALE_ID, "stale_id", "from the peer, with a session id not its own") \
 	X(DUPLICATE, "duplicate", "session data we have already")            \
 	X(SEQUENCE, "sequence", "session data out of sequence")             \
 	X(FRAGMENT, "bad_fragment", "fragment offsets or lengths that disagree") \

@@ -1122,8 +1122,13 @@ void nb_session_input(struct netbios *nb, const struct ipx_header *ih,
 		calling_input(s, ih, &h, data);
 		return;
 	}
-	if (!ipx_addr_eq(&s->remote, &ih->src) || h.src_id != s->remote_id) {
+	if (!ipx_addr_eq(&s->remote, &ih->src)) {
 		nb->stats.drops[NB_DROP_WRONG_PEER]++;
+		return;
+	}
+	/* The right peer, but an old session of its (or a made-up id). */
+	if (h.src_id != s->remote_id) {
+		nb->stats.drops[NB_DROP_STALE_ID]++;
 		return;
 	}
 	s->last_rx = ipx_loop_now(nb->loop);

@@ -97,6 +97,34 @@ static void error_messages_exist(void **state)
 	assert_string_equal(ipx_strerror(5), "unknown error");
 }
 
+/* Two addresses are equal only when network, node and socket all are. */
+static void equal_means_every_field(void **state)
+{
+	struct ipx_addr a = { .net = 0x10, .socket = 0x4545 }, b;
+
+	(void)state;
+	memcpy(a.node, "\x02\x00\x00\x00\x00\x01", 6);
+	b = a;
+	assert_true(ipx_addr_eq(&a, &b));
+	b.socket = 0x4546;
+	assert_false(ipx_addr_eq(&a, &b));
+	b = a;
+	b.net = 0x11;
+	assert_false(ipx_addr_eq(&a, &b));
+	b = a;
+	b.node[5] = 2;
+	assert_false(ipx_addr_eq(&a, &b));
+	b = a;
+	b.node[0] = 3;
+	assert_false(ipx_addr_eq(&a, &b));
+	assert_true(ipx_node_eq(a.node, a.node));
+	assert_false(ipx_node_eq(a.node, b.node));
+	assert_true(ipx_node_is_broadcast(ipx_node_broadcast));
+	assert_false(ipx_node_is_broadcast(a.node));
+	assert_true(ipx_node_is_zero(ipx_node_zero));
+	assert_false(ipx_node_is_zero(a.node));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -106,6 +134,7 @@ int main(void)
 		cmocka_unit_test(round_trips_every_byte_pattern),
 		cmocka_unit_test(parses_sockets),
 		cmocka_unit_test(error_messages_exist),
+		cmocka_unit_test(equal_means_every_field),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

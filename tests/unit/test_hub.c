@@ -6,12 +6,14 @@
 #include "cm.h"
 
 #include <arpa/inet.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
 #include "ipxlab/hub.h"
+#include "ipxlab/hub_capture.h"
 #include "ipxlab/ipx.h"
 #include "ipxlab/log.h"
 
@@ -168,6 +170,201 @@ static void forged_and_bad_datagrams_are_dropped_and_counted(void **state)
 	assert_int_equal(r->n, 1);
 }
 
+/* Make the client at 'port' an IPX router: it sends a RIP response. */
+static void become_router(struct hub_rig *r, uint16_t port)
+{
+	uint8_t p[64];
+	size_t n = data(p, port, ipx_node_broadcast, "..");
+
+	ipx_put16(p + 16, IPX_SOCK_RIP);	/* destination socket */
+	ipx_put16(p + 30, 2);			/* RIP operation: response */
+	hubrig_input(r, port, p, n);
+}
+
+/* The source-node rule: a client's own node, or (for a router only) a
+ * node of another network that no client has. */
+static void made_up_and_forged_sources_are_dropped(void **state)
+{
+	struct hub_rig *r = *state;
+	const struct ipx_hub_stats *s = ipx_hub_stats(r->hub);
+	uint8_t p[128], to[6];
+	size_t n;
+
+	hubrig_register(r, 5000, 0);
+	hubrig_register(r, 5001, 0);
+	hubrig_register(r, 5002, 0);
+	hubrig_node(5002, to);
+	/* A plain client sending from a node nobody has. */
+	r->n = 0;
+	n = data(p, 5000, to, "made up");
+	memcpy(p + 22, "\x02\x11\x22\x33\x44\x55", 6);	/* source node */
+	hubrig_input(r, 5000, p, n);
+	assert_int_equal(s->drops[IPX_HUB_DROP_FORGED], 1);
+	assert_int_equal(r->n, 0);
+	/* 5001 turns router: it may relay a node of another network ... */
+	become_router(r, 5001);
+	assert_int_equal(s->broadcasts, 1);
+	r->n = 0;
+	n = data(p, 5001, to, "relayed");
+	memcpy(p + 22, "\x02\x11\x22\x33\x44\x55", 6);
+	hubrig_input(r, 5001, p, n);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(ntohs(r->out[0].to.sin_port), 5002);
+	assert_int_equal(s->drops[IPX_HUB_DROP_FORGED], 1);
+	/* ... but never another client's node. */
+	r->n = 0;
+	n = data(p, 5000, to, "forged by a router");
+	hubrig_input(r, 5001, p, n);
+	assert_int_equal(s->drops[IPX_HUB_DROP_FORGED], 2);
+	assert_int_equal(r->n, 0);
+	/* The plain client is still refused the made-up node. */
+	n = data(p, 5000, to, "made up again");
+	memcpy(p + 22, "\x02\x11\x22\x33\x44\x55", 6);
+	hubrig_input(r, 5000, p, n);
+	assert_int_equal(s->drops[IPX_HUB_DROP_FORGED], 3);
+	assert_int_equal(r->n, 0);
+	assert_int_equal(s->unicasts, 1);
+}
+
+/* A unicast for a node of another network goes to every router but the
+ * one it came from; with no other router it is dropped. */
+static void other_networks_go_to_the_other_routers(void **state)
+{
+	struct hub_rig *r = *state;
+	const struct ipx_hub_stats *s = ipx_hub_stats(r->hub);
+	static const uint8_t far[6] = { 2, 0x11, 0x22, 0x33, 0x44, 0x55 };
+	uint8_t p[128];
+	size_t n;
+
+	hubrig_register(r, 5000, 0);
+	hubrig_register(r, 5001, 0);
+	hubrig_register(r, 5002, 0);
+	become_router(r, 5001);
+	/* From a plain client: to the one router. */
+	n = data(p, 5000, far, "far away");
+	ipx_put32(p + 6, 0x99);		/* destination network */
+	r->n = 0;
+	hubrig_input(r, 5000, p, n);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(ntohs(r->out[0].to.sin_port), 5001);
+	assert_int_equal(s->routed, 1);
+	/* From the only router: nowhere (not back to it). */
+	n = data(p, 5001, far, "bounce");
+	ipx_put32(p + 6, 0x99);
+	r->n = 0;
+	hubrig_input(r, 5001, p, n);
+	assert_int_equal(r->n, 0);
+	assert_int_equal(s->drops[IPX_HUB_DROP_UNKNOWN_DEST], 1);
+	/* With a second router: from one, to the other only. */
+	become_router(r, 5002);
+	r->n = 0;
+	hubrig_input(r, 5001, p, n);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(ntohs(r->out[0].to.sin_port), 5002);
+	assert_int_equal(s->routed, 2);
+	assert_int_equal(s->routed_copies, 2);
+}
+
+/* The counters as `ipxlab hub` prints them on SIGUSR1. */
+static void stats_print_every_counter_and_client(void **state)
+{
+	struct hub_rig *r = *state;
+	uint8_t p[128], to[6];
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f;
+
+	hubrig_register(r, 5000, 0);
+	hubrig_register(r, 5001, 0);
+	become_router(r, 5001);
+	hubrig_node(5001, to);
+	hubrig_input(r, 5000, p, data(p, 5000, to, "one"));
+	hubrig_input(r, 5000, p, 7);
+	ipx_loop_run_for(r->loop, 2 * IPX_SEC);
+	f = open_memstream(&text, &size);
+	assert_non_null(f);
+	ipx_hub_print_stats(r->hub, f);
+	fclose(f);
+	assert_non_null(strstr(text, "clients 2\nrx_packets 5\n"));
+	assert_non_null(strstr(text, "\nunicasts 1\nbroadcasts 1\n"));
+	assert_non_null(strstr(text, "\njoins 2\nleaves 0\n"));
+	assert_non_null(strstr(text, "\nrouters 1\n"));
+	assert_non_null(strstr(text, "\ndrop_short 1\n"));
+	assert_non_null(strstr(text, "\ndrop_forged_source 0\n"));
+	/* The most recently heard first, the router marked, idle since its
+	 * last packet. */
+	assert_non_null(strstr(text, "client 127.0.0.1:5000 node 7F0000011388 "
+				     "rx 2 tx 1 idle 2.0s\n"
+				     "client 127.0.0.1:5001 node 7F0000011389 "
+				     "router rx 2 tx 1 idle 2.0s\n"));
+	free(text);
+	assert_string_equal(ipx_hub_drop_name(IPX_HUB_DROP_TOOBIG), "too_big");
+	assert_string_equal(ipx_hub_drop_name(IPX_HUB_DROP_COUNT), "?");
+}
+
+/* `ipxlab hub --pcap`: what the hub receives and sends, captured. */
+static void capture_sees_both_directions(void **state)
+{
+	struct hub_rig *r = *state;
+	struct ipx_hub_options o = { .detached = true };
+	struct ipx_capture_options co = { 0 };
+	struct ipx_capture *cap;
+	struct ipx_hub *hub;
+	struct sockaddr_in from = hubrig_client(5000);
+	uint8_t p[30] = { 0 };
+	char err[128], *text = NULL;
+	size_t size = 0;
+
+	co.print = open_memstream(&text, &size);
+	assert_int_equal(ipx_capture_open(r->loop, &co, &cap, err, sizeof(err)),
+			 IPX_OK);
+	ipx_hub_capture(&o, cap);
+	o.bind = hubrig_client(213);
+	assert_int_equal(ipx_hub_open(r->loop, &o, &hub, err, sizeof(err)),
+			 IPX_OK);
+	p[0] = p[1] = 0xFF;
+	ipx_put16(p + 2, 30);
+	ipx_put16(p + 16, 2);
+	ipx_hub_input(hub, &from, p, sizeof(p));
+	ipx_hub_flush(hub);
+	assert_int_equal(ipx_capture_packets(cap), 2);
+	ipx_hub_close(hub);
+	assert_int_equal(ipx_capture_close(cap), IPX_OK);
+	fclose(co.print);
+	/* One line in, one out, each from or to the client's node. */
+	assert_non_null(strstr(text, "7F0000011388"));
+	assert_non_null(strchr(text, '\n'));
+	assert_non_null(strchr(strchr(text, '\n') + 1, '\n'));
+	free(text);
+}
+
+/* The tunnel's largest datagram, 1,424 bytes, crosses whole. */
+static void full_size_datagram_is_relayed(void **state)
+{
+	struct hub_rig *r = *state;
+	const struct ipx_hub_stats *s = ipx_hub_stats(r->hub);
+	static uint8_t p[1425];
+	uint8_t to[6];
+
+	hubrig_register(r, 5000, 0);
+	hubrig_register(r, 5001, 0);
+	hubrig_node(5001, to);
+	data(p, 5000, to, "");
+	for (size_t i = 30; i < sizeof(p); i++)
+		p[i] = (uint8_t)(i * 7);
+	ipx_put16(p + 2, 1424);
+	r->n = 0;
+	hubrig_input(r, 5000, p, 1424);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(r->out[0].len, 1424);
+	assert_memory_equal(r->out[0].pkt, p, 1424);
+	assert_int_equal(s->drops[IPX_HUB_DROP_TOOBIG], 0);
+	/* One byte more is too big, even with the length field at 1424. */
+	hubrig_input(r, 5000, p, 1425);
+	assert_int_equal(s->drops[IPX_HUB_DROP_TOOBIG], 1);
+	assert_int_equal(r->n, 1);
+}
+
 static void silent_clients_get_keepalives_then_leave(void **state)
 {
 	struct hub_rig *r = *state;
@@ -255,6 +452,11 @@ int main(void)
 		T(unicast_goes_to_one_client_exactly),
 		T(broadcast_goes_to_all_but_the_sender),
 		T(forged_and_bad_datagrams_are_dropped_and_counted),
+		T(made_up_and_forged_sources_are_dropped),
+		T(full_size_datagram_is_relayed),
+		T(other_networks_go_to_the_other_routers),
+		T(stats_print_every_counter_and_client),
+		T(capture_sees_both_directions),
 		T(silent_clients_get_keepalives_then_leave),
 		T(many_clients_are_found_by_node),
 	};

@@ -148,6 +148,62 @@ static void unknown_nodes_and_oversize_are_counted(void **state)
 	ipx_loop_free(loop);
 }
 
+static void count_rx(struct ipx_link *l, const uint8_t *pkt, size_t len,
+		     void *ctx)
+{
+	(void)l;
+	(void)pkt;
+	(void)len;
+	++*(int *)ctx;
+}
+
+/* A unicast reaches its node only (a promiscuous link hears it too), a
+ * broadcast every node but the sender; nobody hears itself. */
+static void each_packet_reaches_whom_it_should(void **state)
+{
+	struct ipx_clock clk;
+	struct ipx_loop *loop;
+	struct ipx_mem_segment *seg;
+	struct ipx_link *l[3];
+	int got[3] = { 0 };
+	uint8_t pkt[32] = { 0 };
+
+	(void)state;
+	ipx_clock_fake_init(&clk, 0);
+	loop = ipx_loop_new(&clk);
+	seg = ipx_mem_segment_new(loop, 1, 1);
+	for (int i = 0; i < 3; i++) {
+		l[i] = ipx_mem_link_new(seg, NULL);
+		l[i]->rx = count_rx;
+		l[i]->rx_ctx = &got[i];
+	}
+	assert_int_equal(ipx_link_send(l[0], pkt, 32, l[1]->node), IPX_OK);
+	ipx_loop_run_for(loop, IPX_SEC);
+	assert_int_equal(got[0], 0);
+	assert_int_equal(got[1], 1);
+	assert_int_equal(got[2], 0);
+	assert_int_equal(ipx_link_send(l[0], pkt, 32, ipx_node_broadcast),
+			 IPX_OK);
+	ipx_loop_run_for(loop, IPX_SEC);
+	assert_int_equal(got[0], 0);
+	assert_int_equal(got[1], 2);
+	assert_int_equal(got[2], 1);
+	/* To itself: nobody (the node loops its own packets, not the link). */
+	assert_int_equal(ipx_link_send(l[0], pkt, 32, l[0]->node), IPX_OK);
+	ipx_loop_run_for(loop, IPX_SEC);
+	assert_int_equal(got[0], 0);
+	ipx_mem_link_set_promiscuous(l[2], true);
+	assert_int_equal(ipx_link_send(l[0], pkt, 32, l[1]->node), IPX_OK);
+	ipx_loop_run_for(loop, IPX_SEC);
+	assert_int_equal(got[1], 3);
+	assert_int_equal(got[2], 2);
+	assert_int_equal(ipx_mem_segment_stats(seg)->delivered, 5);
+	for (int i = 0; i < 3; i++)
+		ipx_link_close(l[i]);
+	ipx_mem_segment_free(seg);
+	ipx_loop_free(loop);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -155,6 +211,7 @@ int main(void)
 		cmocka_unit_test(faults_happen_at_about_their_rates),
 		cmocka_unit_test(same_seed_same_faults),
 		cmocka_unit_test(unknown_nodes_and_oversize_are_counted),
+		cmocka_unit_test(each_packet_reaches_whom_it_should),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

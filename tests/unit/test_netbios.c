@@ -8,6 +8,7 @@
  */
 #include "cm.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -227,6 +228,9 @@ static void name_claimed_twice_fails_on_the_second_node(void **state)
 
 	(void)state;
 	claim_takes_count_times_delay(w);
+	/* The defaults: two broadcasts, 18 ticks apart. */
+	assert_int_equal(claim_time(&w->cfg), 2 * ipx_ticks(18));
+	assert_int_equal(w->checks, 2);
 	/* The check-names went out as type-20 broadcasts with an all-zero
 	 * network list. */
 	assert_true(w->type20 >= 2);
@@ -830,12 +834,12 @@ static void sender_gives_up_after_the_retry_count(void **state)
 	s->ncb.length = 100;
 	t0 = now(w);
 	assert_int_equal(run(w, 0, s, 600 * IPX_SEC), NB_RC_SABORT);
-	/* The first try and RETRY COUNT resends, RETRY DELAY apart. */
-	expect = (ipx_time)(w->cfg.netbios_retry_count + 1) *
-		 w->cfg.netbios_retry_delay * IPX_MSEC;
+	/* The first try and RETRY COUNT resends, RETRY DELAY apart: with
+	 * the documented defaults (10 resends, 500 ms) 11 waits of 500 ms.
+	 * Written out, so a wrong default cannot pass. */
+	expect = 11 * 500 * IPX_MSEC;
 	assert_int_equal(s->at - t0, expect);
-	assert_int_equal(nb_get_stats(w->nb[0])->retransmits,
-			 w->cfg.netbios_retry_count);
+	assert_int_equal(nb_get_stats(w->nb[0])->retransmits, 10);
 	free(s);
 	world_free(w);
 }
@@ -1177,6 +1181,315 @@ static void fifty_byte_packets_stay_unambiguous(void **state)
 	world_free(w);	/* checks that Wireshark misread nothing */
 }
 
+/* ---- a hand-made peer: session packets written byte by byte ---- */
+
+struct rawpeer {
+	struct ipx_node *node;
+	struct ipx_socket *sock, *other;	/* on 0x455, and elsewhere */
+	struct ipx_addr to;		/* the NetBIOS node it talks to */
+	unsigned got;			/* session packets received */
+	struct nb_sess_hdr last;	/* the last one's header */
+	uint8_t last_data;		/* and its first data byte */
+};
+
+static void rawpeer_rx(struct ipx_socket *sock, const struct ipx_header *h,
+		       const uint8_t *data, size_t len, void *ctx)
+{
+	struct rawpeer *r = ctx;
+	struct nb_packet pk;
+
+	(void)sock;
+	if (nb_packet_classify(h->type, data, len, &pk) == IPX_OK &&
+	    pk.ds >= NB_DS_SESSION_DATA && pk.ds <= NB_DS_SESSION_END_ACK &&
+	    nb_sess_hdr_decode(pk.body, pk.len, &r->last) == IPX_OK) {
+		r->last_data = r->last.len ? pk.body[NB_SESS_HDR_LEN] : 0;
+		r->got++;
+	}
+}
+
+/* A node on w's segment with a plain socket on 0x455, talking to node
+ * 'peer' of w. */
+static void rawpeer_open(struct world *w, struct rawpeer *r, unsigned peer)
+{
+	memset(r, 0, sizeof(*r));
+	r->node = ipx_node_new(w->loop, &w->cfg);
+	assert_int_equal(ipx_node_add_link(r->node,
+					   ipx_mem_link_new(w->seg, NULL)),
+			 IPX_OK);
+	assert_int_equal(ipx_socket_open(r->node, IPX_SOCK_NETBIOS, rawpeer_rx,
+					 r, &r->sock),
+			 IPX_OK);
+	assert_int_equal(ipx_socket_open(r->node, 0, rawpeer_rx, r, &r->other),
+			 IPX_OK);
+	ipx_node_address(w->node[peer], &r->to);
+	r->to.socket = IPX_SOCK_NETBIOS;
+}
+
+static void rawpeer_close(struct rawpeer *r)
+{
+	ipx_socket_close(r->other);
+	ipx_socket_close(r->sock);
+	ipx_node_free(r->node);
+}
+
+/* Send bytes as they are from socket 'sock' of the peer; let them
+ * arrive and be answered. */
+static void rawpeer_send_bytes(struct world *w, struct ipx_socket *sock,
+			       const struct ipx_addr *to, const uint8_t *p,
+			       size_t len)
+{
+	assert_int_equal(ipx_socket_sendto(sock, to, IPX_TYPE_PEP, p, len),
+			 IPX_OK);
+	ipx_loop_run_for(w->loop, 10 * IPX_MSEC);
+}
+
+static void rawpeer_send(struct world *w, struct rawpeer *r,
+			 const struct nb_sess_hdr *h, const uint8_t *data)
+{
+	uint8_t p[NB_SESS_HDR_LEN + 100];
+
+	assert_true(h->len <= 100);
+	nb_sess_hdr_encode(h, p);
+	if (h->len)
+		memcpy(p + NB_SESS_HDR_LEN, data, h->len);
+	rawpeer_send_bytes(w, r->sock, &r->to, p, NB_SESS_HDR_LEN + h->len);
+}
+
+/* A call request from the peer, with connection id 'id', to 'called'. */
+static void rawpeer_call(struct world *w, struct rawpeer *r, uint16_t id,
+			 const char *called, size_t len)
+{
+	struct nb_call_req req = { .max_data = 100 };
+	struct nb_sess_hdr h = { .cc = NB_CC_SYS | NB_CC_ACK,
+				 .ds = NB_DS_SESSION_DATA, .src_id = id,
+				 .dst_id = NB_NO_CONN };
+	uint8_t call[NB_CALL_DATA_LEN];
+
+	set_name(req.called, called);
+	set_name(req.calling, "RAW");
+	nb_call_req_encode(&req, call);
+	h.total = h.len = (uint16_t)len;
+	rawpeer_send(w, r, &h, call);
+}
+
+/* A session with a caller that takes 100-byte fragments only: the
+ * listener keeps to them; data with a stale source id, or a first
+ * fragment not at offset 0, is dropped and counted. */
+static void listener_keeps_the_callers_limits(void **state)
+{
+	struct world *w = world_new(1, 27, NULL, NULL);
+	struct op *l = op_name(w, NB_LISTEN, "LISTENER", "*");
+	struct op *r = op_new(w, NB_RECEIVE), *s = op_new(w, NB_SEND);
+	const struct nb_stats *st = nb_get_stats(w->nb[0]);
+	struct nb_sess_hdr h;
+	struct nb_session_info info;
+	struct rawpeer peer;
+
+	(void)state;
+	rawpeer_open(w, &peer, 0);
+	assert_int_equal(add_name(w, 0, "LISTENER", false), NB_RC_OK);
+	assert_int_equal(nb_submit(w->nb[0], &l->ncb), NB_RC_PENDING);
+	rawpeer_call(w, &peer, 0x2A07, "LISTENER", NB_CALL_DATA_LEN);
+	assert_int_equal(l->posted, 1);
+	assert_int_equal(l->ncb.retcode, NB_RC_OK);
+	/* The accept went back, naming our id. */
+	assert_int_equal(peer.got, 1);
+	assert_int_equal(peer.last.dst_id, 0x2A07);
+	assert_int_equal(nb_session_info(w->nb[0], l->ncb.lsn, &info), IPX_OK);
+	assert_int_equal(info.remote_id, 0x2A07);
+	assert_int_equal(info.max_data, 100);
+
+	r->ncb.lsn = l->ncb.lsn;
+	assert_int_equal(nb_submit(w->nb[0], &r->ncb), NB_RC_PENDING);
+	h = (struct nb_sess_hdr){ .cc = NB_CC_ACK | NB_CC_EOM,
+				  .ds = NB_DS_SESSION_DATA,
+				  .src_id = 0x2B07,	/* an older session */
+				  .dst_id = info.local_id, .seq = 0,
+				  .total = 5, .len = 5 };
+	rawpeer_send(w, &peer, &h, (const uint8_t *)"stale");
+	assert_int_equal(st->drops[NB_DROP_STALE_ID], 1);
+	assert_int_equal(r->posted, 0);
+	/* The right id, but the first fragment of a message at offset 2. */
+	h.src_id = 0x2A07;
+	h.total = 7;
+	h.offset = 2;
+	rawpeer_send(w, &peer, &h, (const uint8_t *)"xxxxx");
+	assert_int_equal(st->drops[NB_DROP_FRAGMENT], 1);
+	assert_int_equal(r->posted, 0);
+	assert_int_equal(st->data_rx, 0);
+	/* The same data, well formed: taken. */
+	h.total = 5;
+	h.offset = 0;
+	rawpeer_send(w, &peer, &h, (const uint8_t *)"fresh");
+	assert_int_equal(r->posted, 1);
+	assert_int_equal(r->ncb.retcode, NB_RC_OK);
+	assert_int_equal(r->ncb.length, 5);
+	assert_memory_equal(r->buf, "fresh", 5);
+	assert_int_equal(st->drops[NB_DROP_STALE_ID], 1);
+	assert_int_equal(st->drops[NB_DROP_FRAGMENT], 1);
+	assert_int_equal(st->drops[NB_DROP_WRONG_PEER], 0);
+	/* As `ipxlab netbios` prints them: nonzero drops only, by name. */
+	{
+		char *text = NULL;
+		size_t size = 0;
+		FILE *f = open_memstream(&text, &size);
+
+		nb_print_stats(w->nb[0], f);
+		fclose(f);
+		assert_non_null(strstr(text, "netbios data_rx 1\n"));
+		assert_non_null(strstr(text, "netbios drop stale_id 1\n"));
+		assert_non_null(strstr(text, "netbios drop bad_fragment 1\n"));
+		assert_null(strstr(text, "wrong_peer"));
+		free(text);
+	}
+
+	/* A 1,000-byte SEND goes out in fragments of 100. */
+	s->ncb.lsn = l->ncb.lsn;
+	s->ncb.length = 1000;
+	peer.got = 0;
+	assert_int_equal(nb_submit(w->nb[0], &s->ncb), NB_RC_PENDING);
+	ipx_loop_run_for(w->loop, 10 * IPX_MSEC);
+	assert_true(peer.got >= 1);
+	assert_int_equal(peer.last.cc & NB_CC_SYS, 0);
+	assert_int_equal(peer.last.total, 1000);
+	assert_int_equal(peer.last.offset, 0);
+	assert_int_equal(peer.last.len, 100);
+	free(l);
+	free(r);
+	free(s);
+	rawpeer_close(&peer);
+	world_free(w);
+}
+
+/* Every other session packet a peer may send wrongly: each refused,
+ * answered where the protocol says so, and counted. */
+static void odd_session_packets_are_answered_or_counted(void **state)
+{
+	struct world *w = world_new(1, 29, NULL, NULL);
+	struct op *l = op_name(w, NB_LISTEN, "LISTENER", "*");
+	struct op *r = op_new(w, NB_RECEIVE);
+	const struct nb_stats *st = nb_get_stats(w->nb[0]);
+	struct nb_sess_hdr h;
+	struct nb_session_info info;
+	struct rawpeer peer;
+	uint8_t p[NB_SESS_HDR_LEN];
+
+	(void)state;
+	rawpeer_open(w, &peer, 0);
+	assert_int_equal(add_name(w, 0, "LISTENER", false), NB_RC_OK);
+	/* A call for a name that is not here: rejected, reason 2. */
+	rawpeer_call(w, &peer, 0x3001, "NOBODY", NB_CALL_DATA_LEN);
+	assert_int_equal(peer.got, 1);
+	assert_int_equal(peer.last.ds, NB_DS_SESSION_END);
+	assert_int_equal(peer.last.src_id, NB_NO_CONN);
+	assert_int_equal(peer.last.dst_id, 0x3001);
+	assert_int_equal(peer.last_data, NB_REJECT_NOT_HERE);
+	/* Here, but nobody listens: reason 1. */
+	rawpeer_call(w, &peer, 0x3001, "LISTENER", NB_CALL_DATA_LEN);
+	assert_int_equal(peer.got, 2);
+	assert_int_equal(peer.last_data, NB_REJECT_NO_LISTEN);
+	assert_int_equal(st->calls_rejected, 2);
+	/* A call request cut short: dropped. */
+	assert_int_equal(nb_submit(w->nb[0], &l->ncb), NB_RC_PENDING);
+	rawpeer_call(w, &peer, 0x3001, "LISTENER", NB_CALL_DATA_LEN - 1);
+	assert_int_equal(st->drops[NB_DROP_SHORT], 1);
+	assert_int_equal(l->posted, 0);
+	/* Shorter than a session header: dropped. */
+	memset(p, 0, sizeof(p));
+	p[1] = NB_DS_SESSION_DATA;
+	rawpeer_send_bytes(w, peer.sock, &peer.to, p, NB_SESS_HDR_LEN - 1);
+	assert_int_equal(st->drops[NB_DROP_SHORT], 2);
+	/* To no connection, but not a call request: unexpected. */
+	h = (struct nb_sess_hdr){ .cc = NB_CC_ACK, .ds = NB_DS_SESSION_DATA,
+				  .src_id = 0x3001, .dst_id = NB_NO_CONN };
+	rawpeer_send(w, &peer, &h, NULL);
+	assert_int_equal(st->drops[NB_DROP_UNEXPECTED], 1);
+	assert_int_equal(peer.got, 2);
+	/* The call, then the same call again (our accept was lost): the
+	 * same accept, one session. */
+	rawpeer_call(w, &peer, 0x3001, "LISTENER", NB_CALL_DATA_LEN);
+	assert_int_equal(l->posted, 1);
+	assert_int_equal(peer.got, 3);
+	rawpeer_call(w, &peer, 0x3001, "LISTENER", NB_CALL_DATA_LEN);
+	assert_int_equal(peer.got, 4);
+	assert_int_equal(peer.last.cc & NB_CC_SYS, NB_CC_SYS);
+	assert_int_equal(peer.last.dst_id, 0x3001);
+	assert_int_equal(nb_session_count(w->nb[0]), 1);
+	assert_int_equal(nb_session_info(w->nb[0], l->ncb.lsn, &info), IPX_OK);
+	/* A session we do not have: counted; a session end for it is
+	 * answered, so that the peer can finish. */
+	h = (struct nb_sess_hdr){ .cc = NB_CC_ACK | NB_CC_EOM,
+				  .ds = NB_DS_SESSION_DATA, .src_id = 0x3001,
+				  .dst_id = (uint16_t)(info.local_id ^ 0x100) };
+	rawpeer_send(w, &peer, &h, NULL);
+	assert_int_equal(st->drops[NB_DROP_NO_SESSION], 1);
+	h.cc = NB_CC_SYS | NB_CC_ACK;
+	h.ds = NB_DS_SESSION_END;
+	rawpeer_send(w, &peer, &h, NULL);
+	assert_int_equal(st->drops[NB_DROP_NO_SESSION], 2);
+	assert_int_equal(peer.got, 5);
+	assert_int_equal(peer.last.ds, NB_DS_SESSION_END_ACK);
+	/* The right ids from another socket of the peer's node. */
+	h = (struct nb_sess_hdr){ .cc = NB_CC_ACK | NB_CC_EOM,
+				  .ds = NB_DS_SESSION_DATA, .src_id = 0x3001,
+				  .dst_id = info.local_id, .total = 0 };
+	nb_sess_hdr_encode(&h, p);
+	rawpeer_send_bytes(w, peer.other, &peer.to, p, sizeof(p));
+	assert_int_equal(st->drops[NB_DROP_WRONG_PEER], 1);
+	/* Data out of sequence: counted, and the ack says what we expect. */
+	r->ncb.lsn = l->ncb.lsn;
+	assert_int_equal(nb_submit(w->nb[0], &r->ncb), NB_RC_PENDING);
+	h.seq = 5;
+	rawpeer_send(w, &peer, &h, NULL);
+	assert_int_equal(st->drops[NB_DROP_SEQUENCE], 1);
+	assert_int_equal(peer.last.rcv_seq, 0);
+	assert_int_equal(r->posted, 0);
+	/* An empty message in sequence: taken; then the same again. */
+	h.seq = 0;
+	rawpeer_send(w, &peer, &h, NULL);
+	assert_int_equal(r->posted, 1);
+	assert_int_equal(r->ncb.length, 0);
+	rawpeer_send(w, &peer, &h, NULL);
+	assert_int_equal(st->drops[NB_DROP_DUPLICATE], 1);
+	assert_int_equal(peer.last.rcv_seq, 1);
+	/* The peer ends the session: acknowledged, and the session ends. */
+	h = (struct nb_sess_hdr){ .cc = NB_CC_SYS | NB_CC_ACK,
+				  .ds = NB_DS_SESSION_END, .src_id = 0x3001,
+				  .dst_id = info.local_id };
+	rawpeer_send(w, &peer, &h, NULL);
+	assert_int_equal(peer.last.ds, NB_DS_SESSION_END_ACK);
+	assert_int_equal(peer.last.dst_id, 0x3001);
+	r->posted = 0;
+	assert_int_equal(run(w, 0, r, IPX_SEC), NB_RC_CLOSED);
+	free(l);
+	free(r);
+	rawpeer_close(&peer);
+	world_free(w);
+}
+
+/* DELETE NAME of a name with a session: gone from the network at once,
+ * so another node may claim it while the session lasts. */
+static void name_being_deleted_is_not_defended(void **state)
+{
+	struct world *w = world_new(3, 28, NULL, NULL);
+	struct op *d = op_name(w, NB_DELETE_NAME, "LISTENER", NULL);
+	struct pair p;
+	uint64_t defended;
+
+	(void)state;
+	open_session(w, &p, 0, 0);
+	/* While it is ours, a claim is refused. */
+	assert_int_equal(add_name(w, 2, "LISTENER", false), NB_RC_INUSE);
+	defended = nb_get_stats(w->nb[1])->defended;
+	assert_int_equal(run(w, 1, d, IPX_SEC), NB_RC_ACTSES);
+	assert_int_equal(nb_session_count(w->nb[1]), 1);
+	assert_int_equal(add_name(w, 2, "LISTENER", false), NB_RC_OK);
+	assert_int_equal(nb_get_stats(w->nb[1])->defended, defended);
+	assert_int_equal(nb_session_count(w->nb[1]), 1);
+	free(d);
+	world_free(w);
+}
+
 /* ---- status ---- */
 
 static void adapter_and_session_status(void **state)
@@ -1246,6 +1559,48 @@ static void adapter_and_session_status(void **state)
 	world_free(w);
 }
 
+/* A remote ADAPTER STATUS to a node that has gone silent: resent every
+ * RETRY DELAY, 0x05 after RETRY COUNT resends; CANCEL ends one early. */
+static void remote_status_times_out_or_is_cancelled(void **state)
+{
+	struct world *w = world_new(2, 30, NULL, NULL);
+	struct op *f = op_name(w, NB_FIND_NAME, NULL, "FAR");
+	struct op *o = op_new(w, NB_ADAPTER_STATUS), *c = op_new(w, NB_CANCEL);
+	ipx_time t0;
+
+	(void)state;
+	assert_int_equal(add_name(w, 1, "FAR", false), NB_RC_OK);
+	assert_int_equal(run(w, 0, f, 60 * IPX_SEC), NB_RC_OK);
+	faults(w, 1000000, 0);
+	set_name(o->ncb.callname, "FAR");
+	t0 = now(w);
+	assert_int_equal(run(w, 0, o, 60 * IPX_SEC), NB_RC_TIMEOUT);
+	/* The first query and 10 resends, 500 ms apart. */
+	assert_int_equal(o->at - t0, 11 * 500 * IPX_MSEC);
+	assert_int_equal(o->ncb.length, 0);
+	o->posted = 0;
+	o->ncb.length = 100;
+	assert_int_equal(nb_submit(w->nb[0], &o->ncb), NB_RC_PENDING);
+	ipx_loop_run_for(w->loop, IPX_SEC);
+	c->ncb.target = &o->ncb;
+	assert_int_equal(nb_submit(w->nb[0], &c->ncb), NB_RC_OK);
+	ipx_loop_run_for(w->loop, IPX_MSEC);
+	assert_int_equal(o->posted, 1);
+	assert_int_equal(o->ncb.retcode, NB_RC_CANCELLED);
+	/* Refused at once: no buffer for a length; a name that cannot be. */
+	assert_int_equal(o->ncb.length, 0);
+	o->ncb.length = 100;
+	o->ncb.buffer = NULL;
+	assert_int_equal(nb_submit(w->nb[0], &o->ncb), NB_RC_BUFLEN);
+	o->ncb.buffer = o->buf;
+	memset(o->ncb.callname, 0, NB_NAME_LEN);
+	assert_int_equal(nb_submit(w->nb[0], &o->ncb), NB_RC_NOWILD);
+	free(f);
+	free(o);
+	free(c);
+	world_free(w);
+}
+
 /* A session to one of our own names goes through the node's loopback. */
 static void session_with_ourselves(void **state)
 {
@@ -1301,7 +1656,11 @@ int main(void)
 		cmocka_unit_test(cancel_and_send_timeout),
 		cmocka_unit_test(receive_any_takes_data_and_endings),
 		cmocka_unit_test(fifty_byte_packets_stay_unambiguous),
+		cmocka_unit_test(listener_keeps_the_callers_limits),
+		cmocka_unit_test(name_being_deleted_is_not_defended),
+		cmocka_unit_test(odd_session_packets_are_answered_or_counted),
 		cmocka_unit_test(adapter_and_session_status),
+		cmocka_unit_test(remote_status_times_out_or_is_cancelled),
 		cmocka_unit_test(session_with_ourselves),
 	};
 	ipx_log_set_level(IPX_LOG_WARN);
