@@ -162,6 +162,21 @@ int cli_eth_open(const char *cmd, struct ipx_loop *loop,
 		 const struct cli_link_spec *spec, bool promisc,
 		 struct ipx_link **out);
 
+/*
+ * Standard input for commands that read it (send, netbios send and call,
+ * spx). cli_stdin_watch watches it on the loop when epoll can (pipes,
+ * terminals, sockets), non-blocking, and returns true; it returns false
+ * for what epoll refuses (a regular file, /dev/null and other character
+ * devices), which the caller then reads plainly: such reads never block.
+ * cli_stdin_lines runs the loop until stdin ends, giving every chunk read
+ * to 'feed' either way; it returns IPX_OK at the end of input or
+ * IPX_ECLOSED if the loop was stopped (a signal).
+ */
+bool cli_stdin_watch(struct ipx_loop *loop, ipx_fd_cb cb, void *ctx);
+int cli_stdin_lines(struct ipx_loop *loop,
+		    void (*feed)(void *ctx, const char *buf, size_t n),
+		    void *ctx);
+
 /* A receive callback that ignores what arrives (send-only sockets). */
 void on_datagram_ignore(struct ipx_socket *sock, const struct ipx_header *hdr,
 			const uint8_t *data, size_t len, void *ctx);

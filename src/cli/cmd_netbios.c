@@ -8,12 +8,10 @@
  * is in src/bench/nbrate.c).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -376,7 +374,6 @@ static struct {
 	struct job *j;
 	size_t len;		/* bytes of the line so far */
 	unsigned long line;
-	bool eof;
 	int ret;
 } ls;
 
@@ -403,8 +400,9 @@ static void send_line(void)
 	ls.len = 0;
 }
 
-static void feed_lines(const char *p, size_t n)
+static void feed_lines(void *ctx, const char *p, size_t n)
 {
+	(void)ctx;
 	for (size_t i = 0; i < n; i++) {
 		if (p[i] == '\n') {
 			send_line();
@@ -416,34 +414,9 @@ static void feed_lines(const char *p, size_t n)
 	}
 }
 
-static void on_stdin_lines(struct ipx_loop *loop, int fd, unsigned ev,
-			   void *ctx)
-{
-	char buf[4096];
-	ssize_t n = read(fd, buf, sizeof(buf));
-
-	(void)ev;
-	(void)ctx;
-	if (n > 0) {
-		feed_lines(buf, (size_t)n);
-		return;
-	}
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return;
-	ls.eof = true;
-	ipx_loop_del_fd(loop, fd);
-}
-
-static bool lines_done(void *ctx)
-{
-	(void)ctx;
-	return ls.eof;
-}
-
 static int do_send(const char *name)
 {
 	uint8_t own[NB_NAME_LEN];
-	struct stat sb;
 
 	memset(&ls, 0, sizeof(ls));
 	ls.j = job_new(nc.o.bcast ? NB_SEND_BCAST_DATAGRAM : NB_SEND_DATAGRAM);
@@ -454,23 +427,7 @@ static int do_send(const char *name)
 	if (own_name(&ls.j->ncb.num, own) < 0) {
 		return CLI_FAIL;
 	}
-	if (fstat(STDIN_FILENO, &sb) == 0 && S_ISREG(sb.st_mode)) {
-		/* A regular file cannot be polled: straight through. */
-		char buf[4096];
-		ssize_t n;
-
-		while ((n = read(STDIN_FILENO, buf, sizeof(buf))) > 0) {
-			feed_lines(buf, (size_t)n);
-			ipx_loop_run_once(nc.cn.loop, 0);
-		}
-	} else {
-		fcntl(STDIN_FILENO, F_SETFL,
-		      fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK);
-		if (ipx_loop_add_fd(nc.cn.loop, STDIN_FILENO, IPX_EV_READ,
-				    on_stdin_lines, NULL) == IPX_OK)
-			ipx_loop_run_until(nc.cn.loop, lines_done, NULL,
-					   UINT64_MAX / 4);
-	}
+	cli_stdin_lines(nc.cn.loop, feed_lines, NULL);
 	if (ls.len)
 		send_line();	/* a last line without a newline */
 	ipx_loop_run_for(nc.cn.loop, 50 * IPX_MSEC);
@@ -708,7 +665,6 @@ static bool session_over(void *ctx)
 /* The session is up (lsn in nc.recv): carry data both ways. */
 static int netcat(void)
 {
-	struct stat sb;
 	int rc;
 
 	nc.recv->ncb.post = on_received;
@@ -720,14 +676,7 @@ static int netcat(void)
 		nb_fail("receive", NULL, nc.recv->ncb.retcode);
 		return CLI_FAIL;
 	}
-	if (fstat(STDIN_FILENO, &sb) != 0 || S_ISFIFO(sb.st_mode) ||
-	    S_ISCHR(sb.st_mode) || S_ISSOCK(sb.st_mode)) {
-		fcntl(STDIN_FILENO, F_SETFL,
-		      fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK);
-		nc.stdin_watched = ipx_loop_add_fd(nc.cn.loop, STDIN_FILENO,
-						   IPX_EV_READ, on_stdin,
-						   NULL) == IPX_OK;
-	}
+	nc.stdin_watched = cli_stdin_watch(nc.cn.loop, on_stdin, NULL);
 	pump_stdin();
 	rc = ipx_loop_run_until(nc.cn.loop, session_over, NULL, UINT64_MAX / 4);
 	fflush(stdout);

@@ -3,11 +3,13 @@
  * argument parsing and printing helpers the commands share.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "ipxlab/err.h"
@@ -355,4 +357,71 @@ void on_datagram_ignore(struct ipx_socket *sock, const struct ipx_header *hdr,
 	(void)data;
 	(void)len;
 	(void)ctx;
+}
+
+bool cli_stdin_watch(struct ipx_loop *loop, ipx_fd_cb cb, void *ctx)
+{
+	int flags = fcntl(STDIN_FILENO, F_GETFL);
+
+	if (flags < 0)
+		return false;
+	fcntl(STDIN_FILENO, F_SETFL, flags | O_NONBLOCK);
+	if (ipx_loop_add_fd(loop, STDIN_FILENO, IPX_EV_READ, cb, ctx) ==
+	    IPX_OK)
+		return true;
+	/* Not pollable (EPERM): plain blocking reads, as it was. */
+	fcntl(STDIN_FILENO, F_SETFL, flags);
+	return false;
+}
+
+struct stdin_feed {
+	void (*feed)(void *ctx, const char *buf, size_t n);
+	void *ctx;
+	bool eof;
+};
+
+static void on_stdin_chunk(struct ipx_loop *loop, int fd, unsigned events,
+			   void *ctx)
+{
+	struct stdin_feed *f = ctx;
+	char buf[4096];
+	ssize_t n = read(fd, buf, sizeof(buf));
+
+	(void)events;
+	if (n > 0) {
+		f->feed(f->ctx, buf, (size_t)n);
+		return;
+	}
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	f->eof = true;
+	ipx_loop_del_fd(loop, fd);
+}
+
+static bool stdin_ended(void *ctx)
+{
+	return ((struct stdin_feed *)ctx)->eof;
+}
+
+int cli_stdin_lines(struct ipx_loop *loop,
+		    void (*feed)(void *ctx, const char *buf, size_t n),
+		    void *ctx)
+{
+	struct stdin_feed f = { .feed = feed, .ctx = ctx };
+	char buf[4096];
+	ssize_t n;
+
+	if (cli_stdin_watch(loop, on_stdin_chunk, &f))
+		return ipx_loop_run_until(loop, stdin_ended, &f,
+					  UINT64_MAX / 4);
+	/* Read straight through, letting the loop run between chunks. */
+	while ((n = read(STDIN_FILENO, buf, sizeof(buf))) > 0 ||
+	       (n < 0 && errno == EINTR)) {
+		if (n > 0)
+			feed(ctx, buf, (size_t)n);
+		if (ipx_loop_run_once(loop, 0) == IPX_ECLOSED ||
+		    ipx_loop_stopped(loop))
+			return IPX_ECLOSED;
+	}
+	return IPX_OK;
 }

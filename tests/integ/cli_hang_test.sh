@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# cli_hang_test.sh [IPXLAB] - commands that must end, and say exactly what
+# happened, when their input or the network is not the usual one: stdin
+# that epoll cannot watch (/dev/null, a regular file), a ping reply later
+# than -W, capture -c on a hub, the wait for a hub that is not there, and
+# the small refusals and rules of issue 11 (advertise socket 0, router
+# links, listen/netbios recv -t without -c, -v, error prefixes).
+# Prints PASS:/FAIL: per check; exits nonzero if any check failed.
+set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build "${1:-}"
+need_exe "$BIN"
+need_cmd python3 timeout
+make_tmp clihang
+start_hub
+HERE=$(cd "$(dirname "$0")" && pwd)
+
+# --- stdin epoll refuses -------------------------------------------------------
+"$BIN" listen 4546 --hub "$HUB" -c 1 -t 10 >"$TMP/l.out" 2>"$TMP/l.err" & PIDS+=($!); L=$!
+wait_for "$TMP/l.err" "listening on" || fail "listen starts" "$(cat "$TMP/l.err")"
+LA=$(sed -n 's/^listening on //p' "$TMP/l.err")
+timeout 10 "$BIN" send "$LA" --hub "$HUB" </dev/null 2>"$TMP/e"; rc=$?
+[ $rc = 0 ] && pass "send </dev/null ends at once (exit 0)" || fail "send </dev/null ends at once (exit 0)" "rc=$rc $(cat "$TMP/e")"
+printf 'from a file\n' >"$TMP/in.txt"
+timeout 10 "$BIN" send "$LA" --hub "$HUB" <"$TMP/in.txt" 2>"$TMP/e"; rc=$?
+wait "$L"; lrc=$?
+[ $rc = 0 ] && [ $lrc = 0 ] && grep -q ' from a file$' "$TMP/l.out" &&
+	pass "send reads a regular file on stdin" || fail "send reads a regular file on stdin" "rc=$rc listen=$lrc $(cat "$TMP/e" "$TMP/l.out")"
+timeout 10 "$BIN" netbios send LABNAME --hub "$HUB" </dev/null >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc != 124 ] && pass "netbios send </dev/null ends" || fail "netbios send </dev/null ends" "rc=$rc $(cat "$TMP/e")"
+"$BIN" spx listen 5011 --hub "$HUB" </dev/null >"$TMP/spx.out" 2>"$TMP/spx.err" & PIDS+=($!); S=$!
+wait_for "$TMP/spx.err" "listening on" || fail "spx listen starts" "$(cat "$TMP/spx.err")"
+SA=$(sed -n 's/^listening on //p' "$TMP/spx.err")
+printf 'spx line\n' >"$TMP/spx.in"
+timeout 20 "$BIN" spx connect "$SA" --hub "$HUB" <"$TMP/spx.in" >/dev/null 2>"$TMP/e"; rc=$?
+timeout 20 tail --pid="$S" -f /dev/null; wait "$S"; src=$?
+[ $rc = 0 ] && [ $src = 0 ] && cmp -s "$TMP/spx.in" "$TMP/spx.out" &&
+	pass "spx with a file and /dev/null as stdin ends with the data" || fail "spx with a file and /dev/null as stdin ends with the data" "rc=$rc listen=$src $(cat "$TMP/e" "$TMP/spx.err")"
+
+# --- ping: nothing after the summary -----------------------------------------------
+# A forged reply comes 0.6 s after the pinger asks RIP for network 00000001
+# (nobody routes it, so the request waits 1.5 s): after -W 0.2 has ended.
+python3 "$HERE/late_pong.py" "${HUB##*:}" 4000 0.6 >"$TMP/pong.out" 2>&1 & PIDS+=($!)
+wait_for "$TMP/pong.out" "^ready" || fail "late_pong.py registers" "$(cat "$TMP/pong.out")"
+out=$(timeout 10 "$BIN" ping 00000001:020000000001 --hub "$HUB" -c 1 -W 0.2 2>&1); rc=$?
+[ $rc = 1 ] && tail -1 <<<"$out" | grep -q "1 sent, 0 received, 100% loss" && ! grep -q "bytes from" <<<"$out" &&
+	pass "ping: a reply after -W is not printed or counted (exit 1)" || fail "ping: a reply after -W is not printed or counted (exit 1)" "rc=$rc $out"
+
+finish
