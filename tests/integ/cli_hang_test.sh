@@ -47,4 +47,13 @@ out=$(timeout 10 "$BIN" ping 00000001:020000000001 --hub "$HUB" -c 1 -W 0.2 2>&1
 [ $rc = 1 ] && tail -1 <<<"$out" | grep -q "1 sent, 0 received, 100% loss" && ! grep -q "bytes from" <<<"$out" &&
 	pass "ping: a reply after -W is not printed or counted (exit 1)" || fail "ping: a reply after -W is not printed or counted (exit 1)" "rc=$rc $out"
 
+# --- capture: its own joining is not a packet; -c N is N lines --------------------
+out=$(timeout 10 "$BIN" capture --hub "$HUB" -c 1 -s 1 2>"$TMP/e"); rc=$?
+[ $rc = 0 ] && [ -z "$out" ] && pass "capture does not count its own registration" || fail "capture does not count its own registration" "rc=$rc $out $(cat "$TMP/e")"
+timeout 10 "$BIN" capture --hub "$HUB" -c 2 -s 8 >"$TMP/cap.out" 2>"$TMP/cap.err" & C=$!
+sleep 0.5
+printf 'a\nb\nc\nd\n' | "$BIN" send 00000000:FFFFFFFFFFFF:4547 --hub "$HUB" 2>"$TMP/e"
+wait "$C"; rc=$?
+[ $rc = 0 ] && [ "$(wc -l <"$TMP/cap.out")" = 2 ] && pass "capture -c 2 prints 2 lines of a burst of 4" || fail "capture -c 2 prints 2 lines of a burst of 4" "rc=$rc $(cat "$TMP/cap.out" "$TMP/cap.err")"
+
 finish
