@@ -106,13 +106,22 @@ void cli_node_close(struct cli_node *cn);
  * Open the link the options name (--hub or --link) on 'loop', without
  * waiting for it to come up; 'promisc' asks an Ethernet link for every
  * IPX frame on the segment. 'cmd' prefixes error messages. Returns a CLI_
- * exit code. cli_link_wait waits until it is up (or has failed).
+ * exit code. cli_link_wait waits until it is up, --wait at most; after
+ * 0.3 s without an answer it says once that it is waiting (when stderr is
+ * a terminal), and it gives one message if the link does not come up.
  */
 int cli_link_open(const char *cmd, struct ipx_loop *loop,
 		  const struct cli_node_opts *o, bool promisc,
 		  struct ipx_link **out);
 int cli_link_wait(const char *cmd, struct ipx_loop *loop,
 		  const struct cli_node_opts *o, struct ipx_link *link);
+/*
+ * The one message for a link that did not come up within --wait: for a
+ * tunnel, the server's address and what should run there; 'where' names
+ * other links. cli_link_wait and the router use it.
+ */
+void cli_no_hub(const char *cmd, const struct ipx_link *link,
+		const char *where, double wait);
 /* Has the link failed for good (a tunnel without an answer)? */
 bool cli_link_failed(const struct ipx_link *link);
 /* --pcap: open the capture file; CLI_ exit code. */

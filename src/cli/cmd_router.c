@@ -266,14 +266,14 @@ static int open_links(struct router *r, double wait)
 					r->specs[i].ticks);
 	}
 	rc = ipx_loop_run_until(r->loop, links_ready, r,
-				uo.register_timeout + IPX_SEC);
+				uo.register_timeout);
 	for (size_t i = 0; i < r->nlinks; i++) {
 		char node[13];
 
 		if (!r->links[i]->up) {
 			if (rc != IPX_ECLOSED)
-				cli_error("router", "no answer from the hub at %s",
-					  r->specs[i].where);
+				cli_no_hub("router", r->links[i],
+					   r->specs[i].where, wait);
 			return CLI_FAIL;
 		}
 		r->links[i]->net = r->specs[i].net;

@@ -2,6 +2,7 @@
  * common.c - how every node-running command joins the network, plus the
  * argument parsing and printing helpers the commands share.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -211,20 +212,54 @@ static bool link_ready(void *ctx)
 	return link->up || cli_link_failed(link);
 }
 
+void cli_no_hub(const char *cmd, const struct ipx_link *link,
+		const char *where, double wait)
+{
+	struct sockaddr_in server;
+	char ip[INET_ADDRSTRLEN] = "?";
+
+	if (!link || strcmp(link->kind, "udp")) {
+		cli_error(cmd, "no answer from %s after %g s", where, wait);
+		return;
+	}
+	ipx_udp_link_server(link, &server);
+	inet_ntop(AF_INET, &server.sin_addr, ip, sizeof(ip));
+	cli_error(cmd, "no answer from an IPX tunnel server at %s:%u after "
+		       "%g s (is 'ipxlab hub' or DOSBox's IPXNET STARTSERVER "
+		       "running there?)",
+		  ip, ntohs(server.sin_port), wait);
+}
+
+/* After this long without an answer a terminal is told what is going on. */
+#define QUIET_WAIT (300 * IPX_MSEC)
+
 int cli_link_wait(const char *cmd, struct ipx_loop *loop,
 		  const struct cli_node_opts *o, struct ipx_link *link)
 {
-	int rc = ipx_loop_run_until(loop, link_ready, link,
-				    (ipx_time)(o->register_timeout * IPX_SEC) +
-					    IPX_SEC);
+	ipx_time wait = (ipx_time)(o->register_timeout * IPX_SEC);
+	ipx_time quiet = wait < QUIET_WAIT ? wait : QUIET_WAIT;
+	const char *where = o->link ? o->link : o->hub ? o->hub : "the hub";
+	int rc = ipx_loop_run_until(loop, link_ready, link, quiet);
 
-	if (rc == IPX_OK && link->up)
+	if (rc == IPX_ETIMEOUT && wait > quiet) {
+		const char *env = getenv("IPXLAB_HUB");
+
+		if (isatty(STDERR_FILENO))
+			cli_error(cmd, "waiting up to %g s (--wait) for %s%s",
+				  o->register_timeout,
+				  o->link ? "" : "the hub at ",
+				  o->link   ? o->link
+				  : o->hub  ? o->hub
+				  : env && *env ? env
+						: "127.0.0.1:213");
+		rc = ipx_loop_run_until(loop, link_ready, link, wait - quiet);
+	}
+	if (link->up)
 		return CLI_OK;
 	if (rc == IPX_ECLOSED)
 		cli_error(cmd, "interrupted");
-	else if (!cli_link_failed(link))
-		cli_error(cmd, "no answer from %s",
-			  o->link ? o->link : o->hub ? o->hub : "the hub");
+	else
+		cli_no_hub(cmd, link, where, o->register_timeout);
 	return CLI_FAIL;
 }
 

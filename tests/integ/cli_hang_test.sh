@@ -56,4 +56,22 @@ printf 'a\nb\nc\nd\n' | "$BIN" send 00000000:FFFFFFFFFFFF:4547 --hub "$HUB" 2>"$
 wait "$C"; rc=$?
 [ $rc = 0 ] && [ "$(wc -l <"$TMP/cap.out")" = 2 ] && pass "capture -c 2 prints 2 lines of a burst of 4" || fail "capture -c 2 prints 2 lines of a burst of 4" "rc=$rc $(cat "$TMP/cap.out" "$TMP/cap.err")"
 
+# --- no hub: --wait exactly, one message, "waiting" only on a terminal ------------
+P0=$(free_port)
+for w in 0.6 1; do
+	t0=$(date +%s%N)
+	"$BIN" listen --hub 127.0.0.1:$P0 --wait $w >/dev/null 2>"$TMP/e"; rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	want=$(awk -v w=$w 'BEGIN { print w * 1000 }')
+	[ $rc = 1 ] && [ "$(wc -l <"$TMP/e")" = 1 ] && [ $ms -ge "$want" ] && [ $ms -le $((want + 350)) ] &&
+		grep -q "^ipxlab listen: no answer from an IPX tunnel server at 127.0.0.1:$P0 after $w s" "$TMP/e" &&
+		pass "no hub, --wait $w: one message after ${want} ms (took $ms)" || fail "no hub, --wait $w: one message after ${want} ms (took $ms)" "rc=$rc $(cat "$TMP/e")"
+done
+if command -v script >/dev/null; then
+	out=$(timeout 10 script -qec "'$BIN' ping -c 1 --hub 127.0.0.1:$P0 --wait 0.8" /dev/null 2>&1 | tr -d '\r')
+	[ "$(grep -c "waiting up to 0.8 s (--wait) for the hub at 127.0.0.1:$P0" <<<"$out")" = 1 ] &&
+		[ "$(grep -c "no answer" <<<"$out")" = 1 ] &&
+		pass "no hub on a terminal: says once that it waits, then one message" || fail "no hub on a terminal: says once that it waits, then one message" "$out"
+fi
+
 finish
