@@ -232,7 +232,7 @@ struct ipx_nbb_rate {
 	double seconds;		/* the measurement window */
 	uint64_t count;		/* round trips, datagrams or messages in it */
 	double rate;		/* count per second */
-	double rtt_med_us, rtt_p90_us;	/* per round trip or SEND */
+	double rtt_p50_us, rtt_p99_us;	/* per round trip or SEND */
 	uint64_t samples;
 	uint64_t sent, delivered, stalls;	/* datagram rows, whole run */
 };

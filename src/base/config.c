@@ -1,7 +1,8 @@
 /*
  * config.c - the SHELL.CFG parameter table and its parser (see config.h).
  *
- * Defaults and ranges follow ../shared/spec/benchmarks.md; where the 1990
+ * Defaults and ranges follow Novell's SHELL.CFG / NET.CFG documentation
+ * (docs/config.md); where the 1990
  * documentation states no range, the choice is recorded in docs/config.md.
  */
 #include "ipxlab/config.h"

@@ -1043,12 +1043,12 @@ static void json_run(const struct ipx_nbb_result *r)
 		const struct ipx_nbb_rate *x = row_of(r, k);
 
 		printf(", \"%s\": {\"rate\": %.1f, \"count\": %llu, "
-		       "\"seconds\": %.4f, \"median_us\": %.1f, \"p90_us\": "
+		       "\"seconds\": %.4f, \"p50_us\": %.1f, \"p99_us\": "
 		       "%.1f, \"sent\": %llu, \"delivered\": %llu, \"stalls\": "
 		       "%llu}",
 		       bench_rows[k].json, x->rate,
-		       (unsigned long long)x->count, x->seconds, x->rtt_med_us,
-		       x->rtt_p90_us, (unsigned long long)x->sent,
+		       (unsigned long long)x->count, x->seconds, x->rtt_p50_us,
+		       x->rtt_p99_us, (unsigned long long)x->sent,
 		       (unsigned long long)x->delivered,
 		       (unsigned long long)x->stalls);
 	}
@@ -1060,7 +1060,7 @@ static void print_rows(const struct ipx_nbb_result *res, int n)
 	char label[64];
 
 	printf("%-33s %8s %-17s %-6s %10s %10s\n", "", "rate", " (min-max)", "",
-	       "median", "p90");
+	       "p50", "p99");
 	for (size_t k = 0; k < sizeof(bench_rows) / sizeof(bench_rows[0]); k++) {
 		struct spread3 rate = spread_rows(res, n, k, RATE);
 		const struct ipx_nbb_rate *x = row_of(&res[0], k);
@@ -1090,10 +1090,10 @@ static void print_rows(const struct ipx_nbb_result *res, int n)
 			printf(" %7.1f us %7.1f us",
 			       spread_rows(res, n, k,
 					   offsetof(struct ipx_nbb_rate,
-						    rtt_med_us)).med,
+						    rtt_p50_us)).med,
 			       spread_rows(res, n, k,
 					   offsetof(struct ipx_nbb_rate,
-						    rtt_p90_us)).med);
+						    rtt_p99_us)).med);
 		for (int i = 0; i < n; i++) {
 			sent += row_of(&res[i], k)->sent;
 			delivered += row_of(&res[i], k)->delivered;
@@ -1196,11 +1196,11 @@ int bench_netbios(int argc, char **argv)
 	packets = (int)((NB_MAX_MESSAGE + res[0].max_data - 1) /
 			res[0].max_data);
 	ipx_rtt = spread_rows(res, n, 0, offsetof(struct ipx_nbb_rate,
-						  rtt_med_us)).med;
+						  rtt_p50_us)).med;
 	msg_rtt = spread_rows(res, n, 3, offsetof(struct ipx_nbb_rate,
-						  rtt_med_us)).med;
+						  rtt_p50_us)).med;
 	big_us = spread_rows(res, n, 4, offsetof(struct ipx_nbb_rate,
-						 rtt_med_us)).med;
+						 rtt_p50_us)).med;
 	printf("\nThe session is stop-and-wait: one packet in flight, an ack "
 	       "for each.\n");
 	printf("round trip measured: IPX %.1f us; session message (SEND to "

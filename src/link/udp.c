@@ -1,6 +1,6 @@
 /*
  * udp.c - DOSBox-compatible IPX-over-UDP tunnel client (see link_udp.h and
- * ../shared/spec/protocols.md section 8).
+ * docs/links.md; DOSBox's ipx.cpp is the public reference).
  */
 #include "ipxlab/link_udp.h"
 
