@@ -52,6 +52,9 @@ struct ipx_bench_opts {
 	size_t payload;		/* IPX payload bytes (plain: payload + 30) */
 	/* CPU per path and role, -1 = not pinned (plain has no hub) */
 	int pin[2][IPX_BENCH_ROLES];
+	/* The hub records every packet it receives and sends to this pcap
+	 * file (truncated first); NULL: none. */
+	const char *pcap;
 };
 
 /* What one process did between the two marks. */

@@ -184,7 +184,7 @@ static int parse_value(size_t i, const char *v, uint32_t *out,
 	}
 	for (const char *c = v; *c; c++) {
 		if (!isdigit((unsigned char)*c)) {
-			*why = "expects a whole decimal number";
+			*why = "not a whole decimal number";
 			return -1;
 		}
 		n = n * 10 + (unsigned)(*c - '0');

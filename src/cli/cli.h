@@ -135,6 +135,9 @@ int cli_parse_uint(const char *cmd, const char *what, const char *text,
 		   unsigned long min, unsigned long max, unsigned long *out);
 int cli_parse_seconds(const char *cmd, const char *what, const char *text,
 		      double min, double max, double *out);
+/* A socket number: 1 to 4 hex digits, not 0 (0 asks for a dynamic one). */
+int cli_parse_socket(const char *cmd, const char *what, const char *text,
+		     uint16_t *out);
 void cli_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Write bytes as text: printable ASCII as is, the rest as \xHH. */
@@ -185,6 +188,16 @@ bool cli_stdin_watch(struct ipx_loop *loop, ipx_fd_cb cb, void *ctx);
 int cli_stdin_lines(struct ipx_loop *loop,
 		    void (*feed)(void *ctx, const char *buf, size_t n),
 		    void *ctx);
+
+/*
+ * The rule for -c N and -t S of the receiving commands (listen, netbios
+ * recv): -t alone is how long to listen, exit 0 whatever came; with -c,
+ * exit 0 once N have come, else 1 with "timed out after K of N datagrams"
+ * (or "interrupted after ..." when a signal ended the wait).
+ * Returns the CLI_ exit code for 'got' of 'want' (0: no -c).
+ */
+int cli_count_result(const char *cmd, unsigned long got, unsigned long want,
+		     bool interrupted);
 
 /* A receive callback that ignores what arrives (send-only sockets). */
 void on_datagram_ignore(struct ipx_socket *sock, const struct ipx_header *hdr,

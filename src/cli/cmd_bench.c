@@ -59,6 +59,9 @@ static void help_bench_hub(FILE *out)
 		"                      path's sender and receiver to s,r (default\n"
 		"                      S,R); e.g. 0,1,0,0,1 gives the hub a CPU\n"
 		"      --json          machine-readable output\n"
+		"      --pcap FILE     the hub of the first run records every\n"
+		"                      packet to FILE (its writing is part of\n"
+		"                      that run's figures)\n"
 		"  -v, --verbose       CPU use of every process\n"
 		"  -h, --help          this text\n\n"
 		"See bench/README.md for the method and how to read the figures.\n",
@@ -343,7 +346,8 @@ bad:
 	return -1;
 }
 
-enum { OPT_WINDOW = OPT_FIRST_CMD, OPT_SIZE, OPT_PIN, OPT_JSON };
+enum { OPT_WINDOW = OPT_FIRST_CMD, OPT_SIZE, OPT_PIN, OPT_JSON,
+       OPT_HPCAP };
 
 static int bench_hub(int argc, char **argv)
 {
@@ -355,6 +359,7 @@ static int bench_hub(int argc, char **argv)
 		{ "size", required_argument, NULL, OPT_SIZE },
 		{ "pin", required_argument, NULL, OPT_PIN },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "pcap", required_argument, NULL, OPT_HPCAP },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -405,6 +410,9 @@ static int bench_hub(int argc, char **argv)
 		case OPT_JSON:
 			json = true;
 			break;
+		case OPT_HPCAP:
+			o.pcap = optarg;
+			break;
 		case 'v':
 			verbose = true;
 			break;
@@ -454,8 +462,14 @@ static int bench_hub(int argc, char **argv)
 						    : IPX_BENCH_PLAIN;
 			struct ipx_bench_result *r = &res[i][path];
 
-			if (ipx_bench_hub_path(&o, path, r, err,
-					       sizeof(err)) != IPX_OK) {
+			int rc = ipx_bench_hub_path(&o, path, r, err,
+						    sizeof(err));
+
+			/* --pcap: the first run's hub records (each run
+			 * starts its own hub). */
+			if (path == IPX_BENCH_HUB)
+				o.pcap = NULL;
+			if (rc != IPX_OK) {
 				cli_error("bench", "hub: %s path, run %lu: %s",
 					  ipx_bench_path_name(path), i + 1,
 					  err);

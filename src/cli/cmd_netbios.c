@@ -48,8 +48,9 @@ void help_netbios(FILE *out)
 		"      --as NAME       send, call: claim NAME and use it as ours\n"
 		"      --from NAME     listen: only calls from NAME\n"
 		"  -c, --count N       recv: exit 0 after N datagrams\n"
-		"  -t, --timeout S     add: hold the names S seconds; recv: exit 1\n"
-		"                      if the datagrams have not all come by then;\n"
+		"  -t, --timeout S     add: hold the names S seconds; recv: listen\n"
+		"                      that long; with -c, exit 1 if the N have not\n"
+		"                      all come by then (alone: exit 0);\n"
 		"                      listen: exit 1 if no call comes by then\n"
 		"  -x, --hex           recv: payloads in hex\n"
 		"      --stats         print the NetBIOS counters at the end\n"
@@ -522,9 +523,10 @@ static int do_recv(const char *name)
 		return CLI_OK;
 	if (nc.result != CLI_OK)
 		return nc.result;
-	if (nc.o.count)
-		return nc.got >= nc.o.count ? CLI_OK : CLI_FAIL;
-	return rc == IPX_ECLOSED || rc == IPX_ETIMEOUT ? CLI_OK : CLI_FAIL;
+	if (rc != IPX_OK && rc != IPX_ECLOSED && rc != IPX_ETIMEOUT)
+		return CLI_FAIL;
+	return cli_count_result("netbios", nc.got, nc.o.count,
+				rc == IPX_ECLOSED);
 }
 
 /* ---- netcat over a session ---- */

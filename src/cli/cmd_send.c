@@ -106,13 +106,9 @@ int cmd_send(int argc, char **argv)
 			continue;
 		switch (opt) {
 		case 's':
-			if (ipx_socket_parse(optarg, &src_socket) != IPX_OK ||
-			    src_socket == 0) {
-				cli_error("send", "--socket must be 1 to 4 hex "
-						  "digits, not 0 (got '%s')",
-					  optarg);
+			if (cli_parse_socket("send", "--socket", optarg,
+					     &src_socket) < 0)
 				return CLI_USAGE;
-			}
 			break;
 		case OPT_FIRST_CMD:
 			if (cli_parse_uint("send", "--type", optarg, 0, 255,

@@ -47,6 +47,16 @@ int cli_parse_uint(const char *cmd, const char *what, const char *text,
 	return 0;
 }
 
+int cli_parse_socket(const char *cmd, const char *what, const char *text,
+		     uint16_t *out)
+{
+	if (ipx_socket_parse(text, out) == IPX_OK && *out != 0)
+		return 0;
+	cli_error(cmd, "%s must be 1 to 4 hex digits, not 0 (got '%s')", what,
+		  text);
+	return -1;
+}
+
 int cli_parse_seconds(const char *cmd, const char *what, const char *text,
 		      double min, double max, double *out)
 {
@@ -276,6 +286,55 @@ int cli_capture_open(const char *cmd, struct ipx_loop *loop, const char *path,
 	return CLI_OK;
 }
 
+/* -v: where the node is, once it has joined. */
+static void say_joined(const struct cli_node *cn, const struct cli_node_opts *o)
+{
+	char a[IPX_ADDR_STRLEN], ip[INET_ADDRSTRLEN] = "?";
+	struct sockaddr_in server;
+
+	if (!strcmp(cn->link->kind, "udp")) {
+		ipx_udp_link_server(cn->link, &server);
+		inet_ntop(AF_INET, &server.sin_addr, ip, sizeof(ip));
+		cli_error(cli_current, "node %s on the hub at %s:%u (mtu %zu)",
+			  ipx_addr_format(&cn->addr, a), ip,
+			  ntohs(server.sin_port), cn->link->mtu);
+	} else {
+		cli_error(cli_current, "node %s on %s (mtu %zu)",
+			  ipx_addr_format(&cn->addr, a),
+			  o->link ? o->link : cn->link->kind, cn->link->mtu);
+	}
+}
+
+/* -v: what the node did, at exit. */
+static void say_counters(const struct cli_node *cn)
+{
+	const struct ipx_node_stats *st = ipx_node_stats(cn->node);
+	const struct ipx_link_stats *ls = &cn->link->stats;
+	uint64_t drops = 0;
+
+	for (int d = 0; d < IPX_DROP_COUNT; d++)
+		drops += st->drops[d];
+	cli_error(cli_current, "sent %llu packets (%llu bytes), received %llu "
+			       "(%llu bytes), %llu to our sockets, %llu "
+			       "dropped; link tx %llu rx %llu errors %llu/%llu",
+		  (unsigned long long)st->tx_packets,
+		  (unsigned long long)st->tx_bytes,
+		  (unsigned long long)st->rx_packets,
+		  (unsigned long long)st->rx_bytes,
+		  (unsigned long long)st->delivered,
+		  (unsigned long long)drops,
+		  (unsigned long long)ls->tx_packets,
+		  (unsigned long long)ls->rx_packets,
+		  (unsigned long long)ls->tx_errors,
+		  (unsigned long long)ls->rx_errors);
+	for (int d = 0; d < IPX_DROP_COUNT; d++)
+		if (st->drops[d])
+			cli_error(cli_current, "  drop %s %llu (%s)",
+				  ipx_drop_name((enum ipx_drop)d),
+				  (unsigned long long)st->drops[d],
+				  ipx_drop_desc((enum ipx_drop)d));
+}
+
 int cli_node_open(struct cli_node *cn, const struct cli_node_opts *o)
 {
 	char err[512];
@@ -288,13 +347,13 @@ int cli_node_open(struct cli_node *cn, const struct cli_node_opts *o)
 		ipx_config_defaults(&cn->cfg);
 	if (o->config &&
 	    ipx_config_load(&cn->cfg, o->config, err, sizeof(err)) != IPX_OK) {
-		fprintf(stderr, "ipxlab: %s\n", err);
+		cli_error(cli_current, "%s", err);
 		return CLI_FAIL;
 	}
 	cn->loop = ipx_loop_new(NULL);
 	cn->node = cn->loop ? ipx_node_new(cn->loop, &cn->cfg) : NULL;
 	if (!cn->node) {
-		fprintf(stderr, "ipxlab: out of memory\n");
+		cli_error(cli_current, "out of memory");
 		cli_node_close(cn);
 		return CLI_FAIL;
 	}
@@ -312,8 +371,8 @@ int cli_node_open(struct cli_node *cn, const struct cli_node_opts *o)
 		ipx_capture_attach(cn->cap, cn->link);
 	rc = ipx_node_add_link(cn->node, cn->link);
 	if (rc != IPX_OK) {
-		fprintf(stderr, "ipxlab: cannot use the link: %s\n",
-			ipx_strerror(rc));
+		cli_error(cli_current, "cannot use the link: %s",
+			  ipx_strerror(rc));
 		ipx_link_close(cn->link);
 		cli_node_close(cn);
 		return CLI_FAIL;
@@ -326,6 +385,8 @@ int cli_node_open(struct cli_node *cn, const struct cli_node_opts *o)
 	}
 	ipx_node_address(cn->node, &cn->addr);
 	cli_node_services(cn);
+	if (ipx_log_get_level() >= IPX_LOG_DEBUG)
+		say_joined(cn, o);
 	return CLI_OK;
 }
 
@@ -358,13 +419,16 @@ void cli_node_close(struct cli_node *cn)
 				   3 * IPX_SEC);
 		ipx_loop_run_once(cn->loop, 0);
 	}
+	if (cn->node && cn->link && ipx_log_get_level() >= IPX_LOG_DEBUG)
+		say_counters(cn);
 	ipx_rip_free(cn->rip);
 	ipx_diag_free(cn->diag);
 	ipx_ping_responder_free(cn->pong);
 	ipx_node_free(cn->node);	/* closes the link */
 	/* After the link: its close shows the tap its last sends. */
 	if (ipx_capture_close(cn->cap) != IPX_OK)
-		ipx_error("--pcap: some packets could not be written");
+		cli_error(cli_current, "--pcap: some packets could not be "
+				       "written");
 	ipx_loop_free(cn->loop);
 	memset(cn, 0, sizeof(*cn));
 }
@@ -459,4 +523,15 @@ int cli_stdin_lines(struct ipx_loop *loop,
 			return IPX_ECLOSED;
 	}
 	return IPX_OK;
+}
+
+int cli_count_result(const char *cmd, unsigned long got, unsigned long want,
+		     bool interrupted)
+{
+	if (!want || got >= want)
+		return CLI_OK;
+	cli_error(cmd, "%s after %lu of %lu datagram%s",
+		  interrupted ? "interrupted" : "timed out", got, want,
+		  want == 1 ? "" : "s");
+	return CLI_FAIL;
 }

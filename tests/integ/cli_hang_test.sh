@@ -74,4 +74,60 @@ if command -v script >/dev/null; then
 		pass "no hub on a terminal: says once that it waits, then one message" || fail "no hub on a terminal: says once that it waits, then one message" "$out"
 fi
 
+# --- smaller refusals and rules ----------------------------------------------------
+timeout 10 "$BIN" advertise 4 FS1 0 --hub "$HUB" >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc = 2 ] && grep -q "^ipxlab advertise: SOCKET must be 1 to 4 hex digits, not 0" "$TMP/e" &&
+	pass "advertise refuses socket 0" || fail "advertise refuses socket 0" "rc=$rc $(cat "$TMP/e")"
+timeout 10 "$BIN" router --link "hub:$HUB,net=AA01" >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc = 2 ] && grep -q "^ipxlab router: one --link is one network: a router needs two or more" "$TMP/e" &&
+	pass "router refuses a single link" || fail "router refuses a single link" "rc=$rc $(cat "$TMP/e")"
+timeout 10 "$BIN" router --link "hub:$HUB,net=AA01" --link "hub:localhost:${HUB##*:},net=AA02" >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc = 2 ] && grep -q "^ipxlab router: links 1 and 2 both join hub $HUB: a router joins each segment once" "$TMP/e" &&
+	pass "router refuses two links to the same hub" || fail "router refuses two links to the same hub" "rc=$rc $(cat "$TMP/e")"
+# -t without -c is a duration (exit 0) for listen and netbios recv alike;
+# with -c, too few by then is exit 1 and says so.
+"$BIN" listen 4548 --hub "$HUB" -t 0.3 >/dev/null 2>"$TMP/e"; r1=$?
+"$BIN" netbios recv -b --hub "$HUB" -t 0.3 >/dev/null 2>"$TMP/e2"; r2=$?
+[ $r1 = 0 ] && [ $r2 = 0 ] && ! grep -q "timed out" "$TMP/e" "$TMP/e2" &&
+	pass "listen -t and netbios recv -t without -c: exit 0" || fail "listen -t and netbios recv -t without -c: exit 0" "listen=$r1 netbios=$r2 $(cat "$TMP/e" "$TMP/e2")"
+"$BIN" listen 4548 --hub "$HUB" -c 2 -t 0.3 >/dev/null 2>"$TMP/e"; r1=$?
+"$BIN" netbios recv -b --hub "$HUB" -c 2 -t 0.3 >/dev/null 2>"$TMP/e2"; r2=$?
+[ $r1 = 1 ] && [ $r2 = 1 ] && grep -q "^ipxlab listen: timed out after 0 of 2 datagrams" "$TMP/e" &&
+	grep -q "^ipxlab netbios: timed out after 0 of 2 datagrams" "$TMP/e2" &&
+	pass "listen and netbios recv with -c: exit 1 with the count" || fail "listen and netbios recv with -c: exit 1 with the count" "listen=$r1 netbios=$r2 $(cat "$TMP/e" "$TMP/e2")"
+printf 'SPX CONNECTIONS = 1x\n' >"$TMP/x.cfg"
+"$BIN" config "$TMP/x.cfg" >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc = 1 ] && grep -q "SPX CONNECTIONS = 1X is not a whole decimal number: it must be 5 to 150" "$TMP/e" &&
+	pass "config says what is wrong with a value in plain words" || fail "config says what is wrong with a value in plain words" "rc=$rc $(cat "$TMP/e")"
+# One prefix for every command's errors: "ipxlab CMD: ".
+ok=1; bad=
+for c in listen send ping routes sap diag advertise netbios spx router; do
+	case $c in
+	send) args=(00000000:FFFFFFFFFFFF:4545) ;;
+	advertise) args=(4 FS1 451) ;;
+	netbios) args=(recv -b) ;;
+	spx) args=(listen) ;;
+	router) args=(--link "hub:$HUB,net=1" --link "hub:127.0.0.1:9,net=2") ;;
+	*) args=() ;;
+	esac
+	if [ $c = router ]; then opt=(); else opt=(--hub "$HUB"); fi
+	timeout 10 "$BIN" $c "${args[@]}" "${opt[@]}" --config "$TMP/x.cfg" </dev/null >/dev/null 2>"$TMP/e"
+	head -1 "$TMP/e" | grep -q "^ipxlab $c: " || { ok=0; bad+="$c: $(head -1 "$TMP/e"); "; }
+done
+[ $ok = 1 ] && pass "errors start 'ipxlab CMD: ' for every node command" || fail "errors start 'ipxlab CMD: ' for every node command" "$bad"
+# -v: the node's address on joining, its counters at exit.
+echo hi | "$BIN" send 00000000:FFFFFFFFFFFF:4549 --hub "$HUB" -v 2>"$TMP/e"; rc=$?
+[ $rc = 0 ] && grep -q "^ipxlab send: node 00000000:[0-9A-F]\{12\}:0000 on the hub at $HUB" "$TMP/e" &&
+	grep -q "^ipxlab send: sent 1 packets" "$TMP/e" &&
+	pass "-v prints the node, its hub and its counters" || fail "-v prints the node, its hub and its counters" "rc=$rc $(cat "$TMP/e")"
+# bench hub --pcap, as README promises for the benchmarks that start a hub.
+timeout 60 "$BIN" bench hub -s 0.1 -w 0.05 -r 1 --pcap "$TMP/bh.pcap" >"$TMP/bh.out" 2>&1; rc=$?
+size=$(stat -c %s "$TMP/bh.pcap" 2>/dev/null || echo 0)
+[ $rc = 0 ] && [ "$size" -gt 10000 ] && grep -q "target >= 0.50: \(PASS\|MISS\)" "$TMP/bh.out" &&
+	pass "bench hub --pcap records the hub ($size bytes), verdict PASS/MISS" || fail "bench hub --pcap records the hub ($size bytes), verdict PASS/MISS" "rc=$rc $(cat "$TMP/bh.out")"
+if command -v tshark >/dev/null 2>&1; then
+	n=$(tshark -r "$TMP/bh.pcap" -Y ipx 2>/dev/null | wc -l)
+	[ "$n" -gt 100 ] && pass "tshark reads the bench hub capture as IPX ($n frames)" || fail "tshark reads the bench hub capture as IPX ($n frames)"
+fi
+
 finish
