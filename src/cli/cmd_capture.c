@@ -153,6 +153,14 @@ int cmd_capture(int argc, char **argv)
 		rc = rc == IPX_OK || rc == IPX_ETIMEOUT || rc == IPX_ECLOSED
 			     ? CLI_OK
 			     : CLI_FAIL;
+		if (ipx_log_get_level() >= IPX_LOG_DEBUG)
+			cli_error("capture", "%llu packets recorded; link rx "
+					     "%llu (%llu errors) tx %llu",
+				  (unsigned long long)ipx_capture_packets(
+					  run.cap),
+				  (unsigned long long)link->stats.rx_packets,
+				  (unsigned long long)link->stats.rx_errors,
+				  (unsigned long long)link->stats.tx_packets);
 	}
 	ipx_link_close(link);
 	if (ipx_capture_close(run.cap) != IPX_OK) {

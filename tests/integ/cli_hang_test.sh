@@ -120,6 +120,9 @@ echo hi | "$BIN" send 00000000:FFFFFFFFFFFF:4549 --hub "$HUB" -v 2>"$TMP/e"; rc=
 [ $rc = 0 ] && grep -q "^ipxlab send: node 00000000:[0-9A-F]\{12\}:0000 on the hub at $HUB" "$TMP/e" &&
 	grep -q "^ipxlab send: sent 1 packets" "$TMP/e" &&
 	pass "-v prints the node, its hub and its counters" || fail "-v prints the node, its hub and its counters" "rc=$rc $(cat "$TMP/e")"
+timeout 10 "$BIN" capture --hub "$HUB" -s 0.3 -v >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc = 0 ] && grep -q "^ipxlab capture: 0 packets recorded; link rx" "$TMP/e" &&
+	pass "capture -v prints what it recorded" || fail "capture -v prints what it recorded" "rc=$rc $(cat "$TMP/e")"
 # bench hub --pcap, as README promises for the benchmarks that start a hub.
 timeout 60 "$BIN" bench hub -s 0.1 -w 0.05 -r 1 --pcap "$TMP/bh.pcap" >"$TMP/bh.out" 2>&1; rc=$?
 size=$(stat -c %s "$TMP/bh.pcap" 2>/dev/null || echo 0)
