@@ -52,6 +52,9 @@ struct ipx_bench_opts {
 	size_t payload;		/* IPX payload bytes (plain: payload + 30) */
 	/* CPU per path and role, -1 = not pinned (plain has no hub) */
 	int pin[2][IPX_BENCH_ROLES];
+	/* The hub records every packet it receives and sends to this pcap
+	 * file (truncated first); NULL: none. */
+	const char *pcap;
 };
 
 /* What one process did between the two marks. */
@@ -232,7 +235,7 @@ struct ipx_nbb_rate {
 	double seconds;		/* the measurement window */
 	uint64_t count;		/* round trips, datagrams or messages in it */
 	double rate;		/* count per second */
-	double rtt_med_us, rtt_p90_us;	/* per round trip or SEND */
+	double rtt_p50_us, rtt_p99_us;	/* per round trip or SEND */
 	uint64_t samples;
 	uint64_t sent, delivered, stalls;	/* datagram rows, whole run */
 };

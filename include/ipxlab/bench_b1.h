@@ -1,6 +1,6 @@
 /*
  * bench_b1.h - B1, the protocol comparison ("2,000 packets of 255
- * bytes", ../shared/spec/benchmarks.md) on the harness (bench_harness.h):
+ * bytes" of a 1990 Novell AppNote, docs/benchmarks.md) on the harness (bench_harness.h):
  * a sender agent and a receiver agent run every interface in turn (IPX,
  * SPX, SPX II, NetBIOS datagram, NetBIOS session), with the plain UDP
  * baseline of the same path and the IPX round trip that bounds the
@@ -66,11 +66,11 @@ struct ipx_b1_row {
 	enum ipx_bw_kind kind;
 	/* over the passes */
 	struct ipx_stat_summary pps;	/* sends completed per second */
-	struct ipx_stat_summary kbps;	/* payload KB (1024) per second */
+	struct ipx_stat_summary kbps;	/* payload KB (1000 bytes) carried/s */
 	struct ipx_stat_summary sent, delivered;
 	struct ipx_stat_summary loss;	/* 1 - delivered / sent */
 	struct ipx_stat_summary carried;	/* pps x delivered / sent */
-	struct ipx_stat_summary ratio_ipx;	/* pps / IPX pps, per pass */
+	struct ipx_stat_summary ratio_ipx;	/* carried / IPX carried, per pass */
 	struct ipx_stat_summary retransmits;
 	/* per send (RTT kind: per round trip), every pass merged, ns */
 	uint64_t lat_count;	/* 0: no per-send times (datagrams) */

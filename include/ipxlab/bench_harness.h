@@ -2,7 +2,7 @@
  * bench_harness.h - the benchmark harness every benchmark reuses: a
  * controller and workstation agents, each its own process and its own IPX
  * node, like the separate sender and receiver programs of the original
- * benchmarks (../shared/spec/benchmarks.md). What an agent measures is a
+ * 1990 benchmarks (docs/benchmarks.md). What an agent measures is a
  * workload (bench_work.h); the harness only places, starts and collects.
  *
  *   agent       an IPX node that listens for a controller on an SPX socket

@@ -2,7 +2,7 @@
  * bench_work.h - the measured side of a benchmark: what one workstation
  * agent does on its own IPX node while the harness (bench_harness.h)
  * coordinates. One workload is one interface of B1 (protocol comparison,
- * ../shared/spec/benchmarks.md) in one role: a sender that sends 'count'
+ * docs/benchmarks.md) in one role: a sender that sends 'count'
  * packets (or sends for 'seconds') and a receiver that only receives and
  * counts, or the echo pair that measures the bare round trip.
  *
@@ -97,7 +97,7 @@ struct ipx_bw_result {
 	double seconds;		/* sender: first send to last completion;
 				 * receiver: first to last packet */
 	double pps;		/* per second over 'seconds' */
-	double kbps;		/* payload KB (1024 bytes) per second */
+	double kbps;		/* payload KB (1000 bytes) per second */
 	uint64_t retransmits;	/* sender: session kinds, and RTT resends */
 	double srtt_us;		/* SPX kinds: the connection's own estimate */
 	/* sender: per-send completion time, start of the send to its

@@ -35,6 +35,9 @@ struct ipx_capture_options {
 	/* Printed lines: with 'print', say the link kind ("udp", "eth") at
 	 * the start of each line when several are captured at once. */
 	bool show_link;
+	/* Record (write, print, count) at most this many packets; later ones
+	 * are left out, even in the same batch. 0: no limit. */
+	uint64_t limit;
 };
 
 /* Open (the pcap file is created or truncated); err gets a message. */

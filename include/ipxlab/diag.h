@@ -1,6 +1,6 @@
 /*
  * diag.h - the IPX diagnostics responder (socket 0x456): codec and
- * responder (docs/diag.md; facts in ../shared/spec/protocols.md 9.1).
+ * responder (docs/diag.md, which names the public sources).
  *
  * Configuration request (IPX payload):
  *   off   size field

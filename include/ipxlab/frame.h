@@ -1,7 +1,7 @@
 /*
  * frame.h - the four Novell Ethernet frame types for IPX: encode an IPX
  * packet into a frame, and recognise and unwrap a received frame
- * (../shared/spec/protocols.md section 2; docs/links.md).
+ * (as Wireshark's packet-eth.c tells them apart; docs/links.md).
  *
  * Pure functions on byte buffers: no sockets, so the codec is unit-tested
  * and fuzzed on its own.

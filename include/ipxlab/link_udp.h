@@ -38,13 +38,17 @@ int ipx_udp_resolve(const char *text, uint16_t default_port,
 /*
  * Open a tunnel link to 'server' and start registering. The link comes up
  * (on_state) when the server answers; if it never does within the timeout
- * on_state reports down with link error IPX_ETIMEOUT.
+ * on_state reports down with link error IPX_ETIMEOUT, at the time-out
+ * exactly (the back-off never waits past it). The caller says so: the
+ * link only logs it at debug level.
  */
 int ipx_udp_link_open(struct ipx_loop *loop, const struct sockaddr_in *server,
 		      const struct ipx_udp_options *opts,
 		      struct ipx_link **out);
 /* Why a link went down (IPX_OK while it is fine). */
 int ipx_udp_link_error(const struct ipx_link *link);
+/* The server the link registers with. */
+void ipx_udp_link_server(const struct ipx_link *link, struct sockaddr_in *out);
 /* The local UDP address the link sends from. */
 int ipx_udp_link_local(const struct ipx_link *link, struct sockaddr_in *out);
 

@@ -1,6 +1,6 @@
 /*
  * ping.h - Novell IPX ping (socket 0x9086): codec and responder
- * (docs/diag.md; facts in ../shared/spec/protocols.md 9.2).
+ * (docs/diag.md, which names the public sources).
  *
  * Wire format (IPX payload, IPX packet type 4):
  *   off size field

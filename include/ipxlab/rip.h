@@ -1,6 +1,6 @@
 /*
  * rip.h - IPX RIP (socket 0x453): the packet codec and the routing agent
- * (docs/routing.md; facts in ../shared/spec/protocols.md section 6).
+ * (docs/routing.md, which names the public sources).
  *
  * Wire format (IPX payload, all fields big-endian, IPX packet type 1):
  *

@@ -1,6 +1,6 @@
 /*
  * sap.h - IPX SAP (socket 0x452): the packet codec and the service agent
- * (docs/sap.md; facts in ../shared/spec/protocols.md section 5).
+ * (docs/sap.md, which names the public sources).
  *
  * Wire format (IPX payload, all fields big-endian, IPX packet type 4):
  *

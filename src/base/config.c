@@ -1,7 +1,8 @@
 /*
  * config.c - the SHELL.CFG parameter table and its parser (see config.h).
  *
- * Defaults and ranges follow ../shared/spec/benchmarks.md; where the 1990
+ * Defaults and ranges follow Novell's SHELL.CFG / NET.CFG documentation
+ * (docs/config.md); where the 1990
  * documentation states no range, the choice is recorded in docs/config.md.
  */
 #include "ipxlab/config.h"
@@ -183,7 +184,7 @@ static int parse_value(size_t i, const char *v, uint32_t *out,
 	}
 	for (const char *c = v; *c; c++) {
 		if (!isdigit((unsigned char)*c)) {
-			*why = "expects a whole decimal number";
+			*why = "not a whole decimal number";
 			return -1;
 		}
 		n = n * 10 + (unsigned)(*c - '0');

@@ -44,6 +44,7 @@
 #include "ipxlab/bench_harness.h"
 #include "ipxlab/err.h"
 #include "ipxlab/hub.h"
+#include "ipxlab/hub_capture.h"
 #include "ipxlab/ipx.h"
 #include "ipxlab/link.h"
 #include "ipxlab/link_udp.h"
@@ -452,6 +453,8 @@ static void hub_main(struct child *c) __attribute__((noreturn));
 static void hub_main(struct child *c)
 {
 	struct ipx_hub_options ho = { 0 };
+	struct ipx_capture_options co = { .pcap_path = c->o->pcap };
+	struct ipx_capture *cap = NULL;
 	struct sockaddr_in where;
 	struct msg m;
 	char err[256];
@@ -460,6 +463,12 @@ static void hub_main(struct child *c)
 	ho.bind.sin_family = AF_INET;
 	ho.bind.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	ho.bind.sin_port = 0;
+	if (c->o->pcap) {
+		if (ipx_capture_open(c->loop, &co, &cap, err, sizeof(err)) !=
+		    IPX_OK)
+			child_fail(c, "--pcap %s", err);
+		ipx_hub_capture(&ho, cap);
+	}
 	if (ipx_hub_open(c->loop, &ho, &c->hub, err, sizeof(err)) != IPX_OK)
 		child_fail(c, "%s", err);
 	ipx_hub_local(c->hub, &where);
@@ -472,6 +481,13 @@ static void hub_main(struct child *c)
 		sample_cpu(c);
 	}
 	ipx_hub_flush(c->hub);
+	/* The flush showed the capture the hub's last sends; the hub stays
+	 * open for the final snapshot's counters. */
+	if (cap) {
+		if (ipx_capture_close(cap) != IPX_OK)
+			child_fail(c, "--pcap %s: some packets could not be "
+				      "written", c->o->pcap);
+	}
 	child_exit(c);
 }
 

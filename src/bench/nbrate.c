@@ -31,6 +31,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -438,14 +439,15 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static double quantile(double q)
+/* Percentile p by nearest rank, as every benchmark and ping report it. */
+static double percentile(double p)
 {
-	size_t i;
+	size_t rank;
 
 	if (!m.nsamples)
 		return 0;
-	i = (size_t)(q * (double)(m.nsamples - 1) + 0.5);
-	return m.samples[i];
+	rank = (size_t)ceil(p / 100 * (double)m.nsamples);
+	return m.samples[rank ? rank - 1 : 0];
 }
 
 /* Run the test now set up: warm up, then count between two marks. */
@@ -469,8 +471,8 @@ static void measure(struct ipx_nbb_rate *r, const uint64_t *counter)
 	r->seconds = (double)(t1 - t0) / IPX_SEC;
 	r->rate = r->seconds > 0 ? (double)r->count / r->seconds : 0;
 	qsort(m.samples, m.nsamples, sizeof(double), cmp_double);
-	r->rtt_med_us = quantile(0.5);
-	r->rtt_p90_us = quantile(0.9);
+	r->rtt_p50_us = percentile(50);
+	r->rtt_p99_us = percentile(99);
 	r->samples = m.nsamples;
 	/* Let what is in flight finish. */
 	ipx_loop_run_for(m.loop, 200 * IPX_MSEC);

@@ -131,7 +131,10 @@ static void summarize_row(const struct ipx_b1_sample *s, unsigned repeat,
 	memset(row, 0, sizeof(*row));
 	row->kind = k;
 	SUMMARY(pps, x->snd.pps);
-	SUMMARY(kbps, x->snd.kbps);
+	/* What the path carried, in bytes too (the sender's bytes per
+	 * packet times the carried rate). */
+	SUMMARY(kbps, x->snd.pps > 0 ? x->snd.kbps * carried(x) / x->snd.pps
+				     : 0);
 	SUMMARY(sent, (double)x->snd.sent);
 	SUMMARY(delivered, (double)x->rcv.delivered);
 	SUMMARY(loss, x->snd.sent && x->rcv.delivered < x->snd.sent
@@ -141,8 +144,8 @@ static void summarize_row(const struct ipx_b1_sample *s, unsigned repeat,
 	SUMMARY(carried, carried(x));
 	SUMMARY(retransmits, (double)x->snd.retransmits);
 	SUMMARY(ratio_ipx,
-		s[ipx_b1_index(r, IPX_BW_IPX)].snd.pps > 0
-			? x->snd.pps / s[ipx_b1_index(r, IPX_BW_IPX)].snd.pps
+		carried(&s[ipx_b1_index(r, IPX_BW_IPX)]) > 0
+			? carried(x) / carried(&s[ipx_b1_index(r, IPX_BW_IPX)])
 			: 0);
 #undef SUMMARY
 	if (h) {

@@ -562,7 +562,7 @@ void ipx_bw_result(const struct ipx_bw *w, struct ipx_bw_result *out)
 							     : out->delivered);
 
 		out->pps = n / out->seconds;
-		out->kbps = (double)out->bytes / 1024.0 / out->seconds;
+		out->kbps = (double)out->bytes / 1000.0 / out->seconds;
 	}
 	if (w->ops->result)
 		w->ops->result(w, out);

@@ -106,13 +106,22 @@ void cli_node_close(struct cli_node *cn);
  * Open the link the options name (--hub or --link) on 'loop', without
  * waiting for it to come up; 'promisc' asks an Ethernet link for every
  * IPX frame on the segment. 'cmd' prefixes error messages. Returns a CLI_
- * exit code. cli_link_wait waits until it is up (or has failed).
+ * exit code. cli_link_wait waits until it is up, --wait at most; after
+ * 0.3 s without an answer it says once that it is waiting (when stderr is
+ * a terminal), and it gives one message if the link does not come up.
  */
 int cli_link_open(const char *cmd, struct ipx_loop *loop,
 		  const struct cli_node_opts *o, bool promisc,
 		  struct ipx_link **out);
 int cli_link_wait(const char *cmd, struct ipx_loop *loop,
 		  const struct cli_node_opts *o, struct ipx_link *link);
+/*
+ * The one message for a link that did not come up within --wait: for a
+ * tunnel, the server's address and what should run there; 'where' names
+ * other links. cli_link_wait and the router use it.
+ */
+void cli_no_hub(const char *cmd, const struct ipx_link *link,
+		const char *where, double wait);
 /* Has the link failed for good (a tunnel without an answer)? */
 bool cli_link_failed(const struct ipx_link *link);
 /* --pcap: open the capture file; CLI_ exit code. */
@@ -126,6 +135,9 @@ int cli_parse_uint(const char *cmd, const char *what, const char *text,
 		   unsigned long min, unsigned long max, unsigned long *out);
 int cli_parse_seconds(const char *cmd, const char *what, const char *text,
 		      double min, double max, double *out);
+/* A socket number: 1 to 4 hex digits, not 0 (0 asks for a dynamic one). */
+int cli_parse_socket(const char *cmd, const char *what, const char *text,
+		     uint16_t *out);
 void cli_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Write bytes as text: printable ASCII as is, the rest as \xHH. */
@@ -161,6 +173,31 @@ int cli_link_spec_parse(const char *text, struct cli_link_spec *out,
 int cli_eth_open(const char *cmd, struct ipx_loop *loop,
 		 const struct cli_link_spec *spec, bool promisc,
 		 struct ipx_link **out);
+
+/*
+ * Standard input for commands that read it (send, netbios send and call,
+ * spx). cli_stdin_watch watches it on the loop when epoll can (pipes,
+ * terminals, sockets), non-blocking, and returns true; it returns false
+ * for what epoll refuses (a regular file, /dev/null and other character
+ * devices), which the caller then reads plainly: such reads never block.
+ * cli_stdin_lines runs the loop until stdin ends, giving every chunk read
+ * to 'feed' either way; it returns IPX_OK at the end of input or
+ * IPX_ECLOSED if the loop was stopped (a signal).
+ */
+bool cli_stdin_watch(struct ipx_loop *loop, ipx_fd_cb cb, void *ctx);
+int cli_stdin_lines(struct ipx_loop *loop,
+		    void (*feed)(void *ctx, const char *buf, size_t n),
+		    void *ctx);
+
+/*
+ * The rule for -c N and -t S of the receiving commands (listen, netbios
+ * recv): -t alone is how long to listen, exit 0 whatever came; with -c,
+ * exit 0 once N have come, else 1 with "timed out after K of N datagrams"
+ * (or "interrupted after ..." when a signal ended the wait).
+ * Returns the CLI_ exit code for 'got' of 'want' (0: no -c).
+ */
+int cli_count_result(const char *cmd, unsigned long got, unsigned long want,
+		     bool interrupted);
 
 /* A receive callback that ignores what arrives (send-only sockets). */
 void on_datagram_ignore(struct ipx_socket *sock, const struct ipx_header *hdr,

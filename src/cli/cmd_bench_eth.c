@@ -105,7 +105,7 @@ static void print_json(const struct ipx_ethb_opts *o, unsigned long runs,
 		       k ? ", " : "",
 		       k == 0 ? "raw_pps" : k == 1 ? "ipx_pps" : "ratio",
 		       sum[k][0], sum[k][1], sum[k][2]);
-	printf("}, \"target_ratio\": %.2f, \"target_met\": %s}\n",
+	printf("}, \"target_ratio\": %.2f, \"pass\": %s}\n",
 	       IPX_ETHB_TARGET_RATIO, met ? "true" : "false");
 }
 
@@ -269,6 +269,6 @@ int bench_eth(int argc, char **argv)
 	       sum[1][2]);
 	printf("  ipx / raw: %.2f [%.2f - %.2f]; target >= %.2f: %s\n",
 	       sum[2][0], sum[2][1], sum[2][2], IPX_ETHB_TARGET_RATIO,
-	       met ? "MET" : "NOT MET");
+	       met ? "PASS" : "MISS");
 	return CLI_OK;
 }

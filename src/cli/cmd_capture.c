@@ -28,7 +28,8 @@ void help_capture(FILE *out)
 		"everything);\n"
 		"on an Ethernet interface every IPX frame on the segment.\n\n"
 		"  -w, --write FILE    also write the packets to a pcap file\n"
-		"  -c, --count N       stop after N packets (lines)\n"
+		"  -c, --count N       stop after N packets (lines; its joining\n"
+		"                      the hub is not one of them)\n"
 		"  -s, --seconds S     stop after S seconds\n"
 		"  --hub HOST[:PORT]   the tunnel server to join (default "
 		"$IPXLAB_HUB\n"
@@ -99,6 +100,7 @@ int cmd_capture(int argc, char **argv)
 			if (cli_parse_uint("capture", "--count", optarg, 1,
 					   1000000000, &run.want) < 0)
 				return CLI_USAGE;
+			co.limit = run.want;
 			break;
 		case 's':
 			if (cli_parse_seconds("capture", "--seconds", optarg,
@@ -133,12 +135,13 @@ int cmd_capture(int argc, char **argv)
 	}
 	rc = cli_link_open("capture", loop, &no, true, &link);
 	if (rc == CLI_OK) {
-		ipx_capture_attach(run.cap, link);
 		link->rx = ignore_rx;
 		cli_stop_on_signals(loop);
 		rc = cli_link_wait("capture", loop, &no, link);
 	}
 	if (rc == CLI_OK) {
+		/* From now on: joining the hub is not a packet of the LAN. */
+		ipx_capture_attach(run.cap, link);
 		char node[13];
 
 		ipx_info("capture: on %s as node %s", no.link ? no.link : "the hub",
@@ -150,6 +153,14 @@ int cmd_capture(int argc, char **argv)
 		rc = rc == IPX_OK || rc == IPX_ETIMEOUT || rc == IPX_ECLOSED
 			     ? CLI_OK
 			     : CLI_FAIL;
+		if (ipx_log_get_level() >= IPX_LOG_DEBUG)
+			cli_error("capture", "%llu packets recorded; link rx "
+					     "%llu (%llu errors) tx %llu",
+				  (unsigned long long)ipx_capture_packets(
+					  run.cap),
+				  (unsigned long long)link->stats.rx_packets,
+				  (unsigned long long)link->stats.rx_errors,
+				  (unsigned long long)link->stats.tx_packets);
 	}
 	ipx_link_close(link);
 	if (ipx_capture_close(run.cap) != IPX_OK) {

@@ -19,7 +19,8 @@ void help_listen(FILE *out)
 		"printed to stderr once it has joined.\n\n"
 		"  -c, --count N       exit 0 after N datagrams\n"
 		"  -t, --timeout SECONDS\n"
-		"                      exit 1 if they have not all arrived by then\n"
+		"                      listen that long; with -c, exit 1 if the N\n"
+		"                      have not all arrived by then (alone: exit 0)\n"
 		"  -x, --hex           print payloads in hex\n"
 		"  --type              show the IPX packet type too\n" CLI_NODE_OPTS_HELP);
 }
@@ -126,12 +127,8 @@ int cmd_listen(int argc, char **argv)
 		return CLI_USAGE;
 	}
 	if (optind < argc &&
-	    (ipx_socket_parse(argv[optind], &number) != IPX_OK || number == 0)) {
-		cli_error("listen", "SOCKET must be 1 to 4 hex digits, not 0 "
-				    "(got '%s')",
-			  argv[optind]);
+	    cli_parse_socket("listen", "SOCKET", argv[optind], &number) < 0)
 		return CLI_USAGE;
-	}
 	rc = cli_node_open(&cn, &no);
 	if (rc)
 		return rc;
@@ -150,13 +147,10 @@ int cmd_listen(int argc, char **argv)
 					(ipx_time)(timeout * IPX_SEC));
 	else
 		rc = ipx_loop_run_until(cn.loop, done, &st, UINT64_MAX / 4);
-	if (rc == IPX_ETIMEOUT)
-		cli_error("listen", "timed out after %lu of %lu datagrams",
-			  st.got, st.want);
 	cli_node_close(&cn);
 	if (st.closed)
 		return CLI_OK;
-	if (st.want)
-		return st.got >= st.want ? CLI_OK : CLI_FAIL;
-	return rc == IPX_ECLOSED || rc == IPX_OK ? CLI_OK : CLI_FAIL;
+	if (rc != IPX_OK && rc != IPX_ETIMEOUT && rc != IPX_ECLOSED)
+		return CLI_FAIL;
+	return cli_count_result("listen", st.got, st.want, rc == IPX_ECLOSED);
 }

@@ -8,12 +8,10 @@
  * is in src/bench/nbrate.c).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -50,8 +48,9 @@ void help_netbios(FILE *out)
 		"      --as NAME       send, call: claim NAME and use it as ours\n"
 		"      --from NAME     listen: only calls from NAME\n"
 		"  -c, --count N       recv: exit 0 after N datagrams\n"
-		"  -t, --timeout S     add: hold the names S seconds; recv: exit 1\n"
-		"                      if the datagrams have not all come by then;\n"
+		"  -t, --timeout S     add: hold the names S seconds; recv: listen\n"
+		"                      that long; with -c, exit 1 if the N have not\n"
+		"                      all come by then (alone: exit 0);\n"
 		"                      listen: exit 1 if no call comes by then\n"
 		"  -x, --hex           recv: payloads in hex\n"
 		"      --stats         print the NetBIOS counters at the end\n"
@@ -376,7 +375,6 @@ static struct {
 	struct job *j;
 	size_t len;		/* bytes of the line so far */
 	unsigned long line;
-	bool eof;
 	int ret;
 } ls;
 
@@ -403,8 +401,9 @@ static void send_line(void)
 	ls.len = 0;
 }
 
-static void feed_lines(const char *p, size_t n)
+static void feed_lines(void *ctx, const char *p, size_t n)
 {
+	(void)ctx;
 	for (size_t i = 0; i < n; i++) {
 		if (p[i] == '\n') {
 			send_line();
@@ -416,34 +415,9 @@ static void feed_lines(const char *p, size_t n)
 	}
 }
 
-static void on_stdin_lines(struct ipx_loop *loop, int fd, unsigned ev,
-			   void *ctx)
-{
-	char buf[4096];
-	ssize_t n = read(fd, buf, sizeof(buf));
-
-	(void)ev;
-	(void)ctx;
-	if (n > 0) {
-		feed_lines(buf, (size_t)n);
-		return;
-	}
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return;
-	ls.eof = true;
-	ipx_loop_del_fd(loop, fd);
-}
-
-static bool lines_done(void *ctx)
-{
-	(void)ctx;
-	return ls.eof;
-}
-
 static int do_send(const char *name)
 {
 	uint8_t own[NB_NAME_LEN];
-	struct stat sb;
 
 	memset(&ls, 0, sizeof(ls));
 	ls.j = job_new(nc.o.bcast ? NB_SEND_BCAST_DATAGRAM : NB_SEND_DATAGRAM);
@@ -454,23 +428,7 @@ static int do_send(const char *name)
 	if (own_name(&ls.j->ncb.num, own) < 0) {
 		return CLI_FAIL;
 	}
-	if (fstat(STDIN_FILENO, &sb) == 0 && S_ISREG(sb.st_mode)) {
-		/* A regular file cannot be polled: straight through. */
-		char buf[4096];
-		ssize_t n;
-
-		while ((n = read(STDIN_FILENO, buf, sizeof(buf))) > 0) {
-			feed_lines(buf, (size_t)n);
-			ipx_loop_run_once(nc.cn.loop, 0);
-		}
-	} else {
-		fcntl(STDIN_FILENO, F_SETFL,
-		      fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK);
-		if (ipx_loop_add_fd(nc.cn.loop, STDIN_FILENO, IPX_EV_READ,
-				    on_stdin_lines, NULL) == IPX_OK)
-			ipx_loop_run_until(nc.cn.loop, lines_done, NULL,
-					   UINT64_MAX / 4);
-	}
+	cli_stdin_lines(nc.cn.loop, feed_lines, NULL);
 	if (ls.len)
 		send_line();	/* a last line without a newline */
 	ipx_loop_run_for(nc.cn.loop, 50 * IPX_MSEC);
@@ -565,9 +523,10 @@ static int do_recv(const char *name)
 		return CLI_OK;
 	if (nc.result != CLI_OK)
 		return nc.result;
-	if (nc.o.count)
-		return nc.got >= nc.o.count ? CLI_OK : CLI_FAIL;
-	return rc == IPX_ECLOSED || rc == IPX_ETIMEOUT ? CLI_OK : CLI_FAIL;
+	if (rc != IPX_OK && rc != IPX_ECLOSED && rc != IPX_ETIMEOUT)
+		return CLI_FAIL;
+	return cli_count_result("netbios", nc.got, nc.o.count,
+				rc == IPX_ECLOSED);
 }
 
 /* ---- netcat over a session ---- */
@@ -708,7 +667,6 @@ static bool session_over(void *ctx)
 /* The session is up (lsn in nc.recv): carry data both ways. */
 static int netcat(void)
 {
-	struct stat sb;
 	int rc;
 
 	nc.recv->ncb.post = on_received;
@@ -720,14 +678,7 @@ static int netcat(void)
 		nb_fail("receive", NULL, nc.recv->ncb.retcode);
 		return CLI_FAIL;
 	}
-	if (fstat(STDIN_FILENO, &sb) != 0 || S_ISFIFO(sb.st_mode) ||
-	    S_ISCHR(sb.st_mode) || S_ISSOCK(sb.st_mode)) {
-		fcntl(STDIN_FILENO, F_SETFL,
-		      fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK);
-		nc.stdin_watched = ipx_loop_add_fd(nc.cn.loop, STDIN_FILENO,
-						   IPX_EV_READ, on_stdin,
-						   NULL) == IPX_OK;
-	}
+	nc.stdin_watched = cli_stdin_watch(nc.cn.loop, on_stdin, NULL);
 	pump_stdin();
 	rc = ipx_loop_run_until(nc.cn.loop, session_over, NULL, UINT64_MAX / 4);
 	fflush(stdout);
@@ -1094,12 +1045,12 @@ static void json_run(const struct ipx_nbb_result *r)
 		const struct ipx_nbb_rate *x = row_of(r, k);
 
 		printf(", \"%s\": {\"rate\": %.1f, \"count\": %llu, "
-		       "\"seconds\": %.4f, \"median_us\": %.1f, \"p90_us\": "
+		       "\"seconds\": %.4f, \"p50_us\": %.1f, \"p99_us\": "
 		       "%.1f, \"sent\": %llu, \"delivered\": %llu, \"stalls\": "
 		       "%llu}",
 		       bench_rows[k].json, x->rate,
-		       (unsigned long long)x->count, x->seconds, x->rtt_med_us,
-		       x->rtt_p90_us, (unsigned long long)x->sent,
+		       (unsigned long long)x->count, x->seconds, x->rtt_p50_us,
+		       x->rtt_p99_us, (unsigned long long)x->sent,
 		       (unsigned long long)x->delivered,
 		       (unsigned long long)x->stalls);
 	}
@@ -1111,7 +1062,7 @@ static void print_rows(const struct ipx_nbb_result *res, int n)
 	char label[64];
 
 	printf("%-33s %8s %-17s %-6s %10s %10s\n", "", "rate", " (min-max)", "",
-	       "median", "p90");
+	       "p50", "p99");
 	for (size_t k = 0; k < sizeof(bench_rows) / sizeof(bench_rows[0]); k++) {
 		struct spread3 rate = spread_rows(res, n, k, RATE);
 		const struct ipx_nbb_rate *x = row_of(&res[0], k);
@@ -1141,10 +1092,10 @@ static void print_rows(const struct ipx_nbb_result *res, int n)
 			printf(" %7.1f us %7.1f us",
 			       spread_rows(res, n, k,
 					   offsetof(struct ipx_nbb_rate,
-						    rtt_med_us)).med,
+						    rtt_p50_us)).med,
 			       spread_rows(res, n, k,
 					   offsetof(struct ipx_nbb_rate,
-						    rtt_p90_us)).med);
+						    rtt_p99_us)).med);
 		for (int i = 0; i < n; i++) {
 			sent += row_of(&res[i], k)->sent;
 			delivered += row_of(&res[i], k)->delivered;
@@ -1247,11 +1198,11 @@ int bench_netbios(int argc, char **argv)
 	packets = (int)((NB_MAX_MESSAGE + res[0].max_data - 1) /
 			res[0].max_data);
 	ipx_rtt = spread_rows(res, n, 0, offsetof(struct ipx_nbb_rate,
-						  rtt_med_us)).med;
+						  rtt_p50_us)).med;
 	msg_rtt = spread_rows(res, n, 3, offsetof(struct ipx_nbb_rate,
-						  rtt_med_us)).med;
+						  rtt_p50_us)).med;
 	big_us = spread_rows(res, n, 4, offsetof(struct ipx_nbb_rate,
-						 rtt_med_us)).med;
+						 rtt_p50_us)).med;
 	printf("\nThe session is stop-and-wait: one packet in flight, an ack "
 	       "for each.\n");
 	printf("round trip measured: IPX %.1f us; session message (SEND to "

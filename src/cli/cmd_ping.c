@@ -9,6 +9,10 @@
  * With ADDR: Novell IPX ping (socket 0x9086, docs/diag.md), to one node on
  * any network, routers included, like ping(8): a line per reply with its
  * time and hops, then loss and min/avg/max/p99.
+ *
+ * Both: the summary is the last line; a reply later than the last request
+ * plus --linger is neither printed nor counted. Exit status as ping(8):
+ * 0 if at least one reply came, 1 if none did, 2 for bad usage.
  */
 #include <arpa/inet.h>
 #include <getopt.h>
@@ -27,14 +31,17 @@ void help_ping(FILE *out)
 		"answers, with the round-trip time of each answer.\n"
 		"With ADDR (NET:NODE[:SOCKET], socket 9086 by default): Novell\n"
 		"IPX pings to that node, across routers too, a line per reply and\n"
-		"then min/avg/max/p99 like ping(8); until interrupted unless -c.\n\n"
+		"then min/avg/max/p99 like ping(8); until interrupted unless -c.\n"
+		"The summary is the last line. Exit status as ping(8): 0 if any\n"
+		"reply came, 1 if none did, 2 for bad usage.\n\n"
 		"  -c, --count N       requests to send (default 3; with ADDR:\n"
 		"                      until interrupted)\n"
 		"  -i, --interval SECONDS\n"
 		"                      between requests (default 1)\n"
 		"  -s, --size BYTES    data bytes per Novell ping (default 32)\n"
 		"  -W, --linger SECONDS\n"
-		"                      wait after the last request (default 1)\n" CLI_NODE_OPTS_HELP);
+		"                      wait after the last request (default 1);\n"
+		"                      later replies are not counted\n" CLI_NODE_OPTS_HELP);
 }
 
 int cli_parse_target(const char *cmd, const char *text, uint16_t socket,
@@ -230,6 +237,8 @@ static int novell_ping(const struct cli_node_opts *no,
 		if (rc == IPX_ECLOSED || ipx_loop_stopped(cn.loop))
 			break;
 	}
+	/* What comes after the summary is not counted or printed. */
+	ipx_socket_close(np.sock);
 	nping_summary(&np, ipx_loop_now(cn.loop) - start);
 	free(np.rtt);
 	cli_node_close(&cn);
@@ -393,6 +402,7 @@ int cmd_ping(int argc, char **argv)
 		if (rc == IPX_ECLOSED || ipx_loop_stopped(cn.loop))
 			break;
 	}
+	ipx_socket_close(st.sock);	/* nothing after the summary */
 	printf("%u requests, %lu replies from %zu nodes", st.seq - 1 < count
 							   ? st.seq
 							   : (unsigned)count,

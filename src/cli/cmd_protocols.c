@@ -219,16 +219,18 @@ static void print_table(const struct run_ctx *r, const struct ipx_b1_report *rep
 		printf(" (CPU %d)", r->hub_cpu);
 	printf(", --pin %s%s\n\n", ipx_b1_pin_name(r->o.pin),
 	       r->pin_fallback ? " (split needs 2 CPUs per agent)" : "");
-	printf("%-17s %9s %-21s %11s %6s %9s %5s | %8s %5s | %13s %5s\n",
-	       "interface", "pkt/s", "[min - max]", "delivered", "loss",
-	       "KB/s", "x IPX", "1990", "x IPX", "send p50/p99us", "CPUs");
+	printf("%-17s %9s %-21s %9s %11s %6s %9s %5s | %8s %5s | %13s %5s\n",
+	       "interface", "carried/s", "[min - max]", "sent/s", "delivered",
+	       "loss", "KB/s", "x IPX", "1990", "x IPX", "send p50/p99us",
+	       "CPUs");
 	for (int i = 0; i < IPX_B1_ROWS; i++) {
 		const struct ipx_b1_row *w = &rep->row[ipx_b1_rows[i]];
 		char rng[80], del[32], ref[16], rr[16], lat[80], cpu[32];
+		char snt[32];
 
 		snprintf(rng, sizeof(rng), "[%s - %s]",
-			 grouped(w->pps.min, a, sizeof(a)),
-			 grouped(w->pps.max, b, sizeof(b)));
+			 grouped(w->carried.min, a, sizeof(a)),
+			 grouped(w->carried.max, b, sizeof(b)));
 		snprintf(del, sizeof(del), "%.0f/%.0f", w->delivered.median,
 			 w->sent.median);
 		if (w->ref_pps > 0) {
@@ -245,10 +247,12 @@ static void print_table(const struct run_ctx *r, const struct ipx_b1_report *rep
 		else	/* datagrams: a send completes as it is handed on */
 			strcpy(lat, "-");
 		snprintf(cpu, sizeof(cpu), "%d/%d", w->cpu_snd, w->cpu_rcv);
-		printf("%-17s %9s %-21s %11s %5.2f%% %9.1f %5.2f | %8s %5s | "
+		grouped(w->pps.median, snt, sizeof(snt));
+		printf("%-17s %9s %-21s %9s %11s %5.2f%% %9.1f %5.2f | %8s %5s | "
 		       "%13s %5s\n",
-		       row_name(w->kind), grouped(w->pps.median, c, sizeof(c)),
-		       rng, del, w->loss.median * 100, w->kbps.median,
+		       row_name(w->kind),
+		       grouped(w->carried.median, c, sizeof(c)), rng, snt, del,
+		       w->loss.median * 100, w->kbps.median,
 		       w->ratio_ipx.median, ref, rr, lat, cpu);
 	}
 	printf("%-17s %9s round trips/s [%s - %s]; per round trip p50 %.1f "
@@ -271,8 +275,11 @@ static void print_table(const struct run_ctx *r, const struct ipx_b1_report *rep
 		       x->ratio.max, x->want, x->pass ? "PASS" : "MISS",
 		       target_what(x, t));
 	}
-	printf("\nCPUs: where the sender/receiver ran (last run); loss and "
-	       "x IPX use the sender's count.\n");
+	printf("\ncarried/s: packets the path carried per second (sent/s "
+	       "times delivered/sent, at most the\nreceiver's rate); KB/s "
+	       "and x IPX use it too (KB = 1000 bytes). sent/s: sends "
+	       "completed\nper second. CPUs: where the sender/receiver ran "
+	       "(last run).\n");
 }
 
 /* A JSON string: agent names may hold any printable character. */
@@ -391,7 +398,8 @@ static void print_json(const struct run_ctx *r,
 
 static void print_csv(const struct ipx_b1_report *rep)
 {
-	printf("kind,name,pps_median,pps_min,pps_max,kbps_median,sent_median,"
+	printf("kind,name,pps_median,pps_min,pps_max,carried_median,"
+	       "carried_min,carried_max,kbps_median,sent_median,"
 	       "delivered_median,loss_median,ratio_ipx_median,ref_1990_pps,"
 	       "ref_1990_ratio_ipx,latency_p50_us,latency_p99_us,cpu_sender,"
 	       "cpu_receiver,target,target_ratio,target_want,target_pass\n");
@@ -401,9 +409,12 @@ static void print_csv(const struct ipx_b1_report *rep)
 		const struct ipx_b1_row *w = &rep->row[k];
 		int t = row_target(k);
 
-		printf("%s,%s,%.1f,%.1f,%.1f,%.2f,%.0f,%.0f,%.6f,%.4f,",
+		printf("%s,%s,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.2f,%.0f,%.0f,"
+		       "%.6f,%.4f,",
 		       ipx_bw_kind_name(k), row_name(k), w->pps.median,
-		       w->pps.min, w->pps.max, w->kbps.median, w->sent.median,
+		       w->pps.min, w->pps.max, w->carried.median,
+		       w->carried.min, w->carried.max, w->kbps.median,
+		       w->sent.median,
 		       w->delivered.median, w->loss.median,
 		       w->ratio_ipx.median);
 		if (w->ref_pps > 0)

@@ -30,7 +30,9 @@ void help_router(FILE *out)
 		"16-hop limit), run RIP and SAP as a router, propagate NetBIOS\n"
 		"type-20 broadcasts. Runs until interrupted; SIGUSR1 prints the\n"
 		"routing and service tables and the counters to stderr.\n\n"
-		"  --link SPEC         a network to route (two or more, up to 8):\n"
+		"  --link SPEC         a network to route (two or more, up to 8,\n"
+		"                      each segment once; or one with\n"
+		"                      --internal-net):\n"
 		"                        hub:HOST[:PORT],net=NNNNNNNN[,ticks=N]\n"
 		"                        eth:IFACE,net=NNNNNNNN[,frame=TYPE][,ticks=N]\n"
 		"                      net is the link's IPX network number (hex,\n"
@@ -164,10 +166,30 @@ static int parse_advert(const char *text, struct advert *a)
 	*sock++ = '\0';
 	a->type = strtoul(buf, NULL, 0);
 	if (!ipx_sap_name_ok(name) || a->type == 0 || a->type >= 0xFFFF ||
-	    ipx_socket_parse(sock, &a->socket) != IPX_OK)
+	    ipx_socket_parse(sock, &a->socket) != IPX_OK || a->socket == 0)
 		return -1;
 	strcpy(a->name, name);
 	return 0;
+}
+
+/* Do two link specs name the same hub (once resolved) or interface? */
+static bool same_segment(const struct cli_link_spec *a,
+			 const struct cli_link_spec *b)
+{
+	struct sockaddr_in x, y;
+	char err[256];
+
+	if (strcmp(a->kind, b->kind))
+		return false;
+	if (!strcmp(a->kind, "eth"))
+		return !strcmp(a->where, b->where);
+	if (ipx_udp_resolve(a->where, IPX_UDP_DEFAULT_PORT, &x, err,
+			    sizeof(err)) != IPX_OK ||
+	    ipx_udp_resolve(b->where, IPX_UDP_DEFAULT_PORT, &y, err,
+			    sizeof(err)) != IPX_OK)
+		return false;	/* open_links says what is wrong */
+	return x.sin_addr.s_addr == y.sin_addr.s_addr &&
+	       x.sin_port == y.sin_port;
 }
 
 struct router {
@@ -221,7 +243,8 @@ static void router_close(struct router *r)
 	ipx_ping_responder_free(r->pong);
 	ipx_node_free(r->node);
 	if (ipx_capture_close(r->cap) != IPX_OK)
-		ipx_error("--pcap: some packets could not be written");
+		cli_error("router", "--pcap: some packets could not be "
+				    "written");
 	ipx_loop_free(r->loop);
 }
 
@@ -266,14 +289,14 @@ static int open_links(struct router *r, double wait)
 					r->specs[i].ticks);
 	}
 	rc = ipx_loop_run_until(r->loop, links_ready, r,
-				uo.register_timeout + IPX_SEC);
+				uo.register_timeout);
 	for (size_t i = 0; i < r->nlinks; i++) {
 		char node[13];
 
 		if (!r->links[i]->up) {
 			if (rc != IPX_ECLOSED)
-				cli_error("router", "no answer from the hub at %s",
-					  r->specs[i].where);
+				cli_no_hub("router", r->links[i],
+					   r->specs[i].where, wait);
 			return CLI_FAIL;
 		}
 		r->links[i]->net = r->specs[i].net;
@@ -383,6 +406,17 @@ int cmd_router(int argc, char **argv)
 						  (unsigned)r.specs[i].net);
 					return CLI_USAGE;
 				}
+				if (same_segment(&r.specs[i],
+						 &r.specs[r.nlinks])) {
+					cli_error("router",
+						  "links %zu and %zu both join "
+						  "%s %s: a router joins each "
+						  "segment once",
+						  i + 1, r.nlinks + 1,
+						  r.specs[i].kind,
+						  r.specs[i].where);
+					return CLI_USAGE;
+				}
 			}
 			r.nlinks++;
 			break;
@@ -434,6 +468,12 @@ int cmd_router(int argc, char **argv)
 				    "--link hub:127.0.0.1:10213,net=0000AA01");
 		return CLI_USAGE;
 	}
+	if (r.nlinks < 2 && !internal) {
+		cli_error("router", "one --link is one network: a router needs "
+				    "two or more (or --internal-net beside "
+				    "one link, as a server)");
+		return CLI_USAGE;
+	}
 	for (size_t i = 0; i < r.nlinks; i++) {
 		if (internal && r.specs[i].net == internal) {
 			cli_error("router", "--internal-net %08X is a link's "
@@ -445,13 +485,13 @@ int cmd_router(int argc, char **argv)
 	ipx_config_defaults(&r.cfg);
 	if (no.config &&
 	    ipx_config_load(&r.cfg, no.config, err, sizeof(err)) != IPX_OK) {
-		fprintf(stderr, "ipxlab: %s\n", err);
+		cli_error("router", "%s", err);
 		return CLI_FAIL;
 	}
 	r.loop = ipx_loop_new(NULL);
 	r.node = r.loop ? ipx_node_new(r.loop, &r.cfg) : NULL;
 	if (!r.node) {
-		fprintf(stderr, "ipxlab: out of memory\n");
+		cli_error("router", "out of memory");
 		router_close(&r);
 		return CLI_FAIL;
 	}

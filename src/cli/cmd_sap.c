@@ -338,12 +338,9 @@ int cmd_advertise(int argc, char **argv)
 			  IPX_SAP_NAME_MAX, argv[optind + 1]);
 		return CLI_USAGE;
 	}
-	if (ipx_socket_parse(argv[optind + 2], &socket) != IPX_OK) {
-		cli_error("advertise", "SOCKET must be 1 to 4 hex digits "
-				       "(got '%s')",
-			  argv[optind + 2]);
+	if (cli_parse_socket("advertise", "SOCKET", argv[optind + 2],
+			     &socket) < 0)
 		return CLI_USAGE;
-	}
 	rc = cli_node_open(&cn, &no);
 	if (rc)
 		return rc;

@@ -3,12 +3,8 @@
  * standard input (without its newline) as one datagram to ADDR. A line
  * too long for one datagram is refused by number, never cut.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "ipxlab/err.h"
@@ -33,7 +29,7 @@ struct send_state {
 	char line[IPX_MAX_PACKET + 2];
 	size_t len;
 	unsigned long lineno, sent, refused;
-	bool eof, overlong;
+	bool overlong;
 	ipx_time interval;
 };
 
@@ -65,8 +61,10 @@ static void send_line(struct send_state *st)
 }
 
 /* Take bytes from stdin; every complete line becomes a datagram. */
-static void feed(struct send_state *st, const char *buf, size_t n)
+static void feed(void *ctx, const char *buf, size_t n)
 {
+	struct send_state *st = ctx;
+
 	for (size_t i = 0; i < n; i++) {
 		if (buf[i] == '\n') {
 			send_line(st);
@@ -77,29 +75,6 @@ static void feed(struct send_state *st, const char *buf, size_t n)
 		else
 			st->overlong = true;
 	}
-}
-
-static void on_stdin(struct ipx_loop *loop, int fd, unsigned events, void *ctx)
-{
-	struct send_state *st = ctx;
-	char buf[4096];
-	ssize_t n;
-
-	(void)events;
-	n = read(fd, buf, sizeof(buf));
-	if (n > 0) {
-		feed(st, buf, (size_t)n);
-		return;
-	}
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return;
-	st->eof = true;
-	ipx_loop_del_fd(loop, fd);
-}
-
-static bool finished(void *ctx)
-{
-	return ((struct send_state *)ctx)->eof;
 }
 
 int cmd_send(int argc, char **argv)
@@ -114,7 +89,6 @@ int cmd_send(int argc, char **argv)
 	static struct send_state st;
 	struct cli_node_opts no;
 	struct cli_node cn;
-	struct stat sb;
 	uint16_t src_socket = 0;
 	unsigned long type = IPX_TYPE_PEP;
 	double interval = 0;
@@ -132,13 +106,9 @@ int cmd_send(int argc, char **argv)
 			continue;
 		switch (opt) {
 		case 's':
-			if (ipx_socket_parse(optarg, &src_socket) != IPX_OK ||
-			    src_socket == 0) {
-				cli_error("send", "--socket must be 1 to 4 hex "
-						  "digits, not 0 (got '%s')",
-					  optarg);
+			if (cli_parse_socket("send", "--socket", optarg,
+					     &src_socket) < 0)
 				return CLI_USAGE;
-			}
 			break;
 		case OPT_FIRST_CMD:
 			if (cli_parse_uint("send", "--type", optarg, 0, 255,
@@ -185,23 +155,8 @@ int cmd_send(int argc, char **argv)
 	}
 	st.max = ipx_node_max_payload(cn.node, &st.dst);
 
-	/* A regular file cannot be polled: read it straight through. */
-	if (fstat(STDIN_FILENO, &sb) == 0 && S_ISREG(sb.st_mode)) {
-		char buf[4096];
-		ssize_t n;
-
-		while ((n = read(STDIN_FILENO, buf, sizeof(buf))) > 0) {
-			feed(&st, buf, (size_t)n);
-			ipx_loop_run_once(cn.loop, 0);
-		}
-		st.eof = true;
-	} else {
-		fcntl(STDIN_FILENO, F_SETFL,
-		      fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK);
-		ipx_loop_add_fd(cn.loop, STDIN_FILENO, IPX_EV_READ, on_stdin,
-				&st);
-		ipx_loop_run_until(cn.loop, finished, &st, UINT64_MAX / 4);
-	}
+	/* Interrupted: what was read so far still goes. */
+	cli_stdin_lines(cn.loop, feed, &st);
 	if (st.len > 0 || st.overlong)
 		send_line(&st);		/* a last line without newline */
 	/* Let the last batch leave before the socket closes. */

@@ -2,12 +2,15 @@
  * common.c - how every node-running command joins the network, plus the
  * argument parsing and printing helpers the commands share.
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "ipxlab/err.h"
@@ -42,6 +45,16 @@ int cli_parse_uint(const char *cmd, const char *what, const char *text,
 	}
 	*out = v;
 	return 0;
+}
+
+int cli_parse_socket(const char *cmd, const char *what, const char *text,
+		     uint16_t *out)
+{
+	if (ipx_socket_parse(text, out) == IPX_OK && *out != 0)
+		return 0;
+	cli_error(cmd, "%s must be 1 to 4 hex digits, not 0 (got '%s')", what,
+		  text);
+	return -1;
 }
 
 int cli_parse_seconds(const char *cmd, const char *what, const char *text,
@@ -209,20 +222,54 @@ static bool link_ready(void *ctx)
 	return link->up || cli_link_failed(link);
 }
 
+void cli_no_hub(const char *cmd, const struct ipx_link *link,
+		const char *where, double wait)
+{
+	struct sockaddr_in server;
+	char ip[INET_ADDRSTRLEN] = "?";
+
+	if (!link || strcmp(link->kind, "udp")) {
+		cli_error(cmd, "no answer from %s after %g s", where, wait);
+		return;
+	}
+	ipx_udp_link_server(link, &server);
+	inet_ntop(AF_INET, &server.sin_addr, ip, sizeof(ip));
+	cli_error(cmd, "no answer from an IPX tunnel server at %s:%u after "
+		       "%g s (is 'ipxlab hub' or DOSBox's IPXNET STARTSERVER "
+		       "running there?)",
+		  ip, ntohs(server.sin_port), wait);
+}
+
+/* After this long without an answer a terminal is told what is going on. */
+#define QUIET_WAIT (300 * IPX_MSEC)
+
 int cli_link_wait(const char *cmd, struct ipx_loop *loop,
 		  const struct cli_node_opts *o, struct ipx_link *link)
 {
-	int rc = ipx_loop_run_until(loop, link_ready, link,
-				    (ipx_time)(o->register_timeout * IPX_SEC) +
-					    IPX_SEC);
+	ipx_time wait = (ipx_time)(o->register_timeout * IPX_SEC);
+	ipx_time quiet = wait < QUIET_WAIT ? wait : QUIET_WAIT;
+	const char *where = o->link ? o->link : o->hub ? o->hub : "the hub";
+	int rc = ipx_loop_run_until(loop, link_ready, link, quiet);
 
-	if (rc == IPX_OK && link->up)
+	if (rc == IPX_ETIMEOUT && wait > quiet) {
+		const char *env = getenv("IPXLAB_HUB");
+
+		if (isatty(STDERR_FILENO))
+			cli_error(cmd, "waiting up to %g s (--wait) for %s%s",
+				  o->register_timeout,
+				  o->link ? "" : "the hub at ",
+				  o->link   ? o->link
+				  : o->hub  ? o->hub
+				  : env && *env ? env
+						: "127.0.0.1:213");
+		rc = ipx_loop_run_until(loop, link_ready, link, wait - quiet);
+	}
+	if (link->up)
 		return CLI_OK;
 	if (rc == IPX_ECLOSED)
 		cli_error(cmd, "interrupted");
-	else if (!cli_link_failed(link))
-		cli_error(cmd, "no answer from %s",
-			  o->link ? o->link : o->hub ? o->hub : "the hub");
+	else
+		cli_no_hub(cmd, link, where, o->register_timeout);
 	return CLI_FAIL;
 }
 
@@ -239,6 +286,55 @@ int cli_capture_open(const char *cmd, struct ipx_loop *loop, const char *path,
 	return CLI_OK;
 }
 
+/* -v: where the node is, once it has joined. */
+static void say_joined(const struct cli_node *cn, const struct cli_node_opts *o)
+{
+	char a[IPX_ADDR_STRLEN], ip[INET_ADDRSTRLEN] = "?";
+	struct sockaddr_in server;
+
+	if (!strcmp(cn->link->kind, "udp")) {
+		ipx_udp_link_server(cn->link, &server);
+		inet_ntop(AF_INET, &server.sin_addr, ip, sizeof(ip));
+		cli_error(cli_current, "node %s on the hub at %s:%u (mtu %zu)",
+			  ipx_addr_format(&cn->addr, a), ip,
+			  ntohs(server.sin_port), cn->link->mtu);
+	} else {
+		cli_error(cli_current, "node %s on %s (mtu %zu)",
+			  ipx_addr_format(&cn->addr, a),
+			  o->link ? o->link : cn->link->kind, cn->link->mtu);
+	}
+}
+
+/* -v: what the node did, at exit. */
+static void say_counters(const struct cli_node *cn)
+{
+	const struct ipx_node_stats *st = ipx_node_stats(cn->node);
+	const struct ipx_link_stats *ls = &cn->link->stats;
+	uint64_t drops = 0;
+
+	for (int d = 0; d < IPX_DROP_COUNT; d++)
+		drops += st->drops[d];
+	cli_error(cli_current, "sent %llu packets (%llu bytes), received %llu "
+			       "(%llu bytes), %llu to our sockets, %llu "
+			       "dropped; link tx %llu rx %llu errors %llu/%llu",
+		  (unsigned long long)st->tx_packets,
+		  (unsigned long long)st->tx_bytes,
+		  (unsigned long long)st->rx_packets,
+		  (unsigned long long)st->rx_bytes,
+		  (unsigned long long)st->delivered,
+		  (unsigned long long)drops,
+		  (unsigned long long)ls->tx_packets,
+		  (unsigned long long)ls->rx_packets,
+		  (unsigned long long)ls->tx_errors,
+		  (unsigned long long)ls->rx_errors);
+	for (int d = 0; d < IPX_DROP_COUNT; d++)
+		if (st->drops[d])
+			cli_error(cli_current, "  drop %s %llu (%s)",
+				  ipx_drop_name((enum ipx_drop)d),
+				  (unsigned long long)st->drops[d],
+				  ipx_drop_desc((enum ipx_drop)d));
+}
+
 int cli_node_open(struct cli_node *cn, const struct cli_node_opts *o)
 {
 	char err[512];
@@ -251,13 +347,13 @@ int cli_node_open(struct cli_node *cn, const struct cli_node_opts *o)
 		ipx_config_defaults(&cn->cfg);
 	if (o->config &&
 	    ipx_config_load(&cn->cfg, o->config, err, sizeof(err)) != IPX_OK) {
-		fprintf(stderr, "ipxlab: %s\n", err);
+		cli_error(cli_current, "%s", err);
 		return CLI_FAIL;
 	}
 	cn->loop = ipx_loop_new(NULL);
 	cn->node = cn->loop ? ipx_node_new(cn->loop, &cn->cfg) : NULL;
 	if (!cn->node) {
-		fprintf(stderr, "ipxlab: out of memory\n");
+		cli_error(cli_current, "out of memory");
 		cli_node_close(cn);
 		return CLI_FAIL;
 	}
@@ -275,8 +371,8 @@ int cli_node_open(struct cli_node *cn, const struct cli_node_opts *o)
 		ipx_capture_attach(cn->cap, cn->link);
 	rc = ipx_node_add_link(cn->node, cn->link);
 	if (rc != IPX_OK) {
-		fprintf(stderr, "ipxlab: cannot use the link: %s\n",
-			ipx_strerror(rc));
+		cli_error(cli_current, "cannot use the link: %s",
+			  ipx_strerror(rc));
 		ipx_link_close(cn->link);
 		cli_node_close(cn);
 		return CLI_FAIL;
@@ -289,6 +385,8 @@ int cli_node_open(struct cli_node *cn, const struct cli_node_opts *o)
 	}
 	ipx_node_address(cn->node, &cn->addr);
 	cli_node_services(cn);
+	if (ipx_log_get_level() >= IPX_LOG_DEBUG)
+		say_joined(cn, o);
 	return CLI_OK;
 }
 
@@ -321,13 +419,16 @@ void cli_node_close(struct cli_node *cn)
 				   3 * IPX_SEC);
 		ipx_loop_run_once(cn->loop, 0);
 	}
+	if (cn->node && cn->link && ipx_log_get_level() >= IPX_LOG_DEBUG)
+		say_counters(cn);
 	ipx_rip_free(cn->rip);
 	ipx_diag_free(cn->diag);
 	ipx_ping_responder_free(cn->pong);
 	ipx_node_free(cn->node);	/* closes the link */
 	/* After the link: its close shows the tap its last sends. */
 	if (ipx_capture_close(cn->cap) != IPX_OK)
-		ipx_error("--pcap: some packets could not be written");
+		cli_error(cli_current, "--pcap: some packets could not be "
+				       "written");
 	ipx_loop_free(cn->loop);
 	memset(cn, 0, sizeof(*cn));
 }
@@ -355,4 +456,82 @@ void on_datagram_ignore(struct ipx_socket *sock, const struct ipx_header *hdr,
 	(void)data;
 	(void)len;
 	(void)ctx;
+}
+
+bool cli_stdin_watch(struct ipx_loop *loop, ipx_fd_cb cb, void *ctx)
+{
+	int flags = fcntl(STDIN_FILENO, F_GETFL);
+
+	if (flags < 0)
+		return false;
+	fcntl(STDIN_FILENO, F_SETFL, flags | O_NONBLOCK);
+	if (ipx_loop_add_fd(loop, STDIN_FILENO, IPX_EV_READ, cb, ctx) ==
+	    IPX_OK)
+		return true;
+	/* Not pollable (EPERM): plain blocking reads, as it was. */
+	fcntl(STDIN_FILENO, F_SETFL, flags);
+	return false;
+}
+
+struct stdin_feed {
+	void (*feed)(void *ctx, const char *buf, size_t n);
+	void *ctx;
+	bool eof;
+};
+
+static void on_stdin_chunk(struct ipx_loop *loop, int fd, unsigned events,
+			   void *ctx)
+{
+	struct stdin_feed *f = ctx;
+	char buf[4096];
+	ssize_t n = read(fd, buf, sizeof(buf));
+
+	(void)events;
+	if (n > 0) {
+		f->feed(f->ctx, buf, (size_t)n);
+		return;
+	}
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	f->eof = true;
+	ipx_loop_del_fd(loop, fd);
+}
+
+static bool stdin_ended(void *ctx)
+{
+	return ((struct stdin_feed *)ctx)->eof;
+}
+
+int cli_stdin_lines(struct ipx_loop *loop,
+		    void (*feed)(void *ctx, const char *buf, size_t n),
+		    void *ctx)
+{
+	struct stdin_feed f = { .feed = feed, .ctx = ctx };
+	char buf[4096];
+	ssize_t n;
+
+	if (cli_stdin_watch(loop, on_stdin_chunk, &f))
+		return ipx_loop_run_until(loop, stdin_ended, &f,
+					  UINT64_MAX / 4);
+	/* Read straight through, letting the loop run between chunks. */
+	while ((n = read(STDIN_FILENO, buf, sizeof(buf))) > 0 ||
+	       (n < 0 && errno == EINTR)) {
+		if (n > 0)
+			feed(ctx, buf, (size_t)n);
+		if (ipx_loop_run_once(loop, 0) == IPX_ECLOSED ||
+		    ipx_loop_stopped(loop))
+			return IPX_ECLOSED;
+	}
+	return IPX_OK;
+}
+
+int cli_count_result(const char *cmd, unsigned long got, unsigned long want,
+		     bool interrupted)
+{
+	if (!want || got >= want)
+		return CLI_OK;
+	cli_error(cmd, "%s after %lu of %lu datagram%s",
+		  interrupted ? "interrupted" : "timed out", got, want,
+		  want == 1 ? "" : "s");
+	return CLI_FAIL;
 }

@@ -1,6 +1,6 @@
 /*
- * hub.c - the DOSBox-protocol tunnel server (see hub.h and
- * ../shared/spec/protocols.md section 8).
+ * hub.c - the DOSBox-protocol tunnel server (see hub.h and docs/links.md;
+ * DOSBox's ipxserver.cpp is the public reference).
  *
  * Clients live in a hash table keyed by their 6-byte node (= IPv4 address
  * and UDP port) and in a list ordered by when they were last heard from, so

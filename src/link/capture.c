@@ -20,6 +20,15 @@ struct ipx_capture {
 	uint64_t packets, errors;
 };
 
+/* Is there room for one more packet (the limit)? Counts it if so. */
+static bool take_one(struct ipx_capture *cap)
+{
+	if (cap->opts.limit && cap->packets >= cap->opts.limit)
+		return false;
+	cap->packets++;
+	return true;
+}
+
 static void flush_hook(struct ipx_loop *loop, void *ctx)
 {
 	struct ipx_capture *cap = ctx;
@@ -103,7 +112,8 @@ void ipx_capture_ipx(struct ipx_capture *cap, const char *link, bool tx,
 	ipx_time when = ipx_loop_now(cap->loop) + cap->wall_offset;
 	uint8_t mac_src[IPX_NODE_LEN];
 
-	cap->packets++;
+	if (!take_one(cap))
+		return;
 	/* Without nodes, those of the IPX header (destination node at 10,
 	 * source node at 22), or zeros for a packet too short to have them. */
 	if (!dst)
@@ -131,7 +141,8 @@ void ipx_capture_frame(struct ipx_capture *cap, const char *link, bool tx,
 {
 	ipx_time when = ipx_loop_now(cap->loop) + cap->wall_offset;
 
-	cap->packets++;
+	if (!take_one(cap))
+		return;
 	if (cap->pcap &&
 	    ipx_pcap_write_frame(cap->pcap, when, frame, len) != IPX_OK)
 		cap->errors++;

@@ -1,7 +1,7 @@
 /*
  * frame.c - the four Novell Ethernet frame types for IPX (frame.h): build
  * a frame around an IPX packet, and recognise and unwrap a received one
- * exactly as ../shared/spec/protocols.md section 2 discriminates them.
+ * exactly as Wireshark's packet-eth.c discriminates them (docs/links.md).
  */
 #include "ipxlab/frame.h"
 

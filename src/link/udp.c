@@ -1,6 +1,6 @@
 /*
  * udp.c - DOSBox-compatible IPX-over-UDP tunnel client (see link_udp.h and
- * ../shared/spec/protocols.md section 8).
+ * docs/links.md; DOSBox's ipx.cpp is the public reference).
  */
 #include "ipxlab/link_udp.h"
 
@@ -164,9 +164,9 @@ static void reg_tick(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 		char ip[INET_ADDRSTRLEN];
 
 		inet_ntop(AF_INET, &u->server.sin_addr, ip, sizeof(ip));
-		ipx_error("udp: no answer from an IPX tunnel server at %s:%u "
-			  "after %.1f s (is 'ipxlab hub' or DOSBox's IPXNET "
-			  "STARTSERVER running there?)",
+		/* The command that waits says so (once, in its own words). */
+		ipx_debug("udp: no answer from an IPX tunnel server at %s:%u "
+			  "after %.1f s",
 			  ip, ntohs(u->server.sin_port),
 			  (double)u->opts.register_timeout / IPX_SEC);
 		u->error = IPX_ETIMEOUT;
@@ -176,7 +176,13 @@ static void reg_tick(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 		return;
 	}
 	send_registration(u);
-	ipx_timer_start(loop, t, u->retry, 0);
+	/* The last wait ends at the time-out itself, not up to a back-off
+	 * step later. */
+	ipx_timer_start(loop, t,
+			u->retry < u->reg_started + u->opts.register_timeout - now
+				? u->retry
+				: u->reg_started + u->opts.register_timeout - now,
+			0);
 	u->retry *= 2;
 	if (u->retry > u->opts.retry_max)
 		u->retry = u->opts.retry_max;
@@ -358,4 +364,9 @@ int ipx_udp_link_local(const struct ipx_link *link, struct sockaddr_in *out)
 
 	return getsockname(u->fd, (struct sockaddr *)out, &len) < 0 ? IPX_EIO
 								    : IPX_OK;
+}
+
+void ipx_udp_link_server(const struct ipx_link *link, struct sockaddr_in *out)
+{
+	*out = ((const struct udp_link *)link)->server;
 }

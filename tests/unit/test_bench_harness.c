@@ -319,7 +319,7 @@ static void set_sample(unsigned r, enum ipx_bw_kind k, double pps,
 	memset(s, 0, sizeof(*s));
 	s->snd.kind = s->rcv.kind = k;
 	s->snd.pps = pps;
-	s->snd.kbps = pps * 255 / 1024;
+	s->snd.kbps = pps * 255 / 1000;
 	s->snd.sent = sent;
 	s->rcv.delivered = delivered;
 	s->snd.cpu = 0;
@@ -364,6 +364,12 @@ static void b1_summary_of_known_passes(void **state)
 	assert_true(w->loss.median == 0 && fabs(w->loss.max - 0.1) < 1e-12);
 	/* carried: 1000 900 990 1050 950 -> median 990 */
 	assert_true(fabs(w->carried.median - 990) < 1e-9);
+	/* KB/s is carried too, KB = 1000 bytes: 990 x 255 / 1000 */
+	assert_true(fabs(w->kbps.median - 990 * 255 / 1000.0) < 1e-9);
+	/* x IPX compares what was carried: UDP 1500 over 1000 900 990 1050
+	 * 950 -> median 1500/990 (the sent rate, 1100, would give 1.5) */
+	assert_true(fabs(rep->row[IPX_BW_UDP].ratio_ipx.median -
+			 1500.0 / 990) < 1e-9);
 	assert_true(w->ref_pps == 366.0 && w->ref_ratio == 1.0);
 	assert_int_equal(w->cpu_snd, 0);
 	assert_int_equal(w->cpu_rcv, 1);

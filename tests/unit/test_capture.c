@@ -156,6 +156,51 @@ static void live_lines(void **state)
 	ipx_loop_free(loop);
 }
 
+/* --count: a batch of 3 packets with a limit of 2 records 2, not 3. */
+static void limit_in_one_batch(void **state)
+{
+	static const uint8_t a[6] = { 2, 0, 0, 0, 0, 1 }, b[6] = { 2, 0, 0, 0,
+								   0, 2 };
+	struct ipx_clock clk;
+	struct ipx_loop *loop;
+	struct ipx_mem_segment *seg;
+	struct ipx_link *la, *lb;
+	struct ipx_capture *cap;
+	struct ipx_capture_options co = { .limit = 2 };
+	uint8_t pkt[64];
+	char *buf = NULL, err[128];
+	size_t blen = 0, len, lines = 0;
+
+	(void)state;
+	co.print = open_memstream(&buf, &blen);
+	ipx_clock_fake_init(&clk, IPX_SEC);
+	loop = ipx_loop_new(&clk);
+	seg = ipx_mem_segment_new(loop, 0, 1);
+	la = ipx_mem_link_new(seg, a);
+	lb = ipx_mem_link_new(seg, b);
+	assert_int_equal(ipx_capture_open(loop, &co, &cap, err, sizeof(err)),
+			 IPX_OK);
+	ipx_capture_attach(cap, lb);
+	len = make(pkt, b, a, 4, 0x4545, (const uint8_t *)"hey", 3);
+	for (int i = 0; i < 3; i++)
+		ipx_link_send(la, pkt, len, b);
+	ipx_loop_run_for(loop, IPX_MSEC);
+	assert_int_equal(ipx_capture_packets(cap), 2);
+	/* A whole frame after the limit is left out too. */
+	ipx_capture_frame(cap, "eth", false, pkt, len);
+	assert_int_equal(ipx_capture_packets(cap), 2);
+	assert_int_equal(ipx_capture_close(cap), IPX_OK);
+	fclose(co.print);
+	for (const char *p = buf; *p; p++)
+		lines += *p == '\n';
+	assert_int_equal(lines, 2);
+	free(buf);
+	ipx_link_close(la);
+	ipx_link_close(lb);
+	ipx_mem_segment_free(seg);
+	ipx_loop_free(loop);
+}
+
 static void expect(const uint8_t *pkt, size_t len, const char *want)
 {
 	char line[256];
@@ -235,6 +280,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pcap_bytes),
 		cmocka_unit_test(live_lines),
+		cmocka_unit_test(limit_in_one_batch),
 		cmocka_unit_test(summaries),
 		cmocka_unit_test(frame_summaries),
 	};
