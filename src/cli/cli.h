@@ -182,8 +182,11 @@ int cli_eth_open(const char *cmd, struct ipx_loop *loop,
  * devices), which the caller then reads plainly: such reads never block.
  * cli_stdin_lines runs the loop until stdin ends, giving every chunk read
  * to 'feed' either way; it returns IPX_OK at the end of input or
- * IPX_ECLOSED if the loop was stopped (a signal).
+ * IPX_ECLOSED if the loop was stopped (a signal). cli_stdin_nonblock sets
+ * O_NONBLOCK on stdin and puts the original flags back at exit (the open
+ * file is the shell's too, when stdin is a terminal).
  */
+bool cli_stdin_nonblock(void);
 bool cli_stdin_watch(struct ipx_loop *loop, ipx_fd_cb cb, void *ctx);
 int cli_stdin_lines(struct ipx_loop *loop,
 		    void (*feed)(void *ctx, const char *buf, size_t n),

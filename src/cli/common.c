@@ -458,18 +458,39 @@ void on_datagram_ignore(struct ipx_socket *sock, const struct ipx_header *hdr,
 	(void)ctx;
 }
 
-bool cli_stdin_watch(struct ipx_loop *loop, ipx_fd_cb cb, void *ctx)
+/* O_NONBLOCK belongs to the open file, which a terminal shares with the
+ * shell: whoever sets it on stdin puts the original flags back at exit. */
+static int stdin_saved_flags = -1;
+
+static void stdin_restore_flags(void)
+{
+	if (stdin_saved_flags >= 0)
+		fcntl(STDIN_FILENO, F_SETFL, stdin_saved_flags);
+}
+
+bool cli_stdin_nonblock(void)
 {
 	int flags = fcntl(STDIN_FILENO, F_GETFL);
 
 	if (flags < 0)
 		return false;
+	if (stdin_saved_flags < 0) {
+		stdin_saved_flags = flags;
+		atexit(stdin_restore_flags);
+	}
 	fcntl(STDIN_FILENO, F_SETFL, flags | O_NONBLOCK);
+	return true;
+}
+
+bool cli_stdin_watch(struct ipx_loop *loop, ipx_fd_cb cb, void *ctx)
+{
+	if (!cli_stdin_nonblock())
+		return false;
 	if (ipx_loop_add_fd(loop, STDIN_FILENO, IPX_EV_READ, cb, ctx) ==
 	    IPX_OK)
 		return true;
 	/* Not pollable (EPERM): plain blocking reads, as it was. */
-	fcntl(STDIN_FILENO, F_SETFL, flags);
+	stdin_restore_flags();
 	return false;
 }
 

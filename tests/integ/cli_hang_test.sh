@@ -38,6 +38,9 @@ timeout 20 tail --pid="$S" -f /dev/null; wait "$S"; src=$?
 [ $rc = 0 ] && [ $src = 0 ] && cmp -s "$TMP/spx.in" "$TMP/spx.out" &&
 	pass "spx with a file and /dev/null as stdin ends with the data" || fail "spx with a file and /dev/null as stdin ends with the data" "rc=$rc listen=$src $(cat "$TMP/e" "$TMP/spx.err")"
 
+out=$(timeout 15 python3 "$HERE/tty_flags.py" "$BIN" "$HUB" 00000000:FFFFFFFFFFFF:4549 2>&1)
+[ "$out" = "rc=0 nonblock=no" ] && pass "send from a terminal leaves the terminal blocking at exit" || fail "send from a terminal leaves the terminal blocking at exit" "$out"
+
 # --- ping: nothing after the summary -----------------------------------------------
 # A forged reply comes 0.6 s after the pinger asks RIP for network 00000001
 # (nobody routes it, so the request waits 1.5 s): after -W 0.2 has ended.
