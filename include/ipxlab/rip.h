@@ -1,6 +1,6 @@
 /*
  * rip.h - IPX RIP (socket 0x453): the packet codec and the routing agent
- * (docs/routing.md; facts in ../shared/spec/protocols.md section 6).
+ * (docs/routing.md; Novell RIP as Wireshark's packet-ipx.c decodes it).
  *
  * Wire format (IPX payload, all fields big-endian, IPX packet type 1):
  *
@@ -17,7 +17,9 @@
  * a network without a route makes it broadcast a request (a workstation's
  * "get local target"), the best answer becomes the route, and a link whose
  * network number is unknown (0, as on a DOSBox hub) learns it from the
- * answer's source. It uses a dynamic socket, opened when it first asks,
+ * answer's source (the node does that: ipx_node_set_link_net). A router
+ * answers a request for the asker's own network too, split horizon
+ * notwithstanding: that is how such a node finds that a network is its own. It uses a dynamic socket, opened when it first asks,
  * so 0x453 stays free and a node that never routes uses no socket for it.
  *
  * As a router (socket 0x453, with the node forwarding) it also answers
@@ -102,7 +104,6 @@ struct ipx_rip_stats {
 	uint64_t withdrawn;	/* removed by a 16-hop entry */
 	uint64_t expired;	/* removed after silence */
 	uint64_t triggered;	/* triggered updates sent */
-	uint64_t net_learned;	/* attached network numbers learned */
 	uint64_t drops[IPX_RIP_DROP_COUNT];
 };
 
