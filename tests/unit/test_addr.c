@@ -1,5 +1,6 @@
 /*
- * test_addr.c - IPX address and socket parsing and printing.
+ * test_addr.c - IPX address and socket parsing and printing, and matching
+ * a peer's address across a network number it learnt.
  */
 #include "cm.h"
 
@@ -97,6 +98,27 @@ static void error_messages_exist(void **state)
 	assert_string_equal(ipx_strerror(5), "unknown error");
 }
 
+static void a_peer_matches_across_a_learnt_network(void **state)
+{
+	struct ipx_addr a, b;
+
+	(void)state;
+	assert_int_equal(ipx_addr_parse("0:020000000001:4000", &a), IPX_OK);
+	b = a;
+	b.net = 7;	/* the same node once it knows its number */
+	assert_true(ipx_addr_match(&a, &b));
+	assert_true(ipx_addr_match(&b, &a));
+	assert_false(ipx_addr_eq(&a, &b));
+	a.net = 8;	/* two known numbers that differ: another node */
+	assert_false(ipx_addr_match(&a, &b));
+	a.net = 0;
+	a.socket = 0x4001;
+	assert_false(ipx_addr_match(&a, &b));
+	a.socket = 0x4000;
+	a.node[5] = 2;
+	assert_false(ipx_addr_match(&a, &b));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -106,6 +128,7 @@ int main(void)
 		cmocka_unit_test(round_trips_every_byte_pattern),
 		cmocka_unit_test(parses_sockets),
 		cmocka_unit_test(error_messages_exist),
+		cmocka_unit_test(a_peer_matches_across_a_learnt_network),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
