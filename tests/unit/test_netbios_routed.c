@@ -2,7 +2,8 @@
  * test_netbios_routed.c - NetBIOS across IPX routers on in-memory segments
  * with the fake clock: names found, datagrams (directed and broadcast) and
  * sessions both ways across one router and across two, from nodes that do
- * not know their network numbers (as on a DOSBox hub) and once they do.
+ * not know their network numbers (as on a DOSBox hub) and once they do,
+ * and a session that outlives its nodes' learning their network number.
  */
 #include "cm.h"
 
@@ -15,11 +16,12 @@
 
 enum { NET_A = 0xA, NET_B = 0xB, NET_C = 0xC };
 
-/* hA on A, R1 on A+B, hB on B, R2 on B+C, hC on C; NetBIOS on each host. */
+/* hA and hA2 on A, R1 on A+B, hB on B, R2 on B+C, hC on C; NetBIOS on
+ * each host. */
 struct rig {
 	struct svcnet *n;
-	struct svcnode *ha, *hb, *hc;
-	struct netbios *nba, *nbb, *nbc;
+	struct svcnode *ha, *ha2, *hb, *hc;
+	struct netbios *nba, *nba2, *nbb, *nbc;
 };
 
 /* One command, its buffer, and whether its POST ran. */
@@ -88,7 +90,9 @@ static int setup(void **state)
 	r->hb = svcnet_add(r->n, 0, (int[]){ 1 }, 1);
 	svcnet_add(r->n, SVC_ROUTER, (int[]){ 1, 2 }, 2);
 	r->hc = svcnet_add(r->n, 0, (int[]){ 2 }, 1);
+	r->ha2 = svcnet_add(r->n, 0, (int[]){ 0 }, 1);
 	assert_int_equal(nb_open(r->ha->node, NULL, &r->nba), IPX_OK);
+	assert_int_equal(nb_open(r->ha2->node, NULL, &r->nba2), IPX_OK);
 	assert_int_equal(nb_open(r->hb->node, NULL, &r->nbb), IPX_OK);
 	assert_int_equal(nb_open(r->hc->node, NULL, &r->nbc), IPX_OK);
 	assert_int_equal(ipx_loop_run_for(r->n->loop, IPX_SEC), IPX_OK);
@@ -96,6 +100,7 @@ static int setup(void **state)
 	r->ha->links[0]->net = 0;
 	r->hb->links[0]->net = 0;
 	r->hc->links[0]->net = 0;
+	r->ha2->links[0]->net = 0;
 	*state = r;
 	return 0;
 }
@@ -107,6 +112,7 @@ static int teardown(void **state)
 	nb_close(r->nba);
 	nb_close(r->nbb);
 	nb_close(r->nbc);
+	nb_close(r->nba2);
 	svcnet_free(r->n);
 	free(r);
 	return 0;
@@ -128,6 +134,9 @@ static void find_and_datagrams(struct rig *r, struct netbios *from,
 {
 	struct cmd f, rd, rb, sd, sb;
 
+	/* The finder has not learnt its number (from others' broadcasts)
+	 * yet: its find leaves with source network 0. */
+	ipx_node_link(nb_node(from), 0)->net = 0;
 	cmd_init(&f, NB_FIND_NAME, NULL, name);
 	assert_int_equal(finish(r, from, &f, 30 * IPX_SEC), NB_RC_OK);
 	assert_int_equal(f.ncb.remote.net, to_net);
@@ -235,12 +244,40 @@ static void across_two_routers(void **state)
 	}
 }
 
+/* Two nodes of A in a session that began before either knew the number
+ * of A: it goes on when they learn it (their source network changes). */
+static void session_outlives_learning_the_network_number(void **state)
+{
+	struct rig *r = *state;
+	struct cmd l, c;
+
+	add_name(r, r->nba2, "NEIGHBOUR");
+	add_name(r, r->nba, "ACLIENT");
+	assert_int_equal(r->ha->links[0]->net, 0);
+	cmd_init(&l, NB_LISTEN, "NEIGHBOUR", "*");
+	assert_int_equal(nb_submit(r->nba2, &l.ncb), NB_RC_PENDING);
+	cmd_init(&c, NB_CALL, "ACLIENT", "NEIGHBOUR");
+	assert_int_equal(finish(r, r->nba, &c, 60 * IPX_SEC), NB_RC_OK);
+	assert_int_equal(await(r, &l, 10 * IPX_SEC), NB_RC_OK);
+	assert_int_equal(c.ncb.remote.net, 0);
+	one_message(r, r->nba, c.ncb.lsn, r->nba2, l.ncb.lsn, 100);
+	/* R1's next broadcast tells both. */
+	assert_int_equal(ipx_loop_run_for(r->n->loop, 61 * IPX_SEC), IPX_OK);
+	assert_int_equal(r->ha->links[0]->net, NET_A);
+	assert_int_equal(r->ha2->links[0]->net, NET_A);
+	one_message(r, r->nba, c.ncb.lsn, r->nba2, l.ncb.lsn, 1200);
+	one_message(r, r->nba2, l.ncb.lsn, r->nba, c.ncb.lsn, 1200);
+	assert_int_equal(nb_get_stats(r->nba)->drops[NB_DROP_WRONG_PEER], 0);
+	assert_int_equal(nb_get_stats(r->nba2)->drops[NB_DROP_WRONG_PEER], 0);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 	const struct CMUnitTest tests[] = {
 		T(across_one_router),
 		T(across_two_routers),
+		T(session_outlives_learning_the_network_number),
 	};
 #undef T
 	return cmocka_run_group_tests(tests, NULL, NULL);
