@@ -55,7 +55,7 @@ enum { IPX_RIP_REQUEST = 1, IPX_RIP_RESPONSE = 2 };
 	X(EMPTY, "empty", "no entries")                                     \
 	X(TOO_MANY, "too_many_entries", "more than 50 entries")             \
 	X(OWN, "own", "our own packet, looped back")                        \
-	X(NOT_NEIGHBOUR, "not_neighbour", "a response that crossed a router (hops > 0)") \
+	X(NOT_NEIGHBOUR, "not_neighbour", "a response that crossed a router (hops > 0): broadcast, or an answer nobody here waits for") \
 	X(NOT_ROUTER, "not_router", "a request to an end node, which does not answer") \
 	X(BAD_ENTRY, "bad_entry", "an entry for network 0 or FFFFFFFF (skipped)") \
 	X(TX, "tx_error", "a packet the node would not send")
@@ -109,7 +109,9 @@ struct ipx_rip_stats {
 
 struct ipx_rip;
 
-/* Called with every valid response that reaches the agent. */
+/* Called with every valid response that reaches the agent: from a
+ * neighbour, or one sent to us alone across routers (the answer to a
+ * request to a far router, which no route is learned from). */
 typedef void (*ipx_rip_response_cb)(const struct ipx_header *hdr,
 				    const struct ipx_rip_msg *msg, void *ctx);
 

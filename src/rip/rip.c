@@ -507,8 +507,14 @@ static void on_packet(struct ipx_socket *sock, const struct ipx_header *hdr,
 		return;
 	}
 	rip->stats.rx_responses++;
+	/* Only a neighbour's word makes a route (its node is the next hop).
+	 * One that crossed a router, sent to us alone, answers a request of
+	 * ours to a router on another network: the asker is told. */
 	if (hdr->hops != 0) {
-		rip->stats.drops[IPX_RIP_DROP_NOT_NEIGHBOUR]++;
+		if (rip->on_response && !ipx_node_is_broadcast(hdr->dst.node))
+			rip->on_response(hdr, &msg, rip->on_response_ctx);
+		else
+			rip->stats.drops[IPX_RIP_DROP_NOT_NEIGHBOUR]++;
 		return;
 	}
 	/* The node has learnt its network number from it already, if it

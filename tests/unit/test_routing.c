@@ -493,6 +493,51 @@ static void first_router_fills_in_an_unknown_source_network(void **state)
 			 0);
 }
 
+/* Responses the end node's agent is told of. */
+struct told {
+	int n;
+	struct ipx_header hdr;
+	struct ipx_rip_msg msg;
+};
+
+static void tell(const struct ipx_header *hdr, const struct ipx_rip_msg *msg,
+		 void *ctx)
+{
+	struct told *t = ctx;
+
+	t->n++;
+	t->hdr = *hdr;
+	t->msg = *msg;
+}
+
+static void a_far_router_answers_but_is_not_a_next_hop(void **state)
+{
+	struct topo *t = *state;
+	struct told told = { 0 };
+	struct ipx_addr far = { .net = NET_C, .socket = IPX_SOCK_RIP };
+	struct ipx_route r;
+
+	run(t, IPX_SEC);
+	ipx_rip_on_response(t->ha->rip, tell, &told);
+	memcpy(far.node, t->r2->links[1]->node, 6);
+	/* `routes 0000000C:R2`: asked across R1, answered across R1. */
+	assert_int_equal(ipx_rip_request_to(t->ha->rip, &far, IPX_RIP_ALL_NETS),
+			 IPX_OK);
+	run(t, IPX_SEC);
+	assert_true(told.n >= 1);
+	assert_int_equal(told.hdr.hops, 1);
+	/* (From its address on B, the network it answers out of.) */
+	assert_int_equal(told.hdr.src.net, NET_B);
+	assert_memory_equal(told.hdr.src.node, t->r2->links[0]->node, 6);
+	assert_int_equal(told.msg.entries[0].net, NET_C);
+	/* R2 said C is one hop from it; the route still goes through R1. */
+	assert_int_equal(ipx_node_route_lookup(t->ha->node, NET_C, &r), IPX_OK);
+	assert_int_equal(r.hops, 2);
+	assert_memory_equal(r.via, t->r1->links[0]->node, 6);
+	assert_int_equal(
+		ipx_rip_stats(t->ha->rip)->drops[IPX_RIP_DROP_NOT_NEIGHBOUR], 0);
+}
+
 static void rip_codec_and_bad_packets(void **state)
 {
 	struct topo *t = *state;
@@ -596,6 +641,7 @@ int main(void)
 		T(own_network_number_goes_straight_to_the_node),
 		T(a_node_learns_its_number_from_what_routers_send),
 		T(first_router_fills_in_an_unknown_source_network),
+		T(a_far_router_answers_but_is_not_a_next_hop),
 		T(rip_codec_and_bad_packets),
 		T(full_table_spans_packets_of_50),
 	};

@@ -435,6 +435,43 @@ static void an_equal_copy_from_a_second_router_changes_nothing(void **state)
 	assert_int_equal(st->learned, learned + 2);
 }
 
+static void a_far_server_answers_a_query_across_routers(void **state)
+{
+	struct topo *t = *state;
+	struct ipx_addr far;
+	uint8_t p[IPX_SAP_MAX_LEN];
+	struct ipx_sap_msg m = { .op = IPX_SAP_GENERAL_RESPONSE, .count = 1 };
+	struct ipx_addr to;
+	size_t len;
+
+	run(t, IPX_SEC);
+	assert_int_equal(ipx_sap_advertise(t->s->sap, 4, "FS1", 0x451), IPX_OK);
+	run(t, IPX_SEC);
+	forget(t);
+	/* `sap 0000000C:S` from A: the answer crosses both routers. */
+	svcnet_addr(t->s, IPX_SOCK_SAP, &far);
+	assert_int_equal(ipx_sap_query_to(t->w->sap, &far,
+					  IPX_SAP_GENERAL_QUERY, 4), IPX_OK);
+	run(t, IPX_SEC);
+	assert_int_equal(t->responses, 1);
+	assert_int_equal(t->nseen, 1);
+	assert_string_equal(t->seen[0].name, "FS1");
+	assert_int_equal(t->seen[0].hops, 1);
+	/* Such an answer is never learned from: R1 has no one waiting. */
+	m.entries[0].type = 4;
+	strcpy(m.entries[0].name, "ROUTED");
+	m.entries[0].addr.net = 0x77;
+	m.entries[0].hops = 1;
+	len = ipx_sap_encode(&m, p, sizeof(p));
+	ipx_node_address(t->r1->node, &to);
+	to.socket = IPX_SOCK_SAP;
+	svcnet_inject(t->r1, 1, node_x, IPX_SOCK_SAP, &to, IPX_TYPE_PEP, 1, p,
+		      len);
+	assert_null(lookup(t->r1->sap, 4, "ROUTED"));
+	assert_int_equal(
+		ipx_sap_stats(t->r1->sap)->drops[IPX_SAP_DROP_NOT_NEIGHBOUR], 1);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -448,6 +485,7 @@ int main(void)
 		T(split_horizon_keeps_a_service_off_its_own_link),
 		T(a_response_that_crossed_a_router_is_dropped),
 		T(an_equal_copy_from_a_second_router_changes_nothing),
+		T(a_far_server_answers_a_query_across_routers),
 	};
 #undef T
 	return cmocka_run_group_tests(tests, NULL, NULL);
