@@ -538,6 +538,46 @@ static void a_far_router_answers_but_is_not_a_next_hop(void **state)
 		ipx_rip_stats(t->ha->rip)->drops[IPX_RIP_DROP_NOT_NEIGHBOUR], 0);
 }
 
+static void reply_re(struct ipx_socket *s, const struct ipx_header *h,
+		     const uint8_t *data, size_t len, void *ctx)
+{
+	(void)data;
+	(void)len;
+	(void)ctx;
+	assert_int_equal(ipx_socket_reply(s, h, IPX_TYPE_PEP, "re", 2), IPX_OK);
+}
+
+static void a_routed_packet_is_answered_through_the_routers(void **state)
+{
+	struct topo *t = *state;
+	struct ipx_socket *a, *c;
+	struct inbox ina = { 0 };
+	struct ipx_addr to = { .net = 0, .socket = 0x5000 };
+	struct ipx_addr from = { .net = NET_A, .socket = 0x4000 };
+	uint8_t p[32] = { 0 };
+	struct ipx_header h = { .checksum = 0xFFFF, .length = 32, .hops = 2,
+				.type = IPX_TYPE_PEP };
+
+	run(t, IPX_SEC);
+	t->hc->links[0]->net = 0;
+	assert_int_equal(ipx_socket_open(t->ha->node, 0x4000, inbox_collect,
+					 &ina, &a), IPX_OK);
+	assert_int_equal(ipx_socket_open(t->hc->node, 0x5000, reply_re, NULL,
+					 &c), IPX_OK);
+	/* Routed to hC as "this network" (it tells hC nothing): hA is not on
+	 * hC's segment, so the answer must go through the routers. */
+	memcpy(to.node, t->hc->links[0]->node, 6);
+	memcpy(from.node, t->ha->links[0]->node, 6);
+	h.dst = to;
+	h.src = from;
+	ipx_header_encode(&h, p);
+	ipx_node_input(t->hc->node, t->hc->links[0], p, sizeof(p));
+	run(t, IPX_SEC);
+	assert_int_equal(ina.n, 1);
+	assert_int_equal(ina.hdr[0].hops, 2);
+	assert_memory_equal(ina.data[0], "re", 2);
+}
+
 static void rip_codec_and_bad_packets(void **state)
 {
 	struct topo *t = *state;
@@ -642,6 +682,7 @@ int main(void)
 		T(a_node_learns_its_number_from_what_routers_send),
 		T(first_router_fills_in_an_unknown_source_network),
 		T(a_far_router_answers_but_is_not_a_next_hop),
+		T(a_routed_packet_is_answered_through_the_routers),
 		T(rip_codec_and_bad_packets),
 		T(full_table_spans_packets_of_50),
 	};
