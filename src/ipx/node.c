@@ -813,7 +813,9 @@ static void route_in(struct ipx_node *node, struct ipx_link *in,
  * What a packet on a link of unknown network number tells of it: one a
  * router forwarded here (hops > 0) was sent to this network; a router's
  * RIP packet that was not forwarded comes from its address on this network
- * (a NetWare workstation learnt its number from the routers the same way).
+ * (a NetWare workstation learnt its number from the routers the same way),
+ * unless it comes from the router's internal network (node 00:...:01: an
+ * answer to a request sent to that address).
  */
 static void learn_net(struct ipx_node *node, struct ipx_link *link,
 		      const struct ipx_header *hdr)
@@ -822,7 +824,8 @@ static void learn_net(struct ipx_node *node, struct ipx_link *link,
 
 	if (hdr->hops > 0)
 		net = hdr->dst.net;
-	else if (hdr->src.socket == IPX_SOCK_RIP)
+	else if (hdr->src.socket == IPX_SOCK_RIP &&
+		 !ipx_node_eq(hdr->src.node, ipx_node_internal))
 		net = hdr->src.net;
 	if (net != 0 && net != 0xFFFFFFFFu && net != node->internal_net)
 		ipx_node_set_link_net(node, link, net);

@@ -444,6 +444,27 @@ static void a_node_learns_its_number_from_what_routers_send(void **state)
 	run(t, 61 * IPX_SEC);
 	assert_int_equal(t->ha->links[0]->net, NET_A);
 	assert_int_equal(ipx_rip_stats(t->ha->rip)->tx_requests, asked);
+	/* Not from a router's internal address: that is no segment's. */
+	{
+		uint8_t p[IPX_HDR_LEN + 10];
+		struct ipx_header h = { .checksum = 0xFFFF, .length = sizeof(p),
+					.type = IPX_TYPE_RIP };
+
+		t->ha->links[0]->net = 0;
+		h.dst.net = 0;
+		memcpy(h.dst.node, t->ha->links[0]->node, 6);
+		h.dst.socket = 0x4000;
+		h.src.net = 0xC0FFEE;
+		memcpy(h.src.node, ipx_node_internal, 6);
+		h.src.socket = IPX_SOCK_RIP;
+		ipx_header_encode(&h, p);
+		memcpy(p + IPX_HDR_LEN, "\x00\x02\x00\xC0\xFF\xEE\x00\x01\x00\x01",
+		       10);
+		ipx_node_input(t->ha->node, t->ha->links[0], p, sizeof(p));
+		assert_int_equal(t->ha->links[0]->net, 0);
+		run(t, 61 * IPX_SEC);	/* R1's broadcast again */
+		assert_int_equal(t->ha->links[0]->net, NET_A);
+	}
 	/* What it learns is refused when the link has a number already. */
 	assert_int_equal(ipx_node_set_link_net(t->ha->node, t->ha->links[0],
 					       NET_B), IPX_EINUSE);
