@@ -19,8 +19,9 @@
  * network number is unknown (0, as on a DOSBox hub) learns it from the
  * answer's source (the node does that: ipx_node_set_link_net). A router
  * answers a request for the asker's own network too, split horizon
- * notwithstanding: that is how such a node finds that a network is its own. It uses a dynamic socket, opened when it first asks,
- * so 0x453 stays free and a node that never routes uses no socket for it.
+ * notwithstanding: that is how such a node finds that a network is its
+ * own. It uses a dynamic socket, opened when it first asks, so 0x453
+ * stays free and a node that never routes uses no socket for it.
  *
  * As a router (socket 0x453, with the node forwarding) it also answers
  * requests, broadcasts its table on every link every 60 s with split
