@@ -63,7 +63,7 @@ static bool has_route(struct svcnode *r, uint32_t net)
 
 struct heard {
 	const uint8_t *r1, *r2;		/* the routers' nodes on B */
-	unsigned r1_a, r1_c, r2_a, r2_c;	/* entries for A and C from each */
+	unsigned r1_a, r1_c, r2_a, r2_c;	/* entries for A, C from each */
 };
 
 static void listen_rip(struct ipx_socket *s, const struct ipx_header *h,
@@ -95,7 +95,8 @@ static void split_horizon_keeps_a_route_off_its_own_link(void **state)
 	struct svcnode *r1 = svcnet_add(n, SVC_ROUTER, (int[]){ 0, 1 }, 2);
 	struct svcnode *r2 = svcnet_add(n, SVC_ROUTER, (int[]){ 1, 2 }, 2);
 	struct svcnode *hb = svcnet_add(n, 0, (int[]){ 1 }, 1);
-	struct heard hd = { .r1 = r1->links[1]->node, .r2 = r2->links[0]->node };
+	struct heard hd = { .r1 = r1->links[1]->node,
+			    .r2 = r2->links[0]->node };
 	struct ipx_socket *s;
 
 	(void)state;

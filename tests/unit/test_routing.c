@@ -458,8 +458,8 @@ static void a_node_learns_its_number_from_what_routers_send(void **state)
 		memcpy(h.src.node, ipx_node_internal, 6);
 		h.src.socket = IPX_SOCK_RIP;
 		ipx_header_encode(&h, p);
-		memcpy(p + IPX_HDR_LEN, "\x00\x02\x00\xC0\xFF\xEE\x00\x01\x00\x01",
-		       10);
+		memcpy(p + IPX_HDR_LEN,
+		       "\x00\x02\x00\xC0\xFF\xEE\x00\x01\x00\x01", 10);
 		ipx_node_input(t->ha->node, t->ha->links[0], p, sizeof(p));
 		assert_int_equal(t->ha->links[0]->net, 0);
 		run(t, 61 * IPX_SEC);	/* R1's broadcast again */
@@ -497,7 +497,7 @@ static void first_router_fills_in_an_unknown_source_network(void **state)
 	assert_int_equal(ipx_socket_sendto(sc, &inc.hdr[0].src, IPX_TYPE_PEP,
 					   "found", 5), IPX_OK);
 	run(t, IPX_SEC);
-	assert_int_equal(ina.n, 2);	/* its own broadcast, looped, first */
+	assert_int_equal(ina.n, 2);	/* its own broadcast looped first */
 	assert_int_equal(ina.hdr[1].hops, 2);
 	assert_memory_equal(ina.data[1], "found", 5);
 	/* A forwarded unicast too, its real checksum made again. */

@@ -130,8 +130,10 @@ static void transfer(struct rig *r, struct end *a, struct end *b, uint8_t seed)
 	b->got = 0;
 	for (int turns = 0; turns < 10000 && b->got < sizeof(data); turns++) {
 		while (sent < sizeof(data)) {
-			size_t n = sizeof(data) - sent < 500 ? sizeof(data) - sent
-							      : 500;
+			size_t n = sizeof(data) - sent;
+
+			if (n > 500)
+				n = 500;
 
 			if (spx_send(a->c, data + sent, n, 0, 0) != IPX_OK)
 				break;
