@@ -75,6 +75,12 @@ bool ipx_node_is_broadcast(const uint8_t node[IPX_NODE_LEN]);
 bool ipx_node_is_zero(const uint8_t node[IPX_NODE_LEN]);
 bool ipx_node_eq(const uint8_t a[IPX_NODE_LEN], const uint8_t b[IPX_NODE_LEN]);
 bool ipx_addr_eq(const struct ipx_addr *a, const struct ipx_addr *b);
+/*
+ * The same peer: node and socket equal, networks equal or one of them 0.
+ * A node sends network 0 until it learns its number, then the number, so
+ * a session's peer may show both (docs/routing.md).
+ */
+bool ipx_addr_match(const struct ipx_addr *a, const struct ipx_addr *b);
 
 /*
  * Parse "NET:NODE:SOCKET" (':' or '.' between the parts), hex digits:

@@ -65,6 +65,7 @@ struct ipx_node_stats {
 	uint64_t forwarded;		/* routed on to another link */
 	uint64_t propagated;		/* type-20 broadcasts passed on (per link) */
 	uint64_t resolved;		/* packets sent after waiting for a route */
+	uint64_t net_learned;		/* link network numbers learned */
 	uint64_t drops[IPX_DROP_COUNT];
 };
 
@@ -140,6 +141,20 @@ extern const uint8_t ipx_node_internal[IPX_NODE_LEN];
  * it are deleted and route watchers told, its network included.
  */
 int ipx_node_remove_link(struct ipx_node *node, struct ipx_link *link);
+/*
+ * The network number of a link whose number was unknown (0), as learned
+ * (docs/routing.md): the network becomes attached, watchers are told, and
+ * datagrams waiting for that network leave at once, straight to their
+ * node. IPX_EINVAL for net 0/FFFFFFFF, the internal network, or a link the
+ * node does not have; IPX_EINUSE when the link has another number already.
+ *
+ * A node with forwarding off learns it by itself from what it receives on
+ * such a link: a router's RIP packet (from socket 0x453, not routed) gives
+ * its source network, and a packet a router forwarded (hops > 0) its
+ * destination network.
+ */
+int ipx_node_set_link_net(struct ipx_node *node, struct ipx_link *link,
+			  uint32_t net);
 /* The delay of a link in ticks (default 1), what RIP adds per link. */
 void ipx_node_set_link_ticks(struct ipx_node *node, struct ipx_link *link,
 			     uint16_t ticks);

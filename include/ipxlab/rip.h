@@ -1,6 +1,6 @@
 /*
  * rip.h - IPX RIP (socket 0x453): the packet codec and the routing agent
- * (docs/routing.md, which names the public sources).
+ * (docs/routing.md; Novell RIP as Wireshark's packet-ipx.c decodes it).
  *
  * Wire format (IPX payload, all fields big-endian, IPX packet type 1):
  *
@@ -17,8 +17,11 @@
  * a network without a route makes it broadcast a request (a workstation's
  * "get local target"), the best answer becomes the route, and a link whose
  * network number is unknown (0, as on a DOSBox hub) learns it from the
- * answer's source. It uses a dynamic socket, opened when it first asks,
- * so 0x453 stays free and a node that never routes uses no socket for it.
+ * answer's source (the node does that: ipx_node_set_link_net). A router
+ * answers a request for the asker's own network too, split horizon
+ * notwithstanding: that is how such a node finds that a network is its
+ * own. It uses a dynamic socket, opened when it first asks, so 0x453
+ * stays free and a node that never routes uses no socket for it.
  *
  * As a router (socket 0x453, with the node forwarding) it also answers
  * requests, broadcasts its table on every link every 60 s with split
@@ -53,7 +56,7 @@ enum { IPX_RIP_REQUEST = 1, IPX_RIP_RESPONSE = 2 };
 	X(EMPTY, "empty", "no entries")                                     \
 	X(TOO_MANY, "too_many_entries", "more than 50 entries")             \
 	X(OWN, "own", "our own packet, looped back")                        \
-	X(NOT_NEIGHBOUR, "not_neighbour", "a response that crossed a router (hops > 0)") \
+	X(NOT_NEIGHBOUR, "not_neighbour", "a response that crossed a router (hops > 0): broadcast, or an answer nobody here waits for") \
 	X(NOT_ROUTER, "not_router", "a request to an end node, which does not answer") \
 	X(BAD_ENTRY, "bad_entry", "an entry for network 0 or FFFFFFFF (skipped)") \
 	X(TX, "tx_error", "a packet the node would not send")
@@ -102,13 +105,14 @@ struct ipx_rip_stats {
 	uint64_t withdrawn;	/* removed by a 16-hop entry */
 	uint64_t expired;	/* removed after silence */
 	uint64_t triggered;	/* triggered updates sent */
-	uint64_t net_learned;	/* attached network numbers learned */
 	uint64_t drops[IPX_RIP_DROP_COUNT];
 };
 
 struct ipx_rip;
 
-/* Called with every valid response that reaches the agent. */
+/* Called with every valid response that reaches the agent: from a
+ * neighbour, or one sent to us alone across routers (the answer to a
+ * request to a far router, which no route is learned from). */
 typedef void (*ipx_rip_response_cb)(const struct ipx_header *hdr,
 				    const struct ipx_rip_msg *msg, void *ctx);
 

@@ -62,7 +62,7 @@ enum {
 	X(EMPTY, "empty", "a response without entries")                     \
 	X(TOO_MANY, "too_many_entries", "more than 7 entries")              \
 	X(OWN, "own", "our own packet, looped back")                        \
-	X(NOT_NEIGHBOUR, "not_neighbour", "a response that crossed a router (hops > 0)") \
+	X(NOT_NEIGHBOUR, "not_neighbour", "a response that crossed a router (hops > 0): broadcast, or an answer nobody here waits for") \
 	X(NOT_ROUTER, "not_router", "a response to a node that keeps no table") \
 	X(BAD_ENTRY, "bad_entry", "an entry with a bad name, type 0/FFFF or network FFFFFFFF (skipped)") \
 	X(TX, "tx_error", "a packet the node would not send")
@@ -119,6 +119,9 @@ struct ipx_sap_stats {
 
 struct ipx_sap;
 
+/* Called with every valid response: from a neighbour, or one sent to us
+ * alone across routers (the answer to a query to a far node, which the
+ * table never learns from). */
 typedef void (*ipx_sap_response_cb)(const struct ipx_header *hdr,
 				    const struct ipx_sap_msg *msg, void *ctx);
 

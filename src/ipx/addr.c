@@ -33,6 +33,12 @@ bool ipx_addr_eq(const struct ipx_addr *a, const struct ipx_addr *b)
 	       ipx_node_eq(a->node, b->node);
 }
 
+bool ipx_addr_match(const struct ipx_addr *a, const struct ipx_addr *b)
+{
+	return (a->net == b->net || a->net == 0 || b->net == 0) &&
+	       a->socket == b->socket && ipx_node_eq(a->node, b->node);
+}
+
 static int hexval(char ch)
 {
 	int c = (unsigned char)ch;

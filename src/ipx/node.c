@@ -231,11 +231,14 @@ void ipx_node_print_stats(const struct ipx_node *node, FILE *out, bool all)
 		(unsigned long long)s->tx_bytes,
 		(unsigned long long)s->delivered,
 		(unsigned long long)s->looped);
-	if (all || s->forwarded || s->propagated || s->resolved)
-		fprintf(out, "forwarded %llu\npropagated %llu\nresolved %llu\n",
+	if (all || s->forwarded || s->propagated || s->resolved ||
+	    s->net_learned)
+		fprintf(out, "forwarded %llu\npropagated %llu\nresolved %llu\n"
+			     "net_learned %llu\n",
 			(unsigned long long)s->forwarded,
 			(unsigned long long)s->propagated,
-			(unsigned long long)s->resolved);
+			(unsigned long long)s->resolved,
+			(unsigned long long)s->net_learned);
 	for (int d = 0; d < IPX_DROP_COUNT; d++)
 		if (all || s->drops[d])
 			fprintf(out, "drop_%s %llu\n", drop_names[d],
@@ -414,6 +417,28 @@ int ipx_node_remove_link(struct ipx_node *node, struct ipx_link *link)
 	return IPX_OK;
 }
 
+static void pending_flush(struct ipx_node *node, uint32_t net);
+
+int ipx_node_set_link_net(struct ipx_node *node, struct ipx_link *link,
+			  uint32_t net)
+{
+	if (link_index(node, link) < 0 || net == 0 || net == 0xFFFFFFFFu ||
+	    net == node->internal_net)
+		return IPX_EINVAL;
+	if (link->net == net)
+		return IPX_OK;
+	if (link->net != 0)
+		return IPX_EINUSE;
+	link->net = net;
+	node->stats.net_learned++;
+	ipx_debug("node: this network is %08X", (unsigned)net);
+	/* A learned route to it is now the link itself. */
+	if (ipx_node_route_del(node, net) != IPX_OK)
+		notify(node, net);
+	pending_flush(node, net);
+	return IPX_OK;
+}
+
 void ipx_node_set_link_ticks(struct ipx_node *node, struct ipx_link *link,
 			     uint16_t ticks)
 {
@@ -531,8 +556,6 @@ int ipx_node_route_lookup(const struct ipx_node *node, uint32_t net,
 	return IPX_OK;
 }
 
-static void pending_flush(struct ipx_node *node, uint32_t net);
-
 int ipx_node_route_set(struct ipx_node *node, const struct ipx_route *r)
 {
 	bool found;
@@ -637,6 +660,27 @@ static void accepted(struct ipx_node *node, const struct ipx_header *hdr)
 	node->stats.rx_bytes += hdr->length;
 }
 
+/*
+ * A packet from a node that does not know its network number yet (source
+ * network 0) gets the number of the network it came in on before it goes
+ * to another network, so that the answer can be routed back (as Linux's
+ * ipxitf_rcv does).
+ */
+static void fill_source_net(uint8_t *copy, const struct ipx_header *hdr,
+			    const struct ipx_link *in)
+{
+	if (hdr->src.net == 0 && in->net != 0)
+		ipx_put32(copy + 18, in->net);
+}
+
+/* A changed copy with a real checksum gets it made again (the hop count
+ * is left out of it, so raising that alone needs nothing). */
+static void reseal(uint8_t *copy, const struct ipx_header *hdr)
+{
+	if (hdr->checksum != IPX_NO_CHECKSUM)
+		ipx_put16(copy, ipx_checksum(copy, hdr->length));
+}
+
 /* Route a packet for another network on, one hop further. */
 static void forward(struct ipx_node *node, struct ipx_link *in,
 		    const struct ipx_header *hdr, const uint8_t *pkt)
@@ -664,7 +708,8 @@ static void forward(struct ipx_node *node, struct ipx_link *in,
 	}
 	memcpy(copy, pkt, hdr->length);
 	copy[4] = (uint8_t)(hdr->hops + 1);
-	/* The checksum leaves the hop count out: it stays valid. */
+	fill_source_net(copy, hdr, in);
+	reseal(copy, hdr);
 	rc = ipx_link_send(r.link, copy, hdr->length,
 			   r.kind == IPX_ROUTE_ATTACHED ? hdr->dst.node : r.via);
 	if (rc == IPX_OK)
@@ -713,6 +758,7 @@ static void propagate(struct ipx_node *node, struct ipx_link *in,
 	memcpy(copy, pkt, hdr->length);
 	ipx_put32(copy + IPX_HDR_LEN + 4 * tc, in->net);
 	copy[4] = (uint8_t)(tc + 1);
+	fill_source_net(copy, hdr, in);
 	for (size_t i = 0; i < node->nlinks; i++) {
 		struct ipx_link *out = node->links[i];
 		int rc;
@@ -721,6 +767,7 @@ static void propagate(struct ipx_node *node, struct ipx_link *in,
 		    nb_listed(copy + IPX_HDR_LEN, tc + 1, out->net))
 			continue;
 		ipx_put32(copy + 6, out->net);
+		reseal(copy, hdr);
 		rc = hdr->length > out->mtu
 			     ? IPX_ETOOBIG
 			     : ipx_link_send(out, copy, hdr->length,
@@ -760,6 +807,28 @@ static void route_in(struct ipx_node *node, struct ipx_link *in,
 		}
 	}
 	forward(node, in, hdr, pkt);
+}
+
+/*
+ * What a packet on a link of unknown network number tells of it: one a
+ * router forwarded here (hops > 0) was sent to this network; a router's
+ * RIP packet that was not forwarded comes from its address on this network
+ * (a NetWare workstation learnt its number from the routers the same way),
+ * unless it comes from the router's internal network (node 00:...:01: an
+ * answer to a request sent to that address).
+ */
+static void learn_net(struct ipx_node *node, struct ipx_link *link,
+		      const struct ipx_header *hdr)
+{
+	uint32_t net = 0;
+
+	if (hdr->hops > 0)
+		net = hdr->dst.net;
+	else if (hdr->src.socket == IPX_SOCK_RIP &&
+		 !ipx_node_eq(hdr->src.node, ipx_node_internal))
+		net = hdr->src.net;
+	if (net != 0 && net != 0xFFFFFFFFu && net != node->internal_net)
+		ipx_node_set_link_net(node, link, net);
 }
 
 void ipx_node_input(struct ipx_node *node, struct ipx_link *link,
@@ -808,6 +877,8 @@ void ipx_node_input(struct ipx_node *node, struct ipx_link *link,
 			node->stats.drops[IPX_DROP_OWN_SOURCE]++;
 			return;
 		}
+		if (link->net == 0 && !node->forwarding)
+			learn_net(node, link, &hdr);
 		accepted(node, &hdr);
 		if (node->forwarding && bcast && hdr.type == IPX_TYPE_NETBIOS)
 			propagate(node, link, &hdr, pkt);
@@ -1179,7 +1250,10 @@ int ipx_socket_reply(struct ipx_socket *sock, const struct ipx_header *req,
 	struct ipx_link *in = sock->node->rx_link;
 	struct ipx_addr src;
 
-	if (!in || (req->src.net != 0 && in->net != 0 && req->src.net != in->net))
+	/* Straight back when the source is on that network: it said so, or
+	 * gave network 0, or the packet was not routed. */
+	if (!in || (req->src.net != 0 && req->src.net != in->net &&
+		    (in->net != 0 || req->hops != 0)))
 		return ipx_socket_sendto(sock, &req->src, type, data, len);
 	/* From the address it was sent to, unless that was a broadcast. */
 	src = req->dst;

@@ -1011,7 +1011,7 @@ static void incoming_call(struct netbios *nb, const struct ipx_header *ih,
 	/* A repeated request: our accept was lost. */
 	for (struct nb_session *o = nb->sessions; o; o = o->next) {
 		if (o->state == NB_S_ACTIVE && o->remote_id == h->src_id &&
-		    ipx_addr_eq(&o->remote, &ih->src)) {
+		    ipx_addr_match(&o->remote, &ih->src)) {
 			send_accept(o);
 			return;
 		}
@@ -1122,7 +1122,7 @@ void nb_session_input(struct netbios *nb, const struct ipx_header *ih,
 		calling_input(s, ih, &h, data);
 		return;
 	}
-	if (!ipx_addr_eq(&s->remote, &ih->src)) {
+	if (!ipx_addr_match(&s->remote, &ih->src)) {
 		nb->stats.drops[NB_DROP_WRONG_PEER]++;
 		return;
 	}

@@ -420,8 +420,10 @@ static void learn(struct ipx_rip *rip, struct ipx_link *link,
 		return;
 	}
 	have = ipx_node_route_lookup(rip->node, e->net, &cur) == IPX_OK;
-	if (have && cur.kind != IPX_ROUTE_LEARNED)
-		return;		/* ours: attached or internal */
+	if (have && cur.kind != IPX_ROUTE_LEARNED) {
+		resolved(rip, e->net);	/* ours: attached or internal */
+		return;
+	}
 	same = have && cur.link == link && ipx_node_eq(cur.via, from);
 	if (e->hops >= IPX_RIP_UNREACHABLE) {
 		if (same) {
@@ -463,9 +465,16 @@ static void answer(struct ipx_rip *rip, struct ipx_link *link,
 			send_table(rip, link, &hdr->src, hdr, false);
 			return;
 		}
-		if (ipx_node_route_lookup(rip->node, req->entries[i].net, &r) ==
-			    IPX_OK &&
-		    advertised(rip, link, &r, &hops, &ticks))
+		if (ipx_node_route_lookup(rip->node, req->entries[i].net, &r) !=
+		    IPX_OK)
+			continue;
+		/* The asker's own network, asked for by name: a node that
+		 * does not know its number learns it from our answer, and a
+		 * datagram it holds for that network leaves at once. */
+		if (r.kind == IPX_ROUTE_ATTACHED && r.link == link)
+			add_entry(rip, link, &hdr->src, hdr, &msg, r.net, 1,
+				  ipx_node_link_ticks(rip->node, link));
+		else if (advertised(rip, link, &r, &hops, &ticks))
 			add_entry(rip, link, &hdr->src, hdr, &msg, r.net, hops,
 				  ticks);
 	}
@@ -498,17 +507,18 @@ static void on_packet(struct ipx_socket *sock, const struct ipx_header *hdr,
 		return;
 	}
 	rip->stats.rx_responses++;
+	/* Only a neighbour's word makes a route (its node is the next hop).
+	 * One that crossed a router, sent to us alone, answers a request of
+	 * ours to a router on another network: the asker is told. */
 	if (hdr->hops != 0) {
-		rip->stats.drops[IPX_RIP_DROP_NOT_NEIGHBOUR]++;
+		if (rip->on_response && !ipx_node_is_broadcast(hdr->dst.node))
+			rip->on_response(hdr, &msg, rip->on_response_ctx);
+		else
+			rip->stats.drops[IPX_RIP_DROP_NOT_NEIGHBOUR]++;
 		return;
 	}
-	/* A router on our segment tells us its number. */
-	if (link->net == 0 && hdr->src.net != 0 && hdr->src.net != 0xFFFFFFFFu &&
-	    !ipx_node_forwarding(rip->node)) {
-		link->net = hdr->src.net;
-		rip->stats.net_learned++;
-		ipx_debug("rip: this network is %08X", (unsigned)link->net);
-	}
+	/* The node has learnt its network number from it already, if it
+	 * did not know it (ipx_node_set_link_net). */
 	if (rip->on_response)
 		rip->on_response(hdr, &msg, rip->on_response_ctx);
 	for (size_t i = 0; i < msg.count; i++)

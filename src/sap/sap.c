@@ -532,8 +532,14 @@ static void on_packet(struct ipx_socket *sock, const struct ipx_header *hdr,
 		break;
 	}
 	sap->stats.rx_responses++;
+	/* Routers do not forward SAP: one that crossed a router is never
+	 * learned from. Sent to us alone, it answers a query of ours to a
+	 * node on another network, and the asker is told. */
 	if (hdr->hops != 0) {
-		sap->stats.drops[IPX_SAP_DROP_NOT_NEIGHBOUR]++;
+		if (sap->on_response && !ipx_node_is_broadcast(hdr->dst.node))
+			sap->on_response(hdr, &msg, sap->on_response_ctx);
+		else
+			sap->stats.drops[IPX_SAP_DROP_NOT_NEIGHBOUR]++;
 		return;
 	}
 	if (sap->on_response)

@@ -102,7 +102,7 @@ static struct spx_conn *find_by_remote(const struct spx *spx,
 	for (size_t b = 0; b < 256; b++)
 		for (struct spx_conn *c = spx->table[b]; c; c = c->hnext)
 			if (c->incoming && c->remote_id == remote_id &&
-			    ipx_addr_eq(&c->remote, from))
+			    ipx_addr_match(&c->remote, from))
 				return c;
 	return NULL;
 }
@@ -182,7 +182,7 @@ static void answer_stray_disconnect(struct spx *spx, struct ipx_socket *sock,
 
 		if (g->clean && g->local_id == h->dst_id &&
 		    g->remote_id == h->src_id && g->fe_seq == h->seq &&
-		    ipx_addr_eq(&g->remote, &ih->src)) {
+		    ipx_addr_match(&g->remote, &ih->src)) {
 			a.ack = (uint16_t)(h->seq + 1);
 			break;
 		}
@@ -264,7 +264,7 @@ static void input(struct spx *spx, struct spx_listener *l,
 		}
 		c->remote.net = ih->src.net;
 		c->remote.socket = ih->src.socket;
-	} else if (!ipx_addr_eq(&c->remote, &ih->src) ||
+	} else if (!ipx_addr_match(&c->remote, &ih->src) ||
 		   h.src_id != c->remote_id) {
 		spx->drops[SPX_DROP_WRONG_PEER]++;
 		return;

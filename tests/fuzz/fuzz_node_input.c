@@ -14,7 +14,9 @@
  * (rx_packets) or in one receive drop counter; an accepted packet is either
  * delivered or counted as no_socket; every echo is counted once on the
  * send side; every looped-back packet is delivered or dropped once; the
- * callback sees hdr->length - 30 bytes of payload.
+ * callback sees hdr->length - 30 bytes of payload; the node on network 0
+ * learns a number only from a packet it took (its source network if a
+ * router's RIP packet, its destination network if routed).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +150,16 @@ static void run_world(uint32_t net, const uint8_t *data, size_t size)
 		CHECK(s1.rx_bytes - s0.rx_bytes == hdr.length);
 	}
 	CHECK(s1.looped == s0.looped);
+	/* A network number is learned only by a link that had none, only
+	 * from a packet taken, and only its source or destination network. */
+	if (s1.net_learned != s0.net_learned) {
+		CHECK(net == 0 && s1.net_learned - s0.net_learned == 1);
+		CHECK(s1.rx_packets - s0.rx_packets == 1);
+		CHECK(w.link->net == (hdr.hops ? hdr.dst.net : hdr.src.net));
+		CHECK(w.link->net != 0 && w.link->net != 0xFFFFFFFFu);
+	} else {
+		CHECK(w.link->net == net);
+	}
 
 	/* Let loopback and the segment run; nothing else arrives. */
 	CHECK(ipx_loop_run_for(w.loop, 100 * IPX_MSEC) == IPX_OK);

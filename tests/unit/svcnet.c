@@ -75,6 +75,33 @@ void svcnet_addr(const struct svcnode *sn, uint16_t socket,
 	out->socket = socket;
 }
 
+void svcnet_inject(struct svcnode *sn, size_t li, const uint8_t from[6],
+		   uint16_t sock, const struct ipx_addr *to, uint8_t type,
+		   uint8_t hops, const void *payload, size_t len)
+{
+	struct ipx_link *link = sn->links[li];
+	struct ipx_header h = { .checksum = IPX_NO_CHECKSUM,
+				.length = (uint16_t)(IPX_HDR_LEN + len),
+				.hops = hops, .type = type };
+	uint8_t pkt[IPX_HDR_LEN + 600];
+
+	if (len > sizeof(pkt) - IPX_HDR_LEN)
+		abort();
+	if (to) {
+		h.dst = *to;
+	} else {
+		h.dst.net = link->net;
+		memcpy(h.dst.node, ipx_node_broadcast, IPX_NODE_LEN);
+		h.dst.socket = sock;
+	}
+	h.src.net = link->net;
+	memcpy(h.src.node, from, IPX_NODE_LEN);
+	h.src.socket = sock;
+	ipx_header_encode(&h, pkt);
+	memcpy(pkt + IPX_HDR_LEN, payload, len);
+	ipx_node_input(sn->node, link, pkt, h.length);
+}
+
 void inbox_collect(struct ipx_socket *s, const struct ipx_header *h,
 		   const uint8_t *data, size_t len, void *ctx)
 {

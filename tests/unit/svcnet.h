@@ -55,6 +55,15 @@ void svcnet_free(struct svcnet *n);
 void svcnet_addr(const struct svcnode *sn, uint16_t socket,
 		 struct ipx_addr *out);
 
+/*
+ * Feed sn, as if its link 'li' received it, a packet from 'from' (a node on
+ * that link's network, socket 'sock') to 'to' (broadcast when NULL, same
+ * socket), of IPX type 'type' with 'hops' already in its header.
+ */
+void svcnet_inject(struct svcnode *sn, size_t li, const uint8_t from[6],
+		   uint16_t sock, const struct ipx_addr *to, uint8_t type,
+		   uint8_t hops, const void *payload, size_t len);
+
 /* A socket that keeps what it receives. */
 struct inbox {
 	int n;

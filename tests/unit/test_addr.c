@@ -1,5 +1,6 @@
 /*
- * test_addr.c - IPX address and socket parsing and printing.
+ * test_addr.c - IPX address and socket parsing and printing, and matching
+ * a peer's address across a network number it learnt.
  */
 #include "cm.h"
 
@@ -125,6 +126,27 @@ static void equal_means_every_field(void **state)
 	assert_false(ipx_node_is_zero(a.node));
 }
 
+static void a_peer_matches_across_a_learnt_network(void **state)
+{
+	struct ipx_addr a, b;
+
+	(void)state;
+	assert_int_equal(ipx_addr_parse("0:020000000001:4000", &a), IPX_OK);
+	b = a;
+	b.net = 7;	/* the same node once it knows its number */
+	assert_true(ipx_addr_match(&a, &b));
+	assert_true(ipx_addr_match(&b, &a));
+	assert_false(ipx_addr_eq(&a, &b));
+	a.net = 8;	/* two known numbers that differ: another node */
+	assert_false(ipx_addr_match(&a, &b));
+	a.net = 0;
+	a.socket = 0x4001;
+	assert_false(ipx_addr_match(&a, &b));
+	a.socket = 0x4000;
+	a.node[5] = 2;
+	assert_false(ipx_addr_match(&a, &b));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -135,6 +157,7 @@ int main(void)
 		cmocka_unit_test(parses_sockets),
 		cmocka_unit_test(error_messages_exist),
 		cmocka_unit_test(equal_means_every_field),
+		cmocka_unit_test(a_peer_matches_across_a_learnt_network),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

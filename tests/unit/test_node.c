@@ -1,7 +1,7 @@
 /*
  * test_node.c - the IPX node on the in-memory link with the fake clock:
- * socket table limits, dynamic sockets, dispatch, broadcast, loopback and
- * a named counter for every drop.
+ * socket table limits, dynamic sockets, dispatch, broadcast, loopback, a
+ * named counter for every drop, and the received counters.
  */
 #include "cm.h"
 
@@ -253,6 +253,48 @@ static void every_drop_has_its_counter(void **state)
 	assert_string_equal(ipx_drop_name(IPX_DROP_NO_SOCKET), "no_socket");
 }
 
+static void received_counters_count_what_links_deliver_and_no_more(void **state)
+{
+	struct net *n = *state;
+	struct ipx_socket *s0, *s1;
+	struct inbox in = { 0 };
+	struct ipx_addr dst, all = { .socket = 0x4545 };
+	const struct ipx_node_stats *st = ipx_node_stats(n->node[1]);
+	struct ipx_link *link = ipx_node_link(n->node[1], 0);
+	static const uint8_t other[6] = { 2, 9, 9, 9, 9, 9 };
+	uint8_t p[40] = { 0 };
+
+	assert_int_equal(ipx_socket_open(n->node[0], 0, collect, NULL, &s0), 0);
+	assert_int_equal(ipx_socket_open(n->node[1], 0x4545, collect, &in, &s1),
+			 0);
+	addr_of(n, 1, 0x4545, &dst);
+	memcpy(all.node, ipx_node_broadcast, 6);
+	assert_int_equal(ipx_socket_sendto(s0, &dst, 4, "hello", 5), IPX_OK);
+	assert_int_equal(ipx_socket_sendto(s0, &dst, 4, "", 0), IPX_OK);
+	assert_int_equal(ipx_socket_sendto(s0, &all, 4, "all", 3), IPX_OK);
+	/* To itself: looped, never received from a link. */
+	assert_int_equal(ipx_socket_sendto(s1, &dst, 4, "me", 2), IPX_OK);
+	ipx_loop_run_for(n->loop, IPX_SEC);
+	assert_int_equal(in.n, 4);
+	assert_int_equal(st->rx_packets, 3);
+	assert_int_equal(st->rx_bytes, 3 * 30 + 5 + 0 + 3);
+	assert_int_equal(st->looped, 1);
+	/* Dropped ones are not received: short, for another node. */
+	ipx_node_input(n->node[1], link, p, 20);
+	raw(p, 40, other, 0x4545, other);
+	ipx_node_input(n->node[1], link, p, 40);
+	assert_int_equal(st->rx_packets, 3);
+	assert_int_equal(st->drops[IPX_DROP_SHORT], 1);
+	assert_int_equal(st->drops[IPX_DROP_NOT_FOR_US], 1);
+	/* Taken, though no socket wants it: received, then dropped. */
+	raw(p, 40, link->node, 0x7777, other);
+	ipx_node_input(n->node[1], link, p, 40);
+	assert_int_equal(st->rx_packets, 4);
+	assert_int_equal(st->rx_bytes, 3 * 30 + 8 + 40);
+	assert_int_equal(st->drops[IPX_DROP_NO_SOCKET], 1);
+	assert_int_equal(st->delivered, 4);
+}
+
 static void oversize_and_unroutable_sends_are_refused(void **state)
 {
 	struct net *n = *state;
@@ -300,6 +342,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(socket_table_is_limited_by_ipx_sockets, setup, teardown),
 		cmocka_unit_test_setup_teardown(dynamic_sockets_start_at_4000_and_skip_taken, setup, teardown),
 		cmocka_unit_test_setup_teardown(every_drop_has_its_counter, setup, teardown),
+		cmocka_unit_test_setup_teardown(received_counters_count_what_links_deliver_and_no_more, setup, teardown),
 		cmocka_unit_test_setup_teardown(oversize_and_unroutable_sends_are_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(receive_callback_may_send_and_close, setup, teardown),
 	};

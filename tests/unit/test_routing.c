@@ -3,8 +3,10 @@
  * RIP convergence across two routers, withdrawal of a removed link, expiry
  * after silence, the hop count raised per router and the 16-hop limit,
  * ticks before hops, route resolution by end nodes (and their learning the
- * network number), the internal network, NetBIOS type-20 propagation, and
- * the RIP codec.
+ * network number: from RIP answers, router broadcasts and routed packets,
+ * so that their own network's addresses go straight to the node), the
+ * internal network, NetBIOS type-20 propagation (an unknown source network
+ * filled in by the first router), and the RIP codec.
  */
 #include "cm.h"
 
@@ -354,6 +356,249 @@ static void netbios_type20_is_propagated_with_its_list(void **state)
 	assert_int_equal(s1->drops[IPX_DROP_NO_SOCKET] >= 3, 1);
 }
 
+/* hA's address on A as another node of A writes it, socket 0x5000. */
+static void real_address(const struct svcnode *sn, uint32_t net,
+			 struct ipx_addr *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->net = net;
+	memcpy(out->node, sn->links[0]->node, IPX_NODE_LEN);
+	out->socket = 0x5000;
+}
+
+static void own_network_number_goes_straight_to_the_node(void **state)
+{
+	struct topo *t = *state;
+	struct svcnode *hb = svcnet_add(t->n, 0, (int[]){ 0 }, 1);
+	struct ipx_socket *a, *b;
+	struct inbox ina = { 0 }, inb = { 0 };
+	struct ipx_addr dst;
+	uint64_t asked;
+
+	run(t, IPX_SEC);
+	/* Neither knows the number of A, as on a DOSBox hub. */
+	t->ha->links[0]->net = 0;
+	hb->links[0]->net = 0;
+	assert_int_equal(ipx_socket_open(t->ha->node, 0x5000, inbox_collect,
+					 &ina, &a), IPX_OK);
+	assert_int_equal(ipx_socket_open(hb->node, 0x5000, inbox_collect,
+					 &inb, &b), IPX_OK);
+	real_address(hb, NET_A, &dst);
+	assert_int_equal(ipx_socket_sendto(a, &dst, IPX_TYPE_PEP, "hi", 2),
+			 IPX_OK);
+	/* R1 answers for A itself: one round trip, not 1.5 s of asking. */
+	run(t, 50 * IPX_MSEC);
+	assert_int_equal(inb.n, 1);
+	assert_int_equal(inb.hdr[0].hops, 0);
+	assert_int_equal(inb.hdr[0].src.net, NET_A);
+	assert_int_equal(t->ha->links[0]->net, NET_A);
+	assert_int_equal(ipx_node_stats(t->ha->node)->net_learned, 1);
+	assert_int_equal(ipx_node_stats(t->ha->node)->resolved, 1);
+	assert_int_equal(ipx_node_stats(t->r1->node)->forwarded, 0);
+	assert_int_equal(ipx_node_route_count(t->ha->node), 0);
+	/* The answer to the number hA gave: hB learns it the same way. */
+	assert_int_equal(ipx_socket_sendto(b, &inb.hdr[0].src, IPX_TYPE_PEP,
+					   "yo", 2), IPX_OK);
+	run(t, 50 * IPX_MSEC);
+	assert_int_equal(ina.n, 1);
+	assert_int_equal(ina.hdr[0].src.net, NET_A);
+	assert_int_equal(hb->links[0]->net, NET_A);
+	/* Known now: no more asking, delivered on the next turn. */
+	asked = ipx_rip_stats(t->ha->rip)->tx_requests;
+	assert_int_equal(ipx_socket_sendto(a, &dst, IPX_TYPE_PEP, "hi", 2),
+			 IPX_OK);
+	run(t, IPX_MSEC);
+	assert_int_equal(inb.n, 2);
+	assert_int_equal(ipx_rip_stats(t->ha->rip)->tx_requests, asked);
+	assert_int_equal(ipx_rip_stats(t->r1->rip)->drops[IPX_RIP_DROP_TX], 0);
+}
+
+static void a_node_learns_its_number_from_what_routers_send(void **state)
+{
+	struct topo *t = *state;
+	struct ipx_socket *a, *c;
+	struct inbox inc = { 0 };
+	struct ipx_addr dst;
+	uint64_t asked;
+
+	run(t, IPX_SEC);
+	t->ha->links[0]->net = 0;
+	t->hc->links[0]->net = 0;
+	assert_int_equal(ipx_socket_open(t->ha->node, 0, inbox_collect, NULL,
+					 &a), IPX_OK);
+	assert_int_equal(ipx_socket_open(t->hc->node, 0x5000, inbox_collect,
+					 &inc, &c), IPX_OK);
+	/* A packet R2 forwarded tells hC the number it was sent to. */
+	real_address(t->hc, NET_C, &dst);
+	assert_int_equal(ipx_socket_sendto(a, &dst, IPX_TYPE_PEP, "x", 1),
+			 IPX_OK);
+	run(t, IPX_SEC);
+	assert_int_equal(inc.n, 1);
+	assert_int_equal(inc.hdr[0].hops, 2);
+	assert_int_equal(t->hc->links[0]->net, NET_C);
+	assert_int_equal(ipx_node_stats(t->hc->node)->net_learned, 1);
+	assert_int_equal(ipx_rip_stats(t->hc->rip)->tx_requests, 0);
+	/* A node that says nothing learns it from R1's next broadcast. */
+	t->ha->links[0]->net = 0;
+	asked = ipx_rip_stats(t->ha->rip)->tx_requests;
+	run(t, 61 * IPX_SEC);
+	assert_int_equal(t->ha->links[0]->net, NET_A);
+	assert_int_equal(ipx_rip_stats(t->ha->rip)->tx_requests, asked);
+	/* Not from a router's internal address: that is no segment's. */
+	{
+		uint8_t p[IPX_HDR_LEN + 10];
+		struct ipx_header h = { .checksum = 0xFFFF, .length = sizeof(p),
+					.type = IPX_TYPE_RIP };
+
+		t->ha->links[0]->net = 0;
+		h.dst.net = 0;
+		memcpy(h.dst.node, t->ha->links[0]->node, 6);
+		h.dst.socket = 0x4000;
+		h.src.net = 0xC0FFEE;
+		memcpy(h.src.node, ipx_node_internal, 6);
+		h.src.socket = IPX_SOCK_RIP;
+		ipx_header_encode(&h, p);
+		memcpy(p + IPX_HDR_LEN,
+		       "\x00\x02\x00\xC0\xFF\xEE\x00\x01\x00\x01", 10);
+		ipx_node_input(t->ha->node, t->ha->links[0], p, sizeof(p));
+		assert_int_equal(t->ha->links[0]->net, 0);
+		run(t, 61 * IPX_SEC);	/* R1's broadcast again */
+		assert_int_equal(t->ha->links[0]->net, NET_A);
+	}
+	/* What it learns is refused when the link has a number already. */
+	assert_int_equal(ipx_node_set_link_net(t->ha->node, t->ha->links[0],
+					       NET_B), IPX_EINUSE);
+	assert_int_equal(ipx_node_set_link_net(t->ha->node, t->ha->links[0],
+					       0), IPX_EINVAL);
+	assert_int_equal(t->ha->links[0]->net, NET_A);
+}
+
+static void first_router_fills_in_an_unknown_source_network(void **state)
+{
+	struct topo *t = *state;
+	struct ipx_socket *sa, *sc;
+	struct inbox ina = { 0 }, inc = { 0 };
+	uint8_t p[40] = { 0 };
+	struct ipx_header h = { .checksum = 0, .length = 40,
+				.type = IPX_TYPE_PEP };
+
+	run(t, IPX_SEC);
+	t->ha->links[0]->net = 0;
+	assert_int_equal(ipx_socket_open(t->ha->node, IPX_SOCK_NETBIOS,
+					 inbox_collect, &ina, &sa), IPX_OK);
+	assert_int_equal(ipx_socket_open(t->hc->node, IPX_SOCK_NETBIOS,
+					 inbox_collect, &inc, &sc), IPX_OK);
+	/* A NetBIOS find from a node that does not know its number... */
+	netbios_broadcast(t, sa);
+	run(t, IPX_SEC);
+	assert_int_equal(inc.n, 1);
+	assert_int_equal(inc.hdr[0].src.net, NET_A);
+	/* ...can be answered across both routers. */
+	assert_int_equal(ipx_socket_sendto(sc, &inc.hdr[0].src, IPX_TYPE_PEP,
+					   "found", 5), IPX_OK);
+	run(t, IPX_SEC);
+	assert_int_equal(ina.n, 2);	/* its own broadcast looped first */
+	assert_int_equal(ina.hdr[1].hops, 2);
+	assert_memory_equal(ina.data[1], "found", 5);
+	/* A forwarded unicast too, its real checksum made again. */
+	svcnet_addr(t->hc, IPX_SOCK_NETBIOS, &h.dst);
+	memcpy(h.src.node, "\x02\x00\x00\x00\x00\x99", 6);
+	h.src.socket = 0x4000;
+	ipx_header_encode(&h, p);
+	ipx_put16(p, ipx_checksum(p, sizeof(p)));
+	ipx_node_input(t->r1->node, t->r1->links[0], p, sizeof(p));
+	run(t, IPX_SEC);
+	assert_int_equal(inc.n, 2);
+	assert_int_equal(inc.hdr[1].src.net, NET_A);
+	assert_int_equal(ipx_node_stats(t->hc->node)->drops[IPX_DROP_CHECKSUM],
+			 0);
+}
+
+/* Responses the end node's agent is told of. */
+struct told {
+	int n;
+	struct ipx_header hdr;
+	struct ipx_rip_msg msg;
+};
+
+static void tell(const struct ipx_header *hdr, const struct ipx_rip_msg *msg,
+		 void *ctx)
+{
+	struct told *t = ctx;
+
+	t->n++;
+	t->hdr = *hdr;
+	t->msg = *msg;
+}
+
+static void a_far_router_answers_but_is_not_a_next_hop(void **state)
+{
+	struct topo *t = *state;
+	struct told told = { 0 };
+	struct ipx_addr far = { .net = NET_C, .socket = IPX_SOCK_RIP };
+	struct ipx_route r;
+
+	run(t, IPX_SEC);
+	ipx_rip_on_response(t->ha->rip, tell, &told);
+	memcpy(far.node, t->r2->links[1]->node, 6);
+	/* `routes 0000000C:R2`: asked across R1, answered across R1. */
+	assert_int_equal(ipx_rip_request_to(t->ha->rip, &far, IPX_RIP_ALL_NETS),
+			 IPX_OK);
+	run(t, IPX_SEC);
+	assert_true(told.n >= 1);
+	assert_int_equal(told.hdr.hops, 1);
+	/* (From its address on B, the network it answers out of.) */
+	assert_int_equal(told.hdr.src.net, NET_B);
+	assert_memory_equal(told.hdr.src.node, t->r2->links[0]->node, 6);
+	assert_int_equal(told.msg.entries[0].net, NET_C);
+	/* R2 said C is one hop from it; the route still goes through R1. */
+	assert_int_equal(ipx_node_route_lookup(t->ha->node, NET_C, &r), IPX_OK);
+	assert_int_equal(r.hops, 2);
+	assert_memory_equal(r.via, t->r1->links[0]->node, 6);
+	assert_int_equal(
+		ipx_rip_stats(t->ha->rip)->drops[IPX_RIP_DROP_NOT_NEIGHBOUR], 0);
+}
+
+static void reply_re(struct ipx_socket *s, const struct ipx_header *h,
+		     const uint8_t *data, size_t len, void *ctx)
+{
+	(void)data;
+	(void)len;
+	(void)ctx;
+	assert_int_equal(ipx_socket_reply(s, h, IPX_TYPE_PEP, "re", 2), IPX_OK);
+}
+
+static void a_routed_packet_is_answered_through_the_routers(void **state)
+{
+	struct topo *t = *state;
+	struct ipx_socket *a, *c;
+	struct inbox ina = { 0 };
+	struct ipx_addr to = { .net = 0, .socket = 0x5000 };
+	struct ipx_addr from = { .net = NET_A, .socket = 0x4000 };
+	uint8_t p[32] = { 0 };
+	struct ipx_header h = { .checksum = 0xFFFF, .length = 32, .hops = 2,
+				.type = IPX_TYPE_PEP };
+
+	run(t, IPX_SEC);
+	t->hc->links[0]->net = 0;
+	assert_int_equal(ipx_socket_open(t->ha->node, 0x4000, inbox_collect,
+					 &ina, &a), IPX_OK);
+	assert_int_equal(ipx_socket_open(t->hc->node, 0x5000, reply_re, NULL,
+					 &c), IPX_OK);
+	/* Routed to hC as "this network" (it tells hC nothing): hA is not on
+	 * hC's segment, so the answer must go through the routers. */
+	memcpy(to.node, t->hc->links[0]->node, 6);
+	memcpy(from.node, t->ha->links[0]->node, 6);
+	h.dst = to;
+	h.src = from;
+	ipx_header_encode(&h, p);
+	ipx_node_input(t->hc->node, t->hc->links[0], p, sizeof(p));
+	run(t, IPX_SEC);
+	assert_int_equal(ina.n, 1);
+	assert_int_equal(ina.hdr[0].hops, 2);
+	assert_memory_equal(ina.data[0], "re", 2);
+}
+
 static void rip_codec_and_bad_packets(void **state)
 {
 	struct topo *t = *state;
@@ -454,6 +699,11 @@ int main(void)
 		T(unresolved_sends_time_out_or_fall_back),
 		T(internal_network_is_advertised_and_reached),
 		T(netbios_type20_is_propagated_with_its_list),
+		T(own_network_number_goes_straight_to_the_node),
+		T(a_node_learns_its_number_from_what_routers_send),
+		T(first_router_fills_in_an_unknown_source_network),
+		T(a_far_router_answers_but_is_not_a_next_hop),
+		T(a_routed_packet_is_answered_through_the_routers),
 		T(rip_codec_and_bad_packets),
 		T(full_table_spans_packets_of_50),
 	};

@@ -3,7 +3,9 @@
  * appear in the routers' tables and are re-advertised across networks,
  * nearest and general queries are answered, entries expire after 180 s of
  * silence and vanish at once when a service goes down, responses carry at
- * most 7 entries, and the codec rejects bad input by name.
+ * most 7 entries, the codec rejects bad input by name; split horizon seen
+ * on the wire, a response that crossed a router dropped, and an equal copy
+ * from a second router not replacing the first.
  */
 #include "cm.h"
 
@@ -314,6 +316,165 @@ static void codec_rejects_bad_input_by_name(void **state)
 	assert_string_equal(ipx_sap_type_name(4), "file server");
 }
 
+/* ---- rules only the wire or a made-up router shows ---- */
+
+/* Entries (not going down) each router says on B, per service. */
+struct sap_heard {
+	const uint8_t *r1, *r2;		/* their nodes on B */
+	unsigned r1_fs, r1_ws, r2_fs, r2_ws;
+};
+
+static void listen_sap(struct ipx_socket *s, const struct ipx_header *h,
+		       const uint8_t *data, size_t len, void *ctx)
+{
+	struct sap_heard *hd = ctx;
+	struct ipx_sap_msg m;
+	bool r1 = ipx_node_eq(h->src.node, hd->r1);
+	bool r2 = ipx_node_eq(h->src.node, hd->r2);
+
+	(void)s;
+	if (ipx_sap_decode(data, len, &m, NULL) != IPX_OK)
+		return;
+	for (size_t i = 0; i < m.count; i++) {
+		bool fs = !strcmp(m.entries[i].name, "FS1");
+		bool ws = !strcmp(m.entries[i].name, "WS1");
+
+		if (m.entries[i].hops >= IPX_SAP_DOWN)
+			continue;
+		hd->r1_fs += r1 && fs;
+		hd->r1_ws += r1 && ws;
+		hd->r2_fs += r2 && fs;
+		hd->r2_ws += r2 && ws;
+	}
+}
+
+static void split_horizon_keeps_a_service_off_its_own_link(void **state)
+{
+	struct topo *t = *state;
+	struct svcnode *hb = svcnet_add(t->n, 0, (int[]){ 1 }, 1);
+	struct sap_heard hd = { .r1 = t->r1->links[1]->node,
+				.r2 = t->r2->links[0]->node };
+	struct ipx_socket *s;
+
+	/* hB has no SAP agent: it hears every SAP packet on B. */
+	assert_int_equal(ipx_socket_open(hb->node, IPX_SOCK_SAP, listen_sap,
+					 &hd, &s), IPX_OK);
+	assert_int_equal(ipx_sap_advertise(t->s->sap, 4, "FS1", 0x451), IPX_OK);
+	assert_int_equal(ipx_sap_advertise(t->w->sap, 4, "WS1", 0x451), IPX_OK);
+	run(t, 3 * 60 * IPX_SEC + IPX_SEC);
+	assert_true(hd.r2_fs >= 3);
+	assert_true(hd.r1_ws >= 3);
+	/* Each learned the other's on B and never says it there: the other
+	 * would not take a copy no nearer anyway, only the wire shows it. */
+	assert_int_equal(hd.r1_fs, 0);
+	assert_int_equal(hd.r2_ws, 0);
+	assert_non_null(lookup(t->r1->sap, 4, "FS1"));
+	assert_non_null(lookup(t->r2->sap, 4, "WS1"));
+}
+
+/* A made-up neighbour 'from' on R1's link B says: service 'name' at
+ * network 'net', 'hops' away, in a packet that crossed 'ipx_hops'. */
+static void sap_says(struct topo *t, const uint8_t from[6], const char *name,
+		     uint32_t net, uint16_t hops, uint8_t ipx_hops)
+{
+	struct ipx_sap_msg m = { .op = IPX_SAP_GENERAL_RESPONSE, .count = 1 };
+	uint8_t p[IPX_SAP_MAX_LEN];
+	size_t len;
+
+	m.entries[0].type = 4;
+	strcpy(m.entries[0].name, name);
+	m.entries[0].addr.net = net;
+	m.entries[0].addr.node[5] = 1;
+	m.entries[0].addr.socket = 0x451;
+	m.entries[0].hops = hops;
+	len = ipx_sap_encode(&m, p, sizeof(p));
+	assert_int_not_equal(len, 0);
+	svcnet_inject(t->r1, 1, from, IPX_SOCK_SAP, NULL, IPX_TYPE_PEP,
+		      ipx_hops, p, len);
+}
+
+static const uint8_t node_x[6] = { 2, 0, 0, 0, 0x58, 2 };
+static const uint8_t node_y[6] = { 2, 0, 0, 0, 0x59, 2 };
+
+static void a_response_that_crossed_a_router_is_dropped(void **state)
+{
+	struct topo *t = *state;
+	const struct ipx_sap_stats *st = ipx_sap_stats(t->r1->sap);
+	uint64_t heard;
+
+	run(t, IPX_SEC);
+	heard = st->rx_responses;
+	/* Routers do not forward SAP: one that did is not a neighbour. */
+	sap_says(t, node_x, "FAR", 0x77, 1, 1);
+	assert_int_equal(st->drops[IPX_SAP_DROP_NOT_NEIGHBOUR], 1);
+	assert_null(lookup(t->r1->sap, 4, "FAR"));
+	sap_says(t, node_x, "FAR", 0x77, 1, 0);
+	assert_int_equal(st->drops[IPX_SAP_DROP_NOT_NEIGHBOUR], 1);
+	assert_non_null(lookup(t->r1->sap, 4, "FAR"));
+	assert_int_equal(st->rx_responses, heard + 2);	/* both received */
+	assert_string_equal(ipx_sap_drop_name(IPX_SAP_DROP_NOT_NEIGHBOUR),
+			    "not_neighbour");
+}
+
+static void an_equal_copy_from_a_second_router_changes_nothing(void **state)
+{
+	struct topo *t = *state;
+	const struct ipx_sap_stats *st = ipx_sap_stats(t->r1->sap);
+	uint64_t learned;
+
+	run(t, IPX_SEC);
+	learned = st->learned;
+	/* The address tells which copy R1 keeps. */
+	sap_says(t, node_x, "TWICE", 0x50, 2, 0);
+	sap_says(t, node_y, "TWICE", 0x60, 2, 0);
+	assert_int_equal(lookup(t->r1->sap, 4, "TWICE")->addr.net, 0x50);
+	assert_int_equal(st->learned, learned + 1);
+	run(t, 100 * IPX_SEC);
+	sap_says(t, node_y, "TWICE", 0x60, 2, 0);
+	assert_int_equal(lookup(t->r1->sap, 4, "TWICE")->addr.net, 0x50);
+	/* A nearer one does replace it. */
+	sap_says(t, node_y, "TWICE", 0x60, 1, 0);
+	assert_int_equal(lookup(t->r1->sap, 4, "TWICE")->addr.net, 0x60);
+	assert_int_equal(st->learned, learned + 2);
+}
+
+static void a_far_server_answers_a_query_across_routers(void **state)
+{
+	struct topo *t = *state;
+	struct ipx_addr far;
+	uint8_t p[IPX_SAP_MAX_LEN];
+	struct ipx_sap_msg m = { .op = IPX_SAP_GENERAL_RESPONSE, .count = 1 };
+	struct ipx_addr to;
+	size_t len;
+
+	run(t, IPX_SEC);
+	assert_int_equal(ipx_sap_advertise(t->s->sap, 4, "FS1", 0x451), IPX_OK);
+	run(t, IPX_SEC);
+	forget(t);
+	/* `sap 0000000C:S` from A: the answer crosses both routers. */
+	svcnet_addr(t->s, IPX_SOCK_SAP, &far);
+	assert_int_equal(ipx_sap_query_to(t->w->sap, &far,
+					  IPX_SAP_GENERAL_QUERY, 4), IPX_OK);
+	run(t, IPX_SEC);
+	assert_int_equal(t->responses, 1);
+	assert_int_equal(t->nseen, 1);
+	assert_string_equal(t->seen[0].name, "FS1");
+	assert_int_equal(t->seen[0].hops, 1);
+	/* Such an answer is never learned from: R1 has no one waiting. */
+	m.entries[0].type = 4;
+	strcpy(m.entries[0].name, "ROUTED");
+	m.entries[0].addr.net = 0x77;
+	m.entries[0].hops = 1;
+	len = ipx_sap_encode(&m, p, sizeof(p));
+	ipx_node_address(t->r1->node, &to);
+	to.socket = IPX_SOCK_SAP;
+	svcnet_inject(t->r1, 1, node_x, IPX_SOCK_SAP, &to, IPX_TYPE_PEP, 1, p,
+		      len);
+	assert_null(lookup(t->r1->sap, 4, "ROUTED"));
+	assert_int_equal(
+		ipx_sap_stats(t->r1->sap)->drops[IPX_SAP_DROP_NOT_NEIGHBOUR], 1);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -324,6 +485,10 @@ int main(void)
 		T(a_service_going_down_vanishes_at_once),
 		T(responses_carry_at_most_7_entries),
 		T(codec_rejects_bad_input_by_name),
+		T(split_horizon_keeps_a_service_off_its_own_link),
+		T(a_response_that_crossed_a_router_is_dropped),
+		T(an_equal_copy_from_a_second_router_changes_nothing),
+		T(a_far_server_answers_a_query_across_routers),
 	};
 #undef T
 	return cmocka_run_group_tests(tests, NULL, NULL);
