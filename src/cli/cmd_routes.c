@@ -35,6 +35,10 @@ struct routes_state {
 	struct row rows[MAX_ROWS];
 	size_t n;
 	unsigned long answers;
+	/* routes ADDR: only ADDR's answers count (the node's own look-up of
+	 * a route to ADDR's network brings other routers' answers too). */
+	bool only_from;
+	uint8_t from_node[6];
 };
 
 static void on_response(const struct ipx_header *hdr,
@@ -42,6 +46,8 @@ static void on_response(const struct ipx_header *hdr,
 {
 	struct routes_state *st = ctx;
 
+	if (st->only_from && !ipx_node_eq(hdr->src.node, st->from_node))
+		return;
 	st->answers++;
 	for (size_t i = 0; i < msg->count && st->n < MAX_ROWS; i++) {
 		struct row *r = &st->rows[st->n];
@@ -121,6 +127,10 @@ int cmd_routes(int argc, char **argv)
 		if (cli_parse_target("routes", argv[optind], IPX_SOCK_RIP, &to) < 0)
 			return CLI_USAGE;
 		unicast = true;
+		if (!ipx_node_is_broadcast(to.node)) {
+			st.only_from = true;
+			memcpy(st.from_node, to.node, sizeof(st.from_node));
+		}
 	}
 	rc = cli_node_open(&cn, &no);
 	if (rc)

@@ -116,8 +116,9 @@ out=$(timeout -k 2 10 "$BIN" routes "00000002:$R1N2" --hub "$H2" 2>&1); rc=$?
 
 out=$(timeout -k 2 10 "$BIN" routes "00000002:$R1N2" --hub "$H1" 2>&1); rc=$?
 [ $rc = 0 ] && grep -Eq "^00000002 +1 +1  00000002:$R1N2( |$)" <<<"$out" &&
-	pass "routes 00000002:ROUTER (its far side) from hub 1: net 2 one hop away" ||
-	fail "routes 00000002:ROUTER (its far side) from hub 1: net 2 one hop away" "rc=$rc" "$out"
+	grep -q "^1 answer, 1 route$" <<<"$out" &&
+	pass "routes 00000002:ROUTER (its far side) from hub 1: net 2 one hop away, that router's answer only" ||
+	fail "routes 00000002:ROUTER (its far side) from hub 1: net 2 one hop away, that router's answer only" "rc=$rc" "$out"
 
 timeout -k 2 120 "$BIN" advertise 4 LABFS 451 --hub "$H2" 2>"$TMP/adv.err" & ADV=$!; PIDS+=("$ADV")
 wait_for "$TMP/adv.err" "advertising" || fail "advertise starts" "$TMP/adv.err"
