@@ -34,6 +34,7 @@ cli_help() {
 cli_synopsis() {
 	local first
 	IFS= read -r first || true
+	cat >/dev/null	# the rest: a writer must not die of SIGPIPE
 	first=${first#"usage: ipxlab "}
 	first=${first#"$1"}
 	printf '%s\n' "${first# }"
