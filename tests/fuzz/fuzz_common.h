@@ -35,6 +35,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 		}                                                           \
 	} while (0)
 
+/* Lines in a text file's bytes: a last line without '\n' counts too. */
+static inline size_t fuzz_count_lines(const uint8_t *data, size_t size)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < size; i++)
+		if (data[i] == '\n')
+			n++;
+	return size && data[size - 1] != '\n' ? n + 1 : n;
+}
+
 #ifdef FUZZ_REPLAY_MAIN
 #include <dirent.h>
 #include <string.h>

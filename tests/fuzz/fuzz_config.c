@@ -21,19 +21,6 @@
 
 #define NAME "SHELL.CFG"
 
-/* Lines in the text: a last line without '\n' counts too. */
-static size_t count_lines(const uint8_t *data, size_t size)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < size; i++)
-		if (data[i] == '\n')
-			n++;
-	if (size && data[size - 1] != '\n')
-		n++;
-	return n;
-}
-
 static void check_values(const struct ipx_config *cfg, size_t lines,
 			 const char *file)
 {
@@ -93,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ipx_config cfg, orig, again;
 	char err[512];
 	char *tiny;
-	size_t lines = count_lines(data, size);
+	size_t lines = fuzz_count_lines(data, size);
 	int rc, rc2;
 
 	ipx_config_defaults(&cfg);
