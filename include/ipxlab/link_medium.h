@@ -95,6 +95,7 @@ size_t ipx_medium_station_queued(const struct ipx_medium_station *s);
 
 struct ipx_medium_station_stats {
 	uint64_t frames, bytes;		/* put on the wire */
+	uint64_t busy_ns;		/* wire time they took */
 	uint64_t drops;			/* refused by ipx_medium_send */
 };
 const struct ipx_medium_station_stats *ipx_medium_station_stats(

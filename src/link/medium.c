@@ -136,6 +136,7 @@ static uint64_t transmit(struct ipx_medium *m, struct ipx_medium_station *s,
 	if (m->p.access == IPX_ACCESS_TOKEN)
 		end += bits_ns(m, m->p.token_bits);
 	m->stats.busy_ns += end - start;
+	s->stats.busy_ns += end - start;
 	s->stats.frames++;
 	s->stats.bytes += f->len;
 	if (chance(m, m->p.loss_ppm)) {

@@ -44,7 +44,7 @@ static const struct ipx_profile named[] = {
 	{ .name = "isn", .rate = 950000, .header = 14, .min_frame = 60,
 	  .overhead = 0, .max_frame = 1514, .access = IPX_ACCESS_OWN,
 	  .queue = 192 * KIB, .bridge_max = 576, .rx_buffer = 182 * KIB,
-	  .tx_buffer = 192 * KIB, .hold_ns = 50000000 },
+	  .tx_buffer = 192 * KIB, .hold_ns = 200000000 },
 };
 
 int ipx_profile_named(const char *name, struct ipx_profile *out)
