@@ -126,6 +126,11 @@ int cli_parse_uint(const char *cmd, const char *what, const char *text,
 		   unsigned long min, unsigned long max, unsigned long *out);
 int cli_parse_seconds(const char *cmd, const char *what, const char *text,
 		      double min, double max, double *out);
+/* --profile NAME|FILE (link_profile.h): prints "ipxlab CMD: OPTION: ..."
+ * with FILE:LINE for a bad file, and returns -1. */
+struct ipx_profile;
+int cli_profile_opt(const char *cmd, const char *option, const char *text,
+		    struct ipx_profile *out);
 void cli_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Write bytes as text: printable ASCII as is, the rest as \xHH. */

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "ipxlab/err.h"
 #include "ipxlab/link_eth.h"
+#include "ipxlab/link_profile.h"
 #include "ipxlab/link_udp.h"
 #include "ipxlab/log.h"
 
@@ -41,6 +42,18 @@ int cli_parse_uint(const char *cmd, const char *what, const char *text,
 		return -1;
 	}
 	*out = v;
+	return 0;
+}
+
+int cli_profile_opt(const char *cmd, const char *option, const char *text,
+		    struct ipx_profile *out)
+{
+	char err[300];
+
+	if (ipx_profile_resolve(text, out, err, sizeof(err)) != IPX_OK) {
+		cli_error(cmd, "%s: %s", option, err);
+		return -1;
+	}
 	return 0;
 }
 
