@@ -173,6 +173,10 @@ void on_datagram_ignore(struct ipx_socket *sock, const struct ipx_header *hdr,
 
 /* The commands. */
 int cmd_hub(int argc, char **argv);
+int cmd_bridge(int argc, char **argv);
+void help_bridge(FILE *out);
+int cmd_analyze(int argc, char **argv);
+void help_analyze(FILE *out);
 int cmd_listen(int argc, char **argv);
 int cmd_send(int argc, char **argv);
 int cmd_ping(int argc, char **argv);

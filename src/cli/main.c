@@ -12,6 +12,9 @@
 const struct cli_cmd cli_commands[] = {
 	{ "hub", "[--port 213] [--bind ADDR] [options]",
 	  "run a DOSBox-compatible IPX tunnel server", cmd_hub, help_hub },
+	{ "bridge", "A B [--profile isn|FILE] [options]",
+	  "the 1990 bridged WAN: two segments over a slow trunk", cmd_bridge,
+	  help_bridge },
 	{ "listen", "[SOCKET] [options]",
 	  "print every datagram that arrives on a socket", cmd_listen,
 	  help_listen },
