@@ -56,6 +56,9 @@ const struct cli_cmd cli_commands[] = {
 	{ "capture", "[--hub H | --link eth:IFACE] [-w FILE] [options]",
 	  "print a line per IPX packet seen (and write a pcap)", cmd_capture,
 	  help_capture },
+	{ "analyze", "FILE [--between NODE,NODE] [--json]",
+	  "Kbyte/s, protocols and arrival gaps of a pcap (the 1990 analyzer)",
+	  cmd_analyze, help_analyze },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 

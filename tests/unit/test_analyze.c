@@ -1,0 +1,190 @@
+/*
+ * test_analyze.c - the analyzer against a pcap built with known times,
+ * sizes and protocols: every gap bucket edge, Kbyte/s per second and its
+ * peak, the protocol rules, one conversation, and bad files.
+ */
+#include "cm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ipxlab/analyze.h"
+#include "ipxlab/bytes.h"
+#include "ipxlab/err.h"
+#include "ipxlab/ipx.h"
+#include "ipxlab/pcap.h"
+
+static const uint8_t node_x[6] = { 2, 0, 0, 0, 0, 0x0A };
+static const uint8_t node_y[6] = { 2, 0, 0, 0, 0, 0x0B };
+static const uint8_t node_z[6] = { 2, 0, 0, 0, 0, 0x0C };
+
+struct pkt {
+	uint64_t at;		/* us after the base */
+	size_t len;		/* IPX bytes */
+	uint8_t type;
+	uint16_t dsock;
+	uint16_t ncp;		/* first payload word */
+	const uint8_t *src, *dst;
+};
+
+#define BASE 1700000000000000ull	/* a wall-clock time, us */
+
+static const struct pkt trace[] = {
+	{ 0, 100, 4, 0x0452, 0, node_x, node_y },	/* SAP */
+	{ 3000, 100, 1, 0x0453, 0, node_x, node_y },	/* RIP; gap 3 ms */
+	{ 8000, 100, 4, 0x0455, 0, node_x, node_y },	/* NetBIOS; 5 ms */
+	{ 20000, 100, 17, 0x0451, 0, node_y, node_x },	/* NCP; 12 ms */
+	{ 39999, 100, 17, 0x4003, 0x2222, node_x, node_z },/* NCP; 19.999 */
+	{ 60000, 100, 5, 0x4545, 0, node_y, node_x },	/* SPX; 20.001 */
+	{ 89999, 100, 4, 0x4545, 0, node_x, node_y },	/* IPX; 29.999 */
+	{ 120000, 100, 17, 0x4545, 0x1234, node_x, node_y },/* IPX; 30.001 */
+	{ 1500000, 1000, 4, 0x4545, 0, node_x, node_y },/* second 1 */
+	{ 2000000, 500, 4, 0x4545, 0, node_z, node_y },	/* second 2 */
+};
+#define NTRACE (sizeof(trace) / sizeof(trace[0]))
+
+static void write_trace(const char *path)
+{
+	struct ipx_pcap *pc;
+	char err[200];
+
+	assert_int_equal(ipx_pcap_open(path, &pc, err, sizeof(err)), IPX_OK);
+	for (size_t i = 0; i < NTRACE; i++) {
+		uint8_t p[1500] = { 0 };
+		struct ipx_header h = { .checksum = 0xFFFF,
+					.length = (uint16_t)trace[i].len,
+					.type = trace[i].type };
+
+		memcpy(h.dst.node, trace[i].dst, 6);
+		memcpy(h.src.node, trace[i].src, 6);
+		h.dst.socket = trace[i].dsock;
+		h.src.socket = 0x4010;
+		ipx_header_encode(&h, p);
+		ipx_put16(p + 30, trace[i].ncp);
+		assert_int_equal(ipx_pcap_write(pc, BASE + trace[i].at,
+						trace[i].dst, trace[i].src, p,
+						trace[i].len),
+				 IPX_OK);
+	}
+	assert_int_equal(ipx_pcap_close(pc), IPX_OK);
+}
+
+static char path[] = "/tmp/ipxlab-analyze-XXXXXX";
+
+static int setup(void **state)
+{
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	write_trace(path);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	unlink(path);
+	return 0;
+}
+
+static void buckets_rates_and_protocols(void **state)
+{
+	struct ipx_analyze a;
+	char err[300];
+
+	(void)state;
+	ipx_analyze_init(&a, NULL);
+	assert_int_equal(ipx_analyze_file(&a, path, err, sizeof(err)), IPX_OK);
+	assert_int_equal(a.packets, NTRACE);
+	/* One gap in each bucket, and two at 30 ms or more. */
+	assert_int_equal(a.gaps[0], 1);
+	assert_int_equal(a.gaps[1], 1);
+	assert_int_equal(a.gaps[2], 1);
+	assert_int_equal(a.gaps[3], 1);
+	assert_int_equal(a.gaps[4], 1);
+	assert_int_equal(a.gaps[5], 1);
+	assert_int_equal(a.gaps[6], 3);
+	/* Frames are IPX + 14 bytes: 8 * 114 in second 0, 1,014, 514. */
+	assert_int_equal(a.nseconds, 3);
+	assert_true(ipx_analyze_kbps(&a, 0) == 912.0 / 1024);
+	assert_true(ipx_analyze_kbps(&a, 1) == 1014.0 / 1024);
+	assert_true(ipx_analyze_kbps(&a, 2) == 514.0 / 1024);
+	assert_true(ipx_analyze_peak_kbps(&a) == 1014.0 / 1024);
+	assert_int_equal(a.bytes, 912 + 1014 + 514);
+	/* (all but the first packet's 114 bytes) over 2 s */
+	assert_true(ipx_analyze_mean_rate(&a) == (2440.0 - 114) / 2.0);
+	assert_int_equal(a.proto[IPX_ANALYZE_SAP], 1);
+	assert_int_equal(a.proto[IPX_ANALYZE_RIP], 1);
+	assert_int_equal(a.proto[IPX_ANALYZE_NETBIOS], 1);
+	assert_int_equal(a.proto[IPX_ANALYZE_NCP], 2);
+	assert_int_equal(a.proto[IPX_ANALYZE_SPX], 1);
+	assert_int_equal(a.proto[IPX_ANALYZE_IPX], 4);
+	ipx_analyze_free(&a);
+}
+
+static void one_conversation(void **state)
+{
+	struct ipx_analyze_filter f = { .conversation = true };
+	struct ipx_analyze a;
+	char err[300];
+
+	(void)state;
+	memcpy(f.a, node_y, 6);
+	memcpy(f.b, node_x, 6);
+	ipx_analyze_init(&a, &f);
+	assert_int_equal(ipx_analyze_file(&a, path, err, sizeof(err)), IPX_OK);
+	/* x<->y both ways: all but the two with z. */
+	assert_int_equal(a.packets, NTRACE - 2);
+	assert_int_equal(a.drops[IPX_ANALYZE_DROP_OTHER], 2);
+	/* 12 ms then 20 ms... gaps between the conversation's packets. */
+	assert_int_equal(a.gaps[0] + a.gaps[1] + a.gaps[2] + a.gaps[3] +
+				 a.gaps[4] + a.gaps[5] + a.gaps[6],
+			 NTRACE - 3);
+	assert_int_equal(a.gaps[4], 0);	/* 20000 -> 60000 is 40 ms now */
+	ipx_analyze_free(&a);
+}
+
+static void bad_and_cut_files(void **state)
+{
+	struct ipx_analyze a;
+	uint8_t buf[4096];
+	FILE *f = fopen(path, "rb");
+	size_t n;
+	char err[300] = "";
+
+	(void)state;
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	/* Cut in the middle of the last record: counted, not an error. */
+	ipx_analyze_init(&a, NULL);
+	assert_int_equal(ipx_analyze_pcap(&a, buf, n - 10, err, sizeof(err)),
+			 IPX_OK);
+	assert_int_equal(a.packets, NTRACE - 1);
+	assert_int_equal(a.drops[IPX_ANALYZE_DROP_CUT], 1);
+	ipx_analyze_free(&a);
+	ipx_analyze_init(&a, NULL);
+	assert_int_equal(ipx_analyze_pcap(&a, buf, 20, err, sizeof(err)),
+			 IPX_EINVAL);
+	assert_non_null(strstr(err, "not a pcap"));
+	buf[20] = 113;	/* Linux cooked capture */
+	assert_int_equal(ipx_analyze_pcap(&a, buf, n, err, sizeof(err)),
+			 IPX_EINVAL);
+	assert_non_null(strstr(err, "link type 113"));
+	ipx_analyze_free(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(buckets_rates_and_protocols),
+		cmocka_unit_test(one_conversation),
+		cmocka_unit_test(bad_and_cut_files),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
