@@ -19,6 +19,23 @@ within() { awk -v p="$1" -v g="$2" -v w="$3" 'BEGIN { d = g - w; if (d < 0) d = 
 json_num() { sed -n "s/.*\"$2\":\([0-9.]*\).*/\1/p" "$1"; }
 # stat FILE NAME: the last "NAME value" line's value
 stat() { awk -v k="$2" '$1 == k { v = $2 } END { print v + 0 }' "$1"; }
+# receiver HUB NAME: `listen` on HUB writing TMP/NAME.pcap and TMP/NAME.out,
+# ended at exit; RX = its pid, ADDR = its address (finish if it cannot join)
+receiver() {
+	"$BIN" listen 4545 --hub "$1" --pcap "$TMP/$2.pcap" -c 100000 -t 60 \
+		>"$TMP/$2.out" 2>"$TMP/$2.err" &
+	RX=$!
+	PIDS+=($RX)
+	wait_for "$TMP/$2.err" "listening on" || { fail "a receiver joins $1" "$TMP/$2.err"; finish; }
+	ADDR=$(sed -n 's/^listening on //p' "$TMP/$2.err")
+}
+# rate NAME: mean bytes/s of the flow from the first sender in TMP/NAME.out
+# (or SRC if given) to ADDR, from analyze on TMP/NAME.pcap
+rate() {
+	local src=${2:-$(head -1 "$TMP/$1.out" | cut -d: -f2)}
+	"$BIN" analyze "$TMP/$1.pcap" --between "$src,$(cut -d: -f2 <<<"$ADDR")" --json >"$TMP/$1-$src.json" 2>&1
+	json_num "$TMP/$1-$src.json" mean_bytes_per_s
+}
 # lines N LEN: N lines of LEN 'x' characters
 lines() { awk -v n="$1" -v l="$2" 'BEGIN { s = sprintf("%*s", l, ""); gsub(/ /, "x", s); for (i = 0; i < n; i++) print s }'; }
 
@@ -48,12 +65,7 @@ PB=$(free_port)
 BR=$!
 PIDS+=($BR)
 wait_for "$TMP/bridge.log" "side B is a hub" || { fail "bridge starts" "$TMP/bridge.log"; finish; }
-"$BIN" listen 4545 --hub "127.0.0.1:$PB" --pcap "$TMP/rx.pcap" -c 100000 -t 60 \
-	>"$TMP/rx.out" 2>"$TMP/rx.err" &
-RX=$!
-PIDS+=($RX)
-wait_for "$TMP/rx.err" "listening on" || { fail "receiver joins hub B" "$TMP/rx.err"; finish; }
-ADDR=$(sed -n 's/^listening on //p' "$TMP/rx.err")
+receiver "127.0.0.1:$PB" rx
 # One 600-byte IPX packet (570 bytes of data): over the bridge's 576.
 lines 1 570 | "$BIN" send "$ADDR" --hub "127.0.0.1:$PA" 2>"$TMP/send0.err"
 # 576-byte packets every 2.5 ms: about twice the 950 kbit/s trunk.
@@ -75,25 +87,17 @@ CROSSED=$(stat "$TMP/bridge.log" a_crossed)
 [ $((R + D)) = $N ] && [ "$D" -gt 0 ] && [ "$CROSSED" = "$R" ] &&
 	pass "bridge drop counter matches what the receiver missed ($N sent, $R received, $D dropped)" ||
 	fail "bridge drop counter matches what the receiver missed" "sent $N received $R dropped $D crossed $CROSSED" "$TMP/bridge.log"
-SRC=$(head -1 "$TMP/rx.out" | cut -d: -f2)
-DST=$(cut -d: -f2 <<<"$ADDR")
-"$BIN" analyze "$TMP/rx.pcap" --between "$SRC,$DST" --json >"$TMP/rx.json" 2>&1
-RATE=$(json_num "$TMP/rx.json" mean_bytes_per_s)
+RATE=$(rate rx)
 BITS=$(awk -v r="$RATE" 'BEGIN { printf "%.0f", r * 8 }')
 # Each 576-byte packet is 590 bytes on the trunk and in the pcap.
 within 5 "$BITS" 950000 &&
 	pass "bridge carries the flow at the trunk rate ($BITS bit/s of 950000)" ||
-	fail "bridge carries the flow at the trunk rate" "got $BITS bit/s" "$TMP/rx.json"
+	fail "bridge carries the flow at the trunk rate" "got $BITS bit/s" "$TMP"/rx-*.json
 
 # --- hub --profile eth10 ------------------------------------------------------------
 start_hub --profile eth10
 HUBPID=${PIDS[-1]}
-"$BIN" listen 4545 --hub "$HUB" --pcap "$TMP/eth.pcap" -c 100000 -t 60 \
-	>"$TMP/eth.out" 2>"$TMP/eth.err" &
-RX=$!
-PIDS+=($RX)
-wait_for "$TMP/eth.err" "listening on" || { fail "receiver joins the eth10 hub" "$TMP/eth.err"; finish; }
-ADDR=$(sed -n 's/^listening on //p' "$TMP/eth.err")
+receiver "$HUB" eth
 # Two senders of 1,424-byte packets, each as fast as `send -i` paces
 # (about one a millisecond): together twice what 10 Mbit/s carries.
 N=2500
@@ -118,12 +122,10 @@ D=$(stat "$TMP/hub.err" segment_drop_queue_full)
 # each frame also loses one 51.2 us collision slot: a frame every
 # 1,220.8 us, every other one for each sender.
 WANT=$(awk 'BEGIN { printf "%.0f", 1438 / (2 * 1220.8e-6) }')
-DST=$(cut -d: -f2 <<<"$ADDR")
 ok=1
 got=
 for SRC in $(cut -d: -f2 "$TMP/eth.out" | sort -u); do
-	"$BIN" analyze "$TMP/eth.pcap" --between "$SRC,$DST" --json >"$TMP/eth-$SRC.json" 2>&1
-	RATE=$(json_num "$TMP/eth-$SRC.json" mean_bytes_per_s)
+	RATE=$(rate eth "$SRC")
 	got="$got $RATE"
 	within 5 "$RATE" "$WANT" || ok=0
 done
