@@ -77,6 +77,11 @@ void ipx_analyze_free(struct ipx_analyze *a);
  * on the wire. Returns IPX_OK, or IPX_ENOMEM (nothing counted). */
 int ipx_analyze_add(struct ipx_analyze *a, uint64_t when_us,
 		    const uint8_t *frame, size_t caplen, size_t wirelen);
+/* One IPX packet without its frame (a tunnel's): 'wirelen' is the bytes
+ * it is counted as (ipxlab's captures: len + 14, the Ethernet II header
+ * they are written with). */
+int ipx_analyze_add_ipx(struct ipx_analyze *a, uint64_t when_us,
+			const uint8_t *ipx, size_t len, size_t wirelen);
 /* A whole pcap file's bytes; err says what is wrong with a bad file
  * (IPX_EINVAL; a record cut off at the end is counted, not an error). */
 int ipx_analyze_pcap(struct ipx_analyze *a, const uint8_t *data, size_t len,

@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ipxlab/analyze.h"
 #include "ipxlab/link.h"
 #include "ipxlab/loop.h"
 
@@ -35,6 +36,8 @@ struct ipx_capture_options {
 	/* Printed lines: with 'print', say the link kind ("udp", "eth") at
 	 * the start of each line when several are captured at once. */
 	bool show_link;
+	/* Also feed every packet to this analyzer (analyze.h); NULL: none. */
+	struct ipx_analyze *analyze;
 };
 
 /* Open (the pcap file is created or truncated); err gets a message. */

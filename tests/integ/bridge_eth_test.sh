@@ -4,7 +4,8 @@
 # (created here, removed at exit). A tunnel client on the hub side and an
 # Ethernet node in the other namespace exchange unicasts both ways and a
 # broadcast across the bridge, and the bridge's counters show each module
-# held and released them. Exits 77 (SKIP) without root, ip(8) or network
+# held and released them; `capture --analyze` counts the Ethernet side's
+# packets live. Exits 77 (SKIP) without root, ip(8) or network
 # namespaces; every process is bounded and killed at exit.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -38,6 +39,12 @@ LL=$!
 PIDS+=($LL)
 wait_for "$TMP/tun.err" "listening on" && wait_for "$TMP/lan.err" "listening on" ||
 	{ fail "listeners start" "$TMP/tun.err" "$TMP/lan.err"; finish; }
+# The 1990 analyzer, live on the Ethernet side.
+"${B[@]}" timeout -k 2 20 "$BIN" capture --link "eth:$VB" --analyze --json -s 3 \
+	>"$TMP/an.json" 2>"$TMP/an.err" &
+AN=$!
+PIDS+=($AN)
+wait_for "$TMP/an.err" "capture: on" || sleep 0.3
 TADDR=$(addr_in "$TMP/tun.err")
 LADDR=$(addr_in "$TMP/lan.err")
 echo to-tunnel | "${B[@]}" timeout -k 2 8 "$BIN" send "$TADDR" --link "eth:$VB,frame=ethernet_ii" 2>"$TMP/s1.err"
@@ -46,6 +53,7 @@ echo bcast-from-lan | "${B[@]}" timeout -k 2 8 "$BIN" send 00000000:FFFFFFFFFFFF
 echo bcast-from-tunnel | "${A[@]}" timeout -k 2 8 "$BIN" send 00000000:FFFFFFFFFFFF:4545 --hub "127.0.0.1:$PORT" 2>>"$TMP/s2.err"
 wait $TL
 wait $LL
+wait $AN
 kill -TERM $BR
 wait $BR 2>/dev/null
 tun=$(awk '{print $2}' "$TMP/tun.out" | sort | tr '\n' ' ')
@@ -62,4 +70,10 @@ t=$(( $(stat "$TMP/bridge.log" a_timer_releases) + $(stat "$TMP/bridge.log" b_ti
 [ "$a" -ge 2 ] && [ "$b" -ge 2 ] && [ "$t" -ge 2 ] &&
 	pass "each module held frames and released them by its timer ($a and $b crossed)" ||
 	fail "each module held frames and released them by its timer" "a_crossed $a b_crossed $b timer releases $t" "$TMP/bridge.log"
+# Its namespace's own sends are outgoing frames the capture does not see:
+# it counts what the bridge put onto the LAN, a unicast and a broadcast.
+n=$(sed -n 's/.*"ipx":\([0-9]*\).*/\1/p' "$TMP/an.json")
+[ "${n:-0}" = 2 ] && grep -q '"gaps_ms":{"0-4":' "$TMP/an.json" &&
+	pass "capture --analyze counts the segment's packets live ($n IPX)" ||
+	fail "capture --analyze counts the segment's packets live" "$TMP/an.json" "$TMP/an.err"
 finish

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "ipxlab/analyze.h"
+#include "ipxlab/capture.h"
+#include "ipxlab/link_mem.h"
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
 #include "ipxlab/ipx.h"
@@ -178,12 +180,63 @@ static void bad_and_cut_files(void **state)
 	ipx_analyze_free(&a);
 }
 
+/* Live: a capture on an in-memory link feeds the analyzer as it goes. */
+static void live_beside_a_capture(void **state)
+{
+	static const ipx_time at[] = { 0, 4000, 9000, 40000 };
+	struct ipx_capture_options co = { 0 };
+	struct ipx_capture *cap;
+	struct ipx_analyze a;
+	struct ipx_clock clk;
+	struct ipx_loop *loop;
+	struct ipx_mem_segment *seg;
+	struct ipx_link *x, *y;
+	char err[200];
+
+	(void)state;
+	ipx_clock_fake_init(&clk, 0);
+	loop = ipx_loop_new(&clk);
+	seg = ipx_mem_segment_new(loop, 0, 1);
+	x = ipx_mem_link_new(seg, NULL);
+	y = ipx_mem_link_new(seg, NULL);
+	ipx_analyze_init(&a, NULL);
+	co.analyze = &a;
+	assert_int_equal(ipx_capture_open(loop, &co, &cap, err, sizeof(err)),
+			 IPX_OK);
+	ipx_capture_attach(cap, y);	/* what y receives */
+	for (size_t i = 0; i < 4; i++) {
+		uint8_t p[60] = { 0 };
+		struct ipx_header h = { .checksum = 0xFFFF, .length = 60,
+					.type = 5 };
+
+		memcpy(h.dst.node, y->node, 6);
+		memcpy(h.src.node, x->node, 6);
+		ipx_header_encode(&h, p);
+		ipx_loop_run_for(loop, at[i] - ipx_loop_now(loop));
+		assert_int_equal(ipx_link_send(x, p, 60, y->node), IPX_OK);
+	}
+	ipx_loop_run_for(loop, IPX_SEC);
+	assert_int_equal(a.packets, 4);
+	assert_int_equal(a.proto[IPX_ANALYZE_SPX], 4);
+	assert_int_equal(a.gaps[0], 1);	/* 4 ms */
+	assert_int_equal(a.gaps[1], 1);	/* 5 ms */
+	assert_int_equal(a.gaps[6], 1);	/* 31 ms */
+	assert_int_equal(a.bytes, 4 * 74);	/* 60 + 14 each */
+	ipx_link_close(x);
+	ipx_link_close(y);
+	assert_int_equal(ipx_capture_close(cap), IPX_OK);
+	ipx_mem_segment_free(seg);
+	ipx_loop_free(loop);
+	ipx_analyze_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(buckets_rates_and_protocols),
 		cmocka_unit_test(one_conversation),
 		cmocka_unit_test(bad_and_cut_files),
+		cmocka_unit_test(live_beside_a_capture),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -120,11 +120,9 @@ int ipx_analyze_add(struct ipx_analyze *a, uint64_t when_us,
 {
 	struct ipx_frame_info fi;
 	enum ipx_frame_drop why;
-	struct ipx_header h;
-	uint64_t sec;
 
-	a->frames++;
 	if (ipx_frame_decode(frame, caplen, &fi, &why) != 0) {
+		a->frames++;
 		if (why == IPX_FRAME_DROP_BAD_LENGTH && caplen < wirelen)
 			a->drops[IPX_ANALYZE_DROP_CUT]++;
 		else if (why == IPX_FRAME_DROP_BAD_LENGTH)
@@ -133,16 +131,25 @@ int ipx_analyze_add(struct ipx_analyze *a, uint64_t when_us,
 			a->drops[IPX_ANALYZE_DROP_NOT_IPX]++;
 		return IPX_OK;
 	}
-	if (ipx_header_decode(fi.ipx, fi.ipx_len, &h) != IPX_OK) {
+	return ipx_analyze_add_ipx(a, when_us, fi.ipx, fi.ipx_len,
+				   wirelen < caplen ? caplen : wirelen);
+}
+
+int ipx_analyze_add_ipx(struct ipx_analyze *a, uint64_t when_us,
+			const uint8_t *ipx, size_t len, size_t wirelen)
+{
+	struct ipx_header h;
+	uint64_t sec;
+
+	a->frames++;
+	if (ipx_header_decode(ipx, len, &h) != IPX_OK) {
 		a->drops[IPX_ANALYZE_DROP_BAD_IPX]++;
 		return IPX_OK;
 	}
-	if (!in_filter(&a->filter, fi.ipx)) {
+	if (!in_filter(&a->filter, ipx)) {
 		a->drops[IPX_ANALYZE_DROP_OTHER]++;
 		return IPX_OK;
 	}
-	if (wirelen < caplen)
-		wirelen = caplen;
 	if (!a->packets) {
 		a->first_us = a->last_us = when_us;
 		a->first_bytes = wirelen;
@@ -161,7 +168,7 @@ int ipx_analyze_add(struct ipx_analyze *a, uint64_t when_us,
 		a->last_us = when_us;
 	a->packets++;
 	a->bytes += wirelen;
-	a->proto[ipx_analyze_classify(fi.ipx, fi.ipx_len)]++;
+	a->proto[ipx_analyze_classify(ipx, len)]++;
 	return IPX_OK;
 }
 
