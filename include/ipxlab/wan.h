@@ -34,7 +34,7 @@
 #define IPX_WAN_DROPS(X)                                                    \
 	X(BAD_IPX, "bad_ipx", "shorter than an IPX header or a bad length") \
 	X(TOO_BIG, "too_big_for_bridge",                                     \
-	  "an IPX packet longer than the bridge carries (bridge-max)")       \
+	  "longer than the bridge carries (bridge-max, or the trunk's max-frame)") \
 	X(TX_FULL, "tx_buffer_full", "released into a full transmit buffer")
 
 #define IPX_WAN_DROP_ENUM_(id, name, desc) IPX_WAN_DROP_##id,

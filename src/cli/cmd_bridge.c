@@ -51,6 +51,8 @@ struct side {
 	struct cli_link_spec spec;
 	struct ipx_hub *hub;		/* hub: */
 	struct ipx_link *link;		/* eth: */
+	uint64_t to_nobody;		/* crossed, but no client has the node */
+	uint64_t tx_refused;		/* crossed, but the link refused it */
 };
 
 struct bridge_run {
@@ -64,8 +66,11 @@ static void print_stats(const struct bridge_run *r)
 	for (int s = 0; s < 2; s++) {
 		const struct side *d = &r->side[s];
 
-		fprintf(stderr, "# side %c: %s:%s\n", s ? 'b' : 'a',
-			d->spec.kind, d->spec.where);
+		fprintf(stderr, "# side %c: %s:%s\ncrossed_to_nobody %llu\n"
+				"drop_crossed_tx_refused %llu\n",
+			s ? 'b' : 'a', d->spec.kind, d->spec.where,
+			(unsigned long long)d->to_nobody,
+			(unsigned long long)d->tx_refused);
 		if (d->hub)
 			ipx_hub_print_stats(d->hub, stderr);
 		else if (d->link)
@@ -109,10 +114,14 @@ static void to_side(unsigned s, const uint8_t *pkt, size_t len, void *ctx)
 {
 	struct side *d = &((struct bridge_run *)ctx)->side[s];
 
-	if (d->hub)
-		ipx_hub_deliver(d->hub, pkt, len);
-	else
-		ipx_link_send(d->link, pkt, len, pkt + 10);
+	if (d->hub) {
+		/* A flooded unicast for a node not there: on a real LAN it
+		 * would go by unread. */
+		if (ipx_hub_deliver(d->hub, pkt, len) == 0)
+			d->to_nobody++;
+	} else if (ipx_link_send(d->link, pkt, len, pkt + 10) != IPX_OK) {
+		d->tx_refused++;
+	}
 }
 
 /* "hub:[ADDR:]PORT" as an address to serve on. */

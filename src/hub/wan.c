@@ -92,8 +92,12 @@ static void release(struct module *m, bool by_timer)
 		return;
 	ipx_timer_stop(m->w->loop, &m->hold);
 	while ((h = m->head)) {
+		int rc = ipx_medium_send(m->trunk, h->pkt, h->len, NULL);
+
 		m->head = h->next;
-		if (ipx_medium_send(m->trunk, h->pkt, h->len, NULL) != IPX_OK)
+		if (rc == IPX_ETOOBIG)
+			m->stats.drops[IPX_WAN_DROP_TOO_BIG]++;
+		else if (rc != IPX_OK)
 			m->stats.drops[IPX_WAN_DROP_TX_FULL]++;
 		free(h);
 		n++;
