@@ -100,7 +100,8 @@ void ipx_hub_flush(struct ipx_hub *hub);
  * would otherwise be dropped as unknown_destination); bytes borrowed.
  * ipx_hub_deliver relays a packet from the uplink to the client with its
  * destination node or, for broadcast, to every client, and sends it before
- * returning; it returns the number of clients it went to.
+ * returning (with a profile: once it has had its time on the segment's
+ * wire, as one more station); it returns the number of clients it goes to.
  */
 typedef void (*ipx_hub_uplink_cb)(const uint8_t *pkt, size_t len, void *ctx);
 void ipx_hub_set_uplink(struct ipx_hub *hub, ipx_hub_uplink_cb cb, void *ctx);

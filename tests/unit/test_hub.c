@@ -293,12 +293,37 @@ static void profiled_hub_relays_at_the_segment_rate(void **state)
 	hubrig_free(r);
 }
 
+/* With a profile, what the uplink delivers takes the wire too. */
+static void profiled_hub_times_uplink_packets(void **state)
+{
+	struct ipx_profile eth;
+	struct hub_rig *r;
+	uint8_t p[64], bcast[6];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(ipx_profile_named("eth10", &eth), IPX_OK);
+	r = hubrig_new_profile(&eth);
+	hubrig_register(r, 5000, 0);
+	memset(bcast, 0xFF, 6);
+	n = data(p, 6000, bcast, "hi");	/* from a node across the uplink */
+	assert_int_equal(ipx_hub_deliver(r->hub, p, n), 1);
+	assert_int_equal(r->n, 1);	/* only the registration answer */
+	ipx_loop_run_for(r->loop, IPX_MSEC);
+	assert_int_equal(r->n, 2);
+	/* 32 bytes padded to a 60-byte frame + 24: 67.2 us on the wire. */
+	assert_int_equal(r->out[1].at - IPX_SEC, 68);
+	assert_int_equal(r->out[1].len, n);
+	hubrig_free(r);
+}
+
 int main(void)
 {
 	ipx_log_set_level(IPX_LOG_WARN);
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(profiled_hub_relays_at_the_segment_rate),
+		cmocka_unit_test(profiled_hub_times_uplink_packets),
 		T(registration_is_answered_as_dosbox_does),
 		T(repeat_and_odd_registrations_are_answered),
 		T(unicast_goes_to_one_client_exactly),
