@@ -18,7 +18,8 @@
  * 0x3333, 0x5555, 0x7777, 0x9999), SPX (IPX type 5), else IPX.
  *
  * The pcap reader is a parser of file data: classic pcap, either byte
- * order, microsecond or nanosecond timestamps, link type Ethernet (1);
+ * order, microsecond or nanosecond timestamps, link type Ethernet (1) or
+ * Linux cooked (113, tcpdump -i any);
  * records that are cut short, not IPX or bad IPX are counted, never
  * trusted. ipx_analyze_add takes frames one at a time, for live use.
  */

@@ -174,6 +174,44 @@ int ipx_analyze_add_ipx(struct ipx_analyze *a, uint64_t when_us,
 
 /* ---- pcap ---- */
 
+#define LINKTYPE_ETHERNET 1
+#define LINKTYPE_LINUX_SLL 113	/* tcpdump -i any */
+#define SLL_HDR_LEN 16
+
+/*
+ * A Linux "cooked" record (16-byte header: packet type, address type and
+ * length, 8 address bytes, protocol) as the Ethernet frame it was: the
+ * protocol is the EtherType for Ethernet II, 0x0001 for raw 802.3 and
+ * 0x0004 for 802.2 (SNAP included), whose frames get a length field.
+ */
+static int add_sll(struct ipx_analyze *a, uint64_t when, const uint8_t *rec,
+		   size_t caplen, size_t wirelen)
+{
+	uint8_t frame[IPX_ETH_HDR_LEN + 2048];
+	uint16_t proto;
+	size_t n;
+
+	if (caplen < SLL_HDR_LEN || caplen - SLL_HDR_LEN > 2048) {
+		/* No room for a header, or larger than any Ethernet frame. */
+		a->frames++;
+		a->drops[caplen < SLL_HDR_LEN ? IPX_ANALYZE_DROP_NOT_IPX
+					      : IPX_ANALYZE_DROP_BAD_IPX]++;
+		return IPX_OK;
+	}
+	proto = ipx_get16(rec + 14);
+	n = caplen - SLL_HDR_LEN;
+	memset(frame, 0, 12);
+	memcpy(frame + 6, rec + 6, 6);	/* the source address, if any */
+	if (proto == 0x0001 || proto == 0x0004)
+		ipx_put16(frame + 12, (uint16_t)(n > 1500 ? 1500 : n));
+	else
+		ipx_put16(frame + 12, proto);
+	memcpy(frame + IPX_ETH_HDR_LEN, rec + SLL_HDR_LEN, n);
+	wirelen = wirelen >= SLL_HDR_LEN ? wirelen - SLL_HDR_LEN : 0;
+	return ipx_analyze_add(a, when, frame, n + IPX_ETH_HDR_LEN,
+			       wirelen + IPX_ETH_HDR_LEN);
+}
+
 static uint32_t rd32(const uint8_t *p, bool swap)
 {
 	return swap ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
@@ -208,9 +246,10 @@ int ipx_analyze_pcap(struct ipx_analyze *a, const uint8_t *data, size_t len,
 	}
 	nano = rd32(data, swap) == 0xA1B23C4D;
 	linktype = rd32(data + 20, swap) & 0x0FFFFFFF;
-	if (linktype != 1) {
-		snprintf(err, errlen, "link type %u: only Ethernet (1) is "
-				      "read", (unsigned)linktype);
+	if (linktype != LINKTYPE_ETHERNET && linktype != LINKTYPE_LINUX_SLL) {
+		snprintf(err, errlen, "link type %u: only Ethernet (1) and "
+				      "Linux cooked (113) are read",
+			 (unsigned)linktype);
 		return IPX_EINVAL;
 	}
 	while (len - pos >= 16) {
@@ -218,6 +257,7 @@ int ipx_analyze_pcap(struct ipx_analyze *a, const uint8_t *data, size_t len,
 		uint64_t frac = rd32(data + pos + 4, swap);
 		size_t incl = rd32(data + pos + 8, swap);
 		size_t orig = rd32(data + pos + 12, swap);
+		uint64_t when = sec * 1000000 + (nano ? frac / 1000 : frac);
 
 		pos += 16;
 		if (incl > len - pos) {
@@ -225,8 +265,10 @@ int ipx_analyze_pcap(struct ipx_analyze *a, const uint8_t *data, size_t len,
 			a->drops[IPX_ANALYZE_DROP_CUT]++;
 			return IPX_OK;	/* a file still being written */
 		}
-		if (ipx_analyze_add(a, sec * 1000000 + (nano ? frac / 1000 : frac),
-				    data + pos, incl, orig) != IPX_OK) {
+		if ((linktype == LINKTYPE_ETHERNET
+			     ? ipx_analyze_add(a, when, data + pos, incl, orig)
+			     : add_sll(a, when, data + pos, incl, orig)) !=
+		    IPX_OK) {
 			snprintf(err, errlen, "out of memory");
 			return IPX_ENOMEM;
 		}

@@ -173,10 +173,50 @@ static void bad_and_cut_files(void **state)
 	assert_int_equal(ipx_analyze_pcap(&a, buf, 20, err, sizeof(err)),
 			 IPX_EINVAL);
 	assert_non_null(strstr(err, "not a pcap"));
-	buf[20] = 113;	/* Linux cooked capture */
+	buf[20] = 105;	/* IEEE 802.11 */
 	assert_int_equal(ipx_analyze_pcap(&a, buf, n, err, sizeof(err)),
 			 IPX_EINVAL);
-	assert_non_null(strstr(err, "link type 113"));
+	assert_non_null(strstr(err, "link type 105"));
+	ipx_analyze_free(&a);
+}
+
+/* tcpdump -i any: Linux cooked records, Ethernet II and 802.2 inside. */
+static void linux_cooked_capture(void **state)
+{
+	uint8_t file[24 + 2 * (16 + 16 + 3 + 40)] = { 0 }, *p = file;
+	struct ipx_analyze a;
+	char err[200];
+
+	(void)state;
+	/* Little-endian header, microseconds, snap 65535, link type 113. */
+	memcpy(p, "\xD4\xC3\xB2\xA1\x02\x00\x04\x00", 8);
+	memcpy(p + 16, "\xFF\xFF\x00\x00\x71\x00\x00\x00", 8);
+	p += 24;
+	for (int i = 0; i < 2; i++) {
+		size_t body = i ? 3 + 40 : 40, rec = 16 + body;
+		struct ipx_header h = { .checksum = 0xFFFF, .length = 40,
+					.type = 4 };
+		uint8_t *r = p + 16;
+
+		p[0] = (uint8_t)i;	/* seconds 0 and 1 */
+		p[8] = p[12] = (uint8_t)rec;
+		ipx_put16(r + 14, i ? 0x0004 : 0x8137);
+		h.dst.socket = i ? 0x0453 : 0x0452;
+		if (i)
+			memcpy(r + 16, "\xE0\xE0\x03", 3);
+		ipx_header_encode(&h, r + 16 + (i ? 3 : 0));
+		p += 16 + rec;
+	}
+	ipx_analyze_init(&a, NULL);
+	assert_int_equal(ipx_analyze_pcap(&a, file, (size_t)(p - file), err,
+					  sizeof(err)),
+			 IPX_OK);
+	assert_int_equal(a.packets, 2);
+	assert_int_equal(a.proto[IPX_ANALYZE_SAP], 1);
+	assert_int_equal(a.proto[IPX_ANALYZE_RIP], 1);
+	/* Counted as the Ethernet frames they were: 14 + 40, 14 + 43. */
+	assert_int_equal(a.bytes, 54 + 57);
+	assert_int_equal(a.nseconds, 2);
 	ipx_analyze_free(&a);
 }
 
@@ -236,6 +276,7 @@ int main(void)
 		cmocka_unit_test(buckets_rates_and_protocols),
 		cmocka_unit_test(one_conversation),
 		cmocka_unit_test(bad_and_cut_files),
+		cmocka_unit_test(linux_cooked_capture),
 		cmocka_unit_test(live_beside_a_capture),
 	};
 
