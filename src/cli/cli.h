@@ -127,7 +127,8 @@ int cli_parse_uint(const char *cmd, const char *what, const char *text,
 int cli_parse_seconds(const char *cmd, const char *what, const char *text,
 		      double min, double max, double *out);
 /* --profile NAME|FILE (link_profile.h): prints "ipxlab CMD: OPTION: ..."
- * with FILE:LINE for a bad file, and returns -1. */
+ * (without "OPTION: " if it is NULL) with FILE:LINE for a bad file, and
+ * returns -1. */
 struct ipx_profile;
 int cli_profile_opt(const char *cmd, const char *option, const char *text,
 		    struct ipx_profile *out);
@@ -176,6 +177,8 @@ int cmd_hub(int argc, char **argv);
 int cmd_bridge(int argc, char **argv);
 void help_bridge(FILE *out);
 int cmd_analyze(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
+void help_profile(FILE *out);
 void help_analyze(FILE *out);
 int cmd_listen(int argc, char **argv);
 int cmd_send(int argc, char **argv);

@@ -51,7 +51,10 @@ int cli_profile_opt(const char *cmd, const char *option, const char *text,
 	char err[300];
 
 	if (ipx_profile_resolve(text, out, err, sizeof(err)) != IPX_OK) {
-		cli_error(cmd, "%s: %s", option, err);
+		if (option)
+			cli_error(cmd, "%s: %s", option, err);
+		else
+			cli_error(cmd, "%s", err);
 		return -1;
 	}
 	return 0;

@@ -496,16 +496,37 @@ uint64_t ipx_profile_wire_ns(const struct ipx_profile *p, size_t len)
 	return (bits * 1000000000ull + p->rate - 1) / p->rate;
 }
 
+/* A time in the largest unit that says it exactly. */
+static const char *time_str(uint64_t ns, char *buf, size_t len)
+{
+	static const struct unit u[] = { { "s", 1e9 }, { "ms", 1e6 },
+					 { "us", 1e3 }, { "ns", 1 } };
+
+	for (int i = 0; i < 4; i++) {
+		uint64_t m = (uint64_t)u[i].mult;
+
+		if (ns % m == 0) {
+			snprintf(buf, len, "%llu%s",
+				 (unsigned long long)(ns / m), ns ? u[i].name : "");
+			break;
+		}
+	}
+	return buf;
+}
+
 void ipx_profile_print(const struct ipx_profile *p, FILE *out)
 {
+	char delay[32], hold[32];
+
 	fprintf(out,
 		"name %s\nrate %llu\nheader %u\nmin-frame %u\noverhead %u\n"
-		"max-frame %u\ndelay %lluns\nloss %uppm\naccess %s\n"
+		"max-frame %u\ndelay %s\nloss %uppm\naccess %s\n"
 		"contention %u\ntoken %u\nqueue %u\nbridge-max %u\n"
-		"rx-buffer %u\ntx-buffer %u\nhold %lluns\n",
+		"rx-buffer %u\ntx-buffer %u\nhold %s\n",
 		p->name, (unsigned long long)p->rate, p->header, p->min_frame,
-		p->overhead, p->max_frame, (unsigned long long)p->delay_ns,
-		p->loss_ppm, access_names[p->access], p->contention_bits,
-		p->token_bits, p->queue, p->bridge_max, p->rx_buffer,
-		p->tx_buffer, (unsigned long long)p->hold_ns);
+		p->overhead, p->max_frame,
+		time_str(p->delay_ns, delay, sizeof(delay)), p->loss_ppm,
+		access_names[p->access], p->contention_bits, p->token_bits,
+		p->queue, p->bridge_max, p->rx_buffer, p->tx_buffer,
+		time_str(p->hold_ns, hold, sizeof(hold)));
 }

@@ -57,6 +57,12 @@ err=$("$BIN" bridge --rx-buffer 1K hub:0 hub:0 2>&1); rc=$?
 [ $rc = 2 ] && grep -q "rx-buffer (1024)" <<<"$err" &&
 	pass "bridge refuses a buffer smaller than a frame" || fail "bridge refuses a buffer smaller than a frame" "rc=$rc $err"
 
+# `ipxlab profile` prints what a file takes back.
+"$BIN" profile isn >"$TMP/isn.profile" && "$BIN" profile "$TMP/isn.profile" | cmp -s - "$TMP/isn.profile" &&
+	grep -qx "hold 200ms" "$TMP/isn.profile" && grep -qx "rx-buffer 186368" "$TMP/isn.profile" &&
+	pass "profile prints a named profile as a file it reads back" ||
+	fail "profile prints a named profile as a file it reads back" "$TMP/isn.profile"
+
 # --- the WAN bridge between two hubs -----------------------------------------------
 PA=$(free_port)
 PB=$(free_port)

@@ -420,6 +420,42 @@ static void value_parsers(void **state)
 	assert_int_equal(s, 1000);
 }
 
+/* What ipx_profile_print writes parses back to the same profile. */
+static void printed_profiles_parse_back(void **state)
+{
+	static const char *const names[] = { "eth10", "tr4", "tr16", "isn" };
+
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		struct ipx_profile p = named(names[i]), q;
+		char *text = NULL, err[256];
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		p.delay_ns = 1500;	/* printed as 1500ns: not whole us */
+		ipx_profile_print(&p, f);
+		fclose(f);
+		assert_int_equal(ipx_profile_parse(text, len, "x", &q, err,
+						   sizeof(err)),
+				 IPX_OK);
+		assert_string_equal(q.name, p.name);
+		assert_true(q.rate == p.rate && q.header == p.header &&
+			    q.min_frame == p.min_frame &&
+			    q.overhead == p.overhead &&
+			    q.max_frame == p.max_frame &&
+			    q.delay_ns == p.delay_ns &&
+			    q.loss_ppm == p.loss_ppm && q.access == p.access &&
+			    q.contention_bits == p.contention_bits &&
+			    q.token_bits == p.token_bits &&
+			    q.queue == p.queue &&
+			    q.bridge_max == p.bridge_max &&
+			    q.rx_buffer == p.rx_buffer &&
+			    q.tx_buffer == p.tx_buffer &&
+			    q.hold_ns == p.hold_ns);
+		free(text);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -435,6 +471,7 @@ int main(void)
 		cmocka_unit_test(bad_profiles_say_where),
 		cmocka_unit_test(resolve_names_and_files),
 		cmocka_unit_test(value_parsers),
+		cmocka_unit_test(printed_profiles_parse_back),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
