@@ -100,6 +100,24 @@ within 5 "$BITS" 950000 &&
 	pass "bridge carries the flow at the trunk rate ($BITS bit/s of 950000)" ||
 	fail "bridge carries the flow at the trunk rate" "got $BITS bit/s" "$TMP"/rx-*.json
 
+# --- --segment: the hub sides are eth10 segments too -------------------------------
+PA=$(free_port)
+PB=$(free_port)
+"$BIN" bridge "hub:127.0.0.1:$PA" "hub:127.0.0.1:$PB" --segment eth10 --hold 10ms 2>"$TMP/seg.log" &
+BR=$!
+PIDS+=($BR)
+wait_for "$TMP/seg.log" "side B is a hub" || { fail "bridge --segment starts" "$TMP/seg.log"; finish; }
+receiver "127.0.0.1:$PB" seg
+echo across | "$BIN" send "$ADDR" --hub "127.0.0.1:$PA" 2>"$TMP/seg-send.err"
+wait_for "$TMP/seg.out" "across" 30
+kill -TERM $RX $BR
+wait $BR 2>/dev/null
+# Side A's wire carried it to the bridge, side B's from it.
+n=$(awk '$1 == "segment_frames" && $2 >= 1 { n++ } END { print n + 0 }' "$TMP/seg.log")
+grep -q across "$TMP/seg.out" && [ "$n" = 2 ] && grep -q "segment_profile eth10" "$TMP/seg.log" &&
+	pass "bridge --segment eth10: the packet took both segments' wire and the trunk" ||
+	fail "bridge --segment eth10: the packet took both segments' wire and the trunk" "$TMP/seg.out" "$TMP/seg.log"
+
 # --- hub --profile eth10 ------------------------------------------------------------
 start_hub --profile eth10
 HUBPID=${PIDS[-1]}
