@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ipxlab/analyze.h"
 #include "ipxlab/link.h"
 #include "ipxlab/loop.h"
 
@@ -38,6 +39,8 @@ struct ipx_capture_options {
 	/* Record (write, print, count) at most this many packets; later ones
 	 * are left out, even in the same batch. 0: no limit. */
 	uint64_t limit;
+	/* Also feed every packet to this analyzer (analyze.h); NULL: none. */
+	struct ipx_analyze *analyze;
 };
 
 /* Open (the pcap file is created or truncated); err gets a message. */

@@ -12,6 +12,9 @@
  * other bad datagram, and service continues. Silent clients get a keepalive
  * ping (DOSBox answers those itself) and are dropped after the idle timeout.
  *
+ * With a link profile the hub behaves as one shared segment of that kind
+ * (docs/links.md): relays wait for the wire and take its time.
+ *
  * With an uplink (bridge.h), broadcasts and unicasts for nodes that are no
  * client also go to an Ethernet segment, and its packets come back in.
  *
@@ -28,6 +31,7 @@
 #include <stdio.h>
 
 #include "ipxlab/clock.h"
+#include "ipxlab/link_profile.h"
 #include "ipxlab/loop.h"
 
 #define IPX_HUB_DROPS(X)                                                    \
@@ -48,6 +52,9 @@ struct ipx_hub_options {
 	ipx_time keepalive;		/* ping a client silent this long; 0 = 5 s */
 	ipx_time idle_timeout;		/* forget it after this; 0 = 120 s */
 	bool detached;			/* no socket: for fuzzing and tests */
+	/* Make the hub one segment of this kind (link_medium.h): packets
+	 * are relayed after their turn and time on its wire. NULL: none. */
+	const struct ipx_profile *profile;
 	/* Called with every datagram the hub sends, just before it leaves
 	 * (tests, captures). The bytes are borrowed. */
 	void (*tap)(const struct sockaddr_in *to, const uint8_t *pkt,
@@ -93,7 +100,8 @@ void ipx_hub_flush(struct ipx_hub *hub);
  * would otherwise be dropped as unknown_destination); bytes borrowed.
  * ipx_hub_deliver relays a packet from the uplink to the client with its
  * destination node or, for broadcast, to every client, and sends it before
- * returning; it returns the number of clients it went to.
+ * returning (with a profile: once it has had its time on the segment's
+ * wire, as one more station); it returns the number of clients it goes to.
  */
 typedef void (*ipx_hub_uplink_cb)(const uint8_t *pkt, size_t len, void *ctx);
 void ipx_hub_set_uplink(struct ipx_hub *hub, ipx_hub_uplink_cb cb, void *ctx);

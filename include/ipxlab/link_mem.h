@@ -14,6 +14,7 @@
 
 #include "ipxlab/clock.h"
 #include "ipxlab/link.h"
+#include "ipxlab/link_profile.h"
 #include "ipxlab/loop.h"
 
 /* Fault rates are in parts per million of packets delivered to a node. */
@@ -42,6 +43,19 @@ void ipx_mem_segment_free(struct ipx_mem_segment *seg);
 void ipx_mem_segment_set_faults(struct ipx_mem_segment *seg,
 				const struct ipx_mem_faults *faults);
 void ipx_mem_segment_set_mtu(struct ipx_mem_segment *seg, size_t mtu);
+/*
+ * Give the segment a link profile (NULL: none, the default): every link
+ * becomes a station of one medium (link_medium.h) with the profile's rate,
+ * sharing, frame limit (the MTU follows it, at most IPX_MAX_PACKET), delay
+ * and loss; the faults above then apply to each copy after it arrives.
+ * Frames waiting or in flight on an earlier profile are discarded.
+ */
+int ipx_mem_segment_set_profile(struct ipx_mem_segment *seg,
+				const struct ipx_profile *profile);
+/* The profile's medium (its counters), or NULL without one. */
+struct ipx_medium;
+const struct ipx_medium *ipx_mem_segment_medium(
+	const struct ipx_mem_segment *seg);
 /* Called with every packet put on the segment, before faults apply (for
  * captures). The bytes are borrowed. */
 typedef void (*ipx_mem_tap_cb)(const uint8_t *pkt, size_t len,

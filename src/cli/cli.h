@@ -138,6 +138,12 @@ int cli_parse_seconds(const char *cmd, const char *what, const char *text,
 /* A socket number: 1 to 4 hex digits, not 0 (0 asks for a dynamic one). */
 int cli_parse_socket(const char *cmd, const char *what, const char *text,
 		     uint16_t *out);
+/* --profile NAME|FILE (link_profile.h): prints "ipxlab CMD: OPTION: ..."
+ * (without "OPTION: " if it is NULL) with FILE:LINE for a bad file, and
+ * returns -1. */
+struct ipx_profile;
+int cli_profile_opt(const char *cmd, const char *option, const char *text,
+		    struct ipx_profile *out);
 void cli_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Write bytes as text: printable ASCII as is, the rest as \xHH. */
@@ -208,6 +214,12 @@ void on_datagram_ignore(struct ipx_socket *sock, const struct ipx_header *hdr,
 
 /* The commands. */
 int cmd_hub(int argc, char **argv);
+int cmd_bridge(int argc, char **argv);
+void help_bridge(FILE *out);
+int cmd_analyze(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
+void help_profile(FILE *out);
+void help_analyze(FILE *out);
 int cmd_listen(int argc, char **argv);
 int cmd_send(int argc, char **argv);
 int cmd_ping(int argc, char **argv);

@@ -31,6 +31,9 @@ void help_capture(FILE *out)
 		"  -c, --count N       stop after N packets (lines; its joining\n"
 		"                      the hub is not one of them)\n"
 		"  -s, --seconds S     stop after S seconds\n"
+		"  --analyze           no lines: at the end, what 'ipxlab analyze'\n"
+		"                      prints (Kbyte/s, protocols, arrival gaps)\n"
+		"  --json              with --analyze: as JSON\n"
 		"  --hub HOST[:PORT]   the tunnel server to join (default "
 		"$IPXLAB_HUB\n"
 		"                      or 127.0.0.1:213)\n"
@@ -69,6 +72,8 @@ int cmd_capture(int argc, char **argv)
 		{ "write", required_argument, NULL, 'w' },
 		{ "count", required_argument, NULL, 'c' },
 		{ "seconds", required_argument, NULL, 's' },
+		{ "analyze", no_argument, NULL, 'A' },
+		{ "json", no_argument, NULL, 'J' },
 		CLI_NODE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -78,6 +83,8 @@ int cmd_capture(int argc, char **argv)
 	struct ipx_loop *loop;
 	struct ipx_link *link = NULL;
 	double seconds = 0;
+	struct ipx_analyze an;
+	bool analyze = false, json = false;
 	char err[512];
 	int opt, rc;
 
@@ -107,6 +114,12 @@ int cmd_capture(int argc, char **argv)
 					      0.001, 86400 * 365, &seconds) < 0)
 				return CLI_USAGE;
 			break;
+		case 'A':
+			analyze = true;
+			break;
+		case 'J':
+			json = true;
+			break;
 		case 'h':
 			cli_usage_line(stdout, "capture");
 			help_capture(stdout);
@@ -122,6 +135,15 @@ int cmd_capture(int argc, char **argv)
 	if (optind < argc) {
 		cli_error("capture", "unexpected argument '%s'", argv[optind]);
 		return CLI_USAGE;
+	}
+	if (json && !analyze) {
+		cli_error("capture", "--json is the form of --analyze's report");
+		return CLI_USAGE;
+	}
+	ipx_analyze_init(&an, NULL);
+	if (analyze) {
+		co.analyze = &an;
+		co.print = NULL;
 	}
 	loop = ipx_loop_new(NULL);
 	if (!loop) {
@@ -165,9 +187,16 @@ int cmd_capture(int argc, char **argv)
 	ipx_link_close(link);
 	if (ipx_capture_close(run.cap) != IPX_OK) {
 		cli_error("capture", "some packets could not be written to %s",
-			  co.pcap_path);
+			  co.pcap_path ? co.pcap_path : "the analyzer");
 		rc = CLI_FAIL;
 	}
+	if (analyze && rc == CLI_OK) {
+		if (json)
+			ipx_analyze_print_json(&an, stdout);
+		else
+			ipx_analyze_print(&an, stdout);
+	}
+	ipx_analyze_free(&an);
 	ipx_loop_free(loop);
 	return rc;
 }

@@ -17,6 +17,7 @@
 #include "ipxlab/hub.h"
 #include "ipxlab/hub_capture.h"
 #include "ipxlab/link_eth.h"
+#include "ipxlab/link_profile.h"
 #include "ipxlab/log.h"
 
 void help_hub(FILE *out)
@@ -35,6 +36,9 @@ void help_hub(FILE *out)
 		"  --frame TYPE         the LAN's frame type: ethernet_ii, 802.3,\n"
 		"                       802.2, snap, or auto (default: learn it)\n"
 		"  --pcap FILE          write every packet in and out to FILE\n"
+		"  --profile NAME|FILE  be one segment of this kind: eth10 (10 Mbit/s\n"
+		"                       shared Ethernet), tr4, tr16 (Token-Ring), isn,\n"
+		"                       or a profile file (docs/links.md)\n"
 		"  -v, --verbose / -q, --quiet\n");
 }
 
@@ -93,6 +97,7 @@ int cmd_hub(int argc, char **argv)
 		{ "bridge", required_argument, NULL, 'B' },
 		{ "frame", required_argument, NULL, 'F' },
 		{ "pcap", required_argument, NULL, 'P' },
+		{ "profile", required_argument, NULL, 'R' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -105,6 +110,7 @@ int cmd_hub(int argc, char **argv)
 	double keepalive = 5, idle = 120;
 	const char *bind_addr = "0.0.0.0", *pcap = NULL;
 	struct cli_link_spec lan = { .kind = "eth" };
+	struct ipx_profile profile;
 	struct ipx_loop *loop;
 	struct sockaddr_in local;
 	char err[512], ip[INET_ADDRSTRLEN];
@@ -156,6 +162,12 @@ int cmd_hub(int argc, char **argv)
 		}
 		case 'P':
 			pcap = optarg;
+			break;
+		case 'R':
+			if (cli_profile_opt("hub", "--profile", optarg,
+					    &profile) < 0)
+				return CLI_USAGE;
+			opts.profile = &profile;
 			break;
 		case 'v':
 			ipx_log_set_level(IPX_LOG_DEBUG);

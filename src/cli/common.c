@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "ipxlab/err.h"
 #include "ipxlab/link_eth.h"
+#include "ipxlab/link_profile.h"
 #include "ipxlab/link_udp.h"
 #include "ipxlab/log.h"
 
@@ -55,6 +56,21 @@ int cli_parse_socket(const char *cmd, const char *what, const char *text,
 	cli_error(cmd, "%s must be 1 to 4 hex digits, not 0 (got '%s')", what,
 		  text);
 	return -1;
+}
+
+int cli_profile_opt(const char *cmd, const char *option, const char *text,
+		    struct ipx_profile *out)
+{
+	char err[300];
+
+	if (ipx_profile_resolve(text, out, err, sizeof(err)) != IPX_OK) {
+		if (option)
+			cli_error(cmd, "%s: %s", option, err);
+		else
+			cli_error(cmd, "%s", err);
+		return -1;
+	}
+	return 0;
 }
 
 int cli_parse_seconds(const char *cmd, const char *what, const char *text,

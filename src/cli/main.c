@@ -12,6 +12,9 @@
 const struct cli_cmd cli_commands[] = {
 	{ "hub", "[--port 213] [--bind ADDR] [options]",
 	  "run a DOSBox-compatible IPX tunnel server", cmd_hub, help_hub },
+	{ "bridge", "A B [--profile isn|FILE] [options]",
+	  "the 1990 bridged WAN: two segments over a slow trunk", cmd_bridge,
+	  help_bridge },
 	{ "listen", "[SOCKET] [options]",
 	  "print every datagram that arrives on a socket", cmd_listen,
 	  help_listen },
@@ -53,6 +56,12 @@ const struct cli_cmd cli_commands[] = {
 	{ "capture", "[--hub H | --link eth:IFACE] [-w FILE] [options]",
 	  "print a line per IPX packet seen (and write a pcap)", cmd_capture,
 	  help_capture },
+	{ "profile", "[NAME|FILE]",
+	  "print a link profile (eth10, tr4, tr16, isn, or a file)",
+	  cmd_profile, help_profile },
+	{ "analyze", "FILE [--between NODE,NODE] [--json]",
+	  "Kbyte/s, protocols and arrival gaps of a pcap (the 1990 analyzer)",
+	  cmd_analyze, help_analyze },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 

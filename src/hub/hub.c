@@ -26,6 +26,7 @@
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
 #include "ipxlab/ipx.h"
+#include "ipxlab/link_medium.h"
 #include "ipxlab/log.h"
 
 #define RXBATCH 64
@@ -46,6 +47,7 @@ struct client {
 	ipx_time last_ping;
 	uint64_t rx_packets, tx_packets;
 	bool router;				/* has sent RIP responses */
+	struct ipx_medium_station *station;	/* with a profile */
 	struct client *hnext;			/* hash chain */
 	struct client *older, *newer;		/* by last_seen */
 };
@@ -72,6 +74,8 @@ struct ipx_hub {
 	struct ipx_hub_stats stats;
 	ipx_hub_uplink_cb uplink;		/* bridging, or NULL */
 	void *uplink_ctx;
+	struct ipx_medium *medium;		/* --profile, or NULL */
+	struct ipx_medium_station *uplink_station;
 	unsigned ntx;
 	struct txent tx[TXQUEUE];
 	uint8_t rbuf[RXBATCH][RXBUF];
@@ -197,6 +201,7 @@ static void remove_client(struct ipx_hub *hub, struct client *c,
 			break;
 		}
 	}
+	ipx_medium_station_free(c->station);
 	hub->nclients--;
 	hub->stats.leaves++;
 	addr_str(&c->addr, a, sizeof(a));
@@ -354,6 +359,13 @@ static void registration(struct ipx_hub *hub, const struct sockaddr_in *from)
 		c = calloc(1, sizeof(*c));
 		if (!c)
 			return;
+		if (hub->medium) {
+			c->station = ipx_medium_station_new(hub->medium, c);
+			if (!c->station) {
+				free(c);
+				return;
+			}
+		}
 		c->addr = *from;
 		memcpy(c->node, node, IPX_NODE_LEN);
 		c->hnext = hub->table[hash_node(node, hub->nbuckets)];
@@ -369,6 +381,56 @@ static void registration(struct ipx_hub *hub, const struct sockaddr_in *from)
 	c->rx_packets++;
 	/* Answer every time: the first answer may have been lost. */
 	answer_registration(hub, c);
+}
+
+/* Relay a packet from 'src' (checked, exactly h->length bytes). */
+static void relay(struct ipx_hub *hub, struct client *src,
+		  const struct ipx_header *h, const uint8_t *pkt, size_t len)
+{
+	if (!memcmp(h->dst.node, "\xFF\xFF\xFF\xFF", 4)) {
+		hub->stats.broadcasts++;
+		for (struct client *c = hub->oldest; c; c = c->newer) {
+			if (c == src)
+				continue;
+			queue(hub, c, pkt, len);
+			c->tx_packets++;
+		}
+		if (hub->uplink)
+			hub->uplink(pkt, len, hub->uplink_ctx);
+		return;
+	}
+	if (ipx_node_eq(h->dst.node, keepalive_node)) {
+		hub->stats.control++;	/* an answer to our keepalive */
+		return;
+	}
+	{
+		struct client *dst = lookup(hub, h->dst.node);
+
+		if (!dst && h->dst.net != 0 && hub->nrouters &&
+		    !(hub->nrouters == 1 && hub->routers[0] == src)) {
+			/* For another network: the routers know the way. */
+			hub->stats.routed++;
+			for (size_t i = 0; i < hub->nrouters; i++) {
+				if (hub->routers[i] == src)
+					continue;
+				queue(hub, hub->routers[i], pkt, len);
+				hub->routers[i]->tx_packets++;
+				hub->stats.routed_copies++;
+			}
+			return;
+		}
+		if (!dst && hub->uplink) {
+			hub->uplink(pkt, len, hub->uplink_ctx);
+			return;
+		}
+		if (!dst) {
+			hub->stats.drops[IPX_HUB_DROP_UNKNOWN_DEST]++;
+			return;
+		}
+		hub->stats.unicasts++;
+		queue(hub, dst, pkt, len);
+		dst->tx_packets++;
+	}
 }
 
 void ipx_hub_input(struct ipx_hub *hub, const struct sockaddr_in *from,
@@ -420,50 +482,12 @@ void ipx_hub_input(struct ipx_hub *hub, const struct sockaddr_in *from,
 	note_router(hub, src, &h, pkt);
 	/* Relay exactly the IPX packet, without any trailing bytes. */
 	len = h.length;
-	if (!memcmp(h.dst.node, "\xFF\xFF\xFF\xFF", 4)) {
-		hub->stats.broadcasts++;
-		for (struct client *c = hub->oldest; c; c = c->newer) {
-			if (c == src)
-				continue;
-			queue(hub, c, pkt, len);
-			c->tx_packets++;
-		}
-		if (hub->uplink)
-			hub->uplink(pkt, len, hub->uplink_ctx);
+	if (hub->medium && !ipx_node_eq(h.dst.node, keepalive_node)) {
+		/* Its turn on the wire first (drops counted there). */
+		ipx_medium_send(src->station, pkt, len, NULL);
 		return;
 	}
-	if (ipx_node_eq(h.dst.node, keepalive_node)) {
-		hub->stats.control++;	/* an answer to our keepalive */
-		return;
-	}
-	{
-		struct client *dst = lookup(hub, h.dst.node);
-
-		if (!dst && h.dst.net != 0 && hub->nrouters &&
-		    !(hub->nrouters == 1 && hub->routers[0] == src)) {
-			/* For another network: the routers know the way. */
-			hub->stats.routed++;
-			for (size_t i = 0; i < hub->nrouters; i++) {
-				if (hub->routers[i] == src)
-					continue;
-				queue(hub, hub->routers[i], pkt, len);
-				hub->routers[i]->tx_packets++;
-				hub->stats.routed_copies++;
-			}
-			return;
-		}
-		if (!dst && hub->uplink) {
-			hub->uplink(pkt, len, hub->uplink_ctx);
-			return;
-		}
-		if (!dst) {
-			hub->stats.drops[IPX_HUB_DROP_UNKNOWN_DEST]++;
-			return;
-		}
-		hub->stats.unicasts++;
-		queue(hub, dst, pkt, len);
-		dst->tx_packets++;
-	}
+	relay(hub, src, &h, pkt, len);
 }
 
 void ipx_hub_set_uplink(struct ipx_hub *hub, ipx_hub_uplink_cb cb, void *ctx)
@@ -478,29 +502,66 @@ bool ipx_hub_has_node(const struct ipx_hub *hub,
 	return lookup(hub, node) != NULL;
 }
 
-size_t ipx_hub_deliver(struct ipx_hub *hub, const uint8_t *pkt, size_t len)
+/* Queue a packet from the uplink for its clients; how many there are. */
+static size_t deliver(struct ipx_hub *hub, const uint8_t *pkt, size_t len,
+		      bool count_only)
 {
 	size_t n = 0;
 
-	if (len < IPX_HDR_LEN || len > HUB_MTU)
-		return 0;
 	if (ipx_node_is_broadcast(pkt + 10)) {
 		for (struct client *c = hub->oldest; c; c = c->newer, n++) {
+			if (count_only)
+				continue;
 			queue(hub, c, pkt, len);
 			c->tx_packets++;
 		}
 	} else {
 		struct client *c = lookup(hub, pkt + 10);
 
-		if (c) {
+		if (c && !count_only) {
 			queue(hub, c, pkt, len);
 			c->tx_packets++;
-			n = 1;
 		}
+		n = c != NULL;
 	}
+	return n;
+}
+
+size_t ipx_hub_deliver(struct ipx_hub *hub, const uint8_t *pkt, size_t len)
+{
+	size_t n;
+
+	if (len < IPX_HDR_LEN || len > HUB_MTU)
+		return 0;
+	if (hub->medium) {
+		/* The segment's wire first; it goes to whoever is there when
+		 * it arrives. */
+		n = deliver(hub, pkt, len, true);
+		if (n)
+			ipx_medium_send(hub->uplink_station, pkt, len, NULL);
+		return n;
+	}
+	n = deliver(hub, pkt, len, false);
 	/* The bytes are borrowed: send them before returning. */
 	ipx_hub_flush(hub);
 	return n;
+}
+
+/* A packet has had its time on the profile's wire. */
+static void on_wire(struct ipx_medium_station *st, const uint8_t *pkt,
+		    size_t len, const uint8_t tag[IPX_MEDIUM_TAG], void *ctx)
+{
+	struct ipx_hub *hub = ctx;
+	struct client *src = ipx_medium_station_ctx(st);
+	struct ipx_header h;
+
+	(void)tag;
+	if (!src)
+		deliver(hub, pkt, len, false);
+	else if (ipx_header_decode(pkt, len, &h) == IPX_OK)
+		relay(hub, src, &h, pkt, len);
+	/* The bytes are borrowed: send them before returning. */
+	ipx_hub_flush(hub);
 }
 
 static void on_readable(struct ipx_loop *loop, int fd, unsigned events,
@@ -630,6 +691,18 @@ int ipx_hub_open(struct ipx_loop *loop, const struct ipx_hub_options *opts,
 			return rc;
 		}
 	}
+	if (opts->profile) {
+		hub->medium = ipx_medium_new(loop, opts->profile, 1, on_wire,
+					     hub);
+		hub->uplink_station = hub->medium ? ipx_medium_station_new(
+							    hub->medium, NULL)
+						  : NULL;
+		if (!hub->uplink_station) {
+			snprintf(err, errlen, "out of memory");
+			ipx_hub_close(hub);
+			return IPX_ENOMEM;
+		}
+	}
 	ipx_loop_add_hook(loop, &hub->hook, flush_hook, hub);
 	ipx_timer_init(&hub->sweep, sweep, hub);
 	tick = hub->opts.keepalive / 5;
@@ -647,6 +720,7 @@ void ipx_hub_close(struct ipx_hub *hub)
 	if (!hub)
 		return;
 	ipx_hub_flush(hub);
+	ipx_medium_free(hub->medium);	/* and every client's station */
 	ipx_timer_stop(hub->loop, &hub->sweep);
 	ipx_loop_remove_hook(hub->loop, &hub->hook);
 	if (hub->fd >= 0) {
@@ -705,6 +779,8 @@ void ipx_hub_print_stats(const struct ipx_hub *hub, FILE *out)
 	for (int d = 0; d < IPX_HUB_DROP_COUNT; d++)
 		fprintf(out, "drop_%s %llu\n", drop_names[d],
 			(unsigned long long)s->drops[d]);
+	if (hub->medium)
+		ipx_medium_print_stats(hub->medium, "segment_", out);
 	for (struct client *c = hub->newest; c; c = c->older) {
 		char a[40], n[13];
 

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "ipxlab/err.h"
+#include "ipxlab/frame.h"
 #include "ipxlab/pcap.h"
 
 struct ipx_capture {
@@ -128,6 +129,11 @@ void ipx_capture_ipx(struct ipx_capture *cap, const char *link, bool tx,
 	if (cap->pcap &&
 	    ipx_pcap_write(cap->pcap, when, dst, mac_src, pkt, len) != IPX_OK)
 		cap->errors++;
+	/* As the pcap has it: an Ethernet II header before the packet. */
+	if (cap->opts.analyze &&
+	    ipx_analyze_add_ipx(cap->opts.analyze, when, pkt, len,
+				len + IPX_ETH_HDR_LEN) != IPX_OK)
+		cap->errors++;
 	if (cap->opts.print) {
 		char line[512];
 
@@ -145,6 +151,9 @@ void ipx_capture_frame(struct ipx_capture *cap, const char *link, bool tx,
 		return;
 	if (cap->pcap &&
 	    ipx_pcap_write_frame(cap->pcap, when, frame, len) != IPX_OK)
+		cap->errors++;
+	if (cap->opts.analyze &&
+	    ipx_analyze_add(cap->opts.analyze, when, frame, len, len) != IPX_OK)
 		cap->errors++;
 	if (cap->opts.print) {
 		char line[512];

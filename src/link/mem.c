@@ -4,6 +4,11 @@
  * Packets in flight wait in a min-heap ordered by (delivery time, sequence)
  * so equal times keep their send order; one segment timer fires for the
  * earliest. Faults come from a xorshift generator with the segment's seed.
+ *
+ * With a link profile (ipx_mem_segment_set_profile) every link is a station
+ * of one medium (link_medium.h): a send waits for the wire and takes its
+ * wire time there, and only when it arrives is it copied to the receivers,
+ * each copy then meeting the segment's faults as before.
  */
 #include "ipxlab/link_mem.h"
 
@@ -12,11 +17,13 @@
 
 #include "ipxlab/buf.h"
 #include "ipxlab/err.h"
+#include "ipxlab/link_medium.h"
 
 struct mem_link {
 	struct ipx_link link;
 	struct ipx_mem_segment *seg;
 	struct mem_link *next;
+	struct ipx_medium_station *station;	/* with a profile */
 	bool promiscuous;	/* also takes unicasts for other nodes */
 };
 
@@ -44,6 +51,7 @@ struct ipx_mem_segment {
 	struct ipx_timer timer;
 	ipx_mem_tap_cb tap;
 	void *tap_ctx;
+	struct ipx_medium *medium;	/* the profile's wire, or NULL */
 };
 
 static uint64_t rnd(struct ipx_mem_segment *seg)
@@ -205,25 +213,17 @@ static int offer(struct ipx_mem_segment *seg, struct mem_link *to,
 	return rc;
 }
 
-static int mem_send(struct ipx_link *link, const uint8_t *pkt, size_t len,
-		    const uint8_t next_hop[IPX_NODE_LEN])
+/* A packet from 'self' is on the segment: a copy for each receiver. */
+static int fan_out(struct ipx_mem_segment *seg, struct mem_link *self,
+		   const uint8_t *pkt, size_t len,
+		   const uint8_t next_hop[IPX_NODE_LEN])
 {
-	struct mem_link *self = (struct mem_link *)link;
-	struct ipx_mem_segment *seg = self->seg;
 	bool bcast = ipx_node_is_broadcast(next_hop);
 	bool found = false;
 	int rc = IPX_OK;
 	struct ipx_link_tap_pkt p = { true, false, pkt, len, next_hop,
-				      link->node };
+				      self->link.node };
 
-	if (len > link->mtu)
-		return IPX_ETOOBIG;
-	seg->stats.sent++;
-	if (seg->tap)
-		seg->tap(pkt, len, link->node, next_hop, seg->tap_ctx);
-	ipx_link_tap_ipx(link, true, pkt, len, next_hop, link->node);
-	link->stats.tx_packets++;
-	link->stats.tx_bytes += len;
 	for (struct mem_link *m = seg->links; m && rc == IPX_OK; m = m->next) {
 		if (m == self)
 			continue;
@@ -241,6 +241,40 @@ static int mem_send(struct ipx_link *link, const uint8_t *pkt, size_t len,
 	return rc;
 }
 
+/* The profile's wire has carried a packet to its end. */
+static void on_arrive(struct ipx_medium_station *st, const uint8_t *pkt,
+		      size_t len, const uint8_t tag[IPX_MEDIUM_TAG], void *ctx)
+{
+	fan_out(ctx, ipx_medium_station_ctx(st), pkt, len, tag);
+}
+
+static int mem_send(struct ipx_link *link, const uint8_t *pkt, size_t len,
+		    const uint8_t next_hop[IPX_NODE_LEN])
+{
+	struct mem_link *self = (struct mem_link *)link;
+	struct ipx_mem_segment *seg = self->seg;
+
+	if (len > link->mtu)
+		return IPX_ETOOBIG;
+	seg->stats.sent++;
+	if (seg->tap)
+		seg->tap(pkt, len, link->node, next_hop, seg->tap_ctx);
+	ipx_link_tap_ipx(link, true, pkt, len, next_hop, link->node);
+	link->stats.tx_packets++;
+	link->stats.tx_bytes += len;
+	if (self->station) {
+		uint8_t tag[IPX_MEDIUM_TAG] = { 0 };
+		int rc;
+
+		memcpy(tag, next_hop, IPX_NODE_LEN);
+		rc = ipx_medium_send(self->station, pkt, len, tag);
+		/* A full queue is an adapter out of buffers: the frame is
+		 * gone (and counted), the sender is not told. */
+		return rc == IPX_EAGAIN ? IPX_OK : rc;
+	}
+	return fan_out(seg, self, pkt, len, next_hop);
+}
+
 static void mem_flush(struct ipx_link *link)
 {
 	(void)link;	/* delivery is driven by the segment timer */
@@ -251,6 +285,7 @@ static void mem_close(struct ipx_link *link)
 	struct mem_link *self = (struct mem_link *)link;
 	struct ipx_mem_segment *seg = self->seg;
 
+	ipx_medium_station_free(self->station);
 	for (size_t i = 0; i < seg->nheap; i++)
 		if (seg->heap[i]->to == self)
 			seg->heap[i]->to = NULL;
@@ -290,6 +325,7 @@ void ipx_mem_segment_free(struct ipx_mem_segment *seg)
 		return;
 	while (seg->links)
 		mem_close(&seg->links->link);
+	ipx_medium_free(seg->medium);
 	for (size_t i = 0; i < seg->nheap; i++)
 		free(seg->heap[i]);
 	free(seg->heap);
@@ -308,6 +344,42 @@ void ipx_mem_segment_set_mtu(struct ipx_mem_segment *seg, size_t mtu)
 	seg->mtu = mtu;
 	for (struct mem_link *m = seg->links; m; m = m->next)
 		m->link.mtu = mtu;
+}
+
+int ipx_mem_segment_set_profile(struct ipx_mem_segment *seg,
+				const struct ipx_profile *profile)
+{
+	struct ipx_medium *m = NULL;
+	size_t mtu = IPX_MAX_PACKET;
+
+	if (profile) {
+		m = ipx_medium_new(seg->loop, profile, seg->rng ^ 0x5bd1e995,
+				   on_arrive, seg);
+		if (!m)
+			return IPX_ENOMEM;
+		if (ipx_profile_mtu(profile) < mtu)
+			mtu = ipx_profile_mtu(profile);
+	}
+	ipx_medium_free(seg->medium);	/* and its stations */
+	seg->medium = m;
+	for (struct mem_link *l = seg->links; l; l = l->next) {
+		l->station = m ? ipx_medium_station_new(m, l) : NULL;
+		if (m && !l->station) {
+			ipx_medium_free(m);
+			for (l = seg->links; l; l = l->next)
+				l->station = NULL;
+			seg->medium = NULL;
+			return IPX_ENOMEM;
+		}
+	}
+	ipx_mem_segment_set_mtu(seg, mtu);
+	return IPX_OK;
+}
+
+const struct ipx_medium *ipx_mem_segment_medium(
+	const struct ipx_mem_segment *seg)
+{
+	return seg->medium;
 }
 
 void ipx_mem_segment_set_tap(struct ipx_mem_segment *seg, ipx_mem_tap_cb cb,
@@ -354,6 +426,13 @@ struct ipx_link *ipx_mem_link_new(struct ipx_mem_segment *seg,
 	memcpy(m->link.node, node, IPX_NODE_LEN);
 	m->link.mtu = seg->mtu;
 	m->link.up = true;
+	if (seg->medium) {
+		m->station = ipx_medium_station_new(seg->medium, m);
+		if (!m->station) {
+			free(m);
+			return NULL;
+		}
+	}
 	m->next = seg->links;
 	seg->links = m;
 	return &m->link;

@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -34,6 +35,44 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 			abort();                                            \
 		}                                                           \
 	} while (0)
+
+/* Lines in a text file's bytes: a last line without '\n' counts too. */
+static inline size_t fuzz_count_lines(const uint8_t *data, size_t size)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < size; i++)
+		if (data[i] == '\n')
+			n++;
+	return size && data[size - 1] != '\n' ? n + 1 : n;
+}
+
+/*
+ * A file parser's error must read "NAME:LINE: reason" with LINE a line of
+ * the input (1..lines); with 'whole_file', "NAME: reason" (a problem of
+ * the whole file) is allowed too.
+ */
+static inline void fuzz_check_file_error(const char *err, const char *name,
+					 size_t lines, int whole_file)
+{
+	size_t n = strlen(name);
+	const char *p = err + n + 1;
+	unsigned long line = 0;
+
+	CHECK(strncmp(err, name, n) == 0 && err[n] == ':');
+	if (whole_file && *p == ' ') {
+		CHECK(p[1] != '\0');
+		return;
+	}
+	CHECK(*p >= '0' && *p <= '9');
+	while (*p >= '0' && *p <= '9') {
+		line = line * 10 + (unsigned long)(*p - '0');
+		CHECK(line <= lines);
+		p++;
+	}
+	CHECK(line >= 1);
+	CHECK(p[0] == ':' && p[1] == ' ' && p[2] != '\0');
+}
 
 #ifdef FUZZ_REPLAY_MAIN
 #include <dirent.h>

@@ -10,7 +10,6 @@
  * configuration must be left exactly as it was. The parser is also run
  * with a tiny error buffer and with none, which must be safe.
  */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,19 +19,6 @@
 #include "fuzz_common.h"
 
 #define NAME "SHELL.CFG"
-
-/* Lines in the text: a last line without '\n' counts too. */
-static size_t count_lines(const uint8_t *data, size_t size)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < size; i++)
-		if (data[i] == '\n')
-			n++;
-	if (size && data[size - 1] != '\n')
-		n++;
-	return n;
-}
 
 static void check_values(const struct ipx_config *cfg, size_t lines,
 			 const char *file)
@@ -70,30 +56,12 @@ static bool same_config(const struct ipx_config *a,
 	return strcmp(a->file, b->file) == 0;
 }
 
-static void check_error(const char *err, size_t lines)
-{
-	const char *p = err + strlen(NAME);
-	unsigned long line = 0;
-
-	CHECK(strncmp(err, NAME ":", strlen(NAME) + 1) == 0);
-	p++;
-	CHECK(isdigit((unsigned char)*p));
-	while (isdigit((unsigned char)*p)) {
-		line = line * 10 + (unsigned long)(*p - '0');
-		CHECK(line <= lines);
-		p++;
-	}
-	CHECK(line >= 1);
-	CHECK(p[0] == ':' && p[1] == ' ');
-	CHECK(p[2] != '\0');	/* a reason follows */
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ipx_config cfg, orig, again;
 	char err[512];
 	char *tiny;
-	size_t lines = count_lines(data, size);
+	size_t lines = fuzz_count_lines(data, size);
 	int rc, rc2;
 
 	ipx_config_defaults(&cfg);
@@ -116,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		CHECK(rc == IPX_ECONFIG);
 		CHECK(memchr(err, '\0', sizeof(err)) != NULL);
-		check_error(err, lines);
+		fuzz_check_file_error(err, NAME, lines, 0);
 		CHECK(same_config(&cfg, &orig));
 	}
 

@@ -19,6 +19,7 @@ static void tap(const struct sockaddr_in *to, const uint8_t *pkt, size_t len,
 	if (r->n >= HUBRIG_MAX)
 		return;
 	r->out[r->n].to = *to;
+	r->out[r->n].at = ipx_loop_now(r->loop);
 	r->out[r->n].len = len;
 	memcpy(r->out[r->n].pkt, pkt, len);
 	r->n++;
@@ -26,8 +27,14 @@ static void tap(const struct sockaddr_in *to, const uint8_t *pkt, size_t len,
 
 struct hub_rig *hubrig_new(void)
 {
+	return hubrig_new_profile(NULL);
+}
+
+struct hub_rig *hubrig_new_profile(const struct ipx_profile *profile)
+{
 	struct hub_rig *r = calloc(1, sizeof(*r));
-	struct ipx_hub_options o = { .detached = true, .tap = tap, .tap_ctx = r };
+	struct ipx_hub_options o = { .detached = true, .tap = tap, .tap_ctx = r,
+				     .profile = profile };
 	char err[128];
 
 	assert_non_null(r);

@@ -18,6 +18,7 @@
 
 struct hub_sent {
 	struct sockaddr_in to;
+	ipx_time at;			/* loop time it left */
 	size_t len;
 	uint8_t pkt[1500];
 };
@@ -32,6 +33,8 @@ struct hub_rig {
 
 /* A hub "on port 213", the clock at 1 s. Never NULL (asserts). */
 struct hub_rig *hubrig_new(void);
+/* The same, as one segment with this link profile. */
+struct hub_rig *hubrig_new_profile(const struct ipx_profile *profile);
 void hubrig_free(struct hub_rig *r);
 /* The client at 127.0.0.1:port, and its node as the hub gives it. */
 struct sockaddr_in hubrig_client(uint16_t port);

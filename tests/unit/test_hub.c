@@ -442,11 +442,85 @@ static void many_clients_are_found_by_node(void **state)
 	assert_int_equal(r->n, 1999);
 }
 
+/* --profile eth10: relays wait their turn and take the wire time. */
+static void profiled_hub_relays_at_the_segment_rate(void **state)
+{
+	struct ipx_profile eth;
+	struct hub_rig *r;
+	uint8_t p[1100], to[6];
+	char text[1001], *stats = NULL;
+	size_t statslen = 0, n;
+	FILE *f;
+	int first = -1, relayed = 0;
+
+	(void)state;
+	assert_int_equal(ipx_profile_named("eth10", &eth), IPX_OK);
+	r = hubrig_new_profile(&eth);
+	hubrig_register(r, 5000, 0);
+	hubrig_register(r, 5001, 0);
+	hubrig_node(5001, to);
+	memset(text, 'x', 970);
+	text[970] = '\0';
+	n = data(p, 5000, to, text);	/* 1,000 bytes of IPX */
+	assert_int_equal(n, 1000);
+	/* 100 at once: the station's 64 KB queue takes 65, the rest are
+	 * dropped and counted. */
+	for (int i = 0; i < 100; i++)
+		hubrig_input(r, 5000, p, n);
+	assert_int_equal(r->n, 2);	/* nothing relayed yet */
+	ipx_loop_run_for(r->loop, IPX_SEC);
+	for (int i = 2; i < r->n; i++) {
+		if (ntohs(r->out[i].to.sin_port) != 5001 || r->out[i].len != n)
+			continue;
+		if (first < 0)
+			first = i;
+		relayed++;
+		/* (1,000 + 14 + 24) bytes at 100 ns a bit: 830.4 us each,
+		 * back to back from the first. */
+		assert_int_equal(r->out[i].at - IPX_SEC,
+				 ((uint64_t)relayed * 830400 + 999) / 1000);
+	}
+	assert_int_equal(relayed, 65);
+	f = open_memstream(&stats, &statslen);
+	ipx_hub_print_stats(r->hub, f);
+	fclose(f);
+	assert_non_null(strstr(stats, "segment_drop_queue_full 35\n"));
+	assert_non_null(strstr(stats, "segment_frames 65\n"));
+	free(stats);
+	hubrig_free(r);
+}
+
+/* With a profile, what the uplink delivers takes the wire too. */
+static void profiled_hub_times_uplink_packets(void **state)
+{
+	struct ipx_profile eth;
+	struct hub_rig *r;
+	uint8_t p[64], bcast[6];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(ipx_profile_named("eth10", &eth), IPX_OK);
+	r = hubrig_new_profile(&eth);
+	hubrig_register(r, 5000, 0);
+	memset(bcast, 0xFF, 6);
+	n = data(p, 6000, bcast, "hi");	/* from a node across the uplink */
+	assert_int_equal(ipx_hub_deliver(r->hub, p, n), 1);
+	assert_int_equal(r->n, 1);	/* only the registration answer */
+	ipx_loop_run_for(r->loop, IPX_MSEC);
+	assert_int_equal(r->n, 2);
+	/* 32 bytes padded to a 60-byte frame + 24: 67.2 us on the wire. */
+	assert_int_equal(r->out[1].at - IPX_SEC, 68);
+	assert_int_equal(r->out[1].len, n);
+	hubrig_free(r);
+}
+
 int main(void)
 {
 	ipx_log_set_level(IPX_LOG_WARN);
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(profiled_hub_relays_at_the_segment_rate),
+		cmocka_unit_test(profiled_hub_times_uplink_packets),
 		T(registration_is_answered_as_dosbox_does),
 		T(repeat_and_odd_registrations_are_answered),
 		T(unicast_goes_to_one_client_exactly),

@@ -1,0 +1,110 @@
+/*
+ * analyze.h - what the Sniffer and LANalyzer told the 1990 authors, from a
+ * pcap file ("ipxlab analyze"; docs/diag.md, "The analyzer").
+ *
+ * Per packet: its time and its bytes on the wire (the record's original
+ * length: the Ethernet frame without its FCS). Reported: Kbyte/s in each
+ * whole second from the first packet (1 Kbyte = 1,024 bytes) and the
+ * peak second; packets by protocol; and the distribution of the gaps
+ * between one packet's arrival and the next, in the published buckets
+ * 0-4, 5-9, 10-14, 15-19, 20-24, 25-29 and >= 30 ms (a gap of 4.9 ms is
+ * in 0-4; a capture longer than a day puts the rest in its last second).
+ * All traffic, or one conversation: the packets between two IPX
+ * nodes, either way.
+ *
+ * Protocols, by the first rule that matches: SAP (either socket 0x452),
+ * RIP (0x453), NetBIOS (0x455, or IPX type 20), NCP (either socket 0x451,
+ * or IPX type 17 with an NCP request or reply type word: 0x1111, 0x2222,
+ * 0x3333, 0x5555, 0x7777, 0x9999), SPX (IPX type 5), else IPX.
+ *
+ * The pcap reader is a parser of file data: classic pcap, either byte
+ * order, microsecond or nanosecond timestamps, link type Ethernet (1) or
+ * Linux cooked (113, tcpdump -i any);
+ * records that are cut short, not IPX or bad IPX are counted, never
+ * trusted. ipx_analyze_add takes frames one at a time, for live use.
+ */
+#ifndef IPXLAB_ANALYZE_H
+#define IPXLAB_ANALYZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define IPX_ANALYZE_PROTOS(X)                                            \
+	X(IPX, "ipx") X(SPX, "spx") X(NCP, "ncp") X(NETBIOS, "netbios") \
+	X(SAP, "sap") X(RIP, "rip")
+
+#define IPX_ANALYZE_PROTO_ENUM_(id, name) IPX_ANALYZE_##id,
+enum ipx_analyze_proto { IPX_ANALYZE_PROTOS(IPX_ANALYZE_PROTO_ENUM_)
+			 IPX_ANALYZE_PROTO_COUNT };
+#undef IPX_ANALYZE_PROTO_ENUM_
+
+#define IPX_ANALYZE_GAPS 7	/* 0-4, 5-9, ..., 25-29, >= 30 ms */
+
+#define IPX_ANALYZE_DROPS(X)                                             \
+	X(NOT_IPX, "not_ipx", "a frame that is not IPX")                 \
+	X(BAD_IPX, "bad_ipx", "IPX with a bad header or length")         \
+	X(CUT, "cut_short", "the record holds less than its IPX packet") \
+	X(OTHER, "other_conversation", "not between the two nodes asked for")
+
+#define IPX_ANALYZE_DROP_ENUM_(id, name, desc) IPX_ANALYZE_DROP_##id,
+enum ipx_analyze_drop { IPX_ANALYZE_DROPS(IPX_ANALYZE_DROP_ENUM_)
+			IPX_ANALYZE_DROP_COUNT };
+#undef IPX_ANALYZE_DROP_ENUM_
+
+struct ipx_analyze_filter {
+	bool conversation;		/* only between nodes a and b */
+	uint8_t a[6], b[6];
+};
+
+struct ipx_analyze {
+	struct ipx_analyze_filter filter;
+	uint64_t frames;		/* records read */
+	uint64_t packets, bytes;	/* counted (IPX, in the filter) */
+	uint64_t first_us, last_us;	/* times of the first and last */
+	uint64_t first_bytes;		/* the first packet's bytes */
+	uint64_t proto[IPX_ANALYZE_PROTO_COUNT];
+	uint64_t gaps[IPX_ANALYZE_GAPS];
+	uint64_t drops[IPX_ANALYZE_DROP_COUNT];
+	uint64_t *per_second;		/* bytes in second i from the first */
+	size_t nseconds, capseconds;
+};
+
+void ipx_analyze_init(struct ipx_analyze *a,
+		      const struct ipx_analyze_filter *filter);
+void ipx_analyze_free(struct ipx_analyze *a);
+/* One Ethernet frame: its time (us), the bytes captured and its length
+ * on the wire. Returns IPX_OK, or IPX_ENOMEM (nothing counted). */
+int ipx_analyze_add(struct ipx_analyze *a, uint64_t when_us,
+		    const uint8_t *frame, size_t caplen, size_t wirelen);
+/* One IPX packet without its frame (a tunnel's): 'wirelen' is the bytes
+ * it is counted as (ipxlab's captures: len + 14, the Ethernet II header
+ * they are written with). */
+int ipx_analyze_add_ipx(struct ipx_analyze *a, uint64_t when_us,
+			const uint8_t *ipx, size_t len, size_t wirelen);
+/* A whole pcap file's bytes; err says what is wrong with a bad file
+ * (IPX_EINVAL; a record cut off at the end is counted, not an error). */
+int ipx_analyze_pcap(struct ipx_analyze *a, const uint8_t *data, size_t len,
+		     char *err, size_t errlen);
+/* Read and analyze a pcap file (IPX_EIO if it cannot be read). */
+int ipx_analyze_file(struct ipx_analyze *a, const char *path, char *err,
+		     size_t errlen);
+
+/* The protocol of one IPX packet (header included, len checked). */
+enum ipx_analyze_proto ipx_analyze_classify(const uint8_t *ipx, size_t len);
+const char *ipx_analyze_proto_name(enum ipx_analyze_proto p);
+/* "0-4", ..., ">=30". */
+const char *ipx_analyze_gap_name(unsigned bucket);
+const char *ipx_analyze_drop_name(enum ipx_analyze_drop d);
+/* Kbyte/s in second i, and the peak. */
+double ipx_analyze_kbps(const struct ipx_analyze *a, size_t second);
+double ipx_analyze_peak_kbps(const struct ipx_analyze *a);
+/* Bytes per second from the first packet's arrival to the last's (the
+ * bytes after the first, over that time; 0 for fewer than two). */
+double ipx_analyze_mean_rate(const struct ipx_analyze *a);
+
+void ipx_analyze_print(const struct ipx_analyze *a, FILE *out);
+void ipx_analyze_print_json(const struct ipx_analyze *a, FILE *out);
+
+#endif

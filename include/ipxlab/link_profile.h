@@ -1,0 +1,106 @@
+/*
+ * link_profile.h - the character of a 1990 link: bit rate, what each frame
+ * costs on the wire, the largest frame, propagation delay, loss, whether
+ * the stations share one medium, and (for a bridged WAN) the bridge
+ * modules' buffers and trunk. docs/links.md, "Link profiles", explains
+ * the model and every figure.
+ *
+ * A profile is plain data. The named ones are eth10, tr4, tr16 and isn;
+ * anything else comes from a profile file ("key value" lines, '#'
+ * comments, "base NAME" to start from a named one), parsed here with
+ * errors as "FILE:LINE: what is wrong". The medium (link_medium.h) is
+ * what applies a profile; the in-memory segment, the hub and the WAN
+ * bridge all use it.
+ */
+#ifndef IPXLAB_LINK_PROFILE_H
+#define IPXLAB_LINK_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ipxlab/clock.h"
+
+/* How the stations of one segment get the wire. */
+enum ipx_profile_access {
+	IPX_ACCESS_OWN,		/* not shared: every station its own wire */
+	IPX_ACCESS_CSMA_CD,	/* shared Ethernet: defer, contend, take turns */
+	IPX_ACCESS_TOKEN,	/* shared Token-Ring: the token goes round */
+};
+
+struct ipx_profile {
+	char name[32];
+	uint64_t rate;		/* bits per second; 0: no limit, no wire time */
+	uint32_t header;	/* link header added to each IPX packet (bytes) */
+	uint32_t min_frame;	/* shorter frames are padded to this */
+	uint32_t overhead;	/* per-frame wire bytes beyond the frame:
+				 * preamble, FCS, gap; SD, FCS, ED, FS */
+	uint32_t max_frame;	/* largest frame, header included */
+	uint64_t delay_ns;	/* propagation delay */
+	uint32_t loss_ppm;	/* frames lost on the wire, per million */
+	enum ipx_profile_access access;
+	/* Shared media: the wire time lost when two or more stations want
+	 * the wire at once (CSMA/CD: a collision and its backoff slot), and
+	 * the time the free token takes to reach the next station (Token-
+	 * Ring), both in bit times. */
+	uint32_t contention_bits;
+	uint32_t token_bits;
+	uint32_t queue;		/* bytes a station may have waiting */
+	/* A NetWare-style bridge on the path: IPX packets longer than this
+	 * are dropped there (0: no limit). */
+	uint32_t bridge_max;
+	/* The WAN bridge modules (isn): receive buffer, transmit buffer,
+	 * hold timer. Only ipx_wan uses them. */
+	uint32_t rx_buffer, tx_buffer;
+	uint64_t hold_ns;
+};
+
+/* The named profiles, for help text: "eth10, tr4, tr16, isn". */
+extern const char ipx_profile_names[];
+
+/* A named profile; IPX_ENOTFOUND if there is none by that name. */
+int ipx_profile_named(const char *name, struct ipx_profile *out);
+
+/*
+ * Parse a profile file's text. 'file' names it in messages; err gets
+ * "FILE:LINE: what is wrong" (or "FILE: ..." for a whole-file problem).
+ * Returns IPX_OK or IPX_ECONFIG.
+ */
+int ipx_profile_parse(const char *text, size_t len, const char *file,
+		      struct ipx_profile *out, char *err, size_t errlen);
+/* Read and parse a profile file (IPX_EIO if it cannot be read). */
+int ipx_profile_load(const char *path, struct ipx_profile *out, char *err,
+		     size_t errlen);
+/*
+ * What --profile takes: a named profile, or else a file. err says which
+ * names exist when 'spec' is neither.
+ */
+int ipx_profile_resolve(const char *spec, struct ipx_profile *out, char *err,
+			size_t errlen);
+/* Is the profile consistent? err says what is not (no file position). */
+int ipx_profile_check(const struct ipx_profile *p, char *err, size_t errlen);
+
+/*
+ * The value parsers the file uses, for command-line options too: a bit
+ * rate ("10M", "950k", "4000000"; bits/s), a size in bytes ("182K" =
+ * 182 * 1024, "1514"), a time ("50ms", "5us", "200ns", "1s", "0"), a loss
+ * ("0.1%", "1000ppm"). Each returns IPX_OK or IPX_EINVAL.
+ */
+int ipx_profile_parse_rate(const char *text, uint64_t *out);
+int ipx_profile_parse_size(const char *text, uint32_t *out);
+int ipx_profile_parse_time(const char *text, uint64_t *out_ns);
+int ipx_profile_parse_loss(const char *text, uint32_t *out_ppm);
+
+/* The largest IPX packet the profile's frames carry. */
+size_t ipx_profile_mtu(const struct ipx_profile *p);
+/* Bytes on the wire for an IPX packet of 'len' bytes: header, padding,
+ * overhead. */
+uint64_t ipx_profile_wire_bytes(const struct ipx_profile *p, size_t len);
+/* Nanoseconds an IPX packet of 'len' bytes occupies the wire (rounded
+ * up; 0 when the rate is unlimited). */
+uint64_t ipx_profile_wire_ns(const struct ipx_profile *p, size_t len);
+/* The profile as a file would say it, one "key value" line each. */
+void ipx_profile_print(const struct ipx_profile *p, FILE *out);
+
+#endif

@@ -1,0 +1,425 @@
+/*
+ * analyze.c - the analyzer: a pcap reader and the 1990 analyzer's figures
+ * (see analyze.h).
+ */
+#include "ipxlab/analyze.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ipxlab/bytes.h"
+#include "ipxlab/err.h"
+#include "ipxlab/frame.h"
+#include "ipxlab/ipx.h"
+
+#define MAX_SECONDS (24u * 3600)	/* a day of per-second figures */
+
+#define PROTO_NAME_(id, name) name,
+static const char *const proto_names[] = { IPX_ANALYZE_PROTOS(PROTO_NAME_) };
+#undef PROTO_NAME_
+#define DROP_NAME_(id, name, desc) name,
+static const char *const drop_names[] = { IPX_ANALYZE_DROPS(DROP_NAME_) };
+#undef DROP_NAME_
+static const char *const gap_names[IPX_ANALYZE_GAPS] = {
+	"0-4", "5-9", "10-14", "15-19", "20-24", "25-29", ">=30"
+};
+
+const char *ipx_analyze_proto_name(enum ipx_analyze_proto p)
+{
+	return p < IPX_ANALYZE_PROTO_COUNT ? proto_names[p] : "?";
+}
+
+const char *ipx_analyze_gap_name(unsigned bucket)
+{
+	return bucket < IPX_ANALYZE_GAPS ? gap_names[bucket] : "?";
+}
+
+const char *ipx_analyze_drop_name(enum ipx_analyze_drop d)
+{
+	return d < IPX_ANALYZE_DROP_COUNT ? drop_names[d] : "?";
+}
+
+void ipx_analyze_init(struct ipx_analyze *a,
+		      const struct ipx_analyze_filter *filter)
+{
+	memset(a, 0, sizeof(*a));
+	if (filter)
+		a->filter = *filter;
+}
+
+void ipx_analyze_free(struct ipx_analyze *a)
+{
+	free(a->per_second);
+	a->per_second = NULL;
+	a->nseconds = a->capseconds = 0;
+}
+
+enum ipx_analyze_proto ipx_analyze_classify(const uint8_t *ipx, size_t len)
+{
+	uint8_t type = ipx[5];
+	uint16_t dsock = ipx_get16(ipx + 16), ssock = ipx_get16(ipx + 28);
+
+	if (dsock == IPX_SOCK_SAP || ssock == IPX_SOCK_SAP)
+		return IPX_ANALYZE_SAP;
+	if (dsock == IPX_SOCK_RIP || ssock == IPX_SOCK_RIP)
+		return IPX_ANALYZE_RIP;
+	if (dsock == IPX_SOCK_NETBIOS || ssock == IPX_SOCK_NETBIOS ||
+	    type == 20)
+		return IPX_ANALYZE_NETBIOS;
+	if (dsock == IPX_SOCK_NCP || ssock == IPX_SOCK_NCP)
+		return IPX_ANALYZE_NCP;
+	if (type == 17 && len >= IPX_HDR_LEN + 2) {
+		switch (ipx_get16(ipx + IPX_HDR_LEN)) {
+		case 0x1111: case 0x2222: case 0x3333:
+		case 0x5555: case 0x7777: case 0x9999:
+			return IPX_ANALYZE_NCP;
+		}
+	}
+	if (type == 5)
+		return IPX_ANALYZE_SPX;
+	return IPX_ANALYZE_IPX;
+}
+
+static bool in_filter(const struct ipx_analyze_filter *f, const uint8_t *ipx)
+{
+	const uint8_t *dst = ipx + 10, *src = ipx + 22;
+
+	if (!f->conversation)
+		return true;
+	return (ipx_node_eq(src, f->a) && ipx_node_eq(dst, f->b)) ||
+	       (ipx_node_eq(src, f->b) && ipx_node_eq(dst, f->a));
+}
+
+static int count_second(struct ipx_analyze *a, size_t sec, size_t bytes)
+{
+	if (sec >= MAX_SECONDS)
+		sec = MAX_SECONDS - 1;	/* the rest piles into the last */
+	if (sec >= a->capseconds) {
+		size_t cap = a->capseconds ? a->capseconds : 64;
+		uint64_t *p;
+
+		while (cap <= sec)
+			cap *= 2;
+		p = realloc(a->per_second, cap * sizeof(*p));
+		if (!p)
+			return IPX_ENOMEM;
+		memset(p + a->capseconds, 0,
+		       (cap - a->capseconds) * sizeof(*p));
+		a->per_second = p;
+		a->capseconds = cap;
+	}
+	if (sec >= a->nseconds)
+		a->nseconds = sec + 1;
+	a->per_second[sec] += bytes;
+	return IPX_OK;
+}
+
+int ipx_analyze_add(struct ipx_analyze *a, uint64_t when_us,
+		    const uint8_t *frame, size_t caplen, size_t wirelen)
+{
+	struct ipx_frame_info fi;
+	enum ipx_frame_drop why;
+
+	if (ipx_frame_decode(frame, caplen, &fi, &why) != 0) {
+		a->frames++;
+		if (why == IPX_FRAME_DROP_BAD_LENGTH && caplen < wirelen)
+			a->drops[IPX_ANALYZE_DROP_CUT]++;
+		else if (why == IPX_FRAME_DROP_BAD_LENGTH)
+			a->drops[IPX_ANALYZE_DROP_BAD_IPX]++;
+		else
+			a->drops[IPX_ANALYZE_DROP_NOT_IPX]++;
+		return IPX_OK;
+	}
+	return ipx_analyze_add_ipx(a, when_us, fi.ipx, fi.ipx_len,
+				   wirelen < caplen ? caplen : wirelen);
+}
+
+int ipx_analyze_add_ipx(struct ipx_analyze *a, uint64_t when_us,
+			const uint8_t *ipx, size_t len, size_t wirelen)
+{
+	struct ipx_header h;
+	uint64_t sec;
+
+	a->frames++;
+	if (ipx_header_decode(ipx, len, &h) != IPX_OK) {
+		a->drops[IPX_ANALYZE_DROP_BAD_IPX]++;
+		return IPX_OK;
+	}
+	if (!in_filter(&a->filter, ipx)) {
+		a->drops[IPX_ANALYZE_DROP_OTHER]++;
+		return IPX_OK;
+	}
+	if (!a->packets) {
+		a->first_us = a->last_us = when_us;
+		a->first_bytes = wirelen;
+	}
+	/* Out-of-order times count in the first second, with a gap of 0. */
+	sec = when_us > a->first_us ? (when_us - a->first_us) / 1000000 : 0;
+	if (count_second(a, (size_t)sec, wirelen) != IPX_OK)
+		return IPX_ENOMEM;
+	if (a->packets) {
+		uint64_t gap = when_us > a->last_us ? when_us - a->last_us : 0;
+		uint64_t b = gap / 5000;
+
+		a->gaps[b < IPX_ANALYZE_GAPS ? b : IPX_ANALYZE_GAPS - 1]++;
+	}
+	if (when_us > a->last_us)
+		a->last_us = when_us;
+	a->packets++;
+	a->bytes += wirelen;
+	a->proto[ipx_analyze_classify(ipx, len)]++;
+	return IPX_OK;
+}
+
+/* ---- pcap ---- */
+
+#define LINKTYPE_ETHERNET 1
+#define LINKTYPE_LINUX_SLL 113	/* tcpdump -i any */
+#define SLL_HDR_LEN 16
+
+/*
+ * A Linux "cooked" record (16-byte header: packet type, address type and
+ * length, 8 address bytes, protocol) as the Ethernet frame it was: the
+ * protocol is the EtherType for Ethernet II, 0x0001 for raw 802.3 and
+ * 0x0004 for 802.2 (SNAP included), whose frames get a length field.
+ */
+static int add_sll(struct ipx_analyze *a, uint64_t when, const uint8_t *rec,
+		   size_t caplen, size_t wirelen)
+{
+	uint8_t frame[IPX_ETH_HDR_LEN + 2048];
+	uint16_t proto;
+	size_t n;
+
+	if (caplen < SLL_HDR_LEN || caplen - SLL_HDR_LEN > 2048) {
+		/* No room for a header, or larger than any Ethernet frame. */
+		a->frames++;
+		a->drops[caplen < SLL_HDR_LEN ? IPX_ANALYZE_DROP_NOT_IPX
+					      : IPX_ANALYZE_DROP_BAD_IPX]++;
+		return IPX_OK;
+	}
+	proto = ipx_get16(rec + 14);
+	n = caplen - SLL_HDR_LEN;
+	memset(frame, 0, 12);
+	memcpy(frame + 6, rec + 6, 6);	/* the source address, if any */
+	if (proto == 0x0001 || proto == 0x0004)
+		ipx_put16(frame + 12, (uint16_t)(n > 1500 ? 1500 : n));
+	else
+		ipx_put16(frame + 12, proto);
+	memcpy(frame + IPX_ETH_HDR_LEN, rec + SLL_HDR_LEN, n);
+	wirelen = wirelen >= SLL_HDR_LEN ? wirelen - SLL_HDR_LEN : 0;
+	return ipx_analyze_add(a, when, frame, n + IPX_ETH_HDR_LEN,
+			       wirelen + IPX_ETH_HDR_LEN);
+}
+
+static uint32_t rd32(const uint8_t *p, bool swap)
+{
+	return swap ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+			      (uint32_t)p[2] << 8 | p[3]
+		    : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
+			      (uint32_t)p[1] << 8 | p[0];
+}
+
+int ipx_analyze_pcap(struct ipx_analyze *a, const uint8_t *data, size_t len,
+		     char *err, size_t errlen)
+{
+	uint32_t magic, linktype;
+	bool swap, nano;
+	size_t pos = 24;
+
+	if (len < 24) {
+		snprintf(err, errlen, "not a pcap file (shorter than its "
+				      "24-byte header)");
+		return IPX_EINVAL;
+	}
+	magic = rd32(data, false);
+	if (magic == 0xA1B2C3D4 || magic == 0xA1B23C4D) {
+		swap = false;
+	} else if (magic == 0xD4C3B2A1 || magic == 0x4D3CB2A1) {
+		swap = true;
+	} else {
+		snprintf(err, errlen, "not a classic pcap file (magic %08X; "
+				      "pcapng is not read: convert it with "
+				      "editcap -F pcap)",
+			 (unsigned)magic);
+		return IPX_EINVAL;
+	}
+	nano = rd32(data, swap) == 0xA1B23C4D;
+	linktype = rd32(data + 20, swap) & 0x0FFFFFFF;
+	if (linktype != LINKTYPE_ETHERNET && linktype != LINKTYPE_LINUX_SLL) {
+		snprintf(err, errlen, "link type %u: only Ethernet (1) and "
+				      "Linux cooked (113) are read",
+			 (unsigned)linktype);
+		return IPX_EINVAL;
+	}
+	while (len - pos >= 16) {
+		uint64_t sec = rd32(data + pos, swap);
+		uint64_t frac = rd32(data + pos + 4, swap);
+		size_t incl = rd32(data + pos + 8, swap);
+		size_t orig = rd32(data + pos + 12, swap);
+		uint64_t when = sec * 1000000 + (nano ? frac / 1000 : frac);
+
+		pos += 16;
+		if (incl > len - pos) {
+			a->frames++;
+			a->drops[IPX_ANALYZE_DROP_CUT]++;
+			return IPX_OK;	/* a file still being written */
+		}
+		if ((linktype == LINKTYPE_ETHERNET
+			     ? ipx_analyze_add(a, when, data + pos, incl, orig)
+			     : add_sll(a, when, data + pos, incl, orig)) !=
+		    IPX_OK) {
+			snprintf(err, errlen, "out of memory");
+			return IPX_ENOMEM;
+		}
+		pos += incl;
+	}
+	if (pos != len) {
+		a->frames++;
+		a->drops[IPX_ANALYZE_DROP_CUT]++;
+	}
+	return IPX_OK;
+}
+
+int ipx_analyze_file(struct ipx_analyze *a, const char *path, char *err,
+		     size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	size_t len = 0, cap = 0;
+	int rc;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return IPX_EIO;
+	}
+	for (;;) {
+		size_t n;
+
+		if (len == cap) {
+			uint8_t *p = realloc(buf, cap ? cap * 2 : 1 << 16);
+
+			if (!p) {
+				free(buf);
+				fclose(f);
+				snprintf(err, errlen, "%s: out of memory", path);
+				return IPX_ENOMEM;
+			}
+			buf = p;
+			cap = cap ? cap * 2 : 1 << 16;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s: cannot read it", path);
+		free(buf);
+		fclose(f);
+		return IPX_EIO;
+	}
+	fclose(f);
+	rc = ipx_analyze_pcap(a, buf, len, err, errlen);
+	if (rc != IPX_OK) {
+		char msg[300];
+
+		snprintf(msg, sizeof(msg), "%s: %s", path, err);
+		snprintf(err, errlen, "%s", msg);
+	}
+	free(buf);
+	return rc;
+}
+
+/* ---- figures ---- */
+
+double ipx_analyze_kbps(const struct ipx_analyze *a, size_t second)
+{
+	return second < a->nseconds ? (double)a->per_second[second] / 1024.0
+				    : 0.0;
+}
+
+double ipx_analyze_peak_kbps(const struct ipx_analyze *a)
+{
+	double peak = 0;
+
+	for (size_t i = 0; i < a->nseconds; i++)
+		if (ipx_analyze_kbps(a, i) > peak)
+			peak = ipx_analyze_kbps(a, i);
+	return peak;
+}
+
+double ipx_analyze_mean_rate(const struct ipx_analyze *a)
+{
+	if (a->packets < 2 || a->last_us == a->first_us)
+		return 0.0;
+	return (double)(a->bytes - a->first_bytes) * 1e6 /
+	       (double)(a->last_us - a->first_us);
+}
+
+static double share(uint64_t n, uint64_t of)
+{
+	return of ? 100.0 * (double)n / (double)of : 0.0;
+}
+
+void ipx_analyze_print(const struct ipx_analyze *a, FILE *out)
+{
+	uint64_t ngaps = a->packets ? a->packets - 1 : 0;
+
+	fprintf(out, "packets %llu bytes %llu over %.3f s (%llu frames read)\n",
+		(unsigned long long)a->packets, (unsigned long long)a->bytes,
+		(double)(a->last_us - a->first_us) / 1e6,
+		(unsigned long long)a->frames);
+	fprintf(out, "Kbyte/s per second:");
+	for (size_t i = 0; i < a->nseconds; i++)
+		fprintf(out, " %.1f", ipx_analyze_kbps(a, i));
+	fprintf(out, "\npeak %.1f Kbyte/s, mean %.1f Kbyte/s\n",
+		ipx_analyze_peak_kbps(a), ipx_analyze_mean_rate(a) / 1024.0);
+	fprintf(out, "by protocol:");
+	for (int p = 0; p < IPX_ANALYZE_PROTO_COUNT; p++)
+		fprintf(out, " %s %llu", proto_names[p],
+			(unsigned long long)a->proto[p]);
+	fprintf(out, "\narrival gaps (ms), %llu gaps:\n",
+		(unsigned long long)ngaps);
+	for (unsigned g = 0; g < IPX_ANALYZE_GAPS; g++)
+		fprintf(out, "  %-6s %8llu  %5.1f%%\n", gap_names[g],
+			(unsigned long long)a->gaps[g],
+			share(a->gaps[g], ngaps));
+	for (int d = 0; d < IPX_ANALYZE_DROP_COUNT; d++)
+		if (a->drops[d])
+			fprintf(out, "skipped %s %llu\n", drop_names[d],
+				(unsigned long long)a->drops[d]);
+}
+
+void ipx_analyze_print_json(const struct ipx_analyze *a, FILE *out)
+{
+	uint64_t ngaps = a->packets ? a->packets - 1 : 0;
+
+	fprintf(out,
+		"{\"frames\":%llu,\"packets\":%llu,\"bytes\":%llu,"
+		"\"first_us\":%llu,\"last_us\":%llu,\"mean_bytes_per_s\":%.3f,"
+		"\"peak_kbyte_per_s\":%.3f,\"kbyte_per_s\":[",
+		(unsigned long long)a->frames, (unsigned long long)a->packets,
+		(unsigned long long)a->bytes, (unsigned long long)a->first_us,
+		(unsigned long long)a->last_us, ipx_analyze_mean_rate(a),
+		ipx_analyze_peak_kbps(a));
+	for (size_t i = 0; i < a->nseconds; i++)
+		fprintf(out, "%s%.3f", i ? "," : "", ipx_analyze_kbps(a, i));
+	fprintf(out, "],\"protocols\":{");
+	for (int p = 0; p < IPX_ANALYZE_PROTO_COUNT; p++)
+		fprintf(out, "%s\"%s\":%llu", p ? "," : "", proto_names[p],
+			(unsigned long long)a->proto[p]);
+	fprintf(out, "},\"gaps_ms\":{");
+	for (unsigned g = 0; g < IPX_ANALYZE_GAPS; g++)
+		fprintf(out, "%s\"%s\":%llu", g ? "," : "", gap_names[g],
+			(unsigned long long)a->gaps[g]);
+	fprintf(out, "},\"gap_share_percent\":{");
+	for (unsigned g = 0; g < IPX_ANALYZE_GAPS; g++)
+		fprintf(out, "%s\"%s\":%.2f", g ? "," : "", gap_names[g],
+			share(a->gaps[g], ngaps));
+	fprintf(out, "},\"skipped\":{");
+	for (int d = 0; d < IPX_ANALYZE_DROP_COUNT; d++)
+		fprintf(out, "%s\"%s\":%llu", d ? "," : "", drop_names[d],
+			(unsigned long long)a->drops[d]);
+	fprintf(out, "}}\n");
+}

@@ -1,0 +1,407 @@
+/*
+ * medium.c - frames on a wire with a link profile's timing (see
+ * link_medium.h for the model).
+ *
+ * Scheduling is lazy: a frame is given the wire only once the loop's time
+ * has reached the moment the wire comes free, so every frame queued by
+ * then competes for it. All times are nanoseconds (loop time * 1000);
+ * frames on the wire or propagating wait in their station's arrival list,
+ * which is in time order, and one timer fires for the earliest event.
+ */
+#include "ipxlab/link_medium.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ipxlab/err.h"
+
+struct mframe {
+	struct mframe *next;
+	uint64_t enq_ns;	/* when it was queued */
+	uint64_t at_ns;		/* when it arrives (once on the wire) */
+	size_t len;
+	uint8_t tag[IPX_MEDIUM_TAG];
+	uint8_t data[];
+};
+
+struct fifo {
+	struct mframe *head, *tail;
+};
+
+struct ipx_medium_station {
+	struct ipx_medium *m;
+	void *ctx;
+	struct ipx_medium_station *next;	/* in joining order */
+	struct fifo queue;			/* waiting for the wire */
+	size_t qbytes;
+	struct fifo arriving;			/* on the wire or in flight */
+	uint64_t busy_ns;			/* own wire free from (access own) */
+	struct ipx_medium_station_stats stats;
+};
+
+struct ipx_medium {
+	struct ipx_loop *loop;
+	struct ipx_profile p;
+	uint64_t rng;
+	ipx_medium_arrive_cb cb;
+	void *ctx;
+	struct ipx_medium_station *stations;
+	struct ipx_medium_station *last;	/* the last to get the wire */
+	uint64_t busy_ns;			/* shared wire free from */
+	struct ipx_timer timer;
+	bool servicing;
+	struct ipx_medium_stats stats;
+};
+
+#define DROP_NAME_(id, name, desc) name,
+static const char *const drop_names[] = { IPX_MEDIUM_DROPS(DROP_NAME_) };
+#undef DROP_NAME_
+
+const char *ipx_medium_drop_name(enum ipx_medium_drop d)
+{
+	return d < IPX_MEDIUM_DROP_COUNT ? drop_names[d] : "?";
+}
+
+static void push(struct fifo *q, struct mframe *f)
+{
+	f->next = NULL;
+	if (q->tail)
+		q->tail->next = f;
+	else
+		q->head = f;
+	q->tail = f;
+}
+
+static struct mframe *pop(struct fifo *q)
+{
+	struct mframe *f = q->head;
+
+	if (f) {
+		q->head = f->next;
+		if (!q->head)
+			q->tail = NULL;
+	}
+	return f;
+}
+
+static void drain(struct fifo *q)
+{
+	struct mframe *f;
+
+	while ((f = pop(q)))
+		free(f);
+}
+
+/* True with probability ppm / 1e6 (xorshift64*, as the mem segment). */
+static bool chance(struct ipx_medium *m, uint32_t ppm)
+{
+	uint64_t x = m->rng;
+
+	if (!ppm)
+		return false;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	m->rng = x;
+	return ((x * 0x2545F4914F6CDD1Dull) >> 11) % 1000000u < ppm;
+}
+
+static uint64_t bits_ns(const struct ipx_medium *m, uint64_t bits)
+{
+	return m->p.rate ? (bits * 1000000000ull + m->p.rate - 1) / m->p.rate
+			 : 0;
+}
+
+static uint64_t now_ns(const struct ipx_medium *m)
+{
+	return ipx_loop_now(m->loop) * 1000ull;
+}
+
+/* Put station s's first waiting frame on the wire at 'start'; returns
+ * when the wire is free again. */
+static uint64_t transmit(struct ipx_medium *m, struct ipx_medium_station *s,
+			 uint64_t start, bool contended)
+{
+	struct mframe *f = pop(&s->queue);
+	uint64_t lost_ns = 0, wire, end;
+
+	s->qbytes -= f->len;
+	if (contended) {
+		m->stats.contended++;
+		lost_ns = bits_ns(m, m->p.contention_bits);
+	}
+	wire = ipx_profile_wire_ns(&m->p, f->len);
+	end = start + lost_ns + wire;
+	f->at_ns = end + m->p.delay_ns;
+	if (m->p.access == IPX_ACCESS_TOKEN)
+		end += bits_ns(m, m->p.token_bits);
+	m->stats.busy_ns += end - start;
+	s->stats.busy_ns += end - start;
+	s->stats.frames++;
+	s->stats.bytes += f->len;
+	if (chance(m, m->p.loss_ppm)) {
+		m->stats.drops[IPX_MEDIUM_DROP_LOST]++;
+		free(f);
+	} else {
+		push(&s->arriving, f);
+	}
+	return end;
+}
+
+/* The shared wire: hand it out, in turn, until it is busy past 'now'. */
+static void run_shared(struct ipx_medium *m, uint64_t now)
+{
+	while (m->busy_ns <= now) {
+		struct ipx_medium_station *pick = NULL, *s, *first;
+		uint64_t t0 = UINT64_MAX;
+		unsigned ready = 0;
+
+		for (s = m->stations; s; s = s->next)
+			if (s->queue.head && s->queue.head->enq_ns < t0)
+				t0 = s->queue.head->enq_ns;
+		if (t0 == UINT64_MAX)
+			return;
+		if (t0 < m->busy_ns)
+			t0 = m->busy_ns;
+		/* Round robin from the station after the last sender. */
+		first = m->last && m->last->next ? m->last->next
+						 : m->stations;
+		s = first;
+		do {
+			if (s->queue.head && s->queue.head->enq_ns <= t0) {
+				ready++;
+				if (!pick)
+					pick = s;
+			}
+			s = s->next ? s->next : m->stations;
+		} while (s != first);
+		m->last = pick;
+		m->busy_ns = transmit(m, pick, t0,
+				      ready > 1 &&
+					      m->p.access == IPX_ACCESS_CSMA_CD);
+	}
+}
+
+/* Own wires: each station sends its queue back to back. */
+static void run_own(struct ipx_medium *m, uint64_t now)
+{
+	for (struct ipx_medium_station *s = m->stations; s; s = s->next) {
+		while (s->queue.head && s->busy_ns <= now) {
+			uint64_t t0 = s->queue.head->enq_ns;
+
+			if (t0 < s->busy_ns)
+				t0 = s->busy_ns;
+			s->busy_ns = transmit(m, s, t0, false);
+		}
+	}
+}
+
+/* The earliest frame due by 'now' in any arrival list, or NULL. */
+static struct ipx_medium_station *next_arrival(struct ipx_medium *m,
+					       uint64_t now)
+{
+	struct ipx_medium_station *best = NULL;
+
+	for (struct ipx_medium_station *s = m->stations; s; s = s->next) {
+		struct mframe *f = s->arriving.head;
+
+		if (f && f->at_ns <= now &&
+		    (!best || f->at_ns < best->arriving.head->at_ns))
+			best = s;
+	}
+	return best;
+}
+
+static void arm(struct ipx_medium *m, uint64_t now)
+{
+	uint64_t next = UINT64_MAX, us;
+	bool waiting = false;
+
+	for (struct ipx_medium_station *s = m->stations; s; s = s->next) {
+		if (s->arriving.head && s->arriving.head->at_ns < next)
+			next = s->arriving.head->at_ns;
+		if (s->queue.head) {
+			waiting = true;
+			if (m->p.access == IPX_ACCESS_OWN && s->busy_ns < next)
+				next = s->busy_ns;
+		}
+	}
+	if (waiting && m->p.access != IPX_ACCESS_OWN && m->busy_ns < next)
+		next = m->busy_ns;
+	if (next == UINT64_MAX) {
+		ipx_timer_stop(m->loop, &m->timer);
+		return;
+	}
+	us = (next + 999) / 1000;
+	ipx_timer_start(m->loop, &m->timer,
+			us * 1000 > now ? us - now / 1000 : 0, 0);
+}
+
+static void service(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
+{
+	struct ipx_medium *m = ctx;
+	uint64_t now = now_ns(m);
+	struct ipx_medium_station *s;
+	unsigned budget = ipx_loop_batch(loop) * 16;
+
+	(void)t;
+	m->servicing = true;
+	if (m->p.access == IPX_ACCESS_OWN)
+		run_own(m, now);
+	else
+		run_shared(m, now);
+	while (budget-- && (s = next_arrival(m, now))) {
+		struct mframe *f = pop(&s->arriving);
+
+		m->stats.frames++;
+		m->stats.bytes += f->len;
+		m->cb(s, f->data, f->len, f->tag, m->ctx);
+		free(f);
+	}
+	m->servicing = false;
+	arm(m, now);
+}
+
+struct ipx_medium *ipx_medium_new(struct ipx_loop *loop,
+				  const struct ipx_profile *profile,
+				  uint64_t seed, ipx_medium_arrive_cb cb,
+				  void *ctx)
+{
+	struct ipx_medium *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->loop = loop;
+	m->p = *profile;
+	m->rng = seed ? seed : 0x9E3779B97F4A7C15ull;
+	m->cb = cb;
+	m->ctx = ctx;
+	ipx_timer_init(&m->timer, service, m);
+	return m;
+}
+
+void ipx_medium_free(struct ipx_medium *m)
+{
+	if (!m)
+		return;
+	while (m->stations)
+		ipx_medium_station_free(m->stations);
+	ipx_timer_stop(m->loop, &m->timer);
+	free(m);
+}
+
+const struct ipx_profile *ipx_medium_profile(const struct ipx_medium *m)
+{
+	return &m->p;
+}
+
+struct ipx_medium_station *ipx_medium_station_new(struct ipx_medium *m,
+						  void *ctx)
+{
+	struct ipx_medium_station *s = calloc(1, sizeof(*s)), **pp;
+
+	if (!s)
+		return NULL;
+	s->m = m;
+	s->ctx = ctx;
+	for (pp = &m->stations; *pp; pp = &(*pp)->next)
+		;
+	*pp = s;
+	return s;
+}
+
+void ipx_medium_station_free(struct ipx_medium_station *s)
+{
+	struct ipx_medium *m;
+
+	if (!s)
+		return;
+	m = s->m;
+	for (struct ipx_medium_station **pp = &m->stations; *pp;
+	     pp = &(*pp)->next) {
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
+	}
+	/* Round robin goes on from whoever followed it. */
+	if (m->last == s)
+		m->last = NULL;
+	drain(&s->queue);
+	drain(&s->arriving);
+	free(s);
+}
+
+void *ipx_medium_station_ctx(const struct ipx_medium_station *s)
+{
+	return s->ctx;
+}
+
+int ipx_medium_send(struct ipx_medium_station *s, const uint8_t *pkt,
+		    size_t len, const uint8_t *tag)
+{
+	struct ipx_medium *m = s->m;
+	struct mframe *f;
+
+	if (len + m->p.header > m->p.max_frame) {
+		m->stats.drops[IPX_MEDIUM_DROP_TOO_BIG]++;
+		s->stats.drops++;
+		return IPX_ETOOBIG;
+	}
+	if (s->qbytes + len > m->p.queue) {
+		m->stats.drops[IPX_MEDIUM_DROP_QUEUE_FULL]++;
+		s->stats.drops++;
+		return IPX_EAGAIN;
+	}
+	f = malloc(sizeof(*f) + len);
+	if (!f) {
+		m->stats.drops[IPX_MEDIUM_DROP_NOMEM]++;
+		s->stats.drops++;
+		return IPX_ENOMEM;
+	}
+	f->enq_ns = now_ns(m);
+	f->len = len;
+	memset(f->tag, 0, sizeof(f->tag));
+	if (tag)
+		memcpy(f->tag, tag, IPX_MEDIUM_TAG);
+	memcpy(f->data, pkt, len);
+	push(&s->queue, f);
+	s->qbytes += len;
+	/* Never deliver inside send(): the loop runs the medium next. */
+	if (!m->servicing)
+		ipx_timer_start(m->loop, &m->timer, 0, 0);
+	return IPX_OK;
+}
+
+size_t ipx_medium_station_queued(const struct ipx_medium_station *s)
+{
+	return s->qbytes;
+}
+
+const struct ipx_medium_station_stats *ipx_medium_station_stats(
+	const struct ipx_medium_station *s)
+{
+	return &s->stats;
+}
+
+const struct ipx_medium_stats *ipx_medium_stats(const struct ipx_medium *m)
+{
+	return &m->stats;
+}
+
+void ipx_medium_print_stats(const struct ipx_medium *m, const char *prefix,
+			    FILE *out)
+{
+	const struct ipx_medium_stats *s = &m->stats;
+
+	fprintf(out,
+		"%sprofile %s\n%sframes %llu\n%sbytes %llu\n%sbusy_ms %.3f\n"
+		"%scontended %llu\n",
+		prefix, m->p.name, prefix, (unsigned long long)s->frames,
+		prefix, (unsigned long long)s->bytes, prefix,
+		(double)s->busy_ns / 1e6, prefix,
+		(unsigned long long)s->contended);
+	for (int d = 0; d < IPX_MEDIUM_DROP_COUNT; d++)
+		fprintf(out, "%sdrop_%s %llu\n", prefix, drop_names[d],
+			(unsigned long long)s->drops[d]);
+}

@@ -1,0 +1,284 @@
+/*
+ * test_analyze.c - the analyzer against a pcap built with known times,
+ * sizes and protocols: every gap bucket edge, Kbyte/s per second and its
+ * peak, the protocol rules, one conversation, and bad files.
+ */
+#include "cm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ipxlab/analyze.h"
+#include "ipxlab/capture.h"
+#include "ipxlab/link_mem.h"
+#include "ipxlab/bytes.h"
+#include "ipxlab/err.h"
+#include "ipxlab/ipx.h"
+#include "ipxlab/pcap.h"
+
+static const uint8_t node_x[6] = { 2, 0, 0, 0, 0, 0x0A };
+static const uint8_t node_y[6] = { 2, 0, 0, 0, 0, 0x0B };
+static const uint8_t node_z[6] = { 2, 0, 0, 0, 0, 0x0C };
+
+struct pkt {
+	uint64_t at;		/* us after the base */
+	size_t len;		/* IPX bytes */
+	uint8_t type;
+	uint16_t dsock;
+	uint16_t ncp;		/* first payload word */
+	const uint8_t *src, *dst;
+};
+
+#define BASE 1700000000000000ull	/* a wall-clock time, us */
+
+static const struct pkt trace[] = {
+	{ 0, 100, 4, 0x0452, 0, node_x, node_y },	/* SAP */
+	{ 3000, 100, 1, 0x0453, 0, node_x, node_y },	/* RIP; gap 3 ms */
+	{ 8000, 100, 4, 0x0455, 0, node_x, node_y },	/* NetBIOS; 5 ms */
+	{ 20000, 100, 17, 0x0451, 0, node_y, node_x },	/* NCP; 12 ms */
+	{ 39999, 100, 17, 0x4003, 0x2222, node_x, node_z },/* NCP; 19.999 */
+	{ 60000, 100, 5, 0x4545, 0, node_y, node_x },	/* SPX; 20.001 */
+	{ 89999, 100, 4, 0x4545, 0, node_x, node_y },	/* IPX; 29.999 */
+	{ 120000, 100, 17, 0x4545, 0x1234, node_x, node_y },/* IPX; 30.001 */
+	{ 1500000, 1000, 4, 0x4545, 0, node_x, node_y },/* second 1 */
+	{ 2000000, 500, 4, 0x4545, 0, node_z, node_y },	/* second 2 */
+};
+#define NTRACE (sizeof(trace) / sizeof(trace[0]))
+
+static void write_trace(const char *path)
+{
+	struct ipx_pcap *pc;
+	char err[200];
+
+	assert_int_equal(ipx_pcap_open(path, &pc, err, sizeof(err)), IPX_OK);
+	for (size_t i = 0; i < NTRACE; i++) {
+		uint8_t p[1500] = { 0 };
+		struct ipx_header h = { .checksum = 0xFFFF,
+					.length = (uint16_t)trace[i].len,
+					.type = trace[i].type };
+
+		memcpy(h.dst.node, trace[i].dst, 6);
+		memcpy(h.src.node, trace[i].src, 6);
+		h.dst.socket = trace[i].dsock;
+		h.src.socket = 0x4010;
+		ipx_header_encode(&h, p);
+		ipx_put16(p + 30, trace[i].ncp);
+		assert_int_equal(ipx_pcap_write(pc, BASE + trace[i].at,
+						trace[i].dst, trace[i].src, p,
+						trace[i].len),
+				 IPX_OK);
+	}
+	assert_int_equal(ipx_pcap_close(pc), IPX_OK);
+}
+
+static char path[] = "/tmp/ipxlab-analyze-XXXXXX";
+
+static int setup(void **state)
+{
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	write_trace(path);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	unlink(path);
+	return 0;
+}
+
+static void buckets_rates_and_protocols(void **state)
+{
+	struct ipx_analyze a;
+	char err[300];
+
+	(void)state;
+	ipx_analyze_init(&a, NULL);
+	assert_int_equal(ipx_analyze_file(&a, path, err, sizeof(err)), IPX_OK);
+	assert_int_equal(a.packets, NTRACE);
+	/* One gap in each bucket, and two at 30 ms or more. */
+	assert_int_equal(a.gaps[0], 1);
+	assert_int_equal(a.gaps[1], 1);
+	assert_int_equal(a.gaps[2], 1);
+	assert_int_equal(a.gaps[3], 1);
+	assert_int_equal(a.gaps[4], 1);
+	assert_int_equal(a.gaps[5], 1);
+	assert_int_equal(a.gaps[6], 3);
+	/* Frames are IPX + 14 bytes: 8 * 114 in second 0, 1,014, 514. */
+	assert_int_equal(a.nseconds, 3);
+	assert_true(ipx_analyze_kbps(&a, 0) == 912.0 / 1024);
+	assert_true(ipx_analyze_kbps(&a, 1) == 1014.0 / 1024);
+	assert_true(ipx_analyze_kbps(&a, 2) == 514.0 / 1024);
+	assert_true(ipx_analyze_peak_kbps(&a) == 1014.0 / 1024);
+	assert_int_equal(a.bytes, 912 + 1014 + 514);
+	/* (all but the first packet's 114 bytes) over 2 s */
+	assert_true(ipx_analyze_mean_rate(&a) == (2440.0 - 114) / 2.0);
+	assert_int_equal(a.proto[IPX_ANALYZE_SAP], 1);
+	assert_int_equal(a.proto[IPX_ANALYZE_RIP], 1);
+	assert_int_equal(a.proto[IPX_ANALYZE_NETBIOS], 1);
+	assert_int_equal(a.proto[IPX_ANALYZE_NCP], 2);
+	assert_int_equal(a.proto[IPX_ANALYZE_SPX], 1);
+	assert_int_equal(a.proto[IPX_ANALYZE_IPX], 4);
+	ipx_analyze_free(&a);
+}
+
+static void one_conversation(void **state)
+{
+	struct ipx_analyze_filter f = { .conversation = true };
+	struct ipx_analyze a;
+	char err[300];
+
+	(void)state;
+	memcpy(f.a, node_y, 6);
+	memcpy(f.b, node_x, 6);
+	ipx_analyze_init(&a, &f);
+	assert_int_equal(ipx_analyze_file(&a, path, err, sizeof(err)), IPX_OK);
+	/* x<->y both ways: all but the two with z. */
+	assert_int_equal(a.packets, NTRACE - 2);
+	assert_int_equal(a.drops[IPX_ANALYZE_DROP_OTHER], 2);
+	/* 12 ms then 20 ms... gaps between the conversation's packets. */
+	assert_int_equal(a.gaps[0] + a.gaps[1] + a.gaps[2] + a.gaps[3] +
+				 a.gaps[4] + a.gaps[5] + a.gaps[6],
+			 NTRACE - 3);
+	assert_int_equal(a.gaps[4], 0);	/* 20000 -> 60000 is 40 ms now */
+	ipx_analyze_free(&a);
+}
+
+static void bad_and_cut_files(void **state)
+{
+	struct ipx_analyze a;
+	uint8_t buf[4096];
+	FILE *f = fopen(path, "rb");
+	size_t n;
+	char err[300] = "";
+
+	(void)state;
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	/* Cut in the middle of the last record: counted, not an error. */
+	ipx_analyze_init(&a, NULL);
+	assert_int_equal(ipx_analyze_pcap(&a, buf, n - 10, err, sizeof(err)),
+			 IPX_OK);
+	assert_int_equal(a.packets, NTRACE - 1);
+	assert_int_equal(a.drops[IPX_ANALYZE_DROP_CUT], 1);
+	ipx_analyze_free(&a);
+	ipx_analyze_init(&a, NULL);
+	assert_int_equal(ipx_analyze_pcap(&a, buf, 20, err, sizeof(err)),
+			 IPX_EINVAL);
+	assert_non_null(strstr(err, "not a pcap"));
+	buf[20] = 105;	/* IEEE 802.11 */
+	assert_int_equal(ipx_analyze_pcap(&a, buf, n, err, sizeof(err)),
+			 IPX_EINVAL);
+	assert_non_null(strstr(err, "link type 105"));
+	ipx_analyze_free(&a);
+}
+
+/* tcpdump -i any: Linux cooked records, Ethernet II and 802.2 inside. */
+static void linux_cooked_capture(void **state)
+{
+	uint8_t file[24 + 2 * (16 + 16 + 3 + 40)] = { 0 }, *p = file;
+	struct ipx_analyze a;
+	char err[200];
+
+	(void)state;
+	/* Little-endian header, microseconds, snap 65535, link type 113. */
+	memcpy(p, "\xD4\xC3\xB2\xA1\x02\x00\x04\x00", 8);
+	memcpy(p + 16, "\xFF\xFF\x00\x00\x71\x00\x00\x00", 8);
+	p += 24;
+	for (int i = 0; i < 2; i++) {
+		size_t body = i ? 3 + 40 : 40, rec = 16 + body;
+		struct ipx_header h = { .checksum = 0xFFFF, .length = 40,
+					.type = 4 };
+		uint8_t *r = p + 16;
+
+		p[0] = (uint8_t)i;	/* seconds 0 and 1 */
+		p[8] = p[12] = (uint8_t)rec;
+		ipx_put16(r + 14, i ? 0x0004 : 0x8137);
+		h.dst.socket = i ? 0x0453 : 0x0452;
+		if (i)
+			memcpy(r + 16, "\xE0\xE0\x03", 3);
+		ipx_header_encode(&h, r + 16 + (i ? 3 : 0));
+		p += 16 + rec;
+	}
+	ipx_analyze_init(&a, NULL);
+	assert_int_equal(ipx_analyze_pcap(&a, file, (size_t)(p - file), err,
+					  sizeof(err)),
+			 IPX_OK);
+	assert_int_equal(a.packets, 2);
+	assert_int_equal(a.proto[IPX_ANALYZE_SAP], 1);
+	assert_int_equal(a.proto[IPX_ANALYZE_RIP], 1);
+	/* Counted as the Ethernet frames they were: 14 + 40, 14 + 43. */
+	assert_int_equal(a.bytes, 54 + 57);
+	assert_int_equal(a.nseconds, 2);
+	ipx_analyze_free(&a);
+}
+
+/* Live: a capture on an in-memory link feeds the analyzer as it goes. */
+static void live_beside_a_capture(void **state)
+{
+	static const ipx_time at[] = { 0, 4000, 9000, 40000 };
+	struct ipx_capture_options co = { 0 };
+	struct ipx_capture *cap;
+	struct ipx_analyze a;
+	struct ipx_clock clk;
+	struct ipx_loop *loop;
+	struct ipx_mem_segment *seg;
+	struct ipx_link *x, *y;
+	char err[200];
+
+	(void)state;
+	ipx_clock_fake_init(&clk, 0);
+	loop = ipx_loop_new(&clk);
+	seg = ipx_mem_segment_new(loop, 0, 1);
+	x = ipx_mem_link_new(seg, NULL);
+	y = ipx_mem_link_new(seg, NULL);
+	ipx_analyze_init(&a, NULL);
+	co.analyze = &a;
+	assert_int_equal(ipx_capture_open(loop, &co, &cap, err, sizeof(err)),
+			 IPX_OK);
+	ipx_capture_attach(cap, y);	/* what y receives */
+	for (size_t i = 0; i < 4; i++) {
+		uint8_t p[60] = { 0 };
+		struct ipx_header h = { .checksum = 0xFFFF, .length = 60,
+					.type = 5 };
+
+		memcpy(h.dst.node, y->node, 6);
+		memcpy(h.src.node, x->node, 6);
+		ipx_header_encode(&h, p);
+		ipx_loop_run_for(loop, at[i] - ipx_loop_now(loop));
+		assert_int_equal(ipx_link_send(x, p, 60, y->node), IPX_OK);
+	}
+	ipx_loop_run_for(loop, IPX_SEC);
+	assert_int_equal(a.packets, 4);
+	assert_int_equal(a.proto[IPX_ANALYZE_SPX], 4);
+	assert_int_equal(a.gaps[0], 1);	/* 4 ms */
+	assert_int_equal(a.gaps[1], 1);	/* 5 ms */
+	assert_int_equal(a.gaps[6], 1);	/* 31 ms */
+	assert_int_equal(a.bytes, 4 * 74);	/* 60 + 14 each */
+	ipx_link_close(x);
+	ipx_link_close(y);
+	assert_int_equal(ipx_capture_close(cap), IPX_OK);
+	ipx_mem_segment_free(seg);
+	ipx_loop_free(loop);
+	ipx_analyze_free(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(buckets_rates_and_protocols),
+		cmocka_unit_test(one_conversation),
+		cmocka_unit_test(bad_and_cut_files),
+		cmocka_unit_test(linux_cooked_capture),
+		cmocka_unit_test(live_beside_a_capture),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

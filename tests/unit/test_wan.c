@@ -1,0 +1,279 @@
+/*
+ * test_wan.c - the WAN bridge in simulated time: two in-memory segments
+ * joined by the isn bridge modules. A lone frame waits for the hold timer;
+ * a busy Ethernet fills the receive buffer first; load above the trunk
+ * rate is carried at that rate and the rest dropped and counted; packets
+ * over 576 bytes never cross; the learning table keeps local traffic home.
+ */
+#include "cm.h"
+
+#include <string.h>
+
+#include "ipxlab/bytes.h"
+#include "ipxlab/err.h"
+#include "ipxlab/link_medium.h"
+#include "ipxlab/link_mem.h"
+#include "ipxlab/link_profile.h"
+#include "ipxlab/wan.h"
+
+#define MAXLOG 20000
+
+struct rig {
+	struct ipx_clock clk;
+	struct ipx_loop *loop;
+	struct ipx_mem_segment *seg[2];
+	struct ipx_link *port[2];	/* the bridge's promiscuous links */
+	struct ipx_link *sa, *sa2, *rb;	/* stations on A, A and B */
+	struct ipx_wan *wan;
+	struct ipx_profile isn;
+	struct ipx_timer flood;
+	size_t len;
+	unsigned sent, n;
+	ipx_time at[MAXLOG];
+};
+
+static void to_wan(struct ipx_link *l, const uint8_t *pkt, size_t len,
+		   void *ctx)
+{
+	struct rig *r = ctx;
+
+	ipx_wan_input(r->wan, l == r->port[1], pkt, len);
+}
+
+static void from_wan(unsigned side, const uint8_t *pkt, size_t len, void *ctx)
+{
+	struct rig *r = ctx;
+
+	assert_int_equal(ipx_link_send(r->port[side], pkt, len, pkt + 10),
+			 IPX_OK);
+}
+
+static void at_rb(struct ipx_link *l, const uint8_t *pkt, size_t len,
+		  void *ctx)
+{
+	struct rig *r = ctx;
+
+	(void)l;
+	(void)pkt;
+	(void)len;
+	if (r->n < MAXLOG)
+		r->at[r->n] = ipx_loop_now(r->loop);
+	r->n++;
+}
+
+/* An IPX packet of 'len' bytes from 'from' to 'to'. */
+static void send_ipx(struct ipx_link *from, const struct ipx_link *to,
+		     size_t len)
+{
+	uint8_t pkt[1500] = { 0 };
+	struct ipx_header h = { .checksum = 0xFFFF, .length = (uint16_t)len,
+				.type = 4 };
+
+	memcpy(h.dst.node, to->node, 6);
+	h.dst.socket = 0x4545;
+	memcpy(h.src.node, from->node, 6);
+	h.src.socket = 0x4545;
+	ipx_header_encode(&h, pkt);
+	assert_int_equal(ipx_link_send(from, pkt, len, to->node), IPX_OK);
+}
+
+static void flood_tick(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
+{
+	struct rig *r = ctx;
+
+	(void)loop;
+	(void)t;
+	send_ipx(r->sa, r->rb, r->len);
+	r->sent++;
+}
+
+static const uint8_t port_b[6] = { 0x02, 0xB0, 0, 0, 0, 1 };
+static const uint8_t rb_node[6] = { 0x02, 0xB0, 0, 0, 0, 2 };
+
+static void rig_open(struct rig *r, const char *a_profile)
+{
+	memset(r, 0, sizeof(*r));
+	ipx_clock_fake_init(&r->clk, 0);
+	r->loop = ipx_loop_new(&r->clk);
+	assert_int_equal(ipx_profile_named("isn", &r->isn), IPX_OK);
+	for (int s = 0; s < 2; s++) {
+		r->seg[s] = ipx_mem_segment_new(r->loop, 0, 3 + (uint64_t)s);
+		r->port[s] = ipx_mem_link_new(r->seg[s], s ? port_b : NULL);
+		ipx_mem_link_set_promiscuous(r->port[s], true);
+		r->port[s]->rx = to_wan;
+		r->port[s]->rx_ctx = r;
+	}
+	if (a_profile) {
+		struct ipx_profile p;
+
+		assert_int_equal(ipx_profile_named(a_profile, &p), IPX_OK);
+		assert_int_equal(ipx_mem_segment_set_profile(r->seg[0], &p),
+				 IPX_OK);
+	}
+	r->sa = ipx_mem_link_new(r->seg[0], NULL);
+	r->sa2 = ipx_mem_link_new(r->seg[0], NULL);
+	/* Each segment numbers its nodes from 02:..:01: give B's its own. */
+	r->rb = ipx_mem_link_new(r->seg[1], rb_node);
+	r->rb->rx = at_rb;
+	r->rb->rx_ctx = r;
+	ipx_timer_init(&r->flood, flood_tick, r);
+}
+
+static void rig_wan(struct rig *r)
+{
+	assert_int_equal(ipx_wan_new(r->loop, &r->isn, 1, from_wan, r,
+				     &r->wan),
+			 IPX_OK);
+}
+
+static void rig_close(struct rig *r)
+{
+	ipx_timer_stop(r->loop, &r->flood);
+	ipx_wan_free(r->wan);
+	ipx_link_close(r->sa);
+	ipx_link_close(r->sa2);
+	ipx_link_close(r->rb);
+	for (int s = 0; s < 2; s++) {
+		ipx_link_close(r->port[s]);
+		ipx_mem_segment_free(r->seg[s]);
+	}
+	ipx_loop_free(r->loop);
+}
+
+static void lone_frame_waits_for_the_hold_timer(void **state)
+{
+	static struct rig r;
+	const struct ipx_wan_module_stats *a;
+
+	(void)state;
+	rig_open(&r, NULL);
+	rig_wan(&r);
+	send_ipx(r.sa, r.rb, 500);
+	ipx_loop_run_for(r.loop, 199 * IPX_MSEC);
+	assert_int_equal(r.n, 0);	/* still held */
+	assert_int_equal(ipx_wan_held(r.wan, 0), 500);
+	ipx_loop_run_for(r.loop, IPX_SEC);
+	assert_int_equal(r.n, 1);
+	/* Released at the 200 ms hold, then 514 bytes at 950 kbit/s:
+	 * 4,328,421.05 ns, so the last bit is in at 204,328.43 us. */
+	assert_int_equal(r.at[0], 204329);
+	a = ipx_wan_stats(r.wan, 0);
+	assert_int_equal(a->timer_releases, 1);
+	assert_int_equal(a->timer_frames, 1);
+	assert_int_equal(a->fill_releases, 0);
+	assert_int_equal(a->crossed, 1);
+	rig_close(&r);
+}
+
+static void busy_ethernet_fills_the_buffer_first(void **state)
+{
+	static struct rig r;
+	const struct ipx_wan_module_stats *a;
+
+	(void)state;
+	rig_open(&r, "eth10");
+	rig_wan(&r);
+	/* 576-byte packets offered every 400 us on a 10 Mbit/s Ethernet
+	 * (it carries one every 491.2 us): 182 KB fills in about 160 ms,
+	 * before the 200 ms timer. */
+	r.len = 576;
+	ipx_timer_start(r.loop, &r.flood, 0, 400);
+	ipx_loop_run_for(r.loop, 190 * IPX_MSEC);
+	a = ipx_wan_stats(r.wan, 0);
+	assert_int_equal(a->fill_releases, 1);
+	assert_int_equal(a->timer_releases, 0);
+	/* Everything released fitted the 182 KB buffer. */
+	assert_true(a->fill_frames * 576 <= 182 * 1024 &&
+		    (a->fill_frames + 1) * 576 > 182 * 1024);
+	rig_close(&r);
+}
+
+static void overload_is_carried_at_trunk_rate_and_dropped(void **state)
+{
+	static struct rig r;
+	const struct ipx_wan_module_stats *a;
+	uint64_t bits;
+	double rate;
+
+	(void)state;
+	rig_open(&r, NULL);
+	rig_wan(&r);
+	bits = ipx_profile_wire_bytes(&r.isn, 576) * 8;	/* 590 bytes */
+	/* 576 bytes every 2.5 ms: 1.84 Mbit/s offered, twice the trunk. */
+	r.len = 576;
+	ipx_timer_start(r.loop, &r.flood, 0, 2500);
+	ipx_loop_run_for(r.loop, 5 * IPX_SEC);
+	ipx_timer_stop(r.loop, &r.flood);
+	ipx_loop_run_for(r.loop, 30 * IPX_SEC);	/* let it all drain */
+	a = ipx_wan_stats(r.wan, 0);
+	assert_true(r.n > 100 && r.n < MAXLOG);
+	/* Every frame sent either crossed or was counted as dropped. */
+	assert_int_equal(r.sent, r.n + a->drops[IPX_WAN_DROP_TX_FULL]);
+	assert_true(a->drops[IPX_WAN_DROP_TX_FULL] > r.sent / 3);
+	assert_int_equal(a->crossed, r.n);
+	/* Carried at the trunk rate from first arrival to last. */
+	rate = (double)(r.n - 1) * (double)bits /
+	       ((double)(r.at[r.n - 1] - r.at[0]) / 1e6);
+	assert_true(rate > 950000 * 0.99 && rate <= 950000 * 1.01);
+	rig_close(&r);
+}
+
+static void big_packets_do_not_cross(void **state)
+{
+	static struct rig r;
+	const struct ipx_wan_module_stats *a;
+
+	(void)state;
+	rig_open(&r, NULL);
+	rig_wan(&r);
+	send_ipx(r.sa, r.rb, 577);
+	send_ipx(r.sa, r.rb, 576);
+	ipx_loop_run_for(r.loop, IPX_SEC);
+	a = ipx_wan_stats(r.wan, 0);
+	assert_int_equal(a->drops[IPX_WAN_DROP_TOO_BIG], 1);
+	assert_int_equal(r.n, 1);
+	/* Without the limit the bigger one crosses too. */
+	rig_close(&r);
+	rig_open(&r, NULL);
+	r.isn.bridge_max = 0;
+	rig_wan(&r);
+	send_ipx(r.sa, r.rb, 1400);
+	ipx_loop_run_for(r.loop, IPX_SEC);
+	assert_int_equal(r.n, 1);
+	rig_close(&r);
+}
+
+static void local_traffic_stays_home(void **state)
+{
+	static struct rig r;
+	const struct ipx_wan_module_stats *a;
+
+	(void)state;
+	rig_open(&r, NULL);
+	rig_wan(&r);
+	/* Until sa2 has spoken the bridge does not know where it is. */
+	send_ipx(r.sa, r.sa2, 100);
+	ipx_loop_run_for(r.loop, IPX_SEC);
+	a = ipx_wan_stats(r.wan, 0);
+	assert_int_equal(a->filtered, 0);
+	assert_int_equal(a->crossed, 1);
+	send_ipx(r.sa2, r.sa, 100);	/* both learnt on side A now */
+	send_ipx(r.sa, r.sa2, 100);
+	ipx_loop_run_for(r.loop, IPX_SEC);
+	assert_int_equal(a->filtered, 2);
+	assert_int_equal(a->crossed, 1);
+	rig_close(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(lone_frame_waits_for_the_hold_timer),
+		cmocka_unit_test(busy_ethernet_fills_the_buffer_first),
+		cmocka_unit_test(overload_is_carried_at_trunk_rate_and_dropped),
+		cmocka_unit_test(big_packets_do_not_cross),
+		cmocka_unit_test(local_traffic_stays_home),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
