@@ -425,11 +425,10 @@ static void on_tick(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 
 		if (!conn->used || conn->busy)
 			continue;
-		if (!conn->next_wdog) {
-			if (now - conn->last_heard < srv->wdog_delay)
-				continue;
-			conn->next_wdog = now;
-		}
+		/* Due times count from the last packet heard, not from this
+		 * 1 s sweep, so the intervals are NetWare's on average. */
+		if (!conn->next_wdog)
+			conn->next_wdog = conn->last_heard + srv->wdog_delay;
 		if (ipx_time_before(now, conn->next_wdog))
 			continue;
 		if (conn->wdog_left == 0) {
@@ -441,7 +440,7 @@ static void on_tick(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 			continue;
 		}
 		conn->wdog_left--;
-		conn->next_wdog = now + srv->wdog_interval;
+		conn->next_wdog += srv->wdog_interval;
 		to = conn->addr;
 		to.socket = (uint16_t)(to.socket + 1);
 		b[0] = (uint8_t)conn->number;
