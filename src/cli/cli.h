@@ -184,6 +184,10 @@ int cmd_spx(int argc, char **argv);
 int cmd_netbios(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
 int cmd_agent(int argc, char **argv);
+int cmd_server(int argc, char **argv);
+int cmd_ncp(int argc, char **argv);
+void help_server(FILE *out);
+void help_ncp(FILE *out);
 void help_agent(FILE *out);
 /* "ipxlab bench protocols" and a bare "ipxlab bench" (cmd_protocols.c). */
 int bench_protocols(int argc, char **argv);
