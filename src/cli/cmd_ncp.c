@@ -140,15 +140,13 @@ static int do_ls(struct session *s, const char *path)
 	if (*name && !strpbrk(name, "*?")) {
 		struct ncp_entry e;
 
-		/* A directory given without a wildcard: its contents. */
-		rc = ncp_stat(s->cl, path, &e);
-		if (rc)
-			return fail("ls", path, rc);
-		if (!(e.attr & NCP_ATTR_DIRECTORY)) {
+		/* A directory: its contents; else the one file. */
+		rc = ncp_list(s->cl, path, NULL, print_entry, NULL);
+		if (rc == NCP_CC_BAD_PATH && ncp_stat(s->cl, path, &e) == 0 &&
+		    !(e.attr & NCP_ATTR_DIRECTORY)) {
 			print_entry(&e, NULL);
 			return CLI_OK;
 		}
-		rc = ncp_list(s->cl, path, NULL, print_entry, NULL);
 	} else {
 		rc = ncp_list(s->cl, dir, *name ? name : NULL, print_entry,
 			      NULL);

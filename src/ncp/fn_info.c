@@ -200,6 +200,7 @@ static void fn_17(struct ncp_call *c)
 		ncp_wr16(&c->wr, t->logged_in ? NCP_OBJ_USER : 0);
 		ncp_wrfixed(&c->wr, t->logged_in ? t->user : "", 48);
 		login_time(c, t->login_time);
+		ncp_wr8(&c->wr, 0);	/* reserved: 62 bytes in all */
 		return;
 	case 0x35:
 		ncp_rd16(&c->rd);
@@ -255,8 +256,11 @@ void ncp_fn_dispatch(struct ncp_call *c)
 	case 0x12:
 		volume_info(c, ncp_rd8(&c->rd));
 		return;
-	case 0x13:
+	case 0x13:	/* 3 bytes, as Novell's NWNCP19GetStationNum and
+			 * Wireshark read it (mars_nwe sends 1) */
 		ncp_wr8(&c->wr, (uint8_t)c->conn->number);
+		ncp_wr8(&c->wr, (uint8_t)(c->conn->number >> 8));
+		ncp_wr8(&c->wr, 0);
 		return;
 	case 0x14:
 		date_time(c);

@@ -127,6 +127,19 @@ static void test_find_login_info(void **state)
 	assert_int_equal(ncp_request(cl, 0x21, "\x01\x00", 2, rep, sizeof(rep),
 				     &rl), 0);
 	assert_int_equal(ipx_get16(rep), 512);
+	/* 0x13: 3 bytes; 0x17 0x16: 62 (as Novell's library and Wireshark
+	 * read them). */
+	assert_int_equal(ncp_request(cl, 0x13, NULL, 0, rep, sizeof(rep), &rl),
+			 0);
+	assert_int_equal(rl, 3);
+	{
+		uint8_t big[80], q[4] = { 0, 2, 0x16, (uint8_t)ncp_connection(cl) };
+
+		assert_int_equal(ncp_request(cl, 0x17, q, 4, big, sizeof(big),
+					     &rl), 0);
+		assert_int_equal(rl, 62);
+		assert_string_equal((char *)big + 6, "GUEST");
+	}
 	/* An unknown function: FB, counted by number. */
 	assert_int_equal(ncp_request(cl, 0x99, NULL, 0, NULL, 0, NULL),
 			 NCP_CC_UNKNOWN_REQUEST);
