@@ -204,6 +204,9 @@ int bench_window_opt(int opt, const char *arg, double *seconds,
 		     unsigned long max_repeat);
 /* "ipxlab bench netbios" (cmd_netbios.c). */
 int bench_netbios(int argc, char **argv);
+/* "ipxlab bench ncp" (cmd_bench_ncp.c). */
+int bench_ncp(int argc, char **argv);
+void help_bench_ncp(FILE *out);
 /* "ipxlab bench eth" (cmd_bench_eth.c). */
 int bench_eth(int argc, char **argv);
 void help_bench_eth(FILE *out);

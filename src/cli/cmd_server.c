@@ -176,7 +176,8 @@ int cmd_server(int argc, char **argv)
 		return CLI_FAIL;
 	}
 	ipx_loop_watch_signals(cn.loop, sigs, 3, on_signal, srv);
-	fprintf(stderr, "server '%s' ready at %s:0451 (pid %d)\n", so.name,
+	cn.addr.socket = 0x451;
+	fprintf(stderr, "server '%s' ready at %s (pid %d)\n", so.name,
 		ipx_addr_format(&cn.addr, as), (int)getpid());
 	for (size_t i = 0; i < so.nvolumes; i++)
 		fprintf(stderr, "  volume %s = %s%s\n", so.volumes[i].name,

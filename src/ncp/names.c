@@ -220,11 +220,21 @@ uint8_t ncp_path_parse(struct ncp_call *c, uint8_t dh, const uint8_t *text,
 int ncp_lookup(struct ncp_call *c, int dirfd, const char *dosname,
 	       char *host, size_t hostcap, struct stat *st)
 {
-	int fd = dup(dirfd);
+	int fd;
 	DIR *d;
 	struct dirent *e;
 	bool found = false;
 
+	/* Names differing only in case: the byte-wise smallest wins, and
+	 * that is the all-upper-case one when it exists (upper case sorts
+	 * before lower, other characters have one case), so an exact hit
+	 * needs no directory scan. */
+	if (strlen(dosname) < hostcap &&
+	    fstatat(dirfd, dosname, st, AT_SYMLINK_NOFOLLOW) == 0) {
+		strcpy(host, dosname);
+		goto check;
+	}
+	fd = dup(dirfd);
 	if (fd < 0)
 		return 1;
 	d = fdopendir(fd);
@@ -234,7 +244,6 @@ int ncp_lookup(struct ncp_call *c, int dirfd, const char *dosname,
 	}
 	rewinddir(d);
 	while ((e = readdir(d))) {
-		/* Names differing only in case: the byte-wise smallest wins. */
 		if (!ncp_name_visible(e->d_name) ||
 		    strcasecmp(e->d_name, dosname) ||
 		    (found && strcmp(e->d_name, host) >= 0))
@@ -249,6 +258,7 @@ int ncp_lookup(struct ncp_call *c, int dirfd, const char *dosname,
 		return 1;
 	if (fstatat(dirfd, host, st, AT_SYMLINK_NOFOLLOW) < 0)
 		return 1;
+check:
 	if (!S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode)) {
 		if (c)
 			c->srv->stats.refusals[NCP_SRV_REF_SYMLINK]++;
@@ -260,8 +270,7 @@ int ncp_lookup(struct ncp_call *c, int dirfd, const char *dosname,
 int ncp_path_open_dir(struct ncp_call *c, const struct ncp_path *p,
 		      uint8_t *cc)
 {
-	int fd = openat(c->srv->vols[p->vol].fd, ".",
-			O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = fcntl(c->srv->vols[p->vol].fd, F_DUPFD_CLOEXEC, 0);
 
 	*cc = NCP_CC_OK;
 	if (fd < 0) {

@@ -42,7 +42,7 @@ static void snapshot(const struct ncprig *r, char *out, size_t cap)
 			      (long long)st.st_atim.tv_sec, st.st_atim.tv_nsec);
 	/* SYS's own entry changes with every file made in it: left out. */
 	snprintf(p, sizeof(p), "ls -la --time-style=+%%s %s %s %s | "
-		 "grep -v ' sys$' | grep -v ' [.]$' | sort",
+		 "grep -v ' sys$' | grep -v ' [.][.]*$' | grep -v '^total' | sort",
 		 r->outside, r->root, r->data);
 	f = popen(p, "r");
 	assert_non_null(f);
