@@ -75,19 +75,13 @@ static void scan_dir(struct ncp_call *c)
 {
 	uint8_t dh = ncp_rd8(&c->rd);
 	uint16_t start = ncp_rd16(&c->rd);
-	size_t len, n;
-	const uint8_t *t = rd_path(c, &len);
+	size_t n;
 	struct ncp_path p;
 	char pat[NCP_NAME_LEN + 1];
 	struct ncp_dirent *v;
 	int fd;
 
-	if (c->rd.bad) {
-		ncp_malformed(c);
-		return;
-	}
-	c->cc = ncp_path_parse(c, dh, t, len, &p, pat, true);
-	if (c->cc)
+	if (!ncp_rd_path(c, dh, &p, pat, true))
 		return;
 	if (!pat[0])
 		strcpy(pat, "*");
@@ -117,21 +111,13 @@ static void scan_dir(struct ncp_call *c)
 static void make_dir(struct ncp_call *c, bool create)
 {
 	uint8_t dh = ncp_rd8(&c->rd);
-	size_t len;
-	const uint8_t *t;
 	struct ncp_path p;
 	char last[NCP_NAME_LEN + 1], host[256];
 	struct stat st;
 	int fd, r;
 
 	ncp_rd8(&c->rd);	/* rights mask / reserved */
-	t = rd_path(c, &len);
-	if (c->rd.bad) {
-		ncp_malformed(c);
-		return;
-	}
-	c->cc = ncp_path_parse(c, dh, t, len, &p, last, false);
-	if (c->cc)
+	if (!ncp_rd_path(c, dh, &p, last, false))
 		return;
 	if (!last[0]) {
 		c->cc = NCP_CC_BAD_PATH;

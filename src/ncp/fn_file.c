@@ -48,8 +48,6 @@ static struct ncp_file *free_slot(struct ncp_call *c)
 static void open_file(struct ncp_call *c, enum how how, uint8_t dh,
 		      uint8_t rights, uint8_t attr, uint8_t action)
 {
-	uint8_t n = ncp_rd8(&c->rd);
-	const uint8_t *t = ncp_rdn(&c->rd, n);
 	struct ncp_path p;
 	char last[NCP_NAME_LEN + 1], host[256];
 	struct stat st;
@@ -58,12 +56,7 @@ static void open_file(struct ncp_call *c, enum how how, uint8_t dh,
 	int dfd, fd, r, flags;
 	uint8_t hd[NCP_HANDLE_LEN];
 
-	if (c->rd.bad) {
-		ncp_malformed(c);
-		return;
-	}
-	c->cc = ncp_path_parse(c, dh, t, n, &p, last, false);
-	if (c->cc)
+	if (!ncp_rd_path(c, dh, &p, last, false))
 		return;
 	if (!last[0]) {
 		c->cc = NCP_CC_FAILURE;
@@ -268,23 +261,14 @@ static void close_file(struct ncp_call *c)
 static void erase(struct ncp_call *c)
 {
 	uint8_t dh = ncp_rd8(&c->rd);
-	uint8_t n, sattr = ncp_rd8(&c->rd);
-	const uint8_t *t;
 	struct ncp_path p;
 	char pat[NCP_NAME_LEN + 1];
 	struct ncp_dirent *v;
 	size_t cnt, matched = 0, busy = 0, ro = 0, gone = 0;
 	int fd;
 
-	(void)sattr;
-	n = ncp_rd8(&c->rd);
-	t = ncp_rdn(&c->rd, n);
-	if (c->rd.bad) {
-		ncp_malformed(c);
-		return;
-	}
-	c->cc = ncp_path_parse(c, dh, t, n, &p, pat, true);
-	if (c->cc)
+	ncp_rd8(&c->rd);	/* search attributes: no hidden files here */
+	if (!ncp_rd_path(c, dh, &p, pat, true))
 		return;
 	if (!pat[0]) {
 		c->cc = NCP_CC_FAILURE;
@@ -381,22 +365,13 @@ out:
 static void set_attributes(struct ncp_call *c)
 {
 	uint8_t attr = ncp_rd8(&c->rd), dh = ncp_rd8(&c->rd);
-	uint8_t n, sattr = ncp_rd8(&c->rd);
-	const uint8_t *t;
 	struct ncp_path p;
 	char last[NCP_NAME_LEN + 1], host[256];
 	struct stat st;
 	int dfd, fd;
 
-	(void)sattr;
-	n = ncp_rd8(&c->rd);
-	t = ncp_rdn(&c->rd, n);
-	if (c->rd.bad) {
-		ncp_malformed(c);
-		return;
-	}
-	c->cc = ncp_path_parse(c, dh, t, n, &p, last, false);
-	if (c->cc)
+	ncp_rd8(&c->rd);	/* search attributes */
+	if (!ncp_rd_path(c, dh, &p, last, false))
 		return;
 	if (ncp_vol_ro(c, p.vol)) {
 		c->cc = NCP_CC_NO_MODIFY;

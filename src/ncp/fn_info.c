@@ -22,7 +22,7 @@ static void unknown(struct ncp_call *c, bool sub)
 	c->cc = NCP_CC_UNKNOWN_REQUEST;
 }
 
-static void volume_info(struct ncp_call *c, int vol)
+void ncp_fn_volume_info(struct ncp_call *c, int vol)
 {
 	struct statvfs sv;
 	uint32_t total = 0, avail = 0, files = 0, ffree = 0;
@@ -53,24 +53,21 @@ static void volume_info(struct ncp_call *c, int vol)
 	ncp_wr16(&c->wr, 0);
 }
 
-void ncp_fn_volume_info(struct ncp_call *c, int vol)
+/* Year (since 1900), month, day, hour, minute, second, day of week:
+ * the 0x14 reply and the login time of 0x17 0x16. */
+static void put_time7(struct ncp_wr *w, time_t t)
 {
-	volume_info(c, vol);
-}
-
-static void date_time(struct ncp_call *c)
-{
-	time_t now = time(NULL);
 	struct tm tm;
 
-	localtime_r(&now, &tm);
-	ncp_wr8(&c->wr, (uint8_t)tm.tm_year);	/* years since 1900 */
-	ncp_wr8(&c->wr, (uint8_t)(tm.tm_mon + 1));
-	ncp_wr8(&c->wr, (uint8_t)tm.tm_mday);
-	ncp_wr8(&c->wr, (uint8_t)tm.tm_hour);
-	ncp_wr8(&c->wr, (uint8_t)tm.tm_min);
-	ncp_wr8(&c->wr, (uint8_t)tm.tm_sec);
-	ncp_wr8(&c->wr, (uint8_t)tm.tm_wday);
+	if (!localtime_r(&t, &tm))
+		memset(&tm, 0, sizeof(tm));
+	ncp_wr8(w, (uint8_t)tm.tm_year);
+	ncp_wr8(w, (uint8_t)(tm.tm_mon + 1));
+	ncp_wr8(w, (uint8_t)tm.tm_mday);
+	ncp_wr8(w, (uint8_t)tm.tm_hour);
+	ncp_wr8(w, (uint8_t)tm.tm_min);
+	ncp_wr8(w, (uint8_t)tm.tm_sec);
+	ncp_wr8(w, (uint8_t)tm.tm_wday);
 }
 
 static void server_info(struct ncp_call *c)
@@ -98,22 +95,6 @@ static void server_info(struct ncp_call *c)
 	ncp_wr8(&c->wr, 0);	/* no 64-bit offsets */
 	for (int i = 0; i < 50; i++)
 		ncp_wr8(&c->wr, 0);
-}
-
-static void login_time(struct ncp_call *c, ipx_time at)
-{
-	time_t t = (time_t)at;
-	struct tm tm;
-
-	if (!localtime_r(&t, &tm))
-		memset(&tm, 0, sizeof(tm));
-	ncp_wr8(&c->wr, (uint8_t)tm.tm_year);
-	ncp_wr8(&c->wr, (uint8_t)(tm.tm_mon + 1));
-	ncp_wr8(&c->wr, (uint8_t)tm.tm_mday);
-	ncp_wr8(&c->wr, (uint8_t)tm.tm_hour);
-	ncp_wr8(&c->wr, (uint8_t)tm.tm_min);
-	ncp_wr8(&c->wr, (uint8_t)tm.tm_sec);
-	ncp_wr8(&c->wr, (uint8_t)tm.tm_wday);
 }
 
 static struct ncp_conn *target_conn(struct ncp_call *c, uint8_t n)
@@ -199,7 +180,7 @@ static void fn_17(struct ncp_call *c)
 		ncp_wr32(&c->wr, t->logged_in ? t->user_id : 0);
 		ncp_wr16(&c->wr, t->logged_in ? NCP_OBJ_USER : 0);
 		ncp_wrfixed(&c->wr, t->logged_in ? t->user : "", 48);
-		login_time(c, t->login_time);
+		put_time7(&c->wr, (time_t)t->login_time);
 		ncp_wr8(&c->wr, 0);	/* reserved: 62 bytes in all */
 		return;
 	case 0x35:
@@ -254,7 +235,7 @@ void ncp_fn_dispatch(struct ncp_call *c)
 
 	switch (f) {
 	case 0x12:
-		volume_info(c, ncp_rd8(&c->rd));
+		ncp_fn_volume_info(c, ncp_rd8(&c->rd));
 		return;
 	case 0x13:	/* 3 bytes, as Novell's NWNCP19GetStationNum and
 			 * Wireshark read it (mars_nwe sends 1) */
@@ -263,7 +244,7 @@ void ncp_fn_dispatch(struct ncp_call *c)
 		ncp_wr8(&c->wr, 0);
 		return;
 	case 0x14:
-		date_time(c);
+		put_time7(&c->wr, time(NULL));
 		return;
 	case 0x16:
 		ncp_fn_dir(c);

@@ -156,8 +156,6 @@ static void search_file(struct ncp_call *c)
 	uint16_t seq = ncp_rd16(&c->rd);
 	uint8_t dh = ncp_rd8(&c->rd);
 	uint8_t sattr = ncp_rd8(&c->rd);
-	uint8_t n = ncp_rd8(&c->rd);
-	const uint8_t *t = ncp_rdn(&c->rd, n);
 	char pat[NCP_NAME_LEN + 1];
 	struct ncp_path p;
 	struct ncp_dirent *v;
@@ -165,12 +163,7 @@ static void search_file(struct ncp_call *c)
 	long k;
 	int fd;
 
-	if (c->rd.bad) {
-		ncp_malformed(c);
-		return;
-	}
-	c->cc = ncp_path_parse(c, dh, t, n, &p, pat, true);
-	if (c->cc)
+	if (!ncp_rd_path(c, dh, &p, pat, true))
 		return;
 	if (!pat[0])
 		strcpy(pat, "*.*");

@@ -395,6 +395,20 @@ void ncp_path_format(const struct ncp_server *srv, const struct ncp_path *p,
 				      p->comp[i]);
 }
 
+bool ncp_rd_path(struct ncp_call *c, uint8_t dh, struct ncp_path *out,
+		 char *last, bool wild)
+{
+	uint8_t n = ncp_rd8(&c->rd);
+	const uint8_t *t = ncp_rdn(&c->rd, n);
+
+	if (c->rd.bad) {
+		ncp_malformed(c);
+		return false;
+	}
+	c->cc = ncp_path_parse(c, dh, t, n, out, last, wild);
+	return c->cc == NCP_CC_OK;
+}
+
 uint8_t ncp_path_resolve_dir(struct ncp_call *c, uint8_t dh, const uint8_t *t,
 			     size_t len, struct ncp_path *out)
 {

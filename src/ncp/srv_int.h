@@ -169,6 +169,10 @@ uint8_t ncp_refuse(struct ncp_call *c, enum ncp_srv_refusal r, uint8_t cc);
 uint8_t ncp_path_parse(struct ncp_call *c, uint8_t dh, const uint8_t *text,
 		       size_t len, struct ncp_path *out, char *last,
 		       bool wild);
+/* Read a length-prefixed path from the request and parse it as above:
+ * false with c->cc set (a short request counted as malformed). */
+bool ncp_rd_path(struct ncp_call *c, uint8_t dh, struct ncp_path *out,
+		 char *last, bool wild);
 /* dh + path naming an existing directory: a completion code. */
 uint8_t ncp_path_resolve_dir(struct ncp_call *c, uint8_t dh, const uint8_t *t,
 			     size_t len, struct ncp_path *out);
