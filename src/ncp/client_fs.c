@@ -301,7 +301,7 @@ int ncp_stat(struct ncp_client *cl, const char *path, struct ncp_entry *out)
 	dir[name - path] = '\0';
 	if (!*name) {	/* a volume or a directory given with a slash */
 		memset(out, 0, sizeof(*out));
-		snprintf(out->name, sizeof(out->name), "%s", dir);
+		snprintf(out->name, sizeof(out->name), "%.14s", dir);
 		out->attr = NCP_ATTR_DIRECTORY;
 		return 0;
 	}
