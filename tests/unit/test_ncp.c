@@ -292,6 +292,172 @@ static void test_files(void **state)
 	ncp_client_free(cl);
 }
 
+/* The functions the client library does not wrap, by hand. */
+static size_t sub16(uint8_t *b, uint8_t sub, const void *data, size_t len)
+{
+	ipx_put16(b, (uint16_t)(len + 1));
+	b[2] = sub;
+	memcpy(b + 3, data, len);
+	return len + 3;
+}
+
+static void test_more_functions(void **state)
+{
+	struct ncprig *r = *state;
+	struct ncp_client *cl = ncprig_login(r, "GUEST", "");
+	uint8_t b[300], rep[200], h[6];
+	size_t rl, n;
+	struct ncp_fh fh, fh2;
+	struct stat st;
+	char host[600];
+
+	assert_int_equal(ncp_mkdir(cl, "SYS:D1"), 0);
+	assert_int_equal(ncp_mkdir(cl, "SYS:D1\\D2"), 0);
+	/* 0x16 12 allocate a handle on D1 (handle 2), 0x16 01 its path. */
+	n = sub16(b, 0x12, "\x01" "F" "\x02" "D1", 5);
+	assert_int_equal(ncp_request(cl, 0x16, b, n, rep, sizeof(rep), &rl), 0);
+	assert_int_equal(rl, 2);
+	assert_int_equal(rep[0], 2);
+	assert_int_equal(rep[1], NCP_RIGHTS_ALL);
+	n = sub16(b, 0x01, "\x02", 1);
+	assert_int_equal(ncp_request(cl, 0x16, b, n, rep, sizeof(rep), &rl), 0);
+	assert_int_equal(rep[0], 6);
+	assert_memory_equal(rep + 1, "SYS:D1", 6);
+	/* 0x16 00 set handle 2 to D1\D2 (relative to itself). */
+	n = sub16(b, 0x00, "\x02\x02\x02" "D2", 5);
+	assert_int_equal(ncp_request(cl, 0x16, b, n, NULL, 0, NULL), 0);
+	n = sub16(b, 0x01, "\x02", 1);
+	assert_int_equal(ncp_request(cl, 0x16, b, n, rep, sizeof(rep), &rl), 0);
+	assert_memory_equal(rep + 1, "SYS:D1\\D2", 9);
+	/* 0x16 02 scan directory information of SYS: finds D1 (number 1). */
+	n = sub16(b, 0x02, "\x01\x00\x00\x01*", 5);
+	assert_int_equal(ncp_request(cl, 0x16, b, n, rep, sizeof(rep), &rl), 0);
+	assert_int_equal(rl, 28);
+	assert_string_equal((char *)rep, "D1");
+	assert_int_equal(ipx_get16(rep + 26), 1);
+	/* 0x16 03 effective rights; 0x16 05/06 volume number and name. */
+	n = sub16(b, 0x03, "\x01\x02" "D1", 4);
+	assert_int_equal(ncp_request(cl, 0x16, b, n, rep, sizeof(rep), &rl), 0);
+	assert_int_equal(rep[0], NCP_RIGHTS_ALL);
+	n = sub16(b, 0x05, "\x04" "DATA", 5);
+	assert_int_equal(ncp_request(cl, 0x16, b, n, rep, sizeof(rep), &rl), 0);
+	assert_int_equal(rep[0], 1);
+	n = sub16(b, 0x06, "\x00", 1);
+	assert_int_equal(ncp_request(cl, 0x16, b, n, rep, sizeof(rep), &rl), 0);
+	assert_memory_equal(rep, "\x03SYS", 4);
+	n = sub16(b, 0x05, "\x04NONE", 5);
+	assert_int_equal(ncp_request(cl, 0x16, b, n, NULL, 0, NULL),
+			 NCP_CC_NO_VOLUME);
+	/* 0x16 15 volume info with handle: 28 bytes, the name at +10. */
+	n = sub16(b, 0x15, "\x02", 1);
+	assert_int_equal(ncp_request(cl, 0x16, b, n, rep, sizeof(rep), &rl), 0);
+	assert_int_equal(rl, 28);
+	assert_string_equal((char *)rep + 10, "SYS");
+	/* 0x16 0F rename directory; 0x16 14 free the handle. */
+	n = sub16(b, 0x0F, "\x01\x02" "D1" "\x02" "D3", 7);
+	assert_int_equal(ncp_request(cl, 0x16, b, n, NULL, 0, NULL), 0);
+	snprintf(host, sizeof(host), "%s/D3/D2", r->sys);
+	assert_int_equal(stat(host, &st), 0);
+	n = sub16(b, 0x14, "\x02", 1);
+	assert_int_equal(ncp_request(cl, 0x16, b, n, NULL, 0, NULL), 0);
+	assert_int_equal(ncp_request(cl, 0x16, b, n, NULL, 0, NULL),
+			 NCP_CC_BAD_DIR_HANDLE);
+	/* A temporary handle (0x16 13) goes at end of job. */
+	n = sub16(b, 0x13, "\x01" "G" "\x02" "D3", 5);
+	assert_int_equal(ncp_request(cl, 0x16, b, n, rep, sizeof(rep), &rl), 0);
+	b[0] = rep[0];
+	assert_int_equal(ncp_request(cl, 0x18, NULL, 0, NULL, 0, NULL), 0);
+	n = sub16(b + 10, 0x01, b, 1);
+	assert_int_equal(ncp_request(cl, 0x16, b + 10, n, NULL, 0, NULL),
+			 NCP_CC_BAD_DIR_HANDLE);
+	/* 0x17 12 serial, 0x17 13 internet address, 0x17 35 object ID. */
+	n = sub16(b, 0x12, NULL, 0);
+	assert_int_equal(ncp_request(cl, 0x17, b, n, rep, sizeof(rep), &rl), 0);
+	assert_int_equal(rl, 6);
+	h[0] = (uint8_t)ncp_connection(cl);
+	n = sub16(b, 0x13, h, 1);
+	assert_int_equal(ncp_request(cl, 0x17, b, n, rep, sizeof(rep), &rl), 0);
+	assert_int_equal(rl, 12);
+	assert_int_equal(ipx_get32(rep), 0x10);
+	n = sub16(b, 0x35, "\x00\x01\x0ASUPERVISOR", 13);
+	assert_int_equal(ncp_request(cl, 0x17, b, n, rep, sizeof(rep), &rl), 0);
+	assert_int_equal(ipx_get32(rep), 1);
+	assert_string_equal((char *)rep + 6, "SUPERVISOR");
+	/* 0x17 17 (login key): not supported, so clients use clear text. */
+	n = sub16(b, 0x17, NULL, 0);
+	assert_int_equal(ncp_request(cl, 0x17, b, n, NULL, 0, NULL),
+			 NCP_CC_UNKNOWN_REQUEST);
+	assert_int_equal(ncp_server_stats(r->srv)->unknown_sub[0x17], 1);
+	/* 0x54 open/create: create, then open, then create-only refused. */
+	b[0] = 1;
+	b[1] = 0;
+	b[2] = NCP_RIGHT_READ | NCP_RIGHT_WRITE;
+	b[3] = NCP_ACT_CREATE;
+	b[4] = 5;
+	memcpy(b + 5, "N.TXT", 5);
+	assert_int_equal(ncp_request(cl, 0x54, b, 10, rep, sizeof(rep), &rl), 0);
+	assert_int_equal(rl, 36);
+	memcpy(fh.h, rep, 6);
+	assert_int_equal(ncp_write(cl, &fh, 0, "abc", 3), 0);
+	assert_int_equal(ncp_request(cl, 0x54, b, 10, NULL, 0, NULL),
+			 NCP_CC_NAME_EXISTS);
+	b[3] = NCP_ACT_OPEN;
+	assert_int_equal(ncp_request(cl, 0x54, b, 10, rep, sizeof(rep), &rl), 0);
+	assert_int_equal(ipx_get32(rep + 24), 3);
+	memcpy(fh2.h, rep, 6);
+	/* 0x41 old-style open: read/write here. */
+	b[0] = 1;
+	b[1] = 0;
+	b[2] = 5;
+	memcpy(b + 3, "N.TXT", 5);
+	assert_int_equal(ncp_request(cl, 0x41, b, 8, rep, sizeof(rep), &rl), 0);
+	memcpy(h, rep, 6);
+	/* 0x4B set the date stamp to 1 Jan 1995 10:20. */
+	memset(b, 0, 7);
+	memcpy(b + 1, h, 6);
+	ipx_put16(b + 7, 10 << 11 | 20 << 5);
+	ipx_put16(b + 9, 15 << 9 | 1 << 5 | 1);
+	assert_int_equal(ncp_request(cl, 0x4B, b, 11, NULL, 0, NULL), 0);
+	snprintf(host, sizeof(host), "%s/N.TXT", r->sys);
+	assert_int_equal(stat(host, &st), 0);
+	assert_int_equal(ncp_dos_date(st.st_mtime), 15 << 9 | 1 << 5 | 1);
+	/* 0x1B lock set, 0x1D release set, 0x1F clear set. */
+	assert_int_equal(ncp_lock_record(cl, &fh, NCP_LOCK_LOG, 0, 2, 0), 0);
+	assert_int_equal(ncp_lock_record(cl, &fh, NCP_LOCK_LOG, 4, 2, 0), 0);
+	assert_int_equal(ncp_server_lock_count(r->srv), 2);
+	assert_int_equal(ncp_request(cl, 0x1B, "\x01\x00\x00", 3, NULL, 0,
+				     NULL), 0);
+	assert_int_equal(ncp_request(cl, 0x1D, "\x00", 1, NULL, 0, NULL), 0);
+	assert_int_equal(ncp_server_lock_count(r->srv), 2);
+	/* 0x1C release one record: still logged. */
+	assert_int_equal(ncp_lock_record(cl, &fh, NCP_LOCK_EXCL, 0, 2, 0), 0);
+	memset(b, 0, 15);
+	memcpy(b + 1, fh.h, 6);
+	ipx_put32(b + 7, 0);
+	ipx_put32(b + 11, 2);
+	assert_int_equal(ncp_request(cl, 0x1C, b, 15, NULL, 0, NULL), 0);
+	assert_int_equal(ncp_server_lock_count(r->srv), 2);
+	assert_int_equal(ncp_request(cl, 0x1F, "\x00", 1, NULL, 0, NULL), 0);
+	assert_int_equal(ncp_server_lock_count(r->srv), 0);
+	/* 0x61 big packets: the size that fits, socket 0x451, no options. */
+	assert_int_equal(ncp_request(cl, 0x61, "\x10\x00\x00", 3, rep,
+				     sizeof(rep), &rl), 0);
+	assert_int_equal(rl, 5);
+	assert_int_equal(ipx_get16(rep), ipx_node_max_payload(r->cli->node,
+							      NULL) - 24);
+	assert_int_equal(ipx_get16(rep + 2), 0x451);
+	assert_int_equal(rep[4], 0);
+	/* 0x19 logout: files closed, SYS: no longer visible. */
+	assert_int_equal(ncp_logout(cl), 0);
+	assert_int_equal(ncp_server_open_files(r->srv), 0);
+	{
+		struct ncp_entry e;
+
+		assert_int_equal(ncp_stat(cl, "SYS:N.TXT", &e), NCP_CC_BAD_PATH);
+	}
+	ncp_client_free(cl);
+}
+
 /* ---- repeats: exactly once ---- */
 
 static void test_repeat_exactly_once(void **state)
@@ -473,6 +639,8 @@ static void test_locks_two_connections(void **state)
 	/* Now A conflicts with B: A times out (FE) after its 1 s. */
 	assert_int_equal(ncp_lock_record(a, &fa, NCP_LOCK_EXCL, 55, 1, 18),
 			 NCP_CC_TIMEOUT);
+	/* It retransmitted, got 0x9999 and waited instead of giving up. */
+	assert_true(ncp_client_stats(a)->busy >= 1);
 	/* Shareable against exclusive conflicts too; disjoint is fine. */
 	assert_int_equal(ncp_lock_record(a, &fa, NCP_LOCK_SHARED, 59, 2, 0),
 			 NCP_CC_FAILURE);
@@ -594,6 +762,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_find_login_info, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_files, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_more_functions, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_repeat_exactly_once, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_megabyte_lossy, setup,
