@@ -284,6 +284,7 @@ static void do_request(struct ncp_server *srv, struct ncp_conn *conn,
 	srv->stats.by_function[rq->function]++;
 	conn->last_seq = rq->seq;
 	conn->last_task = rq->task;
+	conn->fresh = false;
 	ncp_fn_dispatch(&c);
 	if (c.pending) {
 		conn->busy = true;
@@ -341,8 +342,8 @@ static void on_packet(struct ipx_socket *sock, const struct ipx_header *h,
 			return;
 		}
 		conn = conn_by_addr(srv, &h->src);
-		if (conn && conn->number == (rq.conn & 0xFF) &&
-		    conn->reply_len && rq.seq == conn->last_seq) {
+		if (conn && conn->fresh && conn->reply_len &&
+		    rq.seq == conn->last_seq) {
 			/* Our create reply was lost: the same answer again. */
 			srv->stats.repeats++;
 			send_raw(srv, &conn->addr, conn->reply,
@@ -357,6 +358,7 @@ static void on_packet(struct ipx_socket *sock, const struct ipx_header *h,
 		}
 		conn->number = (uint16_t)(conn - srv->conns + 1);
 		conn->last_seq = rq.seq;
+		conn->fresh = true;
 		srv->stats.created++;
 		reply(srv, conn, &rq, NCP_CC_OK, NULL, 0);
 		return;

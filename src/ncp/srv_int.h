@@ -77,6 +77,8 @@ struct ncp_conn {
 	uint8_t last_seq;
 	uint8_t last_task;
 	bool busy;		/* the request last_seq is still pending */
+	bool fresh;		/* created, no request yet: the cached reply
+				 * is the create's */
 	uint8_t *reply;		/* the last reply (NCP_MAX_PACKET) */
 	size_t reply_len;
 	ipx_time last_heard;

@@ -521,11 +521,24 @@ static void test_repeat_exactly_once(void **state)
 	{
 		struct ncp_req_hdr h = { 0x1111, 0, 0xFFFF, 2, 0 };
 		uint8_t pkt[7];
+		struct rawconn *c = rawconn_open(r, false);
 		unsigned before = ncp_server_connections(r->srv);
+		uint64_t reps = ncp_server_stats(r->srv)->repeats;
+		uint64_t made = ncp_server_stats(r->srv)->created;
 
 		ncp_req_encode(&h, pkt);
-		rawconn_send_raw(r, b, pkt, 7);
+		rawconn_send_raw(r, c, pkt, 7);
 		assert_int_equal(ncp_server_connections(r->srv), before);
+		assert_int_equal(ncp_server_stats(r->srv)->repeats, reps + 1);
+		assert_int_equal(ncp_server_stats(r->srv)->created, made);
+		assert_int_equal(c->last[3], (uint8_t)c->conn);
+		/* After a request, a create from that address is a new
+		 * connection (the old one is gone). */
+		rawconn_call(r, c, 0x13, NULL, 0, NULL);
+		rawconn_send_raw(r, c, pkt, 7);
+		assert_int_equal(ncp_server_stats(r->srv)->created, made + 1);
+		assert_int_equal(ncp_server_connections(r->srv), before);
+		rawconn_close(c);
 	}
 	rawconn_close(b);
 }
