@@ -3,7 +3,6 @@
  */
 #include "cm.h"
 
-#define _XOPEN_SOURCE 700
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
