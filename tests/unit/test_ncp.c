@@ -297,7 +297,8 @@ static size_t sub16(uint8_t *b, uint8_t sub, const void *data, size_t len)
 {
 	ipx_put16(b, (uint16_t)(len + 1));
 	b[2] = sub;
-	memcpy(b + 3, data, len);
+	if (len)
+		memcpy(b + 3, data, len);
 	return len + 3;
 }
 
