@@ -137,6 +137,7 @@ enum { NCP_OBJ_USER = 0x0001 };
 	X(CROSS_VOLUME, 0x9A, "rename across volumes")                      \
 	X(BAD_DIR_HANDLE, 0x9B, "bad directory handle")                     \
 	X(BAD_PATH, 0x9C, "invalid path")                                   \
+	X(NO_DIR_HANDLES, 0x9D, "no more directory handles")                \
 	X(BAD_NAME, 0x9E, "bad file name")                                  \
 	X(DIR_IN_USE, 0x9F, "directory in use / not empty")                 \
 	X(DIR_IO, 0xA1, "directory I/O error")                              \

@@ -60,7 +60,8 @@ static void alloc_handle(struct ncp_call *c, bool temp)
 		if (!c->conn->dirh[i].used)
 			break;
 	if (i == NCP_DIR_HANDLES) {
-		c->cc = ncp_refuse(c, NCP_SRV_REF_DIR_HANDLES, 0x9D);
+		c->cc = ncp_refuse(c, NCP_SRV_REF_DIR_HANDLES,
+				   NCP_CC_NO_DIR_HANDLES);
 		return;
 	}
 	c->conn->dirh[i].used = true;
