@@ -6,7 +6,7 @@
 # the read-only volume; two clients at once; a server killed with SIGKILL
 # in the middle of a put: the client fails clearly (no hang), what was
 # acknowledged is on disk, and a restarted server serves the same files;
-# SIGUSR1 statistics; bad usage exits 2.
+# SIGUSR1 statistics; bench ncp runs; bad usage exits 2.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -126,6 +126,11 @@ fi
 start_server ITEST || fail "the server restarts" "$TMP/server.err"
 n get F108048.BIN "$TMP/out/again" && cmp -s "$TMP/f108048" "$TMP/out/again" &&
 	pass "a restarted server serves the same files" || fail "a restarted server serves the same files"
+
+# The benchmark runs its own hub and server and prints its three rows.
+timeout 60 "$BIN" bench ncp -s 0.5 --size 1 >"$TMP/bench.out" 2>&1; rc=$?
+[ $rc = 0 ] && [ "$(grep -cE '^  (1-byte read|open\+close|large get) .*(PASS|MISS)$' "$TMP/bench.out")" = 3 ] &&
+	pass "bench ncp runs" || fail "bench ncp runs" "rc=$rc" "$TMP/bench.out"
 
 # Bad usage.
 "$BIN" ncp --hub "$HUB" frobnicate >/dev/null 2>&1; [ $? = 2 ] && pass "an unknown ncp command exits 2" || fail "an unknown ncp command exits 2"
