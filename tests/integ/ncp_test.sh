@@ -52,6 +52,14 @@ for size in 1024 1205 5079 10752 25184 50176 108048 214705 5242880; do
 done
 [ $ok = 1 ] && pass "files of 1 KB, the B3 sizes and 5 MB put and got with equal sha256"
 
+# Progress on a terminal (script(1) gives the client one), none without.
+if command -v script >/dev/null 2>&1; then
+	script -qec "timeout 60 '$BIN' ncp --hub '$HUB' --server ITEST get F5242880.BIN '$TMP/out/tty'" /dev/null \
+		>"$TMP/tty.out" 2>&1
+	has "$TMP/tty.out" 'F5242880.BIN +[0-9]+/5120 KB +[0-9]+ KB/s' && ! has "$TMP/get.err" 'KB/s' &&
+		pass "progress shows on a terminal only" || fail "progress shows on a terminal only" "$TMP/tty.out"
+fi
+
 # Listing, stat, rename, erase with wildcards, directories.
 n ls >"$TMP/ls.out" 2>&1
 has "$TMP/ls.out" '^F5079\.BIN +5079 ' && has "$TMP/ls.out" '^LOGIN +<DIR>' &&
