@@ -236,6 +236,10 @@ int cmd_spx(int argc, char **argv);
 int cmd_netbios(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
 int cmd_agent(int argc, char **argv);
+int cmd_server(int argc, char **argv);
+int cmd_ncp(int argc, char **argv);
+void help_server(FILE *out);
+void help_ncp(FILE *out);
 void help_agent(FILE *out);
 /* "ipxlab bench protocols" and a bare "ipxlab bench" (cmd_protocols.c). */
 int bench_protocols(int argc, char **argv);
@@ -252,6 +256,9 @@ int bench_window_opt(int opt, const char *arg, double *seconds,
 		     unsigned long max_repeat);
 /* "ipxlab bench netbios" (cmd_netbios.c). */
 int bench_netbios(int argc, char **argv);
+/* "ipxlab bench ncp" (cmd_bench_ncp.c). */
+int bench_ncp(int argc, char **argv);
+void help_bench_ncp(FILE *out);
 /* "ipxlab bench eth" (cmd_bench_eth.c). */
 int bench_eth(int argc, char **argv);
 void help_bench_eth(FILE *out);

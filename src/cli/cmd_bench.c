@@ -31,6 +31,8 @@ void help_bench(FILE *out)
 		     "  spx    bulk goodput of SPX I and SPX II over the tunnel\n"
 		     "         and the in-memory link, beside IPX datagrams of\n"
 		     "         the same packet size\n"
+		     "  ncp    NCP 1-byte reads, open/close and a large get\n"
+		     "         beside the round trip measured in the same run\n"
 		     "  eth    IPX datagram rate over the Ethernet link between\n"
 		     "         two interfaces, beside raw AF_PACKET frames\n"
 		     "         (bench/eth.sh)\n"
@@ -1182,6 +1184,8 @@ int cmd_bench(int argc, char **argv)
 		return bench_netbios(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "spx"))
 		return bench_spx(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "ncp"))
+		return bench_ncp(argc - 1, argv + 1);
 	cli_error("bench", "unknown benchmark '%s'", argv[1]);
 	help_bench(stderr);
 	return CLI_USAGE;

@@ -1,0 +1,183 @@
+/*
+ * ncp_client.h - an NCP client on an IPX node: find a file server with
+ * SAP, create the connection, log in, negotiate the buffer size, and the
+ * file calls a DOS workstation makes (docs/ncp.md).
+ *
+ * Every call is synchronous: it runs the node's loop until the reply
+ * comes, one request outstanding, as NetWare shells and ncpfs do. A lost
+ * request or reply is sent again with the same sequence number after a
+ * timeout that starts at 100 ms and doubles up to 6 s, at most IPX RETRY
+ * COUNT times (SHELL.CFG); a 0x9999 answer ("still working") resets the
+ * count and waits 6 s. The watchdog polls of the server (to our socket +
+ * 1) are answered.
+ *
+ * Errors are ints: 0 success; 1..255 the server's completion code
+ * (enum ncp_cc); NCP_E_* below; negative values are ipx_err.
+ * ncp_strerror names every one.
+ */
+#ifndef IPXLAB_NCP_CLIENT_H
+#define IPXLAB_NCP_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ipxlab/clock.h"
+#include "ipxlab/ncp.h"
+#include "ipxlab/node.h"
+#include "ipxlab/sap.h"
+
+enum {
+	/* 0x100 | connection status bits: the server says the connection
+	 * is bad (0x101) or it is going down (0x110). */
+	NCP_E_STATUS = 0x100,
+	NCP_E_TIMEOUT = 0x200,	/* no reply after every retransmission */
+	NCP_E_NOSERVER,		/* no server of that name answered SAP */
+	NCP_E_NOTCONN,		/* no connection made yet */
+	NCP_E_BADREPLY,		/* a reply too short for its call */
+	NCP_E_INTERRUPTED,	/* the loop was stopped (a signal) */
+	NCP_E_LOCAL,		/* a local file could not be read or written */
+};
+
+/* The message for any error a client call returns. */
+const char *ncp_strerror(int err);
+
+/* Replies the client discards. */
+#define NCP_CLI_DROPS(X)                                                     \
+	X(SHORT, "short", "shorter than an NCP reply header")                \
+	X(BAD_TYPE, "bad_type", "not a 3333 or 9999 reply")                  \
+	X(NOT_SERVER, "not_server", "from another address than the server") \
+	X(STALE, "stale", "sequence or connection of no request outstanding") \
+	X(WDOG_BAD, "watchdog_bad", "a packet on the watchdog socket that is no poll")
+
+#define NCP_CLI_DROP_ENUM_(id, name, desc) NCP_CLI_DROP_##id,
+enum ncp_cli_drop { NCP_CLI_DROPS(NCP_CLI_DROP_ENUM_) NCP_CLI_DROP_COUNT };
+#undef NCP_CLI_DROP_ENUM_
+
+const char *ncp_cli_drop_name(enum ncp_cli_drop d);
+
+struct ncp_client_opts {
+	ipx_time rto;		/* first retransmission timeout; 0 = 100 ms */
+	ipx_time rto_max;	/* cap of the doubling; 0 = 6 s */
+	ipx_time busy_wait;	/* after 0x9999; 0 = 6 s */
+	int retries;		/* -1 = IPX RETRY COUNT of the node's config */
+	uint8_t task;		/* 0 = 1 */
+};
+
+struct ncp_client_stats {
+	uint64_t requests, retransmits, busy, replies;
+	uint64_t wdog_answered;
+	uint64_t drops[NCP_CLI_DROP_COUNT];
+};
+
+struct ncp_client;
+
+/* A client on 'node' (opens a socket and the one after it, for the
+ * watchdog). IPX_OK or an ipx_err. */
+int ncp_client_new(struct ipx_node *node, const struct ncp_client_opts *opts,
+		   struct ncp_client **out);
+/* Destroys the connection (0x5555, one try) if there is one. */
+void ncp_client_free(struct ncp_client *cl);
+const struct ncp_client_stats *ncp_client_stats(const struct ncp_client *cl);
+
+/*
+ * Find a file server with SAP on the agent 'sap': by name (a general
+ * query, type 4), or the nearest (name NULL: a nearest query) within
+ * 'timeout'. Fills addr (socket 0x451) and, when not NULL, found (48).
+ */
+int ncp_find_server(struct ncp_client *cl, struct ipx_sap *sap,
+		    const char *name, ipx_time timeout, struct ipx_addr *addr,
+		    char *found);
+
+/* Create the service connection (0x1111) and allocate a directory
+ * handle on SYS:LOGIN. */
+int ncp_connect(struct ncp_client *cl, const struct ipx_addr *server);
+uint16_t ncp_connection(const struct ncp_client *cl);
+/* Clear-text login (0x17 0x14); then the directory handle is SYS:. */
+int ncp_login(struct ncp_client *cl, const char *user, const char *password);
+int ncp_logout(struct ncp_client *cl);
+/* 0x61 (big packets), falling back to 0x21; the size is then used. */
+int ncp_negotiate(struct ncp_client *cl, uint16_t want);
+uint16_t ncp_bufsize(const struct ncp_client *cl);
+/* Destroy the connection (0x5555). */
+int ncp_disconnect(struct ncp_client *cl);
+
+/*
+ * One raw request: function, data after the function byte; the reply
+ * data (after the 8-byte header) into reply/cap with its length. For
+ * tests and callers of functions not wrapped below.
+ */
+int ncp_request(struct ncp_client *cl, uint8_t function, const void *data,
+		size_t len, uint8_t *reply, size_t cap, size_t *rlen);
+/* Hand a received packet to the client as its socket would (fuzzing). */
+void ncp_client_input(struct ncp_client *cl, const struct ipx_addr *from,
+		      const uint8_t *data, size_t len);
+
+/* ---- files (paths "VOL:DIR\NAME", or relative to the handle: SYS:) ---- */
+
+struct ncp_entry {
+	char name[15];
+	uint8_t attr;		/* NCP_ATTR_* */
+	uint32_t size;
+	uint16_t date, time;	/* DOS, of the last update */
+	uint16_t seq;		/* the search number (0x3F) */
+};
+
+/* Parse a 28-byte file or directory entry of 0x3F (dir chooses the
+ * layout by the attribute byte). -1 if short. */
+int ncp_parse_entry(const uint8_t *p, size_t len, struct ncp_entry *out);
+
+enum ncp_open_mode {
+	NCP_OPEN_READ,		/* 0x4C read */
+	NCP_OPEN_WRITE,		/* 0x4C read/write */
+	NCP_OPEN_CREATE,	/* 0x43: create or truncate */
+	NCP_OPEN_CREATE_NEW,	/* 0x4D: fail if it exists */
+};
+
+struct ncp_fh {
+	uint8_t h[NCP_HANDLE_LEN];
+	uint32_t size;		/* when opened */
+};
+
+int ncp_open(struct ncp_client *cl, const char *path, enum ncp_open_mode m,
+	     struct ncp_fh *fh);
+int ncp_close(struct ncp_client *cl, const struct ncp_fh *fh);
+/* Read up to n bytes at off (several requests, aligned to the buffer
+ * size); *got < n only at the end of the file. */
+int ncp_read(struct ncp_client *cl, const struct ncp_fh *fh, uint32_t off,
+	     void *buf, size_t n, size_t *got);
+int ncp_write(struct ncp_client *cl, const struct ncp_fh *fh, uint32_t off,
+	      const void *buf, size_t n);
+int ncp_commit(struct ncp_client *cl, const struct ncp_fh *fh);
+int ncp_file_size(struct ncp_client *cl, const struct ncp_fh *fh,
+		  uint32_t *size);
+/* Erase the files matching (wildcards in the last component). */
+int ncp_erase(struct ncp_client *cl, const char *path);
+int ncp_rename(struct ncp_client *cl, const char *from, const char *to);
+int ncp_mkdir(struct ncp_client *cl, const char *path);
+int ncp_rmdir(struct ncp_client *cl, const char *path);
+/* Every entry of directory 'dir' matching 'pattern' (NULL: all), files
+ * and subdirectories, in order; cb returning nonzero stops. */
+int ncp_list(struct ncp_client *cl, const char *dir, const char *pattern,
+	     int (*cb)(const struct ncp_entry *e, void *ctx), void *ctx);
+/* The entry of one path. */
+int ncp_stat(struct ncp_client *cl, const char *path, struct ncp_entry *out);
+
+struct ncp_server_info {
+	char name[49];
+	uint8_t major, minor;
+	uint16_t max_conns, conns, volumes, peak;
+};
+int ncp_get_server_info(struct ncp_client *cl, struct ncp_server_info *out);
+/* The user of this connection ("" before login) and the station. */
+int ncp_whoami(struct ncp_client *cl, char *user, size_t cap,
+	       uint8_t *station);
+/* Record locks (0x1A, 0x1E) for tests and programs that share files. */
+int ncp_lock_record(struct ncp_client *cl, const struct ncp_fh *fh,
+		    uint8_t flag, uint32_t start, uint32_t len,
+		    uint16_t timeout_ticks);
+int ncp_clear_record(struct ncp_client *cl, const struct ncp_fh *fh,
+		     uint32_t start, uint32_t len);
+
+#endif

@@ -1,0 +1,192 @@
+/*
+ * cmd_server.c - "ipxlab server": a NetWare file server (NCP on socket
+ * 0x451, SAP type 4) serving host directories as volumes (docs/ncp.md).
+ * Statistics go to stdout on SIGUSR1 and at exit.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "ipxlab/err.h"
+#include "ipxlab/log.h"
+#include "ipxlab/ncp_server.h"
+
+void help_server(FILE *out)
+{
+	fprintf(out,
+		"Serve host directories as NetWare volumes over NCP (socket\n"
+		"0x451), advertised with SAP as a file server (type 4), so\n"
+		"'ipxlab slist' and NetWare clients find it. DOS 8.3 names,\n"
+		"upper case; host names that are not 8.3 are not visible.\n"
+		"Before login only SYS:LOGIN can be seen. Statistics are\n"
+		"printed on SIGUSR1 and at exit.\n\n"
+		"  --volume NAME=DIR[,ro]\n"
+		"                      a volume (repeatable, at most %d); SYS is\n"
+		"                      required; ',ro' refuses every change\n"
+		"  -n, --name NAME     the server name (default: the host name in\n"
+		"                      upper case)\n"
+		"  --users FILE        users, 'NAME PASSWORD' per line ('-' = no\n"
+		"                      password); SUPERVISOR needs one here to log\n"
+		"                      in; GUEST has none unless given\n"
+		"  --max-connections N connections at once (default 250)\n"
+		"  --max-handles N     open files per connection (default 64)\n"
+		"  --max-locks N       record locks per connection (default 64)\n"
+		CLI_NODE_OPTS_HELP,
+		NCP_MAX_VOLUMES);
+}
+
+enum {
+	OPT_VOLUME = OPT_FIRST_CMD,
+	OPT_USERS,
+	OPT_MAXCONN,
+	OPT_MAXHANDLES,
+	OPT_MAXLOCKS,
+};
+
+static void default_name(char *buf, size_t len)
+{
+	char host[256] = "IPXLAB";
+
+	if (gethostname(host, sizeof(host) - 1) < 0 || !host[0])
+		strcpy(host, "IPXLAB");
+	host[sizeof(host) - 1] = '\0';
+	snprintf(buf, len, "%.47s", host);
+	for (char *p = buf; *p; p++) {
+		if (*p >= 'a' && *p <= 'z')
+			*p = (char)(*p - 32);
+		else if (*p < 0x21 || *p > 0x7E)
+			*p = '-';
+	}
+}
+
+static void on_signal(struct ipx_loop *loop, int signo, void *ctx)
+{
+	if (signo == SIGUSR1) {
+		ncp_server_print_stats(ctx, stdout);
+		fflush(stdout);
+	} else {
+		ipx_loop_stop(loop);
+	}
+}
+
+int cmd_server(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		CLI_NODE_LONGOPTS,
+		{ "name", required_argument, NULL, 'n' },
+		{ "volume", required_argument, NULL, OPT_VOLUME },
+		{ "users", required_argument, NULL, OPT_USERS },
+		{ "max-connections", required_argument, NULL, OPT_MAXCONN },
+		{ "max-handles", required_argument, NULL, OPT_MAXHANDLES },
+		{ "max-locks", required_argument, NULL, OPT_MAXLOCKS },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const int sigs[] = { SIGINT, SIGTERM, SIGUSR1 };
+	struct ncp_server_opts so;
+	struct cli_node_opts no;
+	struct cli_node cn;
+	struct ncp_server *srv;
+	char name[48], err[512], as[IPX_ADDR_STRLEN];
+	unsigned long v;
+	int opt, rc;
+
+	memset(&so, 0, sizeof(so));
+	cli_node_opts_init(&no);
+	default_name(name, sizeof(name));
+	so.name = name;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "n:vqh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'n':
+			so.name = optarg;
+			break;
+		case OPT_VOLUME:
+			if (so.nvolumes == NCP_MAX_VOLUMES) {
+				cli_error("server", "at most %d volumes",
+					  NCP_MAX_VOLUMES);
+				return CLI_USAGE;
+			}
+			if (ncp_volume_spec_parse(optarg,
+						  &so.volumes[so.nvolumes], err,
+						  sizeof(err)) < 0) {
+				cli_error("server", "--volume %s", err);
+				return CLI_USAGE;
+			}
+			so.nvolumes++;
+			break;
+		case OPT_USERS:
+			so.users_file = optarg;
+			break;
+		case OPT_MAXCONN:
+		case OPT_MAXHANDLES:
+		case OPT_MAXLOCKS:
+			if (cli_parse_uint("server",
+					   opt == OPT_MAXCONN ? "--max-connections"
+					   : opt == OPT_MAXHANDLES ? "--max-handles"
+								   : "--max-locks",
+					   optarg, 1, opt == OPT_MAXCONN ? 1000
+									 : 1024,
+					   &v) < 0)
+				return CLI_USAGE;
+			if (opt == OPT_MAXCONN)
+				so.max_connections = (unsigned)v;
+			else if (opt == OPT_MAXHANDLES)
+				so.max_handles = (unsigned)v;
+			else
+				so.max_locks = (unsigned)v;
+			break;
+		case 'h':
+			cli_usage_line(stdout, "server");
+			help_server(stdout);
+			return CLI_OK;
+		default:
+			rc = cli_node_opt(&no, "server", opt, optarg);
+			if (rc < 0)
+				return CLI_USAGE;
+			if (rc == 0) {
+				cli_usage_line(stderr, "server");
+				return CLI_USAGE;
+			}
+		}
+	}
+	if (optind < argc) {
+		cli_error("server", "unexpected argument '%s'", argv[optind]);
+		return CLI_USAGE;
+	}
+	if (so.nvolumes == 0) {
+		cli_error("server", "needs --volume SYS=DIR (and any other "
+				    "volumes as NAME=DIR[,ro])");
+		return CLI_USAGE;
+	}
+	if (!ipx_sap_name_ok(so.name)) {
+		cli_error("server", "--name must be 1 to %d printable "
+				    "characters",
+			  IPX_SAP_NAME_MAX);
+		return CLI_USAGE;
+	}
+	rc = cli_node_open(&cn, &no);
+	if (rc != CLI_OK)
+		return rc;
+	if (ncp_server_new(cn.node, &so, &srv, err, sizeof(err)) != IPX_OK) {
+		cli_error("server", "%s", err);
+		cli_node_close(&cn);
+		return CLI_FAIL;
+	}
+	ipx_loop_watch_signals(cn.loop, sigs, 3, on_signal, srv);
+	cn.addr.socket = 0x451;
+	fprintf(stderr, "server '%s' ready at %s (pid %d)\n", so.name,
+		ipx_addr_format(&cn.addr, as), (int)getpid());
+	for (size_t i = 0; i < so.nvolumes; i++)
+		fprintf(stderr, "  volume %s = %s%s\n", so.volumes[i].name,
+			so.volumes[i].dir,
+			so.volumes[i].read_only ? " (read-only)" : "");
+	rc = ipx_loop_run(cn.loop);
+	ncp_server_print_stats(srv, stdout);
+	ncp_server_free(srv);	/* SAP: going down */
+	ipx_loop_run_once(cn.loop, 0);
+	cli_node_close(&cn);
+	return rc == IPX_OK ? CLI_OK : CLI_FAIL;
+}

@@ -1,0 +1,475 @@
+/*
+ * client.c - the NCP client transport: connection create and destroy,
+ * one request at a time with retransmission and back-off, 0x9999, the
+ * watchdog answer, finding a server with SAP, login and buffer size.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "client_int.h"
+#include "ipxlab/bytes.h"
+#include "ipxlab/err.h"
+#include "ipxlab/log.h"
+
+#define DEFAULT_RTO (100 * IPX_MSEC)
+#define DEFAULT_RTO_MAX (6 * IPX_SEC)
+#define DEFAULT_BUSY (6 * IPX_SEC)
+#define SERVER_SOCKET 0x0451
+
+#define NAME_(id, name, desc) name,
+static const char *const drop_names[] = { NCP_CLI_DROPS(NAME_) };
+#undef NAME_
+
+const char *ncp_cli_drop_name(enum ncp_cli_drop d)
+{
+	return (unsigned)d < NCP_CLI_DROP_COUNT ? drop_names[d] : "?";
+}
+
+const char *ncp_strerror(int err)
+{
+	static __thread char buf[96];
+
+	if (err < 0)
+		return ipx_strerror(err);
+	if (err == 0)
+		return "success";
+	if (err < 0x100)
+		return ncp_cc_text((uint8_t)err);
+	if (err < 0x200) {
+		snprintf(buf, sizeof(buf), "connection status %02X: %s",
+			 err & 0xFF,
+			 err & NCP_STATUS_BAD_CONN ? "the server does not know "
+						     "this connection"
+			 : err & NCP_STATUS_SERVER_DOWN ? "the server is going down"
+							: "refused");
+		return buf;
+	}
+	switch (err) {
+	case NCP_E_TIMEOUT:
+		return "no reply from the server (retransmissions used up)";
+	case NCP_E_NOSERVER:
+		return "no file server of that name answered";
+	case NCP_E_NOTCONN:
+		return "not connected to a server";
+	case NCP_E_BADREPLY:
+		return "the server's reply is too short for the call";
+	case NCP_E_INTERRUPTED:
+		return "interrupted";
+	case NCP_E_LOCAL:
+		return "a local file could not be read or written";
+	default:
+		return "unknown error";
+	}
+}
+
+void ncp_client_input(struct ncp_client *cl, const struct ipx_addr *from,
+		      const uint8_t *data, size_t len)
+{
+	struct ncp_rep_hdr h;
+
+	if (ncp_rep_decode(data, len, &h) < 0) {
+		cl->stats.drops[NCP_CLI_DROP_SHORT]++;
+		return;
+	}
+	if (h.type != NCP_TYPE_REPLY && h.type != NCP_TYPE_BUSY) {
+		cl->stats.drops[NCP_CLI_DROP_BAD_TYPE]++;
+		return;
+	}
+	if (from->socket != cl->server.socket ||
+	    !ipx_node_eq(from->node, cl->server.node) ||
+	    (from->net && cl->server.net && from->net != cl->server.net)) {
+		cl->stats.drops[NCP_CLI_DROP_NOT_SERVER]++;
+		return;
+	}
+	/* Matched on sequence and connection (ncpfs: not on task). The
+	 * create reply carries the connection being assigned. */
+	if (!cl->waiting || h.seq != cl->want_seq ||
+	    (cl->want_type != NCP_TYPE_CREATE && h.conn != cl->conn)) {
+		cl->stats.drops[NCP_CLI_DROP_STALE]++;
+		return;
+	}
+	if (h.type == NCP_TYPE_BUSY) {
+		cl->stats.busy++;
+		cl->busy = true;
+		return;
+	}
+	if (len > sizeof(cl->reply))
+		len = sizeof(cl->reply);
+	memcpy(cl->reply, data, len);
+	cl->reply_len = len;
+	cl->got = true;
+	cl->waiting = false;
+	cl->stats.replies++;
+}
+
+static void on_packet(struct ipx_socket *s, const struct ipx_header *hdr,
+		      const uint8_t *data, size_t len, void *ctx)
+{
+	(void)s;
+	ncp_client_input(ctx, &hdr->src, data, len);
+}
+
+static void on_wdog(struct ipx_socket *s, const struct ipx_header *hdr,
+		    const uint8_t *data, size_t len, void *ctx)
+{
+	struct ncp_client *cl = ctx;
+	uint8_t b[2];
+
+	if (len != NCP_WDOG_LEN || data[1] != NCP_WDOG_POLL || !cl->connected ||
+	    data[0] != (uint8_t)cl->conn ||
+	    !ipx_node_eq(hdr->src.node, cl->server.node)) {
+		cl->stats.drops[NCP_CLI_DROP_WDOG_BAD]++;
+		return;
+	}
+	b[0] = data[0];
+	b[1] = NCP_WDOG_ALIVE;
+	cl->stats.wdog_answered++;
+	ipx_socket_sendto(s, &hdr->src, IPX_TYPE_NCP, b, sizeof(b));
+}
+
+int ncp_client_new(struct ipx_node *node, const struct ncp_client_opts *o,
+		   struct ncp_client **out)
+{
+	struct ncp_client *cl = calloc(1, sizeof(*cl));
+	int rc = IPX_ESOCKFULL;
+
+	*out = NULL;
+	if (!cl)
+		return IPX_ENOMEM;
+	cl->node = node;
+	cl->loop = ipx_node_loop(node);
+	if (o)
+		cl->opts = *o;
+	else
+		cl->opts.retries = -1;
+	if (!cl->opts.rto)
+		cl->opts.rto = DEFAULT_RTO;
+	if (!cl->opts.rto_max)
+		cl->opts.rto_max = DEFAULT_RTO_MAX;
+	if (!cl->opts.busy_wait)
+		cl->opts.busy_wait = DEFAULT_BUSY;
+	if (cl->opts.retries < 0)
+		cl->opts.retries =
+			(int)ipx_node_config(node)->ipx_retry_count;
+	if (!cl->opts.task)
+		cl->opts.task = 1;
+	cl->bufsize = 512;
+	/* Our socket and the next (the watchdog's), as NetWare shells;
+	 * 0x4001/0x4003 are left to the shells that Wireshark expects. */
+	for (uint16_t n = 0x4010; n < 0x7FF0; n += 2) {
+		if (ipx_socket_open(node, n, on_packet, cl, &cl->sock) != IPX_OK)
+			continue;
+		rc = ipx_socket_open(node, (uint16_t)(n + 1), on_wdog, cl,
+				     &cl->wdog);
+		if (rc == IPX_OK)
+			break;
+		ipx_socket_close(cl->sock);
+		cl->sock = NULL;
+		if (rc == IPX_ESOCKFULL)
+			break;
+	}
+	if (!cl->wdog) {
+		free(cl);
+		return rc;
+	}
+	*out = cl;
+	return IPX_OK;
+}
+
+void ncp_client_free(struct ncp_client *cl)
+{
+	if (!cl)
+		return;
+	if (cl->connected) {
+		cl->opts.retries = 0;
+		ncp_disconnect(cl);
+	}
+	ipx_socket_close(cl->wdog);
+	ipx_socket_close(cl->sock);
+	free(cl);
+}
+
+const struct ncp_client_stats *ncp_client_stats(const struct ncp_client *cl)
+{
+	return &cl->stats;
+}
+
+static bool reply_or_busy(void *ctx)
+{
+	struct ncp_client *cl = ctx;
+
+	return cl->got || cl->busy;
+}
+
+/* Send one request and wait for its reply, retransmitting. */
+static int transact(struct ncp_client *cl, uint16_t type, uint8_t function,
+		    const uint8_t *data, size_t len)
+{
+	uint8_t pkt[NCP_CLI_MAX];
+	struct ncp_req_hdr h;
+	struct ncp_rep_hdr rh;
+	ipx_time rto = cl->opts.rto, wait;
+	int tries = 0;
+
+	if (len > sizeof(pkt) - NCP_REQ_HDR_LEN)
+		return IPX_ETOOBIG;
+	if (type != NCP_TYPE_CREATE && !cl->connected)
+		return NCP_E_NOTCONN;
+	h.type = type;
+	h.seq = type == NCP_TYPE_CREATE ? 0 : (uint8_t)(cl->seq + 1);
+	h.conn = type == NCP_TYPE_CREATE ? 0xFFFF : cl->conn;
+	h.task = type == NCP_TYPE_CREATE ? 2 : cl->opts.task;
+	h.function = function;
+	ncp_req_encode(&h, pkt);
+	if (len)
+		memcpy(pkt + NCP_REQ_HDR_LEN, data, len);
+	cl->seq = h.seq;
+	cl->want_seq = h.seq;
+	cl->want_type = type;
+	cl->stats.requests++;
+	wait = rto;
+	for (;;) {
+		int rc = ipx_socket_sendto(cl->sock, &cl->server, IPX_TYPE_NCP,
+					   pkt, NCP_REQ_HDR_LEN + len);
+
+		if (rc != IPX_OK && rc != IPX_ENOROUTE && rc != IPX_ENOTUP) {
+			cl->waiting = false;
+			return rc;
+		}
+		cl->waiting = true;
+		cl->got = false;
+		for (;;) {
+			cl->busy = false;
+			rc = ipx_loop_run_until(cl->loop, reply_or_busy, cl,
+						wait);
+			if (rc == IPX_ECLOSED) {
+				cl->waiting = false;
+				return NCP_E_INTERRUPTED;
+			}
+			if (cl->got)
+				break;
+			if (!cl->busy)
+				break;
+			/* Still being worked on: the count starts again. */
+			tries = 0;
+			wait = cl->opts.busy_wait;
+		}
+		if (cl->got)
+			break;
+		if (tries++ >= cl->opts.retries) {
+			cl->waiting = false;
+			return NCP_E_TIMEOUT;
+		}
+		cl->stats.retransmits++;
+		rto = rto * 2 > cl->opts.rto_max ? cl->opts.rto_max : rto * 2;
+		wait = rto;
+	}
+	ncp_rep_decode(cl->reply, cl->reply_len, &rh);
+	if (type == NCP_TYPE_CREATE && rh.cc == 0)
+		cl->conn = rh.conn;
+	if (rh.status & (NCP_STATUS_BAD_CONN | NCP_STATUS_SERVER_DOWN))
+		return NCP_E_STATUS | rh.status;
+	return rh.cc;
+}
+
+int ncp_request(struct ncp_client *cl, uint8_t function, const void *data,
+		size_t len, uint8_t *reply, size_t cap, size_t *rlen)
+{
+	int rc = transact(cl, NCP_TYPE_REQUEST, function, data, len);
+	size_t n = cl->reply_len > NCP_REP_HDR_LEN
+			   ? cl->reply_len - NCP_REP_HDR_LEN
+			   : 0;
+
+	if (rc)
+		return rc;
+	if (n > cap)
+		n = cap;
+	if (reply && n)
+		memcpy(reply, cl->reply + NCP_REP_HDR_LEN, n);
+	if (rlen)
+		*rlen = n;
+	return 0;
+}
+
+int ncp_request_sub(struct ncp_client *cl, uint8_t function, uint8_t sub,
+		    const void *data, size_t len, uint8_t *reply, size_t cap,
+		    size_t *rlen)
+{
+	uint8_t b[NCP_CLI_MAX];
+
+	if (len > sizeof(b) - 3)
+		return IPX_ETOOBIG;
+	ipx_put16(b, (uint16_t)(len + 1));
+	b[2] = sub;
+	if (len)
+		memcpy(b + 3, data, len);
+	return ncp_request(cl, function, b, len + 3, reply, cap, rlen);
+}
+
+/* ---- finding a server ---- */
+
+static void on_sap(const struct ipx_header *hdr, const struct ipx_sap_msg *m,
+		   void *ctx)
+{
+	struct ncp_client *cl = ctx;
+
+	for (size_t i = 0; i < m->count && !cl->found; i++) {
+		const struct ipx_sap_entry *e = &m->entries[i];
+
+		if (e->type != IPX_SAP_FILE_SERVER || e->hops >= IPX_SAP_DOWN)
+			continue;
+		if (cl->find_name ? strcasecmp(e->name, cl->find_name) != 0
+				  : m->op != IPX_SAP_NEAREST_RESPONSE)
+			continue;
+		cl->found_entry = *e;
+		if (cl->found_entry.addr.net == 0)
+			cl->found_entry.addr.net = hdr->src.net;
+		cl->found = true;
+	}
+}
+
+static bool found(void *ctx)
+{
+	return ((struct ncp_client *)ctx)->found;
+}
+
+int ncp_find_server(struct ncp_client *cl, struct ipx_sap *sap,
+		    const char *name, ipx_time timeout, struct ipx_addr *addr,
+		    char *found_name)
+{
+	int rc;
+
+	cl->find_name = name;
+	cl->found = false;
+	ipx_sap_on_response(sap, on_sap, cl);
+	rc = ipx_sap_query(sap, name ? IPX_SAP_GENERAL_QUERY
+				     : IPX_SAP_NEAREST_QUERY,
+			   IPX_SAP_FILE_SERVER);
+	if (rc == IPX_OK)
+		rc = ipx_loop_run_until(cl->loop, found, cl, timeout);
+	ipx_sap_on_response(sap, NULL, NULL);
+	cl->find_name = NULL;
+	if (!cl->found)
+		return rc == IPX_ECLOSED ? NCP_E_INTERRUPTED : NCP_E_NOSERVER;
+	*addr = cl->found_entry.addr;
+	if (found_name)
+		snprintf(found_name, 48, "%s", cl->found_entry.name);
+	return 0;
+}
+
+/* ---- connection ---- */
+
+static int alloc_dh(struct ncp_client *cl, const char *path)
+{
+	uint8_t b[260], r[8];
+	size_t n = strlen(path), rl;
+	int rc;
+
+	if (n > 255)
+		return IPX_EINVAL;
+	b[0] = 0;	/* source handle: none, the path has a volume */
+	b[1] = 'Z';
+	b[2] = (uint8_t)n;
+	memcpy(b + 3, path, n);
+	rc = ncp_request_sub(cl, 0x16, 0x12, b, n + 3, r, sizeof(r), &rl);
+	if (rc)
+		return rc;
+	if (rl < 2)
+		return NCP_E_BADREPLY;
+	if (cl->dh) {	/* the old one goes */
+		uint8_t d = cl->dh;
+
+		ncp_request_sub(cl, 0x16, 0x14, &d, 1, NULL, 0, NULL);
+	}
+	cl->dh = r[0];
+	return 0;
+}
+
+int ncp_connect(struct ncp_client *cl, const struct ipx_addr *server)
+{
+	int rc;
+
+	cl->server = *server;
+	cl->dh = 0;
+	rc = transact(cl, NCP_TYPE_CREATE, 0, NULL, 0);
+	if (rc)
+		return rc;
+	cl->connected = true;
+	return alloc_dh(cl, "SYS:LOGIN");
+}
+
+uint16_t ncp_connection(const struct ncp_client *cl)
+{
+	return cl->conn;
+}
+
+int ncp_disconnect(struct ncp_client *cl)
+{
+	int rc;
+
+	if (!cl->connected)
+		return NCP_E_NOTCONN;
+	rc = transact(cl, NCP_TYPE_DESTROY, 0, NULL, 0);
+	cl->connected = false;
+	cl->dh = 0;
+	return rc;
+}
+
+int ncp_login(struct ncp_client *cl, const char *user, const char *password)
+{
+	uint8_t b[2 + 1 + 48 + 1 + 128];
+	size_t un = strlen(user), pn = strlen(password);
+	int rc;
+
+	if (un == 0 || un > 47 || pn > 127)
+		return IPX_EINVAL;
+	ipx_put16(b, NCP_OBJ_USER);
+	b[2] = (uint8_t)un;
+	memcpy(b + 3, user, un);
+	b[3 + un] = (uint8_t)pn;
+	memcpy(b + 4 + un, password, pn);
+	rc = ncp_request_sub(cl, 0x17, 0x14, b, 4 + un + pn, NULL, 0, NULL);
+	if (rc)
+		return rc;
+	cl->dh = 0;	/* the login freed every handle */
+	return alloc_dh(cl, "SYS:");
+}
+
+int ncp_logout(struct ncp_client *cl)
+{
+	int rc = ncp_request(cl, 0x19, NULL, 0, NULL, 0, NULL);
+
+	cl->dh = 0;
+	if (rc == 0)
+		rc = alloc_dh(cl, "SYS:LOGIN");
+	return rc;
+}
+
+int ncp_negotiate(struct ncp_client *cl, uint16_t want)
+{
+	uint8_t b[3], r[8];
+	size_t rl;
+	int rc;
+
+	ipx_put16(b, want);
+	b[2] = 0;	/* no checksums or signatures */
+	rc = ncp_request(cl, 0x61, b, 3, r, sizeof(r), &rl);
+	if (rc == 0 && rl < 2)
+		rc = NCP_E_BADREPLY;
+	if (rc && rc < 0x100)
+		rc = ncp_request(cl, 0x21, b, 2, r, sizeof(r), &rl);
+	if (rc)
+		return rc;
+	if (rl < 2)
+		return NCP_E_BADREPLY;
+	want = ipx_get16(r);
+	if (want < 512 || want > NCP_CLI_MAX - 24)
+		return NCP_E_BADREPLY;
+	cl->bufsize = want;
+	return 0;
+}
+
+uint16_t ncp_bufsize(const struct ncp_client *cl)
+{
+	return cl->bufsize;
+}

@@ -1,0 +1,41 @@
+/*
+ * client_int.h - what the two files of the NCP client share.
+ */
+#ifndef IPXLAB_NCP_CLIENT_INT_H
+#define IPXLAB_NCP_CLIENT_INT_H
+
+#include "ipxlab/ncp_client.h"
+
+#define NCP_CLI_MAX 1500
+
+struct ncp_client {
+	struct ipx_node *node;
+	struct ipx_loop *loop;
+	struct ipx_socket *sock, *wdog;
+	struct ncp_client_opts opts;
+	struct ipx_addr server;
+	bool connected;
+	uint16_t conn;
+	uint8_t seq;		/* of the last request */
+	uint8_t dh;		/* directory handle: SYS:LOGIN, then SYS: */
+	uint16_t bufsize;
+	/* The request outstanding. */
+	bool waiting;
+	uint8_t want_seq;
+	uint16_t want_type;	/* request type sent */
+	bool got, busy;
+	uint8_t reply[NCP_CLI_MAX];
+	size_t reply_len;
+	/* SAP search. */
+	const char *find_name;
+	bool found;
+	struct ipx_sap_entry found_entry;
+	struct ncp_client_stats stats;
+};
+
+/* A request with a length word and sub-function (0x16, 0x17). */
+int ncp_request_sub(struct ncp_client *cl, uint8_t function, uint8_t sub,
+		    const void *data, size_t len, uint8_t *reply, size_t cap,
+		    size_t *rlen);
+
+#endif

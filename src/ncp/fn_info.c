@@ -1,0 +1,288 @@
+/*
+ * fn_info.c - the dispatcher and the functions about the server and the
+ * connection: volume info (0x12), station (0x13), date and time (0x14),
+ * the 0x17 family (server info, internet address, clear-text login,
+ * logged info, object ID), end of job (0x18), logout (0x19), buffer size
+ * (0x21) and big packets (0x61). Offsets are in ncp.h and docs/ncp.md.
+ */
+#include <string.h>
+#include <strings.h>
+#include <sys/statvfs.h>
+#include <time.h>
+
+#include "ipxlab/bytes.h"
+#include "srv_int.h"
+
+static void unknown(struct ncp_call *c, bool sub)
+{
+	if (sub)
+		c->srv->stats.unknown_sub[c->hdr.function]++;
+	else
+		c->srv->stats.unknown[c->hdr.function]++;
+	c->cc = NCP_CC_UNKNOWN_REQUEST;
+}
+
+void ncp_fn_volume_info(struct ncp_call *c, int vol)
+{
+	struct statvfs sv;
+	uint32_t total = 0, avail = 0, files = 0, ffree = 0;
+
+	if (vol < 0 || (size_t)vol >= c->srv->nvols) {
+		c->cc = NCP_CC_NO_VOLUME;
+		return;
+	}
+	if (fstatvfs(c->srv->vols[vol].fd, &sv) == 0) {
+		/* 32 KB clusters (64 sectors), capped at what 16 bits hold. */
+		unsigned long long bs = sv.f_frsize ? sv.f_frsize : sv.f_bsize;
+		unsigned long long t = sv.f_blocks * bs / 32768;
+		unsigned long long a = sv.f_bavail * bs / 32768;
+
+		total = t > 0xFFFF ? 0xFFFF : (uint32_t)t;
+		avail = a > 0xFFFF ? 0xFFFF : (uint32_t)a;
+		files = sv.f_files > 0xFFFF ? 0xFFFF : (uint32_t)sv.f_files;
+		ffree = sv.f_ffree > 0xFFFF ? 0xFFFF : (uint32_t)sv.f_ffree;
+		if (c->srv->vols[vol].ro)
+			avail = 0;
+	}
+	ncp_wr16(&c->wr, 64);
+	ncp_wr16(&c->wr, (uint16_t)total);
+	ncp_wr16(&c->wr, (uint16_t)avail);
+	ncp_wr16(&c->wr, (uint16_t)files);
+	ncp_wr16(&c->wr, (uint16_t)ffree);
+	ncp_wrfixed(&c->wr, c->srv->vols[vol].name, 16);
+	ncp_wr16(&c->wr, 0);
+}
+
+/* Year (since 1900), month, day, hour, minute, second, day of week:
+ * the 0x14 reply and the login time of 0x17 0x16. */
+static void put_time7(struct ncp_wr *w, time_t t)
+{
+	struct tm tm;
+
+	if (!localtime_r(&t, &tm))
+		memset(&tm, 0, sizeof(tm));
+	ncp_wr8(w, (uint8_t)tm.tm_year);
+	ncp_wr8(w, (uint8_t)(tm.tm_mon + 1));
+	ncp_wr8(w, (uint8_t)tm.tm_mday);
+	ncp_wr8(w, (uint8_t)tm.tm_hour);
+	ncp_wr8(w, (uint8_t)tm.tm_min);
+	ncp_wr8(w, (uint8_t)tm.tm_sec);
+	ncp_wr8(w, (uint8_t)tm.tm_wday);
+}
+
+static void server_info(struct ncp_call *c)
+{
+	struct ncp_server *srv = c->srv;
+
+	ncp_wrfixed(&c->wr, srv->name, 48);
+	ncp_wr8(&c->wr, 3);	/* NetWare 3.12 */
+	ncp_wr8(&c->wr, 12);
+	ncp_wr16(&c->wr, (uint16_t)srv->max_conns);
+	ncp_wr16(&c->wr, (uint16_t)srv->in_use);
+	ncp_wr16(&c->wr, (uint16_t)srv->nvols);
+	ncp_wr8(&c->wr, 0);	/* revision */
+	ncp_wr8(&c->wr, 2);	/* SFT level */
+	ncp_wr8(&c->wr, 1);	/* TTS level */
+	ncp_wr16(&c->wr, (uint16_t)srv->peak);
+	for (int i = 0; i < 8; i++)	/* account .. bridge versions */
+		ncp_wr8(&c->wr, 1);
+	ncp_wr8(&c->wr, 0);	/* mixed-mode path flag */
+	ncp_wr8(&c->wr, 0);	/* local login info ccode */
+	ncp_wr16(&c->wr, 3);
+	ncp_wr16(&c->wr, 12);
+	ncp_wr16(&c->wr, 0);
+	ncp_wr8(&c->wr, 0);	/* language */
+	ncp_wr8(&c->wr, 0);	/* no 64-bit offsets */
+	for (int i = 0; i < 50; i++)
+		ncp_wr8(&c->wr, 0);
+}
+
+static struct ncp_conn *target_conn(struct ncp_call *c, uint8_t n)
+{
+	if (n == 0 || n > c->srv->max_conns || !c->srv->conns[n - 1].used)
+		return NULL;
+	return &c->srv->conns[n - 1];
+}
+
+static void login(struct ncp_call *c)
+{
+	char name[64], pass[256];
+	uint16_t type = ncp_rd16(&c->rd);
+	const struct ncp_user *u;
+
+	ncp_rdstr(&c->rd, name, sizeof(name));
+	ncp_rdstr(&c->rd, pass, sizeof(pass));
+	if (c->rd.bad) {
+		c->cc = ncp_refuse(c, NCP_SRV_REF_MALFORMED, NCP_CC_FAILURE);
+		return;
+	}
+	/* Logging in again is a logout first, as on NetWare. */
+	ncp_conn_release(c->srv, c->conn, -1);
+	c->conn->logged_in = false;
+	u = type == NCP_OBJ_USER ? ncp_bindery_find(c->srv, name) : NULL;
+	if (!u) {
+		c->srv->stats.bad_logins++;
+		c->cc = NCP_CC_NO_OBJECT;
+		return;
+	}
+	/* Passwords compare without case: DOS LOGIN upper-cases them. */
+	if (!u->has_password || strcasecmp(u->password, pass)) {
+		c->srv->stats.bad_logins++;
+		c->cc = NCP_CC_BAD_PASSWORD;
+		return;
+	}
+	c->srv->stats.logins++;
+	c->conn->logged_in = true;
+	c->conn->user_id = u->id;
+	snprintf(c->conn->user, sizeof(c->conn->user), "%s", u->name);
+	c->conn->login_time = (ipx_time)time(NULL);
+}
+
+static void fn_17(struct ncp_call *c)
+{
+	uint16_t len = ncp_rd16(&c->rd);
+	uint8_t sub = ncp_rd8(&c->rd);
+	struct ncp_conn *t;
+	const struct ncp_user *u;
+	char name[64];
+
+	if (c->rd.bad || len > c->rd.len - 2) {
+		c->cc = ncp_refuse(c, NCP_SRV_REF_MALFORMED, NCP_CC_FAILURE);
+		return;
+	}
+	switch (sub) {
+	case 0x11:
+		server_info(c);
+		return;
+	case 0x12:	/* network serial number */
+		ncp_wr32(&c->wr, 0x1990);
+		ncp_wr16(&c->wr, 1);
+		return;
+	case 0x13:
+		t = target_conn(c, ncp_rd8(&c->rd));
+		if (!t) {
+			c->cc = NCP_CC_BAD_STATION;
+			return;
+		}
+		ncp_wr32(&c->wr, t->addr.net);
+		ncp_wrn(&c->wr, t->addr.node, IPX_NODE_LEN);
+		ncp_wr16(&c->wr, t->addr.socket);
+		return;
+	case 0x14:
+		login(c);
+		return;
+	case 0x16:
+		t = target_conn(c, ncp_rd8(&c->rd));
+		if (!t) {
+			c->cc = NCP_CC_BAD_STATION;
+			return;
+		}
+		ncp_wr32(&c->wr, t->logged_in ? t->user_id : 0);
+		ncp_wr16(&c->wr, t->logged_in ? NCP_OBJ_USER : 0);
+		ncp_wrfixed(&c->wr, t->logged_in ? t->user : "", 48);
+		put_time7(&c->wr, (time_t)t->login_time);
+		ncp_wr8(&c->wr, 0);	/* reserved: 62 bytes in all */
+		return;
+	case 0x35:
+		ncp_rd16(&c->rd);
+		ncp_rdstr(&c->rd, name, sizeof(name));
+		u = c->rd.bad ? NULL : ncp_bindery_find(c->srv, name);
+		if (!u || !c->conn->logged_in) {
+			c->cc = NCP_CC_NO_OBJECT;
+			return;
+		}
+		ncp_wr32(&c->wr, u->id);
+		ncp_wr16(&c->wr, NCP_OBJ_USER);
+		ncp_wrfixed(&c->wr, u->name, 48);
+		return;
+	default:	/* 0x17 "get login key" too: clients fall back to
+			 * the clear-text login. */
+		unknown(c, true);
+	}
+}
+
+static void negotiate(struct ncp_call *c, bool big)
+{
+	uint16_t want = ncp_rd16(&c->rd);
+	unsigned cap = c->srv->max_buffer;
+	size_t payload = ipx_node_max_payload(c->srv->node, &c->conn->addr);
+
+	/* A write request is 20 bytes of header before its data. */
+	if (big)
+		cap = payload > NCP_MAX_PACKET ? NCP_MAX_PACKET - 24
+					       : (unsigned)payload - 24;
+	if (cap > payload - 24)
+		cap = (unsigned)payload - 24;
+	if (c->rd.bad) {
+		c->cc = ncp_refuse(c, NCP_SRV_REF_MALFORMED, NCP_CC_FAILURE);
+		return;
+	}
+	if (want < 512)
+		want = 512;
+	if (want > cap)
+		want = (uint16_t)cap;
+	c->conn->bufsize = want;
+	ncp_wr16(&c->wr, want);
+	if (big) {
+		ncp_wr16(&c->wr, c->srv->sock ? NCP_SOCKET : 0);
+		ncp_wr8(&c->wr, 0);	/* no checksums, no signatures */
+	}
+}
+
+void ncp_fn_dispatch(struct ncp_call *c)
+{
+	uint8_t f = c->hdr.function;
+
+	switch (f) {
+	case 0x12:
+		ncp_fn_volume_info(c, ncp_rd8(&c->rd));
+		return;
+	case 0x13:	/* 3 bytes, as Novell's NWNCP19GetStationNum and
+			 * Wireshark read it (mars_nwe sends 1) */
+		ncp_wr8(&c->wr, (uint8_t)c->conn->number);
+		ncp_wr8(&c->wr, (uint8_t)(c->conn->number >> 8));
+		ncp_wr8(&c->wr, 0);
+		return;
+	case 0x14:
+		put_time7(&c->wr, time(NULL));
+		return;
+	case 0x16:
+		ncp_fn_dir(c);
+		return;
+	case 0x17:
+		fn_17(c);
+		return;
+	case 0x18:	/* end of job: the task's files, locks, temp handles */
+		ncp_conn_release(c->srv, c->conn, c->hdr.task);
+		return;
+	case 0x19:
+		ncp_conn_release(c->srv, c->conn, -1);
+		c->conn->logged_in = false;
+		c->conn->user[0] = '\0';
+		return;
+	case 0x1A: case 0x1B: case 0x1C: case 0x1D: case 0x1E: case 0x1F:
+		ncp_fn_lock(c);
+		return;
+	case 0x21:
+		negotiate(c, false);
+		return;
+	case 0x61:
+		negotiate(c, true);
+		return;
+	case 0x3E: case 0x3F: case 0x40:
+		ncp_fn_search(c);
+		return;
+	case 0x3B: case 0x3D: case 0x41: case 0x42: case 0x43: case 0x44:
+	case 0x45: case 0x46: case 0x47: case 0x48: case 0x49: case 0x4B:
+	case 0x4C: case 0x4D: case 0x54:
+		ncp_fn_file(c);
+		return;
+	default:
+		unknown(c, false);
+	}
+}
+
+void ncp_malformed(struct ncp_call *c)
+{
+	c->cc = ncp_refuse(c, NCP_SRV_REF_MALFORMED, NCP_CC_FAILURE);
+}

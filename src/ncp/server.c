@@ -1,0 +1,675 @@
+/*
+ * server.c - the NCP server core: the socket, the connection table
+ * (create, request, destroy), the one-request-per-connection rule with
+ * its cached reply and 0x9999, the watchdog, file handles, statistics.
+ * The functions themselves are in fn_*.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "ipxlab/bytes.h"
+#include "ipxlab/err.h"
+#include "ipxlab/log.h"
+#include "srv_int.h"
+
+#define DEFAULT_CONNS 250
+#define DEFAULT_HANDLES 64
+#define DEFAULT_LOCKS 64
+#define DEFAULT_BUFFER 1024
+/* NetWare's watchdog: first poll after 4 min 56.6 s, then every 59.3 s,
+ * 10 polls, then the connection is cleared. */
+#define DEFAULT_WDOG_DELAY (296600 * IPX_MSEC)
+#define DEFAULT_WDOG_INTERVAL (59300 * IPX_MSEC)
+#define DEFAULT_WDOG_COUNT 10
+
+#define NAME_(id, name, desc) name,
+static const char *const drop_names[] = { NCP_SRV_DROPS(NAME_) };
+static const char *const refusal_names[] = { NCP_SRV_REFUSALS(NAME_) };
+#undef NAME_
+
+const char *ncp_srv_drop_name(enum ncp_srv_drop d)
+{
+	return (unsigned)d < NCP_SRV_DROP_COUNT ? drop_names[d] : "?";
+}
+
+const char *ncp_srv_refusal_name(enum ncp_srv_refusal r)
+{
+	return (unsigned)r < NCP_SRV_REF_COUNT ? refusal_names[r] : "?";
+}
+
+int ncp_volume_spec_parse(const char *text, struct ncp_volume_spec *out,
+			  char *err, size_t errlen)
+{
+	const char *eq = strchr(text, '=');
+	size_t n = eq ? (size_t)(eq - text) : 0, dl;
+	char *dir = out->dir;
+
+	memset(out, 0, sizeof(*out));
+	if (!eq || n == 0 || n > NCP_VOLNAME_MAX) {
+		snprintf(err, errlen, "'%s' is not NAME=DIR[,ro] with a name "
+			 "of 1 to %d characters", text, NCP_VOLNAME_MAX);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char ch = text[i];
+
+		if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
+		      (ch >= '0' && ch <= '9') || ch == '_' || ch == '-')) {
+			snprintf(err, errlen, "volume name '%.*s': letters, "
+				 "digits, '_' and '-' only", (int)n, text);
+			return -1;
+		}
+		out->name[i] = (char)(ch >= 'a' && ch <= 'z' ? ch - 32 : ch);
+	}
+	snprintf(dir, sizeof(out->dir), "%s", eq + 1);
+	dl = strlen(dir);
+	if (dl > 3 && !strcmp(dir + dl - 3, ",ro")) {
+		out->read_only = true;
+		dir[dl - 3] = '\0';
+	} else if (dl > 3 && !strcmp(dir + dl - 3, ",rw")) {
+		dir[dl - 3] = '\0';
+	}
+	if (!dir[0]) {
+		snprintf(err, errlen, "volume %s: no directory", out->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- connections ---- */
+
+static struct ncp_conn *conn_by_number(struct ncp_server *srv, uint16_t n)
+{
+	if (n == 0 || n > srv->max_conns || !srv->conns[n - 1].used)
+		return NULL;
+	return &srv->conns[n - 1];
+}
+
+static struct ncp_conn *conn_by_addr(struct ncp_server *srv,
+				     const struct ipx_addr *a)
+{
+	for (unsigned i = 0; i < srv->max_conns; i++)
+		if (srv->conns[i].used && ipx_addr_eq(&srv->conns[i].addr, a))
+			return &srv->conns[i];
+	return NULL;
+}
+
+void ncp_handle_of(const struct ncp_conn *conn, const struct ncp_file *f,
+		   uint8_t *out)
+{
+	uint32_t idx = (uint32_t)(f - conn->files);
+
+	/* 00 00, then a little-endian 32-bit number (as mars_nwe does):
+	 * the slot and a generation, so a stale handle does not match. */
+	out[0] = 0;
+	out[1] = 0;
+	out[2] = (uint8_t)idx;
+	out[3] = (uint8_t)(idx >> 8);
+	out[4] = (uint8_t)f->gen;
+	out[5] = (uint8_t)(f->gen >> 8);
+}
+
+struct ncp_file *ncp_file_of(struct ncp_call *c, const uint8_t *h)
+{
+	struct ncp_conn *conn = c->conn;
+	uint32_t idx = (uint32_t)(h[2] | h[3] << 8);
+	uint16_t gen = (uint16_t)(h[4] | h[5] << 8);
+
+	if (h[0] || h[1] || idx >= c->srv->max_handles ||
+	    !conn->files[idx].used || conn->files[idx].gen != gen) {
+		c->srv->stats.refusals[NCP_SRV_REF_BAD_HANDLE]++;
+		return NULL;
+	}
+	return &conn->files[idx];
+}
+
+void ncp_conn_release(struct ncp_server *srv, struct ncp_conn *conn, int task)
+{
+	if (conn->pending.active && (task < 0 || conn->pending.task == task)) {
+		ipx_timer_stop(srv->loop, &conn->pending.timer);
+		conn->pending.active = false;
+		conn->busy = false;
+	}
+	ncp_locks_release(srv, conn, task);
+	for (unsigned i = 0; i < srv->max_handles; i++) {
+		struct ncp_file *f = &conn->files[i];
+
+		if (!f->used || (task >= 0 && f->task != task))
+			continue;
+		close(f->fd);
+		f->used = false;
+		f->gen++;
+		conn->nfiles--;
+	}
+	for (int i = 0; i < NCP_DIR_HANDLES; i++)
+		if (conn->dirh[i].used &&
+		    (task < 0 || (conn->dirh[i].temp &&
+				  conn->dirh[i].task == task)))
+			conn->dirh[i].used = false;
+	if (task < 0)
+		for (int i = 0; i < NCP_SEARCHES; i++)
+			conn->search[i].used = false;
+}
+
+static void conn_free(struct ncp_server *srv, struct ncp_conn *conn)
+{
+	ncp_conn_release(srv, conn, -1);
+	conn->used = false;
+	conn->logged_in = false;
+	srv->in_use--;
+}
+
+static int conn_new(struct ncp_server *srv, const struct ipx_addr *a,
+		    struct ncp_conn **out)
+{
+	struct ncp_conn *conn = conn_by_addr(srv, a);
+
+	/* The same address creating again: its old connection is gone. */
+	if (conn)
+		conn_free(srv, conn);
+	for (unsigned i = 0; i < srv->max_conns && !conn; i++)
+		if (!srv->conns[i].used)
+			conn = &srv->conns[i];
+	if (!conn)
+		return -1;
+	if (!conn->reply) {
+		conn->reply = malloc(NCP_MAX_PACKET);
+		conn->files = calloc(srv->max_handles, sizeof(*conn->files));
+		if (!conn->reply || !conn->files) {
+			free(conn->reply);
+			free(conn->files);
+			conn->reply = NULL;
+			conn->files = NULL;
+			return -1;
+		}
+	}
+	conn->used = true;
+	conn->addr = *a;
+	conn->last_seq = 0;
+	conn->busy = false;
+	conn->reply_len = 0;
+	conn->last_heard = ipx_loop_now(srv->loop);
+	conn->next_wdog = 0;
+	conn->wdog_left = srv->wdog_count;
+	conn->logged_in = false;
+	conn->user[0] = '\0';
+	conn->user_id = 0;
+	conn->bufsize = 512;
+	conn->nfiles = 0;
+	conn->nlocks = 0;
+	memset(conn->dirh, 0, sizeof(conn->dirh));
+	memset(conn->search, 0, sizeof(conn->search));
+	conn->pending.active = false;
+	srv->in_use++;
+	if (srv->in_use > srv->peak)
+		srv->peak = srv->in_use;
+	*out = conn;
+	return 0;
+}
+
+/* ---- replies ---- */
+
+static void send_raw(struct ncp_server *srv, const struct ipx_addr *to,
+		     const uint8_t *p, size_t len)
+{
+	if (ipx_socket_sendto(srv->sock, to, IPX_TYPE_NCP, p, len) != IPX_OK)
+		srv->stats.drops[NCP_SRV_DROP_TX]++;
+}
+
+static void send_short(struct ncp_server *srv, const struct ipx_addr *to,
+		       uint16_t type, const struct ncp_req_hdr *rq,
+		       uint16_t conn, uint8_t cc, uint8_t status)
+{
+	struct ncp_rep_hdr h = { type, rq->seq, conn, rq->task, cc, status };
+	uint8_t b[NCP_REP_HDR_LEN];
+
+	ncp_rep_encode(&h, b);
+	send_raw(srv, to, b, sizeof(b));
+}
+
+/* Store a reply as the connection's last and send it. */
+static void reply(struct ncp_server *srv, struct ncp_conn *conn,
+		  const struct ncp_req_hdr *rq, uint8_t cc,
+		  const uint8_t *data, size_t len)
+{
+	struct ncp_rep_hdr h = { NCP_TYPE_REPLY, rq->seq, conn->number,
+				 rq->task, cc, 0 };
+
+	if (len > NCP_MAX_PACKET - NCP_REP_HDR_LEN)
+		len = 0;
+	ncp_rep_encode(&h, conn->reply);
+	if (len && data != conn->reply + NCP_REP_HDR_LEN)
+		memmove(conn->reply + NCP_REP_HDR_LEN, data, len);
+	conn->reply_len = NCP_REP_HDR_LEN + len;
+	send_raw(srv, &conn->addr, conn->reply, conn->reply_len);
+}
+
+void ncp_finish_pending(struct ncp_server *srv, struct ncp_conn *conn,
+			uint8_t cc)
+{
+	struct ncp_req_hdr rq = { NCP_TYPE_REQUEST, conn->pending.seq,
+				  conn->number, conn->pending.task,
+				  conn->pending.function };
+
+	ipx_timer_stop(srv->loop, &conn->pending.timer);
+	conn->pending.active = false;
+	conn->busy = false;
+	reply(srv, conn, &rq, cc, NULL, 0);
+}
+
+/* ---- requests ---- */
+
+static void do_request(struct ncp_server *srv, struct ncp_conn *conn,
+		       const struct ncp_req_hdr *rq, const uint8_t *data,
+		       size_t len)
+{
+	struct ncp_call c;
+	uint8_t out[NCP_MAX_PACKET];
+	size_t cap;
+
+	memset(&c, 0, sizeof(c));
+	c.srv = srv;
+	c.conn = conn;
+	c.hdr = *rq;
+	ncp_rd_init(&c.rd, data, len);
+	cap = ipx_node_max_payload(srv->node, &conn->addr);
+	if (cap > sizeof(out))
+		cap = sizeof(out);
+	ncp_wr_init(&c.wr, out, cap - NCP_REP_HDR_LEN);
+	srv->stats.requests++;
+	srv->stats.by_function[rq->function]++;
+	conn->last_seq = rq->seq;
+	conn->last_task = rq->task;
+	conn->fresh = false;
+	ncp_fn_dispatch(&c);
+	if (c.pending) {
+		conn->busy = true;
+		conn->reply_len = 0;
+		return;
+	}
+	if (c.wr.bad) {
+		c.cc = NCP_CC_FAILURE;
+		c.wr.len = 0;
+	}
+	reply(srv, conn, rq, c.cc, out, c.cc ? 0 : c.wr.len);
+}
+
+static void on_wdog_answer(struct ncp_server *srv, const struct ipx_header *h,
+			   const uint8_t *data)
+{
+	struct ncp_conn *conn = conn_by_number(srv, data[0]);
+
+	if (!conn || data[1] != NCP_WDOG_ALIVE ||
+	    conn->addr.net != h->src.net ||
+	    !ipx_node_eq(conn->addr.node, h->src.node)) {
+		srv->stats.drops[NCP_SRV_DROP_WDOG_BAD]++;
+		return;
+	}
+	srv->stats.wdog_answers++;
+	conn->last_heard = ipx_loop_now(srv->loop);
+	conn->next_wdog = 0;
+	conn->wdog_left = srv->wdog_count;
+}
+
+static void on_packet(struct ipx_socket *sock, const struct ipx_header *h,
+		      const uint8_t *data, size_t len, void *ctx)
+{
+	struct ncp_server *srv = ctx;
+	struct ncp_req_hdr rq;
+	struct ncp_conn *conn;
+
+	(void)sock;
+	if (len == NCP_WDOG_LEN) {
+		on_wdog_answer(srv, h, data);
+		return;
+	}
+	if (ncp_req_decode(data, len, &rq) < 0) {
+		srv->stats.drops[NCP_SRV_DROP_SHORT]++;
+		return;
+	}
+	if (h->type != IPX_TYPE_NCP && h->type != 0) {
+		srv->stats.drops[NCP_SRV_DROP_BAD_PACKET_TYPE]++;
+		return;
+	}
+	switch (rq.type) {
+	case NCP_TYPE_CREATE:
+		if (len >= 10 && ipx_get32(data + 4) == 0x4C495020) {
+			srv->stats.drops[NCP_SRV_DROP_BAD_TYPE]++;	/* LIP */
+			return;
+		}
+		conn = conn_by_addr(srv, &h->src);
+		if (conn && conn->fresh && conn->reply_len &&
+		    rq.seq == conn->last_seq) {
+			/* Our create reply was lost: the same answer again. */
+			srv->stats.repeats++;
+			send_raw(srv, &conn->addr, conn->reply,
+				 conn->reply_len);
+			return;
+		}
+		if (conn_new(srv, &h->src, &conn) < 0) {
+			srv->stats.full++;
+			send_short(srv, &h->src, NCP_TYPE_REPLY, &rq, 0xFFFF,
+				   NCP_CC_NO_SLOTS, 0);
+			return;
+		}
+		conn->number = (uint16_t)(conn - srv->conns + 1);
+		conn->last_seq = rq.seq;
+		conn->fresh = true;
+		srv->stats.created++;
+		reply(srv, conn, &rq, NCP_CC_OK, NULL, 0);
+		return;
+	case NCP_TYPE_REQUEST:
+	case NCP_TYPE_DESTROY:
+		break;
+	default:
+		srv->stats.drops[NCP_SRV_DROP_BAD_TYPE]++;
+		return;
+	}
+	conn = conn_by_number(srv, rq.conn);
+	if (!conn || !ipx_addr_eq(&conn->addr, &h->src)) {
+		/* mars_nwe: status 0 for destroy and logout of a dead one. */
+		bool quiet = rq.type == NCP_TYPE_DESTROY || rq.function == 0x19;
+
+		srv->stats.bad_conn++;
+		send_short(srv, &h->src, NCP_TYPE_REPLY, &rq, rq.conn, 0,
+			   quiet ? 0 : NCP_STATUS_BAD_CONN);
+		return;
+	}
+	conn->last_heard = ipx_loop_now(srv->loop);
+	conn->next_wdog = 0;
+	conn->wdog_left = srv->wdog_count;
+	if (rq.seq == conn->last_seq && (conn->busy || conn->reply_len)) {
+		if (conn->busy) {
+			srv->stats.busy++;
+			send_short(srv, &h->src, NCP_TYPE_BUSY, &rq,
+				   conn->number, 0, 0);
+		} else {
+			srv->stats.repeats++;
+			send_raw(srv, &conn->addr, conn->reply,
+				 conn->reply_len);
+		}
+		return;
+	}
+	if (conn->busy) {
+		srv->stats.drops[NCP_SRV_DROP_BUSY_OTHER]++;
+		return;
+	}
+	if (rq.type == NCP_TYPE_DESTROY) {
+		struct ipx_addr to = conn->addr;
+		struct ncp_req_hdr r0 = rq;
+
+		r0.task = 0;
+		srv->stats.destroyed++;
+		conn_free(srv, conn);
+		send_short(srv, &to, NCP_TYPE_REPLY, &r0, rq.conn, 0, 0);
+		return;
+	}
+	do_request(srv, conn, &rq, data + NCP_REQ_HDR_LEN,
+		   len - NCP_REQ_HDR_LEN);
+}
+
+/* ---- watchdog ---- */
+
+static void on_tick(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
+{
+	struct ncp_server *srv = ctx;
+	ipx_time now = ipx_loop_now(loop);
+
+	(void)t;
+	for (unsigned i = 0; i < srv->max_conns; i++) {
+		struct ncp_conn *conn = &srv->conns[i];
+		struct ipx_addr to;
+		uint8_t b[NCP_WDOG_LEN];
+
+		if (!conn->used || conn->busy)
+			continue;
+		/* Due times count from the last packet heard, not from this
+		 * 1 s sweep, so the intervals are NetWare's on average. */
+		if (!conn->next_wdog)
+			conn->next_wdog = conn->last_heard + srv->wdog_delay;
+		if (ipx_time_before(now, conn->next_wdog))
+			continue;
+		if (conn->wdog_left == 0) {
+			ipx_info("ncp: connection %u (no answer to %u "
+				 "watchdog polls) cleared",
+				 conn->number, srv->wdog_count);
+			srv->stats.wdog_cleared++;
+			conn_free(srv, conn);
+			continue;
+		}
+		conn->wdog_left--;
+		conn->next_wdog += srv->wdog_interval;
+		to = conn->addr;
+		to.socket = (uint16_t)(to.socket + 1);
+		b[0] = (uint8_t)conn->number;
+		b[1] = NCP_WDOG_POLL;
+		srv->stats.wdog_sent++;
+		send_raw(srv, &to, b, sizeof(b));
+	}
+}
+
+/* ---- life ---- */
+
+static int open_volumes(struct ncp_server *srv,
+			const struct ncp_server_opts *o, char *err,
+			size_t errlen)
+{
+	bool sys = false;
+
+	for (size_t i = 0; i < o->nvolumes; i++) {
+		struct ncp_volume *v = &srv->vols[i];
+
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(o->volumes[k].name, o->volumes[i].name)) {
+				snprintf(err, errlen, "volume %s given twice",
+					 o->volumes[i].name);
+				return IPX_EINVAL;
+			}
+		snprintf(v->name, sizeof(v->name), "%s", o->volumes[i].name);
+		snprintf(v->dir, sizeof(v->dir), "%s", o->volumes[i].dir);
+		v->ro = o->volumes[i].read_only;
+		v->fd = open(v->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (v->fd < 0) {
+			snprintf(err, errlen, "volume %s: cannot open %s: %s",
+				 v->name, v->dir, strerror(errno));
+			return IPX_EIO;
+		}
+		srv->nvols++;
+		if (!strcmp(v->name, "SYS"))
+			sys = true;
+	}
+	if (!sys) {
+		snprintf(err, errlen, "a volume named SYS is required "
+			 "(--volume SYS=DIR)");
+		return IPX_EINVAL;
+	}
+	/* SYS comes first: volume number 0, as on NetWare. */
+	for (size_t i = 1; i < srv->nvols; i++)
+		if (!strcmp(srv->vols[i].name, "SYS")) {
+			struct ncp_volume t = srv->vols[0];
+
+			srv->vols[0] = srv->vols[i];
+			srv->vols[i] = t;
+		}
+	{
+		/* SYS:LOGIN is what a client sees before login. */
+		struct stat st;
+		char host[256];
+
+		if (ncp_lookup(NULL, srv->vols[0].fd, "LOGIN", host,
+			       sizeof(host), &st) != 0 &&
+		    !srv->vols[0].ro)
+			mkdirat(srv->vols[0].fd, "LOGIN", 0755);
+	}
+	return IPX_OK;
+}
+
+int ncp_server_new(struct ipx_node *node, const struct ncp_server_opts *o,
+		   struct ncp_server **out, char *err, size_t errlen)
+{
+	struct ncp_server *srv = calloc(1, sizeof(*srv));
+	int rc;
+
+	*out = NULL;
+	if (!srv) {
+		snprintf(err, errlen, "out of memory");
+		return IPX_ENOMEM;
+	}
+	srv->node = node;
+	srv->loop = ipx_node_loop(node);
+	for (size_t i = 0; i < NCP_MAX_VOLUMES; i++)
+		srv->vols[i].fd = -1;
+	if (!o->name || !ipx_sap_name_ok(o->name)) {
+		snprintf(err, errlen, "server name must be 1 to %d printable "
+			 "characters", IPX_SAP_NAME_MAX);
+		free(srv);
+		return IPX_EINVAL;
+	}
+	snprintf(srv->name, sizeof(srv->name), "%s", o->name);
+	srv->max_conns = o->max_connections ? o->max_connections
+					    : DEFAULT_CONNS;
+	srv->max_handles = o->max_handles ? o->max_handles : DEFAULT_HANDLES;
+	srv->max_locks = o->max_locks ? o->max_locks : DEFAULT_LOCKS;
+	srv->wdog_delay = o->wdog_delay ? o->wdog_delay : DEFAULT_WDOG_DELAY;
+	srv->wdog_interval = o->wdog_interval ? o->wdog_interval
+					      : DEFAULT_WDOG_INTERVAL;
+	srv->wdog_count = o->wdog_count ? o->wdog_count : DEFAULT_WDOG_COUNT;
+	srv->max_buffer = o->max_buffer ? o->max_buffer : DEFAULT_BUFFER;
+	srv->conns = calloc(srv->max_conns, sizeof(*srv->conns));
+	if (!srv->conns) {
+		snprintf(err, errlen, "out of memory");
+		ncp_server_free(srv);
+		return IPX_ENOMEM;
+	}
+	for (unsigned i = 0; i < srv->max_conns; i++) {
+		struct ncp_pending *pd = &srv->conns[i].pending;
+
+		pd->conn = &srv->conns[i];
+		pd->srv = srv;
+		ipx_timer_init(&pd->timer, ncp_locks_timeout, pd);
+	}
+	rc = open_volumes(srv, o, err, errlen);
+	if (rc == IPX_OK)
+		rc = ncp_bindery_load(srv, o->users_file, err, errlen);
+	if (rc != IPX_OK) {
+		ncp_server_free(srv);
+		return rc;
+	}
+	rc = ipx_socket_open(node, NCP_SOCKET, on_packet, srv, &srv->sock);
+	if (rc != IPX_OK) {
+		snprintf(err, errlen, "cannot open NCP socket 0x451: %s",
+			 ipx_strerror(rc));
+		ncp_server_free(srv);
+		return rc;
+	}
+	srv->sap = o->sap;
+	if (!srv->sap) {
+		rc = ipx_sap_new(node, NULL, &srv->sap);
+		if (rc != IPX_OK) {
+			snprintf(err, errlen, "cannot start SAP: %s",
+				 ipx_strerror(rc));
+			ncp_server_free(srv);
+			return rc;
+		}
+		srv->own_sap = true;
+	}
+	rc = ipx_sap_advertise(srv->sap, IPX_SAP_FILE_SERVER, srv->name,
+			       NCP_SOCKET);
+	if (rc != IPX_OK) {
+		snprintf(err, errlen, "cannot advertise '%s': %s", srv->name,
+			 ipx_strerror(rc));
+		ncp_server_free(srv);
+		return rc;
+	}
+	ipx_timer_init(&srv->tick, on_tick, srv);
+	ipx_timer_start(srv->loop, &srv->tick, IPX_SEC, IPX_SEC);
+	*out = srv;
+	return IPX_OK;
+}
+
+void ncp_server_free(struct ncp_server *srv)
+{
+	if (!srv)
+		return;
+	ipx_timer_stop(srv->loop, &srv->tick);
+	if (srv->sap) {
+		ipx_sap_withdraw(srv->sap, IPX_SAP_FILE_SERVER, srv->name);
+		if (srv->own_sap)
+			ipx_sap_free(srv->sap);
+	}
+	if (srv->sock)
+		ipx_socket_close(srv->sock);
+	for (unsigned i = 0; srv->conns && i < srv->max_conns; i++) {
+		if (srv->conns[i].used)
+			conn_free(srv, &srv->conns[i]);
+		free(srv->conns[i].reply);
+		free(srv->conns[i].files);
+	}
+	for (size_t i = 0; i < NCP_MAX_VOLUMES; i++)
+		if (srv->vols[i].fd >= 0)
+			close(srv->vols[i].fd);
+	free(srv->conns);
+	free(srv->locks);
+	free(srv->users);
+	free(srv);
+}
+
+const struct ncp_server_stats *ncp_server_stats(const struct ncp_server *srv)
+{
+	return &srv->stats;
+}
+
+unsigned ncp_server_connections(const struct ncp_server *srv)
+{
+	return srv->in_use;
+}
+
+size_t ncp_server_lock_count(const struct ncp_server *srv)
+{
+	return srv->nlocks;
+}
+
+size_t ncp_server_open_files(const struct ncp_server *srv)
+{
+	size_t n = 0;
+
+	for (unsigned i = 0; i < srv->max_conns; i++)
+		n += srv->conns[i].used ? srv->conns[i].nfiles : 0;
+	return n;
+}
+
+void ncp_server_print_stats(const struct ncp_server *srv, FILE *out)
+{
+	const struct ncp_server_stats *s = &srv->stats;
+
+	fprintf(out, "connections_in_use %u\nconnections_peak %u\n",
+		srv->in_use, srv->peak);
+#define P_(f) fprintf(out, #f " %llu\n", (unsigned long long)s->f)
+	P_(requests); P_(repeats); P_(busy); P_(bad_conn); P_(created);
+	P_(destroyed); P_(full); P_(wdog_sent); P_(wdog_answers);
+	P_(wdog_cleared); P_(logins); P_(bad_logins); P_(bytes_read);
+	P_(bytes_written); P_(fsyncs);
+#undef P_
+	for (int d = 0; d < NCP_SRV_DROP_COUNT; d++)
+		fprintf(out, "drop_%s %llu\n", drop_names[d],
+			(unsigned long long)s->drops[d]);
+	for (int r = 0; r < NCP_SRV_REF_COUNT; r++)
+		fprintf(out, "refused_%s %llu\n", refusal_names[r],
+			(unsigned long long)s->refusals[r]);
+	for (int f = 0; f < 256; f++)
+		if (s->by_function[f])
+			fprintf(out, "function_%02X %llu\n", f,
+				(unsigned long long)s->by_function[f]);
+	for (int f = 0; f < 256; f++) {
+		if (s->unknown[f])
+			fprintf(out, "unknown_function_%02X %llu\n", f,
+				(unsigned long long)s->unknown[f]);
+		if (s->unknown_sub[f])
+			fprintf(out, "unknown_subfunction_of_%02X %llu\n", f,
+				(unsigned long long)s->unknown_sub[f]);
+	}
+}

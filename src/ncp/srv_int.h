@@ -1,0 +1,254 @@
+/*
+ * srv_int.h - what the files of the NCP server share: the server and
+ * connection structs, the path resolver (names.c), the function handlers
+ * (fn_*.c), record locks (locks.c) and the bindery (bindery.c).
+ */
+#ifndef IPXLAB_NCP_SRV_INT_H
+#define IPXLAB_NCP_SRV_INT_H
+
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "ipxlab/loop.h"
+#include "ipxlab/ncp_server.h"
+
+#define NCP_SOCKET 0x0451
+#define NCP_MAX_PACKET 1500	/* reply buffer; replies fit one IPX packet */
+#define NCP_DIR_HANDLES 32	/* per connection */
+#define NCP_SEARCHES 8		/* 0x3E search contexts per connection */
+#define NCP_MAX_DEPTH 16	/* directory levels below a volume root */
+#define NCP_NAME_LEN 12		/* 8.3 */
+#define NCP_PATH_MAX 255
+
+/* A path inside a volume: canonical upper-case 8.3 components. */
+struct ncp_path {
+	int vol;
+	int depth;
+	char comp[NCP_MAX_DEPTH][NCP_NAME_LEN + 1];
+};
+
+struct ncp_volume {
+	char name[NCP_VOLNAME_MAX + 1];
+	char dir[4096];
+	int fd;			/* O_DIRECTORY descriptor of the root */
+	bool ro;
+};
+
+struct ncp_file {
+	bool used;
+	int fd;
+	uint16_t gen;		/* part of the handle: stale handles fail */
+	uint8_t task;
+	bool writable;
+	dev_t dev;
+	ino_t ino;
+	char name[NCP_NAME_LEN + 1];
+};
+
+struct ncp_dirh {
+	bool used;
+	bool temp;		/* freed by end of job of its task */
+	uint8_t task;
+	struct ncp_path path;
+};
+
+struct ncp_search {
+	bool used;
+	struct ncp_path path;
+};
+
+/* A request waiting for a record lock (0x1A: that record; 0x1B: the
+ * connection's logged set). */
+struct ncp_pending {
+	bool active;
+	uint8_t seq, task, function;
+	uint8_t flag;
+	uint8_t handle[NCP_HANDLE_LEN];
+	uint32_t start, len;
+	struct ipx_timer timer;	/* its timeout */
+	struct ncp_conn *conn;
+	struct ncp_server *srv;
+};
+
+struct ncp_conn {
+	bool used;
+	uint16_t number;	/* 1..max */
+	struct ipx_addr addr;
+	uint8_t last_seq;
+	uint8_t last_task;
+	bool busy;		/* the request last_seq is still pending */
+	bool fresh;		/* created, no request yet: the cached reply
+				 * is the create's */
+	uint8_t *reply;		/* the last reply (NCP_MAX_PACKET) */
+	size_t reply_len;
+	ipx_time last_heard;
+	ipx_time next_wdog;	/* 0: not polling yet */
+	unsigned wdog_left;	/* polls left before clearing */
+	bool logged_in;
+	uint32_t user_id;
+	char user[48];
+	ipx_time login_time;
+	uint16_t bufsize;
+	struct ncp_file *files;		/* max_handles */
+	unsigned nfiles;
+	struct ncp_dirh dirh[NCP_DIR_HANDLES];
+	struct ncp_search search[NCP_SEARCHES];
+	unsigned next_search;
+	unsigned nlocks;
+	struct ncp_pending pending;
+};
+
+struct ncp_lock {
+	struct ncp_conn *conn;
+	uint8_t task;
+	dev_t dev;
+	ino_t ino;
+	uint8_t handle[NCP_HANDLE_LEN];
+	uint32_t start, len;
+	bool locked;		/* false: only logged */
+	bool shared;
+};
+
+struct ncp_user {
+	char name[48];
+	char password[128];
+	bool has_password;	/* false: no login at all (SUPERVISOR unset) */
+	uint32_t id;
+};
+
+struct ncp_server {
+	struct ipx_node *node;
+	struct ipx_loop *loop;
+	struct ipx_socket *sock;
+	struct ipx_sap *sap;
+	bool own_sap;
+	char name[48];
+	struct ncp_volume vols[NCP_MAX_VOLUMES];
+	size_t nvols;
+	struct ncp_conn *conns;
+	unsigned max_conns, in_use, peak;
+	unsigned max_handles, max_locks;
+	ipx_time wdog_delay, wdog_interval;
+	unsigned wdog_count;
+	unsigned max_buffer;
+	struct ipx_timer tick;
+	struct ncp_lock *locks;
+	size_t nlocks, caplocks;
+	struct ncp_user *users;
+	size_t nusers;
+	struct ncp_server_stats stats;
+};
+
+/* What a handler is given and fills. */
+struct ncp_call {
+	struct ncp_server *srv;
+	struct ncp_conn *conn;
+	struct ncp_req_hdr hdr;
+	struct ncp_rd rd;	/* the data after the function byte */
+	struct ncp_wr wr;	/* reply data after the 8-byte header */
+	uint8_t cc;
+	bool pending;		/* the handler parked the request */
+};
+
+/* ---- names.c: DOS names, wildcards and path resolution ---- */
+
+/* True if a host name is visible as a DOS 8.3 name (any case). */
+bool ncp_name_visible(const char *host);
+/* Upper-case copy of a valid DOS name, with wildcards if 'wild'. Returns
+ * 0, or a refusal (NCP_SRV_REF_*) + 1. */
+int ncp_name_check(const char *in, size_t len, bool wild, char *out);
+/* DOS-style match of an upper-case name against an upper-case pattern. */
+bool ncp_wild_match(const char *pattern, const char *name);
+bool ncp_has_wild(const char *name);
+/* Count a refusal and return its completion code. */
+uint8_t ncp_refuse(struct ncp_call *c, enum ncp_srv_refusal r, uint8_t cc);
+/*
+ * Parse a request path (raw bytes) relative to directory handle 'dh'.
+ * With 'last' non-NULL the last component is taken off into it (wildcards
+ * allowed if 'wild') and the directory goes to *out. Returns a completion
+ * code (0 = fine), counting refusals.
+ */
+uint8_t ncp_path_parse(struct ncp_call *c, uint8_t dh, const uint8_t *text,
+		       size_t len, struct ncp_path *out, char *last,
+		       bool wild);
+/* Read a length-prefixed path from the request and parse it as above:
+ * false with c->cc set (a short request counted as malformed). */
+bool ncp_rd_path(struct ncp_call *c, uint8_t dh, struct ncp_path *out,
+		 char *last, bool wild);
+/* dh + path naming an existing directory: a completion code. */
+uint8_t ncp_path_resolve_dir(struct ncp_call *c, uint8_t dh, const uint8_t *t,
+			     size_t len, struct ncp_path *out);
+/* Open the directory of 'p' (walking from the volume root, no symlinks).
+ * Returns an fd, or -1 with the completion code in *cc (refusal counted). */
+int ncp_path_open_dir(struct ncp_call *c, const struct ncp_path *p,
+		      uint8_t *cc);
+/* Find 'dosname' (upper case) in directory 'dirfd': 0 with the host name
+ * and lstat, 1 if absent, -1 a symlink or special file (refusal counted). */
+int ncp_lookup(struct ncp_call *c, int dirfd, const char *dosname,
+	       char *host, size_t hostcap, struct stat *st);
+/* One visible entry of a directory listing. */
+struct ncp_dirent {
+	char name[NCP_NAME_LEN + 1];	/* upper case */
+	char host[256];
+	struct stat st;
+};
+/* The visible entries of 'dirfd', sorted by DOS name. Caller frees. */
+int ncp_list_dir(int dirfd, struct ncp_dirent **out, size_t *n);
+/* The DOS attributes of a host file. */
+uint8_t ncp_attr_of(const struct stat *st);
+/* A change on the volume of 'p' when it is read-only: the refusal. */
+bool ncp_vol_ro(struct ncp_call *c, int vol);
+/* "VOL:DIR\SUB" */
+void ncp_path_format(const struct ncp_server *srv, const struct ncp_path *p,
+		     char *out, size_t cap);
+
+/* ---- fn_*.c: the function handlers ---- */
+void ncp_fn_dispatch(struct ncp_call *c);
+/* The 0x12 / 0x16 15 reply of a volume (index). */
+void ncp_fn_volume_info(struct ncp_call *c, int vol);
+/* Count a malformed request: completion FF. */
+void ncp_malformed(struct ncp_call *c);
+void ncp_fn_info(struct ncp_call *c);	/* 0x12..0x14, 0x17 */
+void ncp_fn_dir(struct ncp_call *c);	/* 0x16 */
+void ncp_fn_search(struct ncp_call *c);	/* 0x3E, 0x3F, 0x40 */
+void ncp_fn_file(struct ncp_call *c);	/* 0x3D, 0x41..0x4D, 0x54 */
+void ncp_fn_lock(struct ncp_call *c);	/* 0x1A..0x1F */
+/* The 28-byte file entry of 0x40/0x41 replies: name (14), attributes,
+ * exec type, size BE4, creation, access and update dates, update time. */
+void ncp_put_file_entry(struct ncp_wr *w, const char *name,
+			const struct stat *st);
+
+/* ---- server.c ---- */
+struct ncp_file *ncp_file_of(struct ncp_call *c, const uint8_t *handle);
+void ncp_handle_of(const struct ncp_conn *conn, const struct ncp_file *f,
+		   uint8_t *out);
+/* Free what a connection (task >= 0: only that task's) holds. */
+void ncp_conn_release(struct ncp_server *srv, struct ncp_conn *conn, int task);
+/* Send the reply of a parked request (locks.c, when it is decided). */
+void ncp_finish_pending(struct ncp_server *srv, struct ncp_conn *conn,
+			uint8_t cc);
+
+/* ---- locks.c ---- */
+/* Drop the locks of a connection (of one task if task >= 0). */
+void ncp_locks_release(struct ncp_server *srv, struct ncp_conn *conn,
+		       int task);
+/* True if another connection's lock stops this read or write. */
+bool ncp_locks_blocked(const struct ncp_server *srv,
+		       const struct ncp_conn *conn, dev_t dev, ino_t ino,
+		       uint32_t start, uint32_t len, bool write);
+/* Drop the locks on one open file of a connection (it is being closed). */
+void ncp_locks_close_file(struct ncp_server *srv, struct ncp_conn *conn,
+			  const uint8_t *handle);
+
+/* The timer callback of a waiting lock request (ctx: its ncp_pending). */
+void ncp_locks_timeout(struct ipx_loop *loop, struct ipx_timer *t, void *ctx);
+
+/* ---- bindery.c ---- */
+int ncp_bindery_load(struct ncp_server *srv, const char *file, char *err,
+		     size_t errlen);
+const struct ncp_user *ncp_bindery_find(const struct ncp_server *srv,
+					const char *name);
+const struct ncp_user *ncp_bindery_by_id(const struct ncp_server *srv,
+					 uint32_t id);
+
+#endif

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""gen_corpus_ncp.py - write the seed corpora of the NCP harnesses under
+tests/fuzz/corpus/{ncp_server,ncp_client}/.
+
+The seeds are committed; run this again only to change them:
+
+    python3 tests/fuzz/gen_corpus_ncp.py
+
+Server seeds: the flags byte of fuzz_ncp_server.c (bit 0 patch into a
+request of the live connection), then an NCP request. Client seeds: the
+flags byte and the call byte of fuzz_ncp_client.c, then a reply.
+"""
+import os
+import shutil
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CORPUS = os.path.join(HERE, "corpus")
+
+
+def nstr(s):
+    return bytes([len(s)]) + s
+
+
+def req(fn, data=b""):
+    return struct.pack(">HBBBBB", 0x2222, 0, 0, 1, 0, fn) + data
+
+
+def sub(fn, sf, data=b""):
+    return req(fn, struct.pack(">H", len(data) + 1) + bytes([sf]) + data)
+
+
+HANDLE = b"\x00\x00\x00\x00\x00\x00"
+SERVER = {
+    "create": b"\x11\x11\x00\xff\x02\xff\x00",
+    "destroy": b"\x55\x55\x00\x00\x01\x00\x00",
+    "server_info": sub(0x17, 0x11),
+    "login": sub(0x17, 0x14, b"\x00\x01" + nstr(b"GUEST") + nstr(b"")),
+    "logged_info": sub(0x17, 0x16, b"\x01"),
+    "alloc_dh": sub(0x16, 0x12, b"\x00Z" + nstr(b"SYS:")),
+    "dir_path": sub(0x16, 0x01, b"\x01"),
+    "scan_dir": sub(0x16, 0x02, b"\x01\x00\x00" + nstr(b"*")),
+    "mkdir": sub(0x16, 0x0A, b"\x01\xff" + nstr(b"D")),
+    "rmdir": sub(0x16, 0x0B, b"\x01\x00" + nstr(b"D")),
+    "rendir": sub(0x16, 0x0F, b"\x01" + nstr(b"D") + nstr(b"E")),
+    "volinfo": req(0x12, b"\x00"),
+    "datetime": req(0x14),
+    "search_init": req(0x3E, b"\x01" + nstr(b"")),
+    "search_next": req(0x3F, b"\x00\x00\x01\xff\xff\x16" + nstr(b"*.*")),
+    "search_file": req(0x40, b"\xff\xff\x01\x06" + nstr(b"*.*")),
+    "create_file": req(0x43, b"\x01\x00" + nstr(b"A.TXT")),
+    "create_new": req(0x4D, b"\x01\x00" + nstr(b"B.TXT")),
+    "open": req(0x4C, b"\x01\x06\x03" + nstr(b"A.TXT")),
+    "open_create": req(0x54, b"\x01\x00\x03\x11" + nstr(b"C.TXT")),
+    "open_link": req(0x4C, b"\x01\x06\x01" + nstr(b"LINK\\SECRET.TXT")),
+    "dotdot": req(0x4C, b"\x01\x06\x01" + nstr(b"..\\outside\\SECRET.TXT")),
+    "read": req(0x48, b"\x00" + HANDLE + b"\x00\x00\x00\x01\x00\x10"),
+    "write": req(0x49, b"\x00" + HANDLE + b"\x00\x00\x00\x00\x00\x03abc"),
+    "truncate": req(0x49, b"\x00" + HANDLE + b"\x00\x00\x00\x00\x00\x00"),
+    "size": req(0x47, b"\x00" + HANDLE),
+    "close": req(0x42, b"\x00" + HANDLE),
+    "commit": req(0x3D, b"\x00" + HANDLE),
+    "erase": req(0x44, b"\x01\x06" + nstr(b"*.TXT")),
+    "rename": req(0x45, b"\x01\x06" + nstr(b"A.TXT") + b"\x01" + nstr(b"Z.TXT")),
+    "setattr": req(0x46, b"\x01\x01\x06" + nstr(b"A.TXT")),
+    "lock": req(0x1A, b"\x01" + HANDLE + b"\x00\x00\x00\x00\x00\x00\x00\x10\x00\x12"),
+    "lock_set": req(0x1B, b"\x01\x00\x12"),
+    "release": req(0x1C, b"\x00" + HANDLE + b"\x00\x00\x00\x00\x00\x00\x00\x10"),
+    "clear": req(0x1E, b"\x00" + HANDLE + b"\x00\x00\x00\x00\x00\x00\x00\x10"),
+    "clear_set": req(0x1F, b"\x00"),
+    "negotiate": req(0x21, b"\x04\x00"),
+    "big_packet": req(0x61, b"\x05\x00\x00"),
+    "end_of_job": req(0x18),
+    "logout": req(0x19),
+    "unknown": req(0x99),
+}
+
+HDR = struct.pack(">HBBBBBB", 0x3333, 0, 3, 0, 0, 0, 0)
+ENTRY = b"A.TXT".ljust(14, b"\0") + b"\x20\x00" + struct.pack(">IHHHH", 5, 1, 1, 1, 1)
+DIRENT = b"SUB".ljust(14, b"\0") + b"\x10\xff" + struct.pack(">HHIHH", 1, 1, 1, 0, 0xD1D1)
+CLIENT = {
+    "read_even": b"\x01\x00" + HDR + b"\x00\x03abc",
+    "read_odd": b"\x01\x01" + HDR + b"\x00\x03\x00abc",
+    "read_overlong": b"\x01\x00" + HDR + b"\xff\xff",
+    "list_file": b"\x01\x02" + HDR + b"\x00\x00\x00\x01\xff\xff" ,
+    "list_entry": b"\x01\x02" + HDR + b"\x00\x00\x00\x01" + ENTRY,
+    "list_dir": b"\x01\x02" + HDR + b"\x00\x00\x00\x01" + DIRENT,
+    "stat": b"\x01\x03" + HDR + b"\x00\x00\x00\x01" + ENTRY,
+    "whoami": b"\x01\x04" + HDR + b"\x01",
+    "info": b"\x01\x05" + HDR + b"SRV".ljust(48, b"\0") + b"\x03\x0c" + b"\x00" * 80,
+    "negotiate": b"\x01\x06" + HDR + b"\x04\x00\x04\x51\x00",
+    "open": b"\x01\x07" + HDR + HANDLE + b"\x00\x00" + ENTRY,
+    "size": b"\x01\x08" + HDR + b"\x00\x00\x10\x00",
+    "busy": b"\x03\x09" + HDR + b"\x7e\x01\x02\x03\x04\x05\x06",
+    "bad_conn": b"\x00\x09" + struct.pack(">HBBBBBB", 0x3333, 1, 3, 1, 0, 0, 1),
+    "watchdog": b"\x04\x09" + b"\x03?",
+}
+
+
+def write(name, seeds):
+    d = os.path.join(CORPUS, name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    for k, v in seeds.items():
+        with open(os.path.join(d, k), "wb") as f:
+            f.write(v)
+
+
+write("ncp_server", {k: b"\x01" + v for k, v in SERVER.items()})
+write("ncp_client", CLIENT)

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# ncp_test.sh [IPXLAB] - end-to-end tests of `ipxlab server` and
+# `ipxlab ncp` over a real hub on loopback: the server shows in slist;
+# files of the B3 sizes and of 5 MB are put and got with equal sha256;
+# ls, stat, mv, rm with wildcards, mkdir, rmdir, info, whoami; logins;
+# the read-only volume; two clients at once; a server killed with SIGKILL
+# in the middle of a put: the client fails clearly (no hang), what was
+# acknowledged is on disk, and a restarted server serves the same files;
+# SIGUSR1 statistics; bench ncp runs; bad usage exits 2.
+set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build "${1:-}"
+need_exe "$BIN"
+need_cmd sha256sum
+make_tmp ncp
+
+start_hub
+mkdir -p "$TMP/sys" "$TMP/data" "$TMP/out"
+echo "read me" >"$TMP/data/README.TXT"
+printf 'alice Secret\nSUPERVISOR super\n' >"$TMP/users"
+SRV=()
+
+# start_server NAME: in the background until the end (pid SERVER)
+start_server() {
+	"$BIN" server --hub "$HUB" --name "$1" --volume SYS="$TMP/sys" \
+		--volume DATA="$TMP/data,ro" --users "$TMP/users" \
+		>"$TMP/server.out" 2>"$TMP/server.err" </dev/null &
+	SERVER=$!
+	PIDS+=("$SERVER")
+	wait_for "$TMP/server.err" "ready at" 50
+}
+# n ARGS...: the client, bounded by a time-out
+n() { timeout 60 "$BIN" ncp --hub "$HUB" --server ITEST "$@"; }
+
+start_server ITEST || { fail "server starts" "$TMP/server.err"; finish; }
+pass "server starts"
+timeout 20 "$BIN" slist --hub "$HUB" >"$TMP/slist.out" 2>&1
+has "$TMP/slist.out" "ITEST" && pass "the server shows in slist" || fail "the server shows in slist" "$TMP/slist.out"
+
+# Put and get: the B3 sizes and 5 MB.
+ok=1
+for size in 1024 1205 5079 10752 25184 50176 108048 214705 5242880; do
+	head -c "$size" /dev/urandom >"$TMP/f$size"
+	if ! n put "$TMP/f$size" "SYS:F$size.BIN" 2>"$TMP/put.err" ||
+	   ! n get "F$size.BIN" "$TMP/out/f$size" 2>"$TMP/get.err" ||
+	   [ "$(sha256sum <"$TMP/f$size")" != "$(sha256sum <"$TMP/out/f$size")" ] ||
+	   [ "$(sha256sum <"$TMP/f$size")" != "$(sha256sum <"$TMP/sys/F$size.BIN")" ]; then
+		ok=0
+		fail "put and get $size bytes" "$TMP/put.err" "$TMP/get.err"
+	fi
+done
+[ $ok = 1 ] && pass "files of 1 KB, the B3 sizes and 5 MB put and got with equal sha256"
+
+# Progress on a terminal (script(1) gives the client one), none without.
+if command -v script >/dev/null 2>&1; then
+	script -qec "timeout 60 '$BIN' ncp --hub '$HUB' --server ITEST get F5242880.BIN '$TMP/out/tty'" /dev/null \
+		>"$TMP/tty.out" 2>&1
+	has "$TMP/tty.out" 'F5242880.BIN +[0-9]+/5120 KB +[0-9]+ KB/s' && ! has "$TMP/get.err" 'KB/s' &&
+		pass "progress shows on a terminal only" || fail "progress shows on a terminal only" "$TMP/tty.out"
+fi
+
+# Listing, stat, rename, erase with wildcards, directories.
+n ls >"$TMP/ls.out" 2>&1
+has "$TMP/ls.out" '^F5079\.BIN +5079 ' && has "$TMP/ls.out" '^LOGIN +<DIR>' &&
+	pass "ls lists names, sizes and directories" || fail "ls lists names, sizes and directories" "$TMP/ls.out"
+n ls 'F1*.BIN' >"$TMP/ls2.out" 2>&1
+[ "$(wc -l <"$TMP/ls2.out")" = 4 ] && pass "ls with a wildcard" || fail "ls with a wildcard" "$TMP/ls2.out"
+n stat F1205.BIN >"$TMP/stat.out" 2>&1 && has "$TMP/stat.out" '^size 1205$' &&
+	pass "stat" || fail "stat" "$TMP/stat.out"
+n mkdir SYS:DOCS && n mv F1205.BIN 'DOCS\A.BIN' && [ -f "$TMP/sys/DOCS/A.BIN" ] &&
+	pass "mkdir and mv" || fail "mkdir and mv" "$(ls -R "$TMP/sys")"
+n rmdir SYS:DOCS 2>"$TMP/rmdir.err"; rc=$?
+[ $rc = 1 ] && has "$TMP/rmdir.err" "DIR_IN_USE" && pass "rmdir of a full directory fails with its named code" ||
+	fail "rmdir of a full directory fails with its named code" "rc=$rc" "$TMP/rmdir.err"
+n rm 'DOCS/*.*' && n rmdir DOCS && [ ! -e "$TMP/sys/DOCS" ] && pass "rm with wildcards and rmdir" || fail "rm with wildcards and rmdir"
+n get 'F10*.BIN' "$TMP/out" 2>"$TMP/getw.err" && cmp -s "$TMP/f10752" "$TMP/out/F10752.BIN" &&
+	pass "get with a wildcard" || fail "get with a wildcard" "$TMP/getw.err"
+n get NOSUCH.BIN "$TMP/out/x" 2>"$TMP/nf.err"; rc=$?
+[ $rc = 1 ] && has "$TMP/nf.err" "FAILURE" && pass "get of a missing file exits 1 naming the code" || fail "get of a missing file exits 1" "rc=$rc" "$TMP/nf.err"
+
+# Users, login, info.
+n -u alice -p Secret whoami >"$TMP/who.out" 2>&1 && has "$TMP/who.out" '^user ALICE$' &&
+	pass "login as a user from the file" || fail "login as a user from the file" "$TMP/who.out"
+n -u alice -p wrong whoami 2>"$TMP/bad.err"; rc=$?
+[ $rc = 1 ] && has "$TMP/bad.err" "BAD_PASSWORD" && pass "a wrong password is refused by name" || fail "a wrong password is refused by name" "rc=$rc" "$TMP/bad.err"
+n --no-login ls SYS: 2>"$TMP/nl.err"; rc=$?
+[ $rc = 1 ] && has "$TMP/nl.err" "BAD_PATH" && pass "before login only SYS:LOGIN is visible" || fail "before login only SYS:LOGIN is visible" "rc=$rc" "$TMP/nl.err"
+n info >"$TMP/info.out" 2>&1 && has "$TMP/info.out" '^server ITEST$' && has "$TMP/info.out" '^buffer [0-9]+$' &&
+	pass "info" || fail "info" "$TMP/info.out"
+n put "$TMP/f1024" DATA:X.BIN 2>"$TMP/ro.err"; rc=$?
+[ $rc = 1 ] && has "$TMP/ro.err" "NO_CREATE" && [ ! -e "$TMP/data/X.BIN" ] &&
+	pass "the read-only volume refuses a put" || fail "the read-only volume refuses a put" "rc=$rc" "$TMP/ro.err"
+n get DATA:README.TXT "$TMP/out/readme" && cmp -s "$TMP/data/README.TXT" "$TMP/out/readme" &&
+	pass "the read-only volume serves reads" || fail "the read-only volume serves reads"
+
+# Two clients at once.
+n get F5242880.BIN "$TMP/out/a" 2>"$TMP/a.err" & a=$!
+n put "$TMP/f214705" SYS:TWO.BIN 2>"$TMP/b.err" & b=$!
+wait $a; ra=$?; wait $b; rb=$?
+[ $ra = 0 ] && [ $rb = 0 ] && cmp -s "$TMP/f5242880" "$TMP/out/a" && cmp -s "$TMP/f214705" "$TMP/sys/TWO.BIN" &&
+	pass "two clients at once" || fail "two clients at once" "a=$ra b=$rb" "$TMP/a.err" "$TMP/b.err"
+
+# Statistics on SIGUSR1.
+kill -USR1 "$SERVER"
+wait_for "$TMP/server.out" "^function_49 [0-9]+" 30 && pass "SIGUSR1 prints statistics" || fail "SIGUSR1 prints statistics" "$TMP/server.out"
+
+# The server killed with SIGKILL in the middle of a put of 20 MB; with
+# IPX RETRY COUNT = 8 the client gives up after about 18 s of back-off.
+head -c 20971520 /dev/urandom >"$TMP/big"
+printf 'IPX RETRY COUNT = 8\n' >"$TMP/shell.cfg"
+start=$(date +%s)
+n --config "$TMP/shell.cfg" put "$TMP/big" SYS:BIG.BIN >/dev/null 2>"$TMP/kill.err" & c=$!
+for _ in $(seq 1 100); do
+	[ -f "$TMP/sys/BIG.BIN" ] && [ "$(stat -c %s "$TMP/sys/BIG.BIN")" -gt 1000000 ] && break
+	sleep 0.1
+done
+kill -9 "$SERVER"
+wait "$c"; rc=$?
+el=$(($(date +%s) - start))
+if [ $rc = 1 ] && has "$TMP/kill.err" "no reply from the server" && [ $el -lt 40 ]; then
+	pass "a killed server: the client fails clearly (in ${el} s)"
+else
+	fail "a killed server: the client fails clearly" "rc=$rc after ${el}s" "$TMP/kill.err"
+fi
+acked=$(sed -n 's/.*failed after \([0-9]*\) bytes acknowledged.*/\1/p' "$TMP/kill.err")
+have=$(stat -c %s "$TMP/sys/BIG.BIN" 2>/dev/null || echo 0)
+if [ -n "$acked" ] && [ "$have" -ge "$acked" ] &&
+   cmp -s <(head -c "$acked" "$TMP/big") <(head -c "$acked" "$TMP/sys/BIG.BIN"); then
+	pass "every acknowledged byte is on disk ($acked acknowledged, $have there)"
+else
+	fail "every acknowledged byte is on disk" "acked=$acked have=$have" "$TMP/kill.err"
+fi
+start_server ITEST || fail "the server restarts" "$TMP/server.err"
+n get F108048.BIN "$TMP/out/again" && cmp -s "$TMP/f108048" "$TMP/out/again" &&
+	pass "a restarted server serves the same files" || fail "a restarted server serves the same files"
+
+# The benchmark runs its own hub and server and prints its three rows.
+timeout 60 "$BIN" bench ncp -s 0.5 --size 1 >"$TMP/bench.out" 2>&1; rc=$?
+[ $rc = 0 ] && [ "$(grep -cE '^  (1-byte read|open\+close|large get) .*(PASS|MISS)$' "$TMP/bench.out")" = 3 ] &&
+	pass "bench ncp runs" || fail "bench ncp runs" "rc=$rc" "$TMP/bench.out"
+
+# Bad usage.
+"$BIN" ncp --hub "$HUB" frobnicate >/dev/null 2>&1; [ $? = 2 ] && pass "an unknown ncp command exits 2" || fail "an unknown ncp command exits 2"
+"$BIN" ncp --hub "$HUB" mv A >/dev/null 2>&1; [ $? = 2 ] && pass "a missing argument exits 2" || fail "a missing argument exits 2"
+"$BIN" server --hub "$HUB" --volume DATA="$TMP/data" >/dev/null 2>"$TMP/nosys.err"; rc=$?
+[ $rc = 1 ] && has "$TMP/nosys.err" "SYS is required" && pass "a server without SYS is refused" || fail "a server without SYS is refused" "rc=$rc" "$TMP/nosys.err"
+"$BIN" server --volume SYS >/dev/null 2>&1; [ $? = 2 ] && pass "a bad --volume exits 2" || fail "a bad --volume exits 2"
+timeout 20 "$BIN" ncp --hub "$HUB" --server NOSUCH --find-timeout 0.5 info 2>"$TMP/ns.err"; rc=$?
+[ $rc = 1 ] && has "$TMP/ns.err" "no file server NOSUCH" && pass "an unknown server name fails clearly" || fail "an unknown server name fails clearly" "rc=$rc" "$TMP/ns.err"
+
+finish

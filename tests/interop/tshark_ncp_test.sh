@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# tshark_ncp_test.sh - interop test: Wireshark's NCP dissector decodes a
+# whole client session of `ipxlab ncp` against `ipxlab server`.
+#
+# Usage: tests/interop/tshark_ncp_test.sh [path/to/ipxlab]  (default build/ipxlab)
+# Env:   IT_KEEP=1 keeps the temp dir (captures, process output).
+#
+# A hub on a random loopback port, a server, and one client command after
+# another (info, whoami, put of 40 KB, get, ls, stat, mkdir, mv, rm, rmdir,
+# a read-only refusal, a bad password, a session before login), each with
+# --pcap; the captures merged and decoded. Checks: every frame is IPX and
+# every frame to or from socket 0x451 is NCP; no frame is malformed or
+# carries an expert warning; the only expert errors are Wireshark's
+# "Error/Response" for replies whose completion code is not 0 (it marks
+# every such reply), and each of those is one the session meant to get;
+# every request has exactly one reply that Wireshark matches to it
+# (ncp.req_frame_num) and no reply lacks its request record.
+#
+# Prints PASS:/FAIL: per check and "N passed, N failed"; exits 1 if any
+# check failed, 77 (SKIP) without tshark or mergecap.
+set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build "${1:-}"
+need_exe "$BIN"
+need_cmd tshark mergecap
+make_tmp tshark-ncp
+
+start_hub
+mkdir -p "$TMP/sys" "$TMP/data"
+echo "read me" >"$TMP/data/README.TXT"
+printf 'alice Secret\n' >"$TMP/users"
+timeout -k 2 120 "$BIN" server --hub "$HUB" --name NCPCAP --volume SYS="$TMP/sys" \
+	--volume DATA="$TMP/data,ro" --users "$TMP/users" >/dev/null 2>"$TMP/server.err" </dev/null &
+PIDS+=($!)
+wait_for "$TMP/server.err" "ready at" 50 || { fail "server starts" "$TMP/server.err"; finish; }
+head -c 40000 /dev/urandom >"$TMP/in.bin"
+
+k=0
+# c [--expect-fail] ARGS...: one client command with its own capture
+c() {
+	local want=0
+	[ "$1" = --expect-fail ] && { want=1; shift; }
+	k=$((k + 1))
+	timeout 30 "$BIN" ncp --hub "$HUB" --server NCPCAP --pcap "$TMP/c$k.pcap" "$@" \
+		>"$TMP/c$k.out" 2>&1
+	local rc=$?
+	[ $rc = $want ] || fail "client: $*" "rc=$rc, want $want" "$TMP/c$k.out"
+}
+c info
+c -u alice -p Secret whoami
+c put "$TMP/in.bin" SYS:IN.BIN
+c get IN.BIN "$TMP/out.bin"
+c ls
+c stat IN.BIN
+c mkdir SYS:SUB
+c mv IN.BIN 'SUB\IN.BIN'
+c rm 'SUB\*.*'
+c rmdir SUB
+c --expect-fail put "$TMP/in.bin" DATA:X.BIN
+c --expect-fail -u alice -p wrong whoami
+c --expect-fail --no-login ls SYS:
+c --no-login ls SYS:LOGIN
+cmp -s "$TMP/in.bin" "$TMP/out.bin"
+check "the session's get returns what its put sent" $?
+
+CAP=$TMP/session.pcap
+mergecap -a -w "$CAP" "$TMP"/c*.pcap 2>"$TMP/mergecap.err"
+check "captures merged" $? "$TMP/mergecap.err"
+n() { frames "$CAP" "$1"; }
+total=$(n frame)
+ipx=$(n ipx)
+on451=$(n "ipx.src.socket == 0x0451 || ipx.dst.socket == 0x0451")
+ncp=$(n "ncp && (ipx.src.socket == 0x0451 || ipx.dst.socket == 0x0451)")
+[ "$total" -gt 50 ] && [ "$ipx" = "$total" ] && [ "$ncp" = "$on451" ]
+check "every frame is IPX ($ipx of $total), every frame on socket 451 NCP ($ncp of $on451)" $?
+bad=$(n "_ws.malformed || _ws.expert.severity == 0x00600000")
+[ "$bad" = 0 ]
+check "no malformed frame and no expert warning ($bad)" $? \
+	"$(tshark -r "$CAP" -Y '_ws.malformed || _ws.expert.severity == 0x00600000' 2>/dev/null | head)"
+other=$(n "_ws.expert.severity >= 0x00800000 && !(ncp.type == 0x3333 && ncp.completion_code != 0)")
+[ "$other" = 0 ]
+check "expert errors only for replies with a completion code ($other other)" $?
+# The non-zero completion codes the session asked for: end of each
+# listing (FF), the read-only volume (84), the bad password (DE), before
+# login (9C), and get/stat's lookups of nothing else.
+codes=$(tshark -r "$CAP" -Y "ncp.type == 0x3333 && ncp.completion_code != 0" \
+	-T fields -e ncp.completion_code 2>/dev/null | sort | uniq -c | tr -s ' ' | tr '\n' ';')
+unexpected=$(tshark -r "$CAP" -Y "ncp.type == 0x3333 && ncp.completion_code != 0" \
+	-T fields -e ncp.completion_code 2>/dev/null | grep -Evic '^0x(ff|84|de|9c)$')
+[ "$unexpected" = 0 ]
+check "non-zero completion codes are the expected ones ($codes)" $?
+req=$(n "ncp.type == 0x2222 || ncp.type == 0x1111 || ncp.type == 0x5555")
+rep=$(n "ncp.type == 0x3333")
+matched=$(n "ncp.type == 0x3333 && ncp.req_frame_num")
+lost=$(n "ncp.no_request_record_found")
+[ "$req" -gt 30 ] && [ "$req" = "$rep" ] && [ "$matched" = "$rep" ] && [ "$lost" = 0 ]
+check "every request has its reply, matched by tshark ($req requests, $rep replies, $matched matched)" $?
+funcs=$(tshark -r "$CAP" -Y "ncp.type == 0x2222" -T fields -e ncp.func 2>/dev/null | sort -u | tr '\n' ' ')
+for f in 0x16 0x17 0x13 0x3d 0x3e 0x3f 0x42 0x43 0x44 0x45 0x48 0x49 0x4c 0x61; do
+	grep -qiw -- "$f" <<<"$funcs" || { fail "the session used function $f" "functions seen: $funcs"; }
+done
+pass "the session covers 0x13 0x16 0x17 0x3D-0x3F 0x42-0x45 0x48 0x49 0x4C 0x61 ($funcs)"
+finish
