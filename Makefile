@@ -118,12 +118,27 @@ coverage-bins: $(BIN) $(UNIT_BIN) $(TOOL_BIN)
 mutate:
 	@scripts/mutate.sh $(if $(ONLY),--only '$(ONLY)')
 
-# libFuzzer harnesses (clang); `make fuzz-run` runs each briefly.
-build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(wildcard include/ipxlab/*.h tests/fuzz/*.h)
+# libFuzzer harnesses (clang); `make fuzz-run` runs each briefly. The
+# library is compiled once for all of them (instrumented for coverage and
+# the sanitizers), then each harness is linked against it.
+FUZZ_CFLAGS := $(CSTD) -O1 -g -Iinclude -MMD -MP
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build/fuzz/obj/%.o)
+FUZZ_LIB := build/fuzz/libipxlab-fuzz.a
+
+build/fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  FUZZCC  $<")
+	$(Q)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@
+
+$(FUZZ_LIB): $(FUZZ_LIB_OBJ)
+	$(if $(Q),@echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB) $(wildcard include/ipxlab/*.h tests/fuzz/*.h)
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  FUZZ    $@")
-	$(Q)clang $(CSTD) -O1 -g -Iinclude -fsanitize=fuzzer,address,undefined \
-		-o $@ $< $(LIB_SRC) -lm
+	$(Q)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined \
+		-o $@ $< $(FUZZ_LIB) -lm
 
 fuzz: $(FUZZ_BIN)
 
@@ -145,4 +160,4 @@ FORCE:
 # install, uninstall, man pages, completion, units, deb, dist (dist.mk).
 include dist/dist.mk
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_HELPER_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_HELPER_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)
