@@ -21,6 +21,8 @@
 #define NEG_MIN 576
 
 static void pump(struct spx_conn *c);
+static bool drain(struct spx_conn *c, bool *ack_req, bool *acked);
+static void answer_drained(struct spx_conn *c, bool ack_req, bool acked);
 
 struct spx_conn *spx_conn_new(struct spx *spx, struct ipx_socket *sock,
 			      const struct ipx_addr *remote, bool incoming)
@@ -219,6 +221,13 @@ static void established(struct spx_conn *c)
 		c->h.on_connected(c, IPX_OK, c->ctx);
 	if (c->state == SPX_ESTABLISHED)
 		pump(c);
+	if (c->state == SPX_ESTABLISHED && c->ooo_count) {
+		/* Data that came during the negotiation. */
+		bool ack_req = false, acked = false;
+
+		if (drain(c, &ack_req, &acked))
+			answer_drained(c, ack_req, acked);
+	}
 }
 
 static size_t path_max(const struct spx_conn *c)
@@ -751,32 +760,72 @@ static bool in_sequence(struct spx_conn *c, uint16_t seq, uint8_t cc,
 	return !c->dead && c->state != SPX_CLOSED;
 }
 
+/* Keep an SPX II packet in its window slot until what is before it is
+ * in (the caller makes sure it is within the window). */
+static void hold(struct spx_conn *c, const struct spx_header *h,
+		 const uint8_t *data, size_t len)
+{
+	struct rxslot *s = &c->ooo[h->seq % c->rx_slots];
+	uint8_t *copy;
+
+	if (s->used) {
+		c->stats.duplicates++;
+		c->spx->drops[SPX_DROP_DUPLICATE]++;
+		return;
+	}
+	copy = realloc(s->data, len ? len : 1);
+	if (!copy)
+		return;
+	s->data = copy;
+	memcpy(s->data, data, len);
+	s->len = len;
+	s->seq = h->seq;
+	s->cc = h->cc;
+	s->ds = h->ds;
+	s->used = true;
+	c->ooo_count++;
+	c->stats.out_of_order++;
+}
+
+/* Deliver the held packets that are now in order; false when the
+ * connection ended on one. */
+static bool drain(struct spx_conn *c, bool *ack_req, bool *acked)
+{
+	while (c->ooo) {
+		struct rxslot *s = &c->ooo[c->rcv_nxt % c->rx_slots];
+
+		if (!s->used || s->seq != c->rcv_nxt)
+			break;
+		s->used = false;
+		c->ooo_count--;
+		*acked = false;
+		if (!in_sequence(c, s->seq, s->cc, s->ds, s->data, s->len,
+				 acked))
+			return false;
+		*ack_req = true;
+	}
+	return true;
+}
+
+/* After a drain: report the next hole, or acknowledge what was asked. */
+static void answer_drained(struct spx_conn *c, bool ack_req, bool acked)
+{
+	if (c->ooo_count)
+		send_nak(c);
+	else if (ack_req && !acked)
+		spx_send_ack(c, 0, 0);
+}
+
 static void data_packet(struct spx_conn *c, const struct spx_header *h,
 			const uint8_t *data, size_t len)
 {
 	bool ack_req = h->cc & SPX_CC_ACK, acked = false;
 
 	if (h->seq == c->rcv_nxt) {
-		if (!in_sequence(c, h->seq, h->cc, h->ds, data, len, &acked))
-			return;
 		/* Whatever waited behind it follows. */
-		while (c->ooo) {
-			struct rxslot *s = &c->ooo[c->rcv_nxt % c->rx_slots];
-
-			if (!s->used || s->seq != c->rcv_nxt)
-				break;
-			s->used = false;
-			c->ooo_count--;
-			acked = false;
-			if (!in_sequence(c, s->seq, s->cc, s->ds, s->data,
-					 s->len, &acked))
-				return;
-			ack_req = true;
-		}
-		if (c->ooo_count)
-			send_nak(c);	/* the next hole */
-		else if (ack_req && !acked)
-			spx_send_ack(c, 0, 0);
+		if (in_sequence(c, h->seq, h->cc, h->ds, data, len, &acked) &&
+		    drain(c, &ack_req, &acked))
+			answer_drained(c, ack_req, acked);
 		return;
 	}
 	if (spx_seq_lt(h->seq, c->rcv_nxt)) {
@@ -794,28 +843,7 @@ static void data_packet(struct spx_conn *c, const struct spx_header *h,
 		spx_send_ack(c, 0, 0);
 		return;
 	}
-	{
-		struct rxslot *s = &c->ooo[h->seq % c->rx_slots];
-
-		if (s->used) {
-			c->stats.duplicates++;
-			c->spx->drops[SPX_DROP_DUPLICATE]++;
-		} else {
-			uint8_t *copy = realloc(s->data, len ? len : 1);
-
-			if (!copy)
-				return;
-			s->data = copy;
-			memcpy(s->data, data, len);
-			s->len = len;
-			s->seq = h->seq;
-			s->cc = h->cc;
-			s->ds = h->ds;
-			s->used = true;
-			c->ooo_count++;
-			c->stats.out_of_order++;
-		}
-	}
+	hold(c, h, data, len);
 	send_nak(c);
 }
 
@@ -911,16 +939,21 @@ void spx_conn_input(struct spx_conn *c, const struct ipx_header *ih,
 		system_packet(c, ih, h);
 		return;
 	}
+	if (c->state == SPX_NEGOTIATING) {
+		/* Data before our negotiation finished (the listener is up
+		 * as soon as it accepts): held, delivered and acknowledged
+		 * once the packet size is settled. */
+		got_ack(c, h);
+		if (c->ooo && !spx_seq_lt(h->seq, c->rcv_nxt) &&
+		    spx_seq_le(h->seq, my_alloc(c)))
+			hold(c, h, data, len);
+		else
+			c->spx->drops[SPX_DROP_OUT_OF_WINDOW]++;
+		return;
+	}
 	if (c->state != SPX_ESTABLISHED && c->state != SPX_CLOSING) {
-		/* Data before our negotiation finished: the accept got
-		 * through, so the connection is up; take it. */
-		if (c->state == SPX_NEGOTIATING) {
-			c->max_pkt = NEG_MIN;
-			established(c);
-		} else {
-			c->spx->drops[SPX_DROP_BAD_STATE]++;
-			return;
-		}
+		c->spx->drops[SPX_DROP_BAD_STATE]++;
+		return;
 	}
 	got_ack(c, h);
 	if (c->dead || c->state == SPX_CLOSED)

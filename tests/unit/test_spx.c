@@ -241,6 +241,30 @@ static void spx2_connects_and_negotiates_the_packet_size(void **state)
 	net_free(n);
 }
 
+/* The listener sends (and releases) as soon as it accepts, while the
+ * caller is still negotiating: that data waits for the negotiation,
+ * which still settles the packet size. */
+static void data_during_negotiation_keeps_the_negotiated_size(void **state)
+{
+	struct net *n = net_new(1, NULL, 1000, NULL, true);
+	struct spx_status sa;
+
+	(void)state;
+	n->b.tx_total = 3000;
+	n->b.end_when_done = END_RELEASE;
+	connect_a(n);
+	spx_get_status(n->a.conn, &sa);
+	assert_int_equal(sa.max_data, 956);
+	assert_int_equal(n->a.rx_bytes, 3000);
+	assert_false(n->a.rx_mismatch);
+	assert_int_equal(n->a.rx_released, 1);
+	assert_int_equal(spx_release(n->a.conn), IPX_OK);
+	ipx_loop_run_for(n->loop, IPX_SEC);
+	assert_int_equal(n->a.closed, IPX_OK + 1000);
+	assert_int_equal(n->b.closed, IPX_OK + 1000);
+	net_free(n);
+}
+
 static void calling_network_zero_means_this_network(void **state)
 {
 	struct net *n = net_new(1, NULL, 0, NULL, true);
@@ -955,6 +979,7 @@ int main(void)
 		cmocka_unit_test(header_codec_round_trips),
 		cmocka_unit_test(spx2_connects_and_negotiates_the_packet_size),
 		cmocka_unit_test(spx1_only_peer_gets_spx1),
+		cmocka_unit_test(data_during_negotiation_keeps_the_negotiated_size),
 		cmocka_unit_test(calling_network_zero_means_this_network),
 		cmocka_unit_test(connect_to_nobody_times_out),
 		cmocka_unit_test(eom_and_attention_reach_the_application),
