@@ -126,6 +126,20 @@ wait_for() {
 	done
 	return 1
 }
+# gone_within PID TENTHS: poll until process PID has ended (it must be a
+# child or ours to signal); 1 if it still runs after TENTHS tenths of a s
+gone_within() {
+	local i
+	for ((i = 0; i < $2; i++)); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	return 1
+}
+# "${WITH_SIGINT[@]}" CMD... &: CMD with SIGINT at its default (a
+# script's background commands otherwise ignore it, so `kill -INT` would
+# not reach it); env execs CMD, so $! is CMD's own pid
+WITH_SIGINT=(env --default-signal=INT)
 # free_port: a UDP port on 127.0.0.1 that nobody holds now
 free_port() {
 	python3 - 2>/dev/null <<'PY' || echo $((20000 + RANDOM % 40000))

@@ -30,7 +30,8 @@
 	X(RESOLVE, "cannot resolve host")                               \
 	X(CONNFULL, "connection table full (raise SPX CONNECTIONS)")    \
 	X(NOTCONN, "not connected")                                     \
-	X(ABORTED, "connection aborted: the peer stopped answering")
+	X(ABORTED, "connection aborted: the peer stopped answering")   \
+	X(REFUSED, "connection refused")
 
 #define IPX_ERR_ENUM_(name, msg) IPX_ERR_##name##_,
 enum ipx_err_index_ { IPX_ERRORS(IPX_ERR_ENUM_) IPX_ERR_COUNT_ };

@@ -423,6 +423,10 @@ struct nb_session_info {
 /* IPX_ENOTFOUND if there is no session 'lsn'. */
 int nb_session_info(const struct netbios *nb, uint8_t lsn,
 		    struct nb_session_info *out);
+/* End session 'lsn' at once for an interrupted program: a session end
+ * goes out now (not after pending SENDs, not retried) so the peer learns
+ * at once; the session's commands complete with NB_RC_SABORT. */
+void nb_session_disconnect(struct netbios *nb, uint8_t lsn);
 
 /*
  * Buffer layouts of ADAPTER STATUS (classic ADAPTER_STATUS, 60 bytes,

@@ -6,8 +6,10 @@
  *   off size field
  *     0    1 connection control  0x80 SYS, 0x40 ACK requested, 0x20 ATTN,
  *                                0x10 EOM, 0x08 SPX II, 0x04 negotiate size
- *     1    1 datastream type     0xFE disconnect, 0xFF disconnect ack;
- *                                others belong to the application
+ *     1    1 datastream type     0xFC orderly release (end of data),
+ *                                0xFD its ack, 0xFE disconnect, 0xFF
+ *                                disconnect ack; others belong to the
+ *                                application
  *     2    2 source connection id
  *     4    2 destination connection id   0xFFFF in a connect request
  *     6    2 sequence number     of this data packet (SYS packets don't
@@ -51,6 +53,8 @@ enum {
 
 enum {
 	SPX_DS_NAK = 0xFB,		/* ipxlab's SPX II NAK (docs/spx.md) */
+	SPX_DS_RELEASE = 0xFC,		/* orderly release: our data ends */
+	SPX_DS_RELEASE_ACK = 0xFD,
 	SPX_DS_DISCONNECT = 0xFE,
 	SPX_DS_DISCONNECT_ACK = 0xFF,
 };
@@ -92,7 +96,8 @@ static inline bool spx_seq_le(uint16_t a, uint16_t b)
 	X(NOT_LISTENING, "not_listening", "connect request to a socket nobody listens on") \
 	X(DUPLICATE, "duplicate", "data we have already")                    \
 	X(OUT_OF_WINDOW, "out_of_window", "data beyond the allocation we gave") \
-	X(BAD_STATE, "bad_state", "a packet the connection's state has no use for")
+	X(BAD_STATE, "bad_state", "a packet the connection's state has no use for") \
+	X(REFUSED, "refused", "connect request refused: the listener is busy or SPX CONNECTIONS are in use")
 
 #define SPX_DROP_ENUM_(id, name, desc) SPX_DROP_##id,
 enum spx_drop { SPX_DROPS(SPX_DROP_ENUM_) SPX_DROP_COUNT };
@@ -137,20 +142,29 @@ struct spx_status {
 	size_t queued_bytes;		/* accepted by spx_send, not yet acked */
 	ipx_time srtt, rto;
 	ipx_time silent;		/* since the peer was last heard */
+	bool released;			/* our end of data is acknowledged */
+	bool peer_released;		/* the peer's end of data arrived */
 	struct spx_conn_stats stats;
 };
 
 struct spx_handlers {
-	/* connect() finished: status IPX_OK, or IPX_ETIMEOUT (no answer). */
+	/* connect() finished: status IPX_OK, IPX_ETIMEOUT (no answer), or
+	 * IPX_EREFUSED (the listener is busy). */
 	void (*on_connected)(struct spx_conn *c, int status, void *ctx);
 	/* In-order data of one packet; flags has SPX_EOM / SPX_ATTN. */
 	void (*on_data)(struct spx_conn *c, const uint8_t *data, size_t len,
 			unsigned flags, uint8_t datastream, void *ctx);
 	/* spx_send() may take more now. */
 	void (*on_sendable)(struct spx_conn *c, void *ctx);
-	/* The end: IPX_OK after an informed disconnect by either side (all
-	 * data delivered), IPX_EABORTED when the peer went silent or retries
-	 * ran out, IPX_ECLOSED after spx_abort(). */
+	/* The peer's end of data (orderly release): all it sent has come
+	 * through on_data; it sends no more, we may go on sending. */
+	void (*on_release)(struct spx_conn *c, void *ctx);
+	/* The end: IPX_OK when everything we sent was acknowledged and the
+	 * peer ended in order (both released, or its informed disconnect
+	 * after all its data); IPX_ECLOSED when the peer disconnected with
+	 * our data unacknowledged or its own missing, or after spx_abort()
+	 * and spx_disconnect(); IPX_EABORTED when the peer went silent or
+	 * retries ran out. */
 	void (*on_closed)(struct spx_conn *c, int reason, void *ctx);
 };
 
@@ -177,6 +191,10 @@ typedef void (*spx_accept_cb)(struct spx_listener *l, struct spx_conn *c,
 int spx_listen(struct spx *spx, uint16_t socket, spx_accept_cb accept,
 	       void *ctx, struct spx_listener **out);
 uint16_t spx_listener_socket(const struct spx_listener *l);
+/* While busy, new callers are refused at once (a 0xFE answer to their
+ * connect request; they see IPX_EREFUSED); a caller already accepted
+ * whose accept was lost still gets it again. */
+void spx_listener_set_busy(struct spx_listener *l, bool busy);
 void spx_listener_close(struct spx_listener *l);
 
 /* Start connecting; on_connected reports the outcome. IPX_ECONNFULL when
@@ -194,6 +212,16 @@ int spx_send(struct spx_conn *c, const void *data, size_t len,
 size_t spx_send_space(const struct spx_conn *c);
 /* Informed disconnect once everything queued is acknowledged. */
 int spx_close(struct spx_conn *c);
+/* Orderly release (half-close): our end of data (0xFC) follows what is
+ * queued; we keep receiving. The connection closes with IPX_OK once both
+ * sides have released and each release is acknowledged. A peer that
+ * answers the release with a plain ACK rather than 0xFD has no orderly
+ * release: we then send the informed disconnect. */
+int spx_release(struct spx_conn *c);
+/* Informed disconnect now, without waiting for queued data (an
+ * interrupted program): a 0xFE system packet goes out at once and the
+ * connection ends, on_closed(IPX_ECLOSED). */
+void spx_disconnect(struct spx_conn *c);
 /* Unilateral abort: no packet, state dropped, on_closed(IPX_ECLOSED). */
 void spx_abort(struct spx_conn *c);
 void spx_get_status(const struct spx_conn *c, struct spx_status *st);

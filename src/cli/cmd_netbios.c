@@ -83,6 +83,7 @@ static struct {
 	bool sending, stdin_watched, stdin_eof, read_any, closing;
 	bool finished;
 	int result;
+	uint64_t bytes_in, bytes_out;	/* sent, received */
 	/* recv */
 	unsigned long got;
 	bool out_closed;
@@ -557,6 +558,8 @@ static void on_sent(struct nb_ncb *ncb)
 {
 	IF_EXITING_RETURN();
 	nc.sending = false;
+	if (ncb->retcode == NB_RC_OK)
+		nc.bytes_in += ncb->length;
 	if (ncb->retcode != NB_RC_OK) {
 		if (ncb->retcode != NB_RC_CLOSED) {
 			nb_fail("send", NULL, ncb->retcode);
@@ -630,6 +633,7 @@ static void on_received(struct nb_ncb *ncb)
 		return;
 	}
 	if (rc == NB_RC_OK || rc == NB_RC_INCOMPLETE) {
+		nc.bytes_out += ncb->length;
 		ncb->length = NB_MAX_MESSAGE;
 		rc = nb_submit(nc.nb, ncb);
 		if (rc == NB_RC_PENDING)
@@ -683,7 +687,16 @@ static int netcat(void)
 	rc = ipx_loop_run_until(nc.cn.loop, session_over, NULL, UINT64_MAX / 4);
 	fflush(stdout);
 	if (rc != IPX_OK && !nc.finished) {
-		cli_error("netbios", "interrupted");
+		/* SIGINT/SIGTERM: tell the peer now rather than leave it to
+		 * its watchdog. */
+		nc.exiting = true;
+		nb_session_disconnect(nc.nb, nc.recv->ncb.lsn);
+		ipx_loop_run_once(nc.cn.loop, 0);	/* sent now */
+		cli_error("netbios",
+			  "interrupted: sent %llu bytes, received %llu; session "
+			  "end sent",
+			  (unsigned long long)nc.bytes_in,
+			  (unsigned long long)nc.bytes_out);
 		return CLI_FAIL;
 	}
 	return nc.result;

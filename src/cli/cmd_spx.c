@@ -1,8 +1,9 @@
 /*
  * cmd_spx.c - "ipxlab spx listen [SOCKET]" and "ipxlab spx connect ADDR":
  * netcat over SPX. Standard input goes to the peer, what the peer sends
- * goes to standard output; end of input closes the session with an
- * informed disconnect, and the command ends when the session does.
+ * goes to standard output; end of input is an orderly release (our end of
+ * data, the peer may go on sending), and the command ends when both
+ * directions have ended. SIGINT/SIGTERM send a disconnect at once.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,10 +26,12 @@ void help_spx(FILE *out)
 		"                              default 4546)\n"
 		"  ipxlab spx connect ADDR     open a session to ADDR\n\n"
 		"Carries standard input to the peer and the peer's data to standard\n"
-		"output, like netcat. End of input closes the session (informed\n"
-		"disconnect) once all of it is acknowledged; a side whose input was\n"
-		"empty leaves the closing to its peer. Exit 0 when the session\n"
-		"closed cleanly, 1 if it broke.\n\n"
+		"output, like netcat. End of input ends our direction only (orderly\n"
+		"release); the session ends when the peer's input has ended too.\n"
+		"Exit 0 when everything we sent was acknowledged and everything the\n"
+		"peer sent was received and written, 1 otherwise. A listener takes\n"
+		"one session and refuses further callers at once. SIGINT/SIGTERM\n"
+		"send a disconnect, so the peer learns at once, and exit 1.\n\n"
 		"  --spx1              offer SPX I only (stop-and-wait, 534-byte packets)\n"
 		"  --window N          SPX II window in packets (default 32)\n"
 		"  --stats             print the session's counters at the end\n"
@@ -42,9 +45,13 @@ struct nc {
 	struct spx_listener *lst;
 	struct ipx_hook flush_out;
 	bool stdin_regular, stdin_watched, stdin_eof;
-	bool read_any;		/* standard input gave us something */
+	bool peer_done;		/* the peer's end of data arrived */
+	bool out_failed;	/* standard output could not take data */
+	bool interrupted;	/* by a signal: closing quietly */
 	bool done, stats;
 	int result;		/* on_closed reason */
+	uint64_t bytes_in;	/* from standard input into the session */
+	uint64_t bytes_out;	/* from the peer to standard output */
 	char buf[16384];
 	size_t have;		/* bytes read from stdin not yet queued */
 	struct spx_status final;
@@ -73,6 +80,7 @@ static void pump_stdin(void)
 				spx_abort(nc.conn);
 				return;
 			}
+			nc.bytes_in += nc.have;
 			nc.have = 0;
 		}
 		if (nc.stdin_eof)
@@ -80,7 +88,6 @@ static void pump_stdin(void)
 		n = read(STDIN_FILENO, nc.buf, sizeof(nc.buf));
 		if (n > 0) {
 			nc.have = (size_t)n;
-			nc.read_any = true;
 			continue;
 		}
 		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
@@ -89,16 +96,14 @@ static void pump_stdin(void)
 						IPX_EV_READ);
 			return;
 		}
-		/* End of input: close once everything queued is through.
-		 * A side that never had input (stdin is /dev/null) leaves
-		 * the closing to its peer instead. */
+		/* End of input: our end of data follows what is queued; we
+		 * go on receiving until the peer's ends too. */
 		nc.stdin_eof = true;
 		if (nc.stdin_watched) {
 			ipx_loop_del_fd(nc.cn.loop, STDIN_FILENO);
 			nc.stdin_watched = false;
 		}
-		if (nc.read_any)
-			spx_close(nc.conn);
+		spx_release(nc.conn);
 		return;
 	}
 }
@@ -137,10 +142,24 @@ static void on_data(struct spx_conn *c, const uint8_t *data, size_t len,
 	(void)flags;
 	(void)ds;
 	(void)ctx;
+	if (nc.out_failed)
+		return;
 	if (fwrite(data, 1, len, stdout) != len) {
-		cli_error("spx", "standard output closed");
-		spx_abort(nc.conn);
+		nc.out_failed = true;
+		cli_error("spx", "standard output closed: disconnecting");
+		spx_disconnect(nc.conn);
+		return;
 	}
+	nc.bytes_out += len;
+}
+
+static void on_release(struct spx_conn *c, void *ctx)
+{
+	(void)c;
+	(void)ctx;
+	nc.peer_done = true;
+	ipx_debug("the peer's data has ended (%llu bytes)",
+		  (unsigned long long)nc.bytes_out);
 }
 
 static void on_sendable(struct spx_conn *c, void *ctx)
@@ -165,6 +184,18 @@ static void on_connected(struct spx_conn *c, int status, void *ctx)
 	char v[64];
 
 	(void)ctx;
+	if (nc.interrupted) {
+		nc.conn = NULL;
+		return;
+	}
+	if (status == IPX_EREFUSED) {
+		cli_error("spx", "connect: refused: the listener is busy with "
+				 "another session (or out of SPX CONNECTIONS)");
+		nc.conn = NULL;
+		nc.result = status;
+		nc.done = true;
+		return;
+	}
 	if (status != IPX_OK) {
 		cli_error("spx", "connect: %s (nobody listening there?)",
 			  ipx_strerror(status));
@@ -184,16 +215,25 @@ static void on_closed(struct spx_conn *c, int reason, void *ctx)
 	nc.conn = NULL;
 	nc.result = reason;
 	nc.done = true;
-	if (reason == IPX_OK)
-		ipx_info("session closed");
-	else
+	if (nc.interrupted || nc.out_failed)
+		return;
+	if (reason != IPX_OK)
 		cli_error("spx", "session ended: %s", ipx_strerror(reason));
+	else if (!nc.stdin_eof || nc.have)
+		cli_error("spx", "session ended by the peer before our input "
+				 "ended (%llu bytes sent)",
+			  (unsigned long long)nc.bytes_in);
+	else if (!nc.peer_done)
+		ipx_info("session closed by the peer's disconnect");
+	else
+		ipx_info("session closed");
 }
 
 static const struct spx_handlers handlers = {
 	.on_connected = on_connected,
 	.on_data = on_data,
 	.on_sendable = on_sendable,
+	.on_release = on_release,
 	.on_closed = on_closed,
 };
 
@@ -202,16 +242,11 @@ static void on_accept(struct spx_listener *l, struct spx_conn *c, void *ctx)
 	struct spx_status st;
 	char a[IPX_ADDR_STRLEN];
 
-	(void)l;
 	(void)ctx;
 	spx_get_status(c, &st);
-	if (nc.conn || nc.done) {
-		ipx_warn("refusing a second session from %s",
-			 ipx_addr_format(&st.remote, a));
-		spx_abort(c);
-		return;
-	}
 	nc.conn = c;
+	/* One session: later callers are refused at once. */
+	spx_listener_set_busy(l, true);
 	spx_set_handlers(c, &handlers, NULL);
 	ipx_info("session from %s (SPX%s)", ipx_addr_format(&st.remote, a),
 		 st.version == 2 ? " II" : "");
@@ -223,6 +258,33 @@ static void flush_stdout(struct ipx_loop *loop, void *ctx)
 	(void)loop;
 	(void)ctx;
 	fflush(stdout);
+}
+
+/* SIGINT/SIGTERM: the peer is told at once, the user what happened. */
+static void interrupted(void)
+{
+	struct spx_status st;
+
+	nc.interrupted = true;
+	nc.done = true;
+	nc.result = IPX_ECLOSED;
+	if (!nc.conn) {
+		cli_error("spx", "interrupted%s", nc.lst ? ": no session" : "");
+		return;
+	}
+	spx_get_status(nc.conn, &st);
+	spx_disconnect(nc.conn);	/* calls on_closed, which keeps quiet */
+	ipx_loop_run_once(nc.cn.loop, 0);	/* the link sends it now */
+	if (st.state == SPX_CONNECTING) {
+		cli_error("spx", "interrupted while connecting");
+		return;
+	}
+	cli_error("spx",
+		  "interrupted: sent %llu bytes (%llu acknowledged), received "
+		  "%llu; disconnect sent",
+		  (unsigned long long)(nc.bytes_in),
+		  (unsigned long long)(nc.bytes_in - st.queued_bytes),
+		  (unsigned long long)nc.bytes_out);
 }
 
 static bool finished(void *ctx)
@@ -389,13 +451,21 @@ int cmd_spx(int argc, char **argv)
 					UINT64_MAX / 4);
 	else
 		rc = IPX_OK;
-	fflush(stdout);
+	if (rc == IPX_ECLOSED && !nc.done)
+		interrupted();
+	if (fflush(stdout) == EOF && !nc.out_failed) {
+		cli_error("spx", "standard output: %s", strerror(errno));
+		nc.out_failed = true;
+	}
 	if (nc.stats && nc.final.version)
 		print_stats();
-	if (rc == IPX_ECLOSED && !nc.done)
-		nc.result = IPX_ECLOSED;	/* interrupted */
 	spx_free(nc.spx);
 	ipx_loop_remove_hook(nc.cn.loop, &nc.flush_out);
 	cli_node_close(&nc.cn);
-	return nc.result == IPX_OK ? CLI_OK : CLI_FAIL;
+	/* 0 only when both directions ended in order: all we read was
+	 * acknowledged, all the peer sent is written. */
+	return nc.result == IPX_OK && nc.stdin_eof && !nc.have &&
+			       !nc.out_failed && !nc.interrupted
+		       ? CLI_OK
+		       : CLI_FAIL;
 }

@@ -818,6 +818,18 @@ static struct nb_session *app_session(struct netbios *nb, uint8_t lsn)
 	return s;
 }
 
+void nb_session_disconnect(struct netbios *nb, uint8_t lsn)
+{
+	struct nb_session *s = app_session(nb, lsn);
+
+	if (!s)
+		return;
+	if (s->state != NB_S_CLOSED)
+		tx(s, NB_CC_SYS | NB_CC_ACK, NB_DS_SESSION_END, s->snd_seq, 0,
+		   0, NULL, 0);
+	abort_session(s, NB_RC_SABORT);
+}
+
 uint8_t nb_hang_up(struct netbios *nb, struct nb_ncb *ncb)
 {
 	struct nb_session *s = app_session(nb, ncb->lsn);

@@ -1,7 +1,8 @@
 /*
  * conn.c - one SPX connection: set-up, SPX II size negotiation, sending
  * with stop-and-wait (SPX I) or a window (SPX II), acknowledgements, NAKs,
- * retransmission on an adaptive timer, the watchdog, and disconnection.
+ * retransmission on an adaptive timer, the watchdog, the orderly release
+ * and disconnection.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,8 @@
 #define NEG_MIN 576
 
 static void pump(struct spx_conn *c);
+static bool drain(struct spx_conn *c, bool *ack_req, bool *acked);
+static void answer_drained(struct spx_conn *c, bool ack_req, bool acked);
 
 struct spx_conn *spx_conn_new(struct spx *spx, struct ipx_socket *sock,
 			      const struct ipx_addr *remote, bool incoming)
@@ -218,6 +221,13 @@ static void established(struct spx_conn *c)
 		c->h.on_connected(c, IPX_OK, c->ctx);
 	if (c->state == SPX_ESTABLISHED)
 		pump(c);
+	if (c->state == SPX_ESTABLISHED && c->ooo_count) {
+		/* Data that came during the negotiation. */
+		bool ack_req = false, acked = false;
+
+		if (drain(c, &ack_req, &acked))
+			answer_drained(c, ack_req, acked);
+	}
 }
 
 static size_t path_max(const struct spx_conn *c)
@@ -304,7 +314,8 @@ size_t spx_send_space(const struct spx_conn *c)
 {
 	size_t cap = c->spx->opts.send_queue;
 
-	if (c->state != SPX_ESTABLISHED || c->close_queued)
+	if (c->state != SPX_ESTABLISHED || c->close_queued ||
+	    c->release_queued)
 		return 0;
 	return c->queued_bytes >= cap ? 0 : cap - c->queued_bytes;
 }
@@ -340,10 +351,10 @@ int spx_send(struct spx_conn *c, const void *data, size_t len,
 	const uint8_t *p = data;
 	size_t seg, off = 0;
 
-	if (!c || c->state != SPX_ESTABLISHED || c->close_queued)
+	if (!c || c->state != SPX_ESTABLISHED || c->close_queued ||
+	    c->release_queued)
 		return IPX_ENOTCONN;
-	if (datastream == SPX_DS_DISCONNECT ||
-	    datastream == SPX_DS_DISCONNECT_ACK || (!data && len))
+	if (datastream >= SPX_DS_RELEASE || (!data && len))
 		return IPX_EINVAL;
 	if (len > c->spx->opts.send_queue)
 		return IPX_ETOOBIG;
@@ -380,6 +391,32 @@ int spx_close(struct spx_conn *c)
 	return IPX_OK;
 }
 
+int spx_release(struct spx_conn *c)
+{
+	if (!c || c->state != SPX_ESTABLISHED)
+		return IPX_ENOTCONN;
+	if (c->release_queued || c->close_queued)
+		return IPX_OK;
+	c->release_queued = true;
+	if (!enqueue(c, NULL, 0, 0, SPX_DS_RELEASE))
+		return IPX_ENOMEM;
+	pump(c);
+	return IPX_OK;
+}
+
+void spx_disconnect(struct spx_conn *c)
+{
+	if (!c || c->state == SPX_CLOSED)
+		return;
+	/* A system packet, so it is taken at once whatever is missing; its
+	 * sequence number (the next we would use) tells the peer whether
+	 * it has all we sent. */
+	if (c->remote_id != SPX_CONN_UNKNOWN)
+		transmit(c, SPX_CC_SYS | SPX_CC_ACK, SPX_DS_DISCONNECT,
+			 c->snd_nxt, NULL, 0, 0);
+	spx_conn_finish(c, IPX_ECLOSED);
+}
+
 static unsigned in_flight(const struct spx_conn *c)
 {
 	return (uint16_t)(c->snd_max - c->snd_una);
@@ -390,17 +427,28 @@ static void send_seg(struct spx_conn *c, struct txseg *s, bool again)
 	uint8_t cc = s->flags;
 	bool ack_req;
 
-	if (c->version == 1 || s->ds == SPX_DS_DISCONNECT) {
+	if (c->version == 1 || s->ds == SPX_DS_DISCONNECT ||
+	    s->ds == SPX_DS_RELEASE) {
 		ack_req = true;
 	} else {
 		unsigned every = c->rx_slots / 4 ? c->rx_slots / 4 : 1;
+		bool exhausts = s->seq == c->remote_alloc && !c->ack_req_out;
 
 		/* SPX II asks for an ACK only now and then: when the queue
-		 * runs dry, on a retransmission, and every quarter window
-		 * (so a full window always has a request in flight). */
-		ack_req = again || !s->next || ++c->since_ack_req >= every;
+		 * runs dry, on a retransmission, every quarter window (so a
+		 * full window always has a request in flight), and when the
+		 * packet uses up the peer's allocation unless a request is
+		 * still unanswered (a peer that acknowledges only when asked
+		 * then always has a question to answer, and a window that
+		 * opens a packet at a time does not make every packet ask). */
+		ack_req = again || !s->next || exhausts ||
+			  ++c->since_ack_req >= every;
 		if (ack_req)
 			c->since_ack_req = 0;
+	}
+	if (ack_req) {
+		c->ack_req_out = true;
+		c->ack_req_seq = s->seq;
 	}
 	if (ack_req)
 		cc |= SPX_CC_ACK;
@@ -470,11 +518,25 @@ static void rtt_sample(struct spx_conn *c, ipx_time sample)
 		c->rto = RTO_MAX;
 }
 
-/* The peer acknowledges everything before 'ack'. */
-static void got_ack(struct spx_conn *c, uint16_t ack, uint16_t alloc)
+static void release_done(struct spx_conn *c);
+
+/* Data of ours not yet acknowledged (the release and the disconnect
+ * carry none)? */
+static bool data_unacked(const struct spx_conn *c)
+{
+	for (const struct txseg *s = c->q_head; s; s = s->next)
+		if (s->ds != SPX_DS_RELEASE && s->ds != SPX_DS_DISCONNECT)
+			return true;
+	return false;
+}
+
+/* The peer acknowledges everything before h->ack (h is the packet that
+ * says so: an answer to our release tells whether the peer knows it). */
+static void got_ack(struct spx_conn *c, const struct spx_header *h)
 {
 	ipx_time now = ipx_loop_now(c->spx->loop);
-	bool progress = false, fe_acked = false;
+	uint16_t ack = h->ack, alloc = h->alloc;
+	bool progress = false, fe_acked = false, fc_acked = false;
 
 	/* Distances, not signed comparisons: a number half the sequence
 	 * space away is "ahead" and "behind" at once. The peer allocates at
@@ -493,6 +555,8 @@ static void got_ack(struct spx_conn *c, uint16_t ack, uint16_t alloc)
 			rtt_sample(c, now - s->sent_at);
 		if (s->ds == SPX_DS_DISCONNECT)
 			fe_acked = true;
+		if (s->ds == SPX_DS_RELEASE)
+			fc_acked = true;
 		c->q_head = s->next;
 		if (!c->q_head)
 			c->q_tail = NULL;
@@ -502,6 +566,8 @@ static void got_ack(struct spx_conn *c, uint16_t ack, uint16_t alloc)
 	}
 	c->snd_una = ack;
 	c->stats.acks_rx++;
+	if (c->ack_req_out && spx_seq_lt(c->ack_req_seq, ack))
+		c->ack_req_out = false;
 	if (!progress)
 		return;
 	c->retries = 0;
@@ -509,6 +575,17 @@ static void got_ack(struct spx_conn *c, uint16_t ack, uint16_t alloc)
 	if (fe_acked) {
 		spx_conn_finish(c, IPX_OK);
 		return;
+	}
+	if (fc_acked) {
+		/* Our stack answers a release with 0xFD; a plain system ACK
+		 * means a peer without orderly release. (An ACK riding on
+		 * its data says nothing either way.) */
+		c->released = true;
+		c->release_plain = (h->cc & SPX_CC_SYS) &&
+				   h->ds != SPX_DS_RELEASE_ACK;
+		release_done(c);
+		if (c->state == SPX_CLOSED)
+			return;
 	}
 	if (c->recovering) {
 		if (spx_seq_lt(ack, c->recover_to) && c->q_head &&
@@ -608,55 +685,157 @@ static void deliver(struct spx_conn *c, uint8_t cc, uint8_t ds,
 			     c->ctx);
 }
 
-/* The peer's disconnect arrived in sequence: answer, then close. */
-static void peer_disconnect(struct spx_conn *c, uint16_t fe_seq)
+/*
+ * The peer's disconnect: answer, then close. It is a clean end when none
+ * of our data waits for an acknowledgement and nothing of the peer's is
+ * missing (a disconnect sent as a system packet carries the peer's next
+ * sequence number, which must be the one we expect).
+ */
+static void peer_disconnect(struct spx_conn *c, uint16_t fe_seq, bool sys)
 {
-	spx_remember_gone(c->spx, c, true, fe_seq);
+	bool complete = !sys || fe_seq == c->rcv_nxt;
+
+	spx_remember_gone(c->spx, c, complete, SPX_DS_DISCONNECT, fe_seq);
 	spx_send_ack(c, 0, SPX_DS_DISCONNECT_ACK);
-	spx_conn_finish(c, c->q_head ? IPX_ECLOSED : IPX_OK);
+	spx_conn_finish(c, complete && !data_unacked(c) ? IPX_OK
+							: IPX_ECLOSED);
+}
+
+/* Our release is acknowledged: the end once the peer's is in too; a
+ * peer without orderly release gets the informed disconnect instead. */
+static void release_done(struct spx_conn *c)
+{
+	if (c->peer_released) {
+		spx_remember_gone(c->spx, c, true, SPX_DS_RELEASE,
+				  c->peer_fin_seq);
+		spx_conn_finish(c, IPX_OK);
+		return;
+	}
+	if (c->release_plain && !c->close_queued &&
+	    c->state == SPX_ESTABLISHED) {
+		c->close_queued = true;
+		if (enqueue(c, NULL, 0, 0, SPX_DS_DISCONNECT))
+			pump(c);
+	}
+}
+
+/* The peer's release arrived in sequence: answer 0xFD, tell the
+ * application; the end if ours is acknowledged already. */
+static void peer_release(struct spx_conn *c, uint16_t seq)
+{
+	c->peer_released = true;
+	c->peer_fin_seq = seq;
+	spx_send_ack(c, 0, SPX_DS_RELEASE_ACK);
+	if (c->h.on_release)
+		c->h.on_release(c, c->ctx);
+	if (c->state != SPX_CLOSED && c->released)
+		release_done(c);
+}
+
+/*
+ * A packet in sequence: data delivered, or the peer's release or
+ * disconnect. Returns false when the connection ended on it; *acked is
+ * set when it sent its own answer.
+ */
+static bool in_sequence(struct spx_conn *c, uint16_t seq, uint8_t cc,
+			uint8_t ds, const uint8_t *data, size_t len,
+			bool *acked)
+{
+	c->rcv_nxt++;
+	if (ds == SPX_DS_DISCONNECT) {
+		peer_disconnect(c, seq, false);
+		return false;
+	}
+	if (c->peer_released) {
+		/* Nothing but a disconnect may follow a release. */
+		c->spx->drops[SPX_DROP_BAD_STATE]++;
+		return true;
+	}
+	if (ds == SPX_DS_RELEASE) {
+		peer_release(c, seq);
+		*acked = true;
+	} else {
+		deliver(c, cc, ds, data, len);
+	}
+	return !c->dead && c->state != SPX_CLOSED;
+}
+
+/* Keep an SPX II packet in its window slot until what is before it is
+ * in (the caller makes sure it is within the window). */
+static void hold(struct spx_conn *c, const struct spx_header *h,
+		 const uint8_t *data, size_t len)
+{
+	struct rxslot *s = &c->ooo[h->seq % c->rx_slots];
+	uint8_t *copy;
+
+	if (s->used) {
+		c->stats.duplicates++;
+		c->spx->drops[SPX_DROP_DUPLICATE]++;
+		return;
+	}
+	copy = realloc(s->data, len ? len : 1);
+	if (!copy)
+		return;
+	s->data = copy;
+	memcpy(s->data, data, len);
+	s->len = len;
+	s->seq = h->seq;
+	s->cc = h->cc;
+	s->ds = h->ds;
+	s->used = true;
+	c->ooo_count++;
+	c->stats.out_of_order++;
+}
+
+/* Deliver the held packets that are now in order; false when the
+ * connection ended on one. */
+static bool drain(struct spx_conn *c, bool *ack_req, bool *acked)
+{
+	while (c->ooo) {
+		struct rxslot *s = &c->ooo[c->rcv_nxt % c->rx_slots];
+
+		if (!s->used || s->seq != c->rcv_nxt)
+			break;
+		s->used = false;
+		c->ooo_count--;
+		*acked = false;
+		if (!in_sequence(c, s->seq, s->cc, s->ds, s->data, s->len,
+				 acked))
+			return false;
+		*ack_req = true;
+	}
+	return true;
+}
+
+/* After a drain: report the next hole, or acknowledge what was asked. */
+static void answer_drained(struct spx_conn *c, bool ack_req, bool acked)
+{
+	if (c->ooo_count)
+		send_nak(c);
+	else if (ack_req && !acked)
+		spx_send_ack(c, 0, 0);
 }
 
 static void data_packet(struct spx_conn *c, const struct spx_header *h,
 			const uint8_t *data, size_t len)
 {
-	bool ack_req = h->cc & SPX_CC_ACK;
+	bool ack_req = h->cc & SPX_CC_ACK, acked = false;
 
 	if (h->seq == c->rcv_nxt) {
-		c->rcv_nxt++;
-		if (h->ds == SPX_DS_DISCONNECT) {
-			peer_disconnect(c, h->seq);
-			return;
-		}
-		deliver(c, h->cc, h->ds, data, len);
 		/* Whatever waited behind it follows. */
-		while (c->ooo && !c->dead && c->state != SPX_CLOSED) {
-			struct rxslot *s = &c->ooo[c->rcv_nxt % c->rx_slots];
-
-			if (!s->used || s->seq != c->rcv_nxt)
-				break;
-			s->used = false;
-			c->ooo_count--;
-			c->rcv_nxt++;
-			if (s->ds == SPX_DS_DISCONNECT) {
-				peer_disconnect(c, s->seq);
-				return;
-			}
-			deliver(c, s->cc, s->ds, s->data, s->len);
-			ack_req = true;
-		}
-		if (c->dead || c->state == SPX_CLOSED)
-			return;
-		if (c->ooo_count)
-			send_nak(c);	/* the next hole */
-		else if (ack_req)
-			spx_send_ack(c, 0, 0);
+		if (in_sequence(c, h->seq, h->cc, h->ds, data, len, &acked) &&
+		    drain(c, &ack_req, &acked))
+			answer_drained(c, ack_req, acked);
 		return;
 	}
 	if (spx_seq_lt(h->seq, c->rcv_nxt)) {
-		/* We have it: our ACK was lost; say so again. */
+		/* We have it: our ACK was lost; say so again (a repeated
+		 * release gets its own answer again). */
 		c->stats.duplicates++;
 		c->spx->drops[SPX_DROP_DUPLICATE]++;
-		spx_send_ack(c, 0, 0);
+		spx_send_ack(c, 0, h->ds == SPX_DS_RELEASE && c->peer_released
+					   ? SPX_DS_RELEASE_ACK
+					   : 0);
 		return;
 	}
 	if (!c->ooo || !spx_seq_le(h->seq, my_alloc(c))) {
@@ -664,28 +843,7 @@ static void data_packet(struct spx_conn *c, const struct spx_header *h,
 		spx_send_ack(c, 0, 0);
 		return;
 	}
-	{
-		struct rxslot *s = &c->ooo[h->seq % c->rx_slots];
-
-		if (s->used) {
-			c->stats.duplicates++;
-			c->spx->drops[SPX_DROP_DUPLICATE]++;
-		} else {
-			uint8_t *copy = realloc(s->data, len ? len : 1);
-
-			if (!copy)
-				return;
-			s->data = copy;
-			memcpy(s->data, data, len);
-			s->len = len;
-			s->seq = h->seq;
-			s->cc = h->cc;
-			s->ds = h->ds;
-			s->used = true;
-			c->ooo_count++;
-			c->stats.out_of_order++;
-		}
-	}
+	hold(c, h, data, len);
 	send_nak(c);
 }
 
@@ -696,7 +854,9 @@ static void system_packet(struct spx_conn *c, const struct ipx_header *ih,
 
 	switch (c->state) {
 	case SPX_CONNECTING:
-		if (!ack_bit && h->src_id != SPX_CONN_UNKNOWN)
+		if (h->ds == SPX_DS_DISCONNECT && h->src_id == SPX_CONN_UNKNOWN)
+			spx_conn_finish(c, IPX_EREFUSED);	/* busy */
+		else if (!ack_bit && h->src_id != SPX_CONN_UNKNOWN)
 			got_accept(c, h);
 		else
 			c->spx->drops[SPX_DROP_BAD_STATE]++;
@@ -708,7 +868,7 @@ static void system_packet(struct spx_conn *c, const struct ipx_header *ih,
 			c->max_pkt = size >= NEG_MIN && size <= c->neg_try
 					     ? size
 					     : c->neg_try;
-			got_ack(c, h->ack, h->alloc);
+			got_ack(c, h);
 			established(c);
 			return;
 		}
@@ -732,19 +892,23 @@ static void system_packet(struct spx_conn *c, const struct ipx_header *ih,
 	}
 	if (h->ds == SPX_DS_DISCONNECT) {
 		/* Some stacks send the disconnect as a system packet. */
-		peer_disconnect(c, h->seq);
+		peer_disconnect(c, h->seq, true);
 		return;
 	}
 	if (h->ds == SPX_DS_DISCONNECT_ACK) {
-		/* An answer that acknowledges our disconnect closes cleanly
-		 * (inside got_ack); any other means the peer is gone without
-		 * confirming all our data. */
-		got_ack(c, h->ack, h->alloc);
-		if (!c->dead && c->state != SPX_CLOSED)
-			spx_conn_finish(c, IPX_ECLOSED);
+		/* Any answer to our disconnect ends the session; cleanly when
+		 * it acknowledges all our data before the disconnect (some
+		 * stacks do not count the disconnect itself). Any other means
+		 * the peer is gone without confirming our data. */
+		struct txseg *fe = c->q_tail;
+		bool clean = c->state == SPX_CLOSING && fe &&
+			     fe->ds == SPX_DS_DISCONNECT && fe->sent &&
+			     (uint16_t)(h->ack - fe->seq) <= 1;
+
+		spx_conn_finish(c, clean ? IPX_OK : IPX_ECLOSED);
 		return;
 	}
-	got_ack(c, h->ack, h->alloc);
+	got_ack(c, h);
 	if (c->dead || c->state == SPX_CLOSED)
 		return;
 	if (h->ds == SPX_DS_NAK && c->version == 2) {
@@ -775,18 +939,23 @@ void spx_conn_input(struct spx_conn *c, const struct ipx_header *ih,
 		system_packet(c, ih, h);
 		return;
 	}
-	if (c->state != SPX_ESTABLISHED && c->state != SPX_CLOSING) {
-		/* Data before our negotiation finished: the accept got
-		 * through, so the connection is up; take it. */
-		if (c->state == SPX_NEGOTIATING) {
-			c->max_pkt = NEG_MIN;
-			established(c);
-		} else {
-			c->spx->drops[SPX_DROP_BAD_STATE]++;
-			return;
-		}
+	if (c->state == SPX_NEGOTIATING) {
+		/* Data before our negotiation finished (the listener is up
+		 * as soon as it accepts): held, delivered and acknowledged
+		 * once the packet size is settled. */
+		got_ack(c, h);
+		if (c->ooo && !spx_seq_lt(h->seq, c->rcv_nxt) &&
+		    spx_seq_le(h->seq, my_alloc(c)))
+			hold(c, h, data, len);
+		else
+			c->spx->drops[SPX_DROP_OUT_OF_WINDOW]++;
+		return;
 	}
-	got_ack(c, h->ack, h->alloc);
+	if (c->state != SPX_ESTABLISHED && c->state != SPX_CLOSING) {
+		c->spx->drops[SPX_DROP_BAD_STATE]++;
+		return;
+	}
+	got_ack(c, h);
 	if (c->dead || c->state == SPX_CLOSED)
 		return;
 	data_packet(c, h, data, len);
@@ -838,6 +1007,8 @@ void spx_get_status(const struct spx_conn *c, struct spx_status *st)
 	st->window = c->version == 1 ? 1 : c->rx_slots;
 	st->in_flight = in_flight(c);
 	st->queued_bytes = c->queued_bytes;
+	st->released = c->released;
+	st->peer_released = c->peer_released;
 	st->silent = ipx_loop_now(c->spx->loop) - c->last_rx;
 	st->srtt = c->srtt;
 	st->rto = c->rto;

@@ -147,48 +147,69 @@ void spx_table_remove(struct spx *spx, struct spx_conn *c)
 /* ---- receiving ---- */
 
 void spx_remember_gone(struct spx *spx, const struct spx_conn *c, bool clean,
-		       uint16_t fe_seq)
+		       uint8_t fin_ds, uint16_t fin_seq)
 {
 	struct spx_gone *g = &spx->gone[spx->ngone++ % 16];
 
 	g->remote = c->remote;
 	g->local_id = c->local_id;
 	g->remote_id = c->remote_id;
-	g->fe_seq = fe_seq;
+	g->fin_ds = fin_ds;
+	g->fin_seq = fin_seq;
 	g->clean = clean;
 }
 
-/*
- * A disconnect for a connection we no longer have. If we took that very
- * disconnect (our answer was lost), answer again acknowledging it, so the
- * peer closes cleanly. Otherwise (we aborted, or never knew the
- * connection) answer without acknowledging it: the peer must not think its
- * data arrived.
- */
-static void answer_stray_disconnect(struct spx *spx, struct ipx_socket *sock,
-				    const struct ipx_header *ih,
-				    const struct spx_header *h)
+/* An SPX header with nothing after it, straight to 'to'. */
+static void send_bare(struct ipx_socket *sock, const struct ipx_addr *to,
+		      uint8_t ds, uint16_t src_id, uint16_t dst_id,
+		      uint16_t ack)
 {
-	struct spx_header a = { .cc = SPX_CC_SYS,
-				.ds = SPX_DS_DISCONNECT_ACK,
-				.src_id = h->dst_id,
-				.dst_id = h->src_id,
-				.ack = h->seq,
+	struct spx_header a = { .cc = SPX_CC_SYS, .ds = ds, .src_id = src_id,
+				.dst_id = dst_id, .ack = ack,
 				.hdr_len = SPX_HDR_LEN };
 	uint8_t p[SPX_HDR_LEN];
+
+	spx_header_encode(&a, p);
+	ipx_socket_sendto(sock, to, IPX_TYPE_SPX, p, sizeof(p));
+}
+
+/*
+ * A disconnect or release for a connection we no longer have. If we took
+ * that very packet (our answer was lost), answer again acknowledging it,
+ * so the peer closes cleanly. Otherwise (we aborted, or never knew the
+ * connection) answer with a disconnect ack that acknowledges nothing of
+ * it (one before its sequence number): the peer must not think its data
+ * arrived.
+ */
+static void answer_stray(struct spx *spx, struct ipx_socket *sock,
+			 const struct ipx_header *ih,
+			 const struct spx_header *h)
+{
+	uint8_t ds = SPX_DS_DISCONNECT_ACK;
+	uint16_t ack = (uint16_t)(h->seq - 1);
 
 	for (unsigned i = 0; i < 16; i++) {
 		const struct spx_gone *g = &spx->gone[i];
 
 		if (g->clean && g->local_id == h->dst_id &&
-		    g->remote_id == h->src_id && g->fe_seq == h->seq &&
-		    ipx_addr_match(&g->remote, &ih->src)) {
-			a.ack = (uint16_t)(h->seq + 1);
+		    g->remote_id == h->src_id && g->fin_seq == h->seq &&
+		    g->fin_ds == h->ds && ipx_addr_match(&g->remote, &ih->src)) {
+			ack = (uint16_t)(h->seq + 1);
+			if (h->ds == SPX_DS_RELEASE)
+				ds = SPX_DS_RELEASE_ACK;
 			break;
 		}
 	}
-	spx_header_encode(&a, p);
-	ipx_socket_sendto(sock, &ih->src, IPX_TYPE_SPX, p, sizeof(p));
+	send_bare(sock, &ih->src, ds, h->dst_id, h->src_id, ack);
+}
+
+/* Refuse a connect request at once: a disconnect from no connection
+ * (source id 0xFFFF), which the caller reports as refused. */
+static void refuse(struct ipx_socket *sock,
+		   const struct ipx_header *ih, const struct spx_header *h)
+{
+	send_bare(sock, &ih->src, SPX_DS_DISCONNECT, SPX_CONN_UNKNOWN,
+		  h->src_id, 0);
 }
 
 static void connect_request(struct spx *spx, struct spx_listener *l,
@@ -206,6 +227,11 @@ static void connect_request(struct spx *spx, struct spx_listener *l,
 		spx->drops[SPX_DROP_NOT_LISTENING]++;
 		return;
 	}
+	if (l->busy) {
+		spx->drops[SPX_DROP_REFUSED]++;
+		refuse(l->sock, ih, h);
+		return;
+	}
 	c = spx_conn_new(spx, l->sock, &ih->src, true);
 	if (!c)
 		return;
@@ -215,6 +241,7 @@ static void connect_request(struct spx *spx, struct spx_listener *l,
 			 "in use",
 			 spx->max_conns);
 		free(c);
+		refuse(l->sock, ih, h);
 		return;
 	}
 	spx_conn_accept(c, h);
@@ -247,8 +274,8 @@ static void input(struct spx *spx, struct spx_listener *l,
 	}
 	c = spx_table_find(spx, h.dst_id);
 	if (!c) {
-		if (h.ds == SPX_DS_DISCONNECT)
-			answer_stray_disconnect(spx, sock, ih, &h);
+		if (h.ds == SPX_DS_DISCONNECT || h.ds == SPX_DS_RELEASE)
+			answer_stray(spx, sock, ih, &h);
 		spx->drops[SPX_DROP_NO_CONN]++;
 		return;
 	}
@@ -321,6 +348,11 @@ int spx_listen(struct spx *spx, uint16_t socket, spx_accept_cb accept,
 uint16_t spx_listener_socket(const struct spx_listener *l)
 {
 	return ipx_socket_number(l->sock);
+}
+
+void spx_listener_set_busy(struct spx_listener *l, bool busy)
+{
+	l->busy = busy;
 }
 
 void spx_listener_close(struct spx_listener *l)

@@ -7,7 +7,7 @@
 
 #include "ipxlab/spx.h"
 
-/* A queued outgoing packet: data, or the disconnect request. */
+/* A queued outgoing packet: data, the release or the disconnect. */
 struct txseg {
 	struct txseg *next;
 	uint16_t seq;
@@ -55,7 +55,14 @@ struct spx_conn {
 	size_t queued_bytes;
 	bool want_sendable;
 	bool close_queued;
+	bool release_queued;		/* spx_release: our 0xFC is queued */
+	bool released;			/* our 0xFC is acknowledged */
+	bool release_plain;		/* ... by a plain ACK: no orderly release */
+	bool peer_released;		/* the peer's 0xFC arrived */
+	uint16_t peer_fin_seq;		/* its sequence number */
 	unsigned since_ack_req;
+	bool ack_req_out;		/* an ACK request is unanswered ... */
+	uint16_t ack_req_seq;		/* ... the latest, on this packet */
 	size_t max_pkt;			/* IPX packet size, headers included */
 
 	/* receiving */
@@ -85,6 +92,7 @@ struct spx_listener {
 	struct spx *spx;
 	struct spx_listener *next;
 	struct ipx_socket *sock;
+	bool busy;			/* refuse new callers */
 	spx_accept_cb accept;
 	void *ctx;
 };
@@ -107,7 +115,8 @@ struct spx {
 	struct spx_gone {
 		struct ipx_addr remote;
 		uint16_t local_id, remote_id;
-		uint16_t fe_seq;	/* the peer's disconnect we took */
+		uint16_t fin_seq;	/* the peer's last packet we took */
+		uint8_t fin_ds;		/* its type: 0xFE or 0xFC */
 		bool clean;		/* we took it: it is acknowledged */
 	} gone[16];
 	unsigned ngone;
@@ -131,6 +140,6 @@ void spx_send_ack(struct spx_conn *c, uint8_t extra_cc, uint8_t ds);
 void spx_table_remove(struct spx *spx, struct spx_conn *c);
 struct spx_conn *spx_table_find(const struct spx *spx, uint16_t id);
 void spx_remember_gone(struct spx *spx, const struct spx_conn *c, bool clean,
-		       uint16_t fe_seq);
+		       uint8_t fin_ds, uint16_t fin_seq);
 
 #endif

@@ -20,6 +20,7 @@
  *   SEND      spx_send on A's or B's main connection: bytes of a known
  *             pattern, with EOM/ATTN and a datastream type from the input
  *   CLOSE, ABORT   spx_close / spx_abort of a main connection
+ *   RELEASE, DISCONNECT   spx_release / spx_disconnect of a main one
  *   CONNECT   another connection (A->B, B->A, or to nobody)
  *   FAULTS    segment faults: none, lossy, cut (everything lost), dup
  *   END_OTHER abort or close one of the other connections
@@ -49,7 +50,8 @@
  *   when the input forged nothing and the other end did not vanish
  *   without a disconnect (aborted, retries or watchdog): its node then
  *   answers our disconnect as a stray one that acknowledges everything,
- *   a known problem.
+ *   a known problem. One that reports IPX_OK after both ends released has
+ *   also received everything the other end sent.
  * - Liveness: with no forgery, once the faults are lifted, two
  *   established main ends deliver everything within 40 s of simulated
  *   time (SPX II recovers a burst of losses one packet per timeout).
@@ -61,7 +63,7 @@
  * - spx_get_status: in_flight <= window, queued_bytes <= the send queue,
  *   a packet of max_data fits the segment's MTU; no packet SPX sends is
  *   ever too big for the link (node counter tx_too_big stays 0).
- * - spx_send returns only documented codes (EINVAL for datastream FE/FF).
+ * - spx_send returns only documented codes (EINVAL for datastream FC..FF).
  * - The header codec: decode(raw input) agrees with the flag rule (14
  *   bytes when SPX II and not a connect request), encode(decode(x)) gives
  *   x back byte for byte, and spx_seq_lt is a strict order on any pair
@@ -112,12 +114,14 @@ enum op {
 	OP_FAULTS,
 	OP_END_OTHER,
 	OP_RELISTEN,
+	OP_RELEASE,
+	OP_DISCONNECT,
 	OP_COUNT
 };
 
 static const char *const op_names[OP_COUNT] = {
 	"inject", "advance", "send", "close", "abort", "connect", "faults",
-	"end_other", "relisten",
+	"end_other", "relisten", "release", "disconnect",
 };
 
 struct world;
@@ -298,7 +302,8 @@ static void on_connected(struct spx_conn *c, int status, void *ctx)
 		spx_get_status(c, &st);
 		CHECK(st.state == SPX_ESTABLISHED || st.state == SPX_CLOSING);
 	} else {
-		CHECK(status == IPX_ETIMEOUT || status == IPX_ECLOSED);
+		CHECK(status == IPX_ETIMEOUT || status == IPX_ECLOSED ||
+		      status == IPX_EREFUSED);
 		slot_end(s, status);
 	}
 }
@@ -310,6 +315,15 @@ static void on_closed(struct spx_conn *c, int reason, void *ctx)
 	CHECK(s->conn == c && !s->outgoing_pending);
 	CHECK(reason == IPX_OK || reason == IPX_EABORTED ||
 	      reason == IPX_ECLOSED);
+	if (s->main && reason == IPX_OK && !s->w->forged) {
+		struct spx_status st;
+
+		/* Both released: everything arrived both ways. */
+		spx_get_status(c, &st);
+		if (st.released && st.peer_released)
+			CHECK(s->w->s[s->side].rx_bytes ==
+			      s->w->s[1 - s->side].tx_bytes);
+	}
 	slot_end(s, reason);
 }
 
@@ -821,7 +835,7 @@ static void op_send(struct world *w, uint8_t opb, struct input *in)
 	rc = spx_send(me->main->conn, buf, len, flags, ds);
 	TRACE("    %c spx_send %zu bytes flags %02X ds %02X: %d\n", "AB"[x],
 	      len, flags, ds, rc);
-	if (ds == SPX_DS_DISCONNECT || ds == SPX_DS_DISCONNECT_ACK) {
+	if (ds >= SPX_DS_RELEASE) {
 		CHECK(rc == IPX_EINVAL || rc == IPX_ENOTCONN);
 		return;
 	}
@@ -900,7 +914,9 @@ static void op_end_other(struct world *w, uint8_t opb, struct input *in)
 	}
 }
 
-static void op_end_main(struct world *w, uint8_t opb, bool abort_it)
+enum end_how { END_CLOSE, END_ABORT, END_RELEASE };
+
+static void op_end_main(struct world *w, uint8_t opb, enum end_how how)
 {
 	int x = (opb >> 4) & 1;
 	struct side *me = &w->s[x];
@@ -909,10 +925,14 @@ static void op_end_main(struct world *w, uint8_t opb, bool abort_it)
 
 	if (!s)
 		return;
-	if (abort_it) {
+	if (how == END_ABORT) {
 		spx_abort(s->conn);
 		CHECK(!s->used && me->main == NULL);
 		CHECK(spx_conn_count(me->spx) == before - 1);
+	} else if (how == END_RELEASE) {
+		int rc = spx_release(s->conn);
+
+		CHECK(rc == IPX_OK || rc == IPX_ENOTCONN);
 	} else {
 		int rc = spx_close(s->conn);
 
@@ -1038,10 +1058,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			op_send(w, opb, &in);
 			break;
 		case OP_CLOSE:
-			op_end_main(w, opb, false);
+			op_end_main(w, opb, END_CLOSE);
 			break;
 		case OP_ABORT:
-			op_end_main(w, opb, true);
+			op_end_main(w, opb, END_ABORT);
 			break;
 		case OP_CONNECT:
 			op_connect(w, opb);
@@ -1054,6 +1074,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		case OP_RELISTEN:
 			op_relisten(w, opb);
+			break;
+		case OP_RELEASE:
+			op_end_main(w, opb, END_RELEASE);
+			break;
+		case OP_DISCONNECT:
+			if (w->s[(opb >> 4) & 1].main &&
+			    !w->s[(opb >> 4) & 1].main->outgoing_pending) {
+				struct side *me = &w->s[(opb >> 4) & 1];
+
+				spx_disconnect(me->main->conn);
+				CHECK(me->main == NULL);
+			}
 			break;
 		default:
 			break;

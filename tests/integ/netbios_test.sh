@@ -2,8 +2,9 @@
 # netbios_test.sh [IPXLAB] - end-to-end tests of `ipxlab netbios` over a
 # real hub on loopback: names claimed, defended (a second claim fails with
 # 0x16) and shared (group), found and read (status), datagrams directed
-# and broadcast, files across a session both ways, clear refusals, and a
-# killed peer ending the session within the abort timeout. Each process
+# and broadcast, files across a session both ways, clear refusals, a
+# killed peer ending the session within the abort timeout, and SIGINT or
+# SIGTERM on call or listen ending the peer's session at once. Each process
 # is one node; every wait is bounded and everything started is killed.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -117,6 +118,32 @@ grep -q "session: session ended abnormally (0x18)" "$TMP/k.err" && [ $ds -lt 40 
 	pass "a killed peer ends the session within the abort timeout ($((ds / 10)).$((ds % 10)) s)" ||
 	fail "a killed peer ends the session" "after ${ds}00 ms: $(cat "$TMP/k.err")"
 exec 7>&-
+
+# SIGINT/SIGTERM on call or listen: the session end goes out at once, so
+# the peer ends within a second (its watchdog here would take 30 s); the
+# interrupted side says what it carried and exits 1.
+printf 'NETBIOS BROADCAST DELAY = 4\n' >"$TMP/sig.cfg"
+mkfifo "$TMP/hold"
+exec 8<>"$TMP/hold"	# (open both ways: never an end of input)
+for victim in call listen; do
+	"${WITH_SIGINT[@]}" "$BIN" netbios listen SIGTEST --hub "$HUB" --config "$TMP/sig.cfg" <"$TMP/hold" >/dev/null 2>"$TMP/sl.err" & L=$!; PIDS+=($L)
+	wait_for "$TMP/sl.err" "listening as SIGTEST" 30
+	"${WITH_SIGINT[@]}" "$BIN" netbios call SIGTEST --hub "$HUB" --config "$TMP/sig.cfg" <"$TMP/hold" >/dev/null 2>"$TMP/sc.err" & C=$!; PIDS+=($C)
+	wait_for "$TMP/sl.err" "session [0-9]+ from" 30
+	printf 'some data\n' >&8
+	sleep 0.3
+	if [ $victim = call ]; then v=$C o=$L ve=$TMP/sc.err oe=$TMP/sl.err sig=INT; else v=$L o=$C ve=$TMP/sl.err oe=$TMP/sc.err sig=TERM; fi
+	kill -$sig $v
+	start=$(date +%s%N)
+	gone_within $v 30 && { wait $v; vrc=$?; } || vrc=running
+	gone_within $o 30 && { wait $o; orc=$?; } || orc=running
+	ms=$((($(date +%s%N) - start) / 1000000))
+	[ $vrc = 1 ] && grep -Eq "interrupted: sent [0-9]+ bytes, received [0-9]+; session end sent" "$ve" &&
+		[ "$orc" != running ] && grep -q "session closed by the peer" "$oe" && [ $ms -lt 1500 ] &&
+		pass "SIG$sig on netbios $victim: session end sent, the peer ends at once (${ms} ms)" ||
+		fail "SIG$sig on netbios $victim" "interrupted rc=$vrc peer rc=$orc after ${ms} ms" "$ve" "$oe"
+done
+exec 8>&-
 
 # ---- the benchmark, briefly (its own hub and nodes) ----
 timeout 60 "$BIN" bench netbios -s 0.2 -r 1 >"$TMP/bench.out" 2>&1; rc=$?

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # spx_test.sh [IPXLAB] - end-to-end tests of `ipxlab spx` over a real hub on
-# loopback: files cross byte-identical over SPX II and SPX I, a connect to
-# nobody fails clearly, and a peer killed mid-transfer ends the session
-# within the abort timeout set in SHELL.CFG.
+# loopback: files cross byte-identical over SPX II and SPX I, both ways at
+# once with each input ending at its own time, a busy listener refuses a
+# second caller at once, SIGINT/SIGTERM on either side ends the peer at
+# once, a connect to nobody fails clearly, and a peer killed mid-transfer
+# ends the session within the abort timeout set in SHELL.CFG.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -34,17 +36,79 @@ grep -q "version 2, 1380-byte packets" "$TMP/c.err" && pass "SPX II negotiates t
 transfer "SPX I (the listener offers SPX I only)" --spx1
 grep -q "version 1, 534-byte packets" "$TMP/c.err" && pass "an SPX II caller falls back to SPX I" || fail "an SPX II caller falls back to SPX I" "$(cat "$TMP/c.err")"
 
-# Both directions at once: the listener sends too.
-head -c 300000 /dev/urandom >"$TMP/back.bin"
-# (SPX's disconnect closes both directions: the listener keeps its input
-# open, so only the caller closes, after its own data.)
-(cat "$TMP/back.bin"; sleep 3) | timeout 30 "$BIN" spx listen 5101 --hub "$HUB" >"$TMP/out2.bin" 2>"$TMP/l2.err" & l=$!; PIDS+=($l)
-wait_for "$TMP/l2.err" "listening on"
-addr=$(sed -n 's/^listening on //p' "$TMP/l2.err")
-(sleep 0.5; cat "$TMP/in.bin") | timeout 30 "$BIN" spx connect "$addr" --hub "$HUB" >"$TMP/got.bin" 2>"$TMP/c2.err"; rc=$?
-wait $l
-cmp -s "$TMP/in.bin" "$TMP/out2.bin" && cmp -s "$TMP/back.bin" "$TMP/got.bin" && pass "data flows both ways in one session" ||
-	fail "data flows both ways in one session" "rc=$rc $(cat "$TMP/c2.err" "$TMP/l2.err")"
+# Both directions at once, each input ending at its own time (2 MB from
+# the listener, 5 MB from the caller): each end's end of input is an
+# orderly release, so neither loses what the other still sends.
+head -c 5000000 /dev/urandom >"$TMP/5m.bin"
+sha() { sha256sum <"$1" | cut -d' ' -f1; }
+both_ways() {
+	local name=$1 port=$2; shift 2
+	rm -f "$TMP/l2.err" "$TMP/got5.bin" "$TMP/got2.bin"
+	timeout 60 "$BIN" spx listen "$port" --hub "$HUB" "$@" <"$TMP/in.bin" >"$TMP/got5.bin" 2>"$TMP/l2.err" & local l=$!
+	PIDS+=($l)
+	wait_for "$TMP/l2.err" "listening on" || { fail "$name: listener starts" "$TMP/l2.err"; return; }
+	local addr; addr=$(sed -n 's/^listening on //p' "$TMP/l2.err")
+	timeout 60 "$BIN" spx connect "$addr" --hub "$HUB" <"$TMP/5m.bin" >"$TMP/got2.bin" 2>"$TMP/c2.err"; local rc=$?
+	wait $l; local lrc=$?
+	if [ $rc = 0 ] && [ $lrc = 0 ] && [ "$(sha "$TMP/5m.bin")" = "$(sha "$TMP/got5.bin")" ] &&
+		[ "$(sha "$TMP/in.bin")" = "$(sha "$TMP/got2.bin")" ]; then
+		pass "$name: 5 MB one way and 2 MB the other at once, sha256 equal on each side, both exit 0"
+	else
+		fail "$name: both directions at once" "connect rc=$rc listen rc=$lrc" \
+			"listener got $(wc -c <"$TMP/got5.bin") of 5000000, caller got $(wc -c <"$TMP/got2.bin") of 2000000" \
+			"$TMP/c2.err" "$TMP/l2.err"
+	fi
+}
+both_ways "SPX II" 5101
+both_ways "SPX I" 5106 --spx1
+
+# A busy listener refuses a second caller at once, and says so.
+mkfifo "$TMP/hold"
+exec 7<>"$TMP/hold"	# (open both ways: never an end of input)
+"${WITH_SIGINT[@]}" "$BIN" spx listen 5103 --hub "$HUB" <"$TMP/hold" >/dev/null 2>"$TMP/l4.err" & l=$!; PIDS+=($l)
+wait_for "$TMP/l4.err" "listening on"
+addr=$(sed -n 's/^listening on //p' "$TMP/l4.err")
+"${WITH_SIGINT[@]}" "$BIN" spx connect "$addr" --hub "$HUB" <"$TMP/hold" >/dev/null 2>"$TMP/c4.err" & c=$!; PIDS+=($c)
+wait_for "$TMP/l4.err" "session from" 30
+start=$(date +%s%N)
+timeout 20 "$BIN" spx connect "$addr" --hub "$HUB" </dev/null >/dev/null 2>"$TMP/c5.err"; rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+[ $rc = 1 ] && grep -q "connect: refused: the listener is busy" "$TMP/c5.err" && ! grep -q "^connected" "$TMP/c5.err" &&
+	[ $ms -lt 1500 ] && pass "a second caller to a busy listener is refused at once (${ms} ms)" ||
+	fail "a second caller to a busy listener is refused at once" "rc=$rc after ${ms} ms" "$TMP/c5.err"
+
+# SIGINT on the caller: it says what it sent, exits 1, and the listener
+# hears the disconnect at once (not after its 30 s watchdog).
+printf 'hello\n' >&7
+sleep 0.3
+kill -INT $c
+start=$(date +%s%N)
+gone_within $c 30 && { wait $c; rc=$?; } || rc=running
+gone_within $l 30 && { wait $l; lrc=$?; } || lrc=running
+ms=$((($(date +%s%N) - start) / 1000000))
+[ $rc = 1 ] && grep -Eq "interrupted: sent [0-9]+ bytes \([0-9]+ acknowledged\), received [0-9]+; disconnect sent" "$TMP/c4.err" &&
+	[ "$lrc" = 1 ] && grep -q "session ended by the peer before our input ended" "$TMP/l4.err" && [ $ms -lt 1500 ] &&
+	pass "SIGINT on spx connect: disconnect sent, the listener ends at once (${ms} ms)" ||
+	fail "SIGINT on spx connect" "caller rc=$rc listener rc=$lrc after ${ms} ms" "$TMP/c4.err" "$TMP/l4.err"
+
+# SIGTERM, then SIGINT, on the listener: the caller ends at once.
+for sig in TERM INT; do
+	"${WITH_SIGINT[@]}" "$BIN" spx listen 5104 --hub "$HUB" <"$TMP/hold" >/dev/null 2>"$TMP/l6.err" & l=$!; PIDS+=($l)
+	wait_for "$TMP/l6.err" "listening on"
+	addr=$(sed -n 's/^listening on //p' "$TMP/l6.err")
+	"$BIN" spx connect "$addr" --hub "$HUB" <"$TMP/hold" >/dev/null 2>"$TMP/c6.err" & c=$!; PIDS+=($c)
+	wait_for "$TMP/l6.err" "session from" 30
+	kill -$sig $l
+	start=$(date +%s%N)
+	gone_within $l 30 && { wait $l; lrc=$?; } || lrc=running
+	gone_within $c 30 && { wait $c; rc=$?; } || rc=running
+	ms=$((($(date +%s%N) - start) / 1000000))
+	[ $lrc = 1 ] && grep -q "interrupted: sent 0 bytes (0 acknowledged), received 0; disconnect sent" "$TMP/l6.err" &&
+		[ "$rc" = 1 ] && grep -q "session ended" "$TMP/c6.err" && [ $ms -lt 1500 ] &&
+		pass "SIG$sig on spx listen: disconnect sent, the caller ends at once (${ms} ms)" ||
+		fail "SIG$sig on spx listen" "listener rc=$lrc caller rc=$rc after ${ms} ms" "$TMP/l6.err" "$TMP/c6.err"
+done
+exec 7>&-
 
 # Nobody listening: a clear error, bounded by --connect-timeout.
 start=$SECONDS

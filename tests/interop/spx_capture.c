@@ -2,8 +2,9 @@
  * spx_capture.c - writes a pcap of SPX traffic for the tshark interop
  * test: SPX II sessions on the in-memory link with loss (so NAKs and
  * retransmissions appear), size negotiation, an SPX I session with idle
- * keepalives, watchdog probes toward a silent peer, and informed
- * disconnects. Usage: spx_capture FILE.pcap
+ * keepalives, watchdog probes toward a silent peer, informed disconnects
+ * (queued and at once), the orderly release both ways (0xFC/0xFD) and a
+ * busy listener's refusal. Usage: spx_capture FILE.pcap
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +100,44 @@ static int session(struct spx *a, struct spx *b, struct ipx_node *bn,
 	return 0;
 }
 
+/* The orderly release both ways, a refused second caller, and a
+ * disconnect at once (the one an interrupted program sends). */
+static int release_refuse_disconnect(struct spx *a, struct spx *b,
+				     struct ipx_node *bn)
+{
+	struct spx_listener *l;
+	struct spx_conn *second;
+	struct ipx_addr dst;
+
+	if (session(a, b, bn, 0x5005, 3000, false) || !caller || !accepted)
+		return -1;
+	spx_release(caller);
+	ipx_loop_run_for(loop, IPX_SEC);
+	spx_release(accepted);
+	ipx_loop_run_for(loop, IPX_SEC);
+	if (caller || accepted)
+		return -1;
+	if (spx_listen(b, 0x5006, on_accept, NULL, &l) != IPX_OK)
+		return -1;
+	ipx_node_address(bn, &dst);
+	dst.socket = 0x5006;
+	connected = 0;
+	if (spx_connect(a, &dst, &handlers, NULL, &caller) != IPX_OK ||
+	    ipx_loop_run_until(loop, is_connected, NULL, 60 * IPX_SEC) ||
+	    connected != 1)
+		return -1;
+	spx_listener_set_busy(l, true);
+	connected = 0;
+	if (spx_connect(a, &dst, &handlers, NULL, &second) != IPX_OK ||
+	    ipx_loop_run_until(loop, is_connected, NULL, 60 * IPX_SEC) ||
+	    connected != -1)
+		return -1;
+	spx_send(caller, "bye", 3, SPX_EOM, 0);
+	spx_disconnect(caller);
+	ipx_loop_run_for(loop, IPX_SEC);
+	return accepted ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ipx_clock clk;
@@ -149,6 +188,9 @@ int main(int argc, char **argv)
 	ipx_loop_run_for(loop, IPX_SEC);
 	/* An SPX I-only caller: the plain 42-byte connect request. */
 	if (session(c1, b, bn, 0x5004, 600, true))
+		return 1;
+	ipx_mem_segment_set_faults(seg, &clean);
+	if (release_refuse_disconnect(a, b, bn))
 		return 1;
 	/* SPX II toward a peer that goes silent: watchdog probes. */
 	if (session(a, b, bn, 0x5003, 1000, false))

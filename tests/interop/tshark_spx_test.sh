@@ -2,7 +2,9 @@
 # tshark_spx_test.sh - interop test: Wireshark's SPX dissector decodes every
 # kind of SPX packet ipxlab sends without a warning: connect requests and
 # accepts (SPX I and SPX II), size negotiation, data, ACKs, ipxlab's SPX II
-# NAK, watchdog probes and keepalives, disconnect and its acknowledgement.
+# NAK, watchdog probes and keepalives, disconnect and its acknowledgement
+# (queued, at once, and as a busy listener's refusal), the orderly release
+# and its acknowledgement.
 #
 # Usage: tests/interop/tshark_spx_test.sh [path/to/ipxlab]
 # The traffic comes from BUILD/tools/spx_capture (tests/interop/spx_capture.c),
@@ -43,5 +45,9 @@ at_least "watchdog probes (SYS|ACK on an open connection)" \
 at_least "disconnect requests (datastream 0xFE)" "spx.type == 0xfe" 2
 at_least "disconnect acknowledgements (datastream 0xFF)" "$SYS && spx.type == 0xff" 2
 at_least "retransmissions seen by Wireshark" "spx.rexmt_frame" 1
+at_least "orderly release requests (datastream 0xFC, sequenced)" "!$SYS && $ACKREQ && spx.type == 0xfc" 2
+at_least "orderly release acknowledgements (datastream 0xFD)" "$SYS && spx.type == 0xfd" 2
+at_least "a busy listener's refusal (0xFE from no connection)" "$SYS && spx.type == 0xfe && spx.src == 0xffff" 1
+at_least "a disconnect at once (0xFE as a system packet)" "$SYS && $ACKREQ && spx.type == 0xfe && spx.src != 0xffff" 1
 
 finish

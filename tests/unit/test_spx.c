@@ -2,7 +2,9 @@
  * test_spx.c - SPX and SPX II on the in-memory link with the fake clock:
  * set-up and fallback, bulk transfers under loss, duplication and
  * reordering (byte-identical, sequence numbers wrapping, no stall), the
- * watchdog, the connection limit, message boundaries and disconnects.
+ * orderly release both ways at once, the watchdog, retries and back-off,
+ * the connection limit and busy listeners, message boundaries and
+ * disconnects, and a strict third-party-like peer (spxpeer.c).
  */
 #include "cm.h"
 
@@ -14,6 +16,7 @@
 #include "ipxlab/link_mem.h"
 #include "ipxlab/log.h"
 #include "ipxlab/spx.h"
+#include "spxpeer.h"
 
 /* ---- a two-node network ---- */
 
@@ -29,9 +32,10 @@ struct side {
 	bool rx_mismatch;
 	unsigned rx_eom, rx_attn;
 	uint8_t last_ds;
+	unsigned rx_released;	/* on_release calls */
 	/* sending */
-	uint64_t tx_total, tx_sent, tx_state;
-	bool close_when_done;
+	uint64_t tx_total, tx_sent, tx_state, tx_hash;
+	enum { END_NONE, END_CLOSE, END_RELEASE } end_when_done;
 	struct spx_status final;	/* the status as it closed */
 };
 
@@ -80,9 +84,12 @@ static void fill(struct side *s)
 			return;	/* on_sendable will call again */
 		s->tx_state = st;
 		s->tx_sent += n;
+		s->tx_hash = spxpeer_hash(s->tx_hash, chunk, n);
 	}
-	if (s->close_when_done)
+	if (s->end_when_done == END_CLOSE)
 		spx_close(s->conn);
+	else if (s->end_when_done == END_RELEASE)
+		spx_release(s->conn);
 }
 
 static void on_sendable(struct spx_conn *c, void *ctx)
@@ -105,6 +112,14 @@ static void on_connected(struct spx_conn *c, int status, void *ctx)
 
 static struct ipx_loop *loop_of_side;
 
+static void on_release(struct spx_conn *c, void *ctx)
+{
+	struct side *s = ctx;
+
+	(void)c;
+	s->rx_released++;
+}
+
 static void on_closed(struct spx_conn *c, int reason, void *ctx)
 {
 	struct side *s = ctx;
@@ -120,6 +135,7 @@ static const struct spx_handlers handlers = {
 	.on_connected = on_connected,
 	.on_data = on_data,
 	.on_sendable = on_sendable,
+	.on_release = on_release,
 	.on_closed = on_closed,
 };
 
@@ -158,6 +174,7 @@ static struct net *net_new(uint64_t seed, const struct ipx_mem_faults *f,
 	n->b.spx = spx_new(n->b.node, &ob);
 	n->a.rx_state = n->b.tx_state = 2;
 	n->b.rx_state = n->a.tx_state = 1;
+	n->a.tx_hash = n->b.tx_hash = SPXPEER_HASH_INIT;
 	assert_int_equal(spx_listen(n->b.spx, 0x5000, on_accept, &n->b, &n->lst),
 			 IPX_OK);
 	return n;
@@ -221,6 +238,30 @@ static void spx2_connects_and_negotiates_the_packet_size(void **state)
 	assert_int_equal(sa.remote_id, sb.local_id);
 	assert_int_equal(sb.remote_id, sa.local_id);
 	assert_int_equal(spx_conn_count(n->a.spx), 1);
+	net_free(n);
+}
+
+/* The listener sends (and releases) as soon as it accepts, while the
+ * caller is still negotiating: that data waits for the negotiation,
+ * which still settles the packet size. */
+static void data_during_negotiation_keeps_the_negotiated_size(void **state)
+{
+	struct net *n = net_new(1, NULL, 1000, NULL, true);
+	struct spx_status sa;
+
+	(void)state;
+	n->b.tx_total = 3000;
+	n->b.end_when_done = END_RELEASE;
+	connect_a(n);
+	spx_get_status(n->a.conn, &sa);
+	assert_int_equal(sa.max_data, 956);
+	assert_int_equal(n->a.rx_bytes, 3000);
+	assert_false(n->a.rx_mismatch);
+	assert_int_equal(n->a.rx_released, 1);
+	assert_int_equal(spx_release(n->a.conn), IPX_OK);
+	ipx_loop_run_for(n->loop, IPX_SEC);
+	assert_int_equal(n->a.closed, IPX_OK + 1000);
+	assert_int_equal(n->b.closed, IPX_OK + 1000);
 	net_free(n);
 }
 
@@ -301,7 +342,7 @@ static void transfer(bool spx2, uint64_t bytes, uint64_t seed)
 	uint64_t packets;
 
 	n->a.tx_total = bytes;
-	n->a.close_when_done = true;
+	n->a.end_when_done = END_CLOSE;
 	connect_a(n);
 	spx_get_status(n->a.conn, &st);
 	assert_int_equal(st.version, spx2 ? 2 : 1);
@@ -448,36 +489,22 @@ static void system_packet_disconnect_is_accepted(void **state)
 	struct spx_status sa;
 	struct spx_header h = { .cc = SPX_CC_SYS | SPX_CC_ACK,
 				.ds = SPX_DS_DISCONNECT, .hdr_len = 12 };
-	struct ipx_socket *raw;
-	uint8_t p[12];
+	struct ipx_header ih = { .checksum = 0xFFFF, .length = 42,
+				 .type = IPX_TYPE_SPX };
+	uint8_t pkt[42];
 
 	(void)state;
 	connect_a(n);
 	spx_get_status(n->a.conn, &sa);
-	/* Forge it from b's listening socket, as b would send it. */
+	/* Forged as b would send it, from b's listening socket, fed to a's
+	 * node: b sent nothing, so its next sequence number is 0. */
 	h.src_id = sa.remote_id;
 	h.dst_id = sa.local_id;
-	spx_header_encode(&h, p);
-	raw = NULL;
-	{
-		struct ipx_addr to = sa.local;
-
-		ipx_node_input(n->a.node, NULL, NULL, 0);	/* counted short */
-		(void)to;
-	}
-	{
-		/* Build the IPX packet by hand and feed it to a's node. */
-		uint8_t pkt[42];
-		struct ipx_header ih = { .checksum = 0xFFFF, .length = 42,
-					 .type = IPX_TYPE_SPX };
-
-		ih.dst = sa.local;
-		ih.src = sa.remote;
-		ipx_header_encode(&ih, pkt);
-		memcpy(pkt + 30, p, 12);
-		ipx_node_input(n->a.node, NULL, pkt, 42);
-	}
-	(void)raw;
+	ih.dst = sa.local;
+	ih.src = sa.remote;
+	ipx_header_encode(&ih, pkt);
+	spx_header_encode(&h, pkt + 30);
+	ipx_node_input(n->a.node, NULL, pkt, 42);
 	assert_int_equal(n->a.closed, IPX_OK + 1000);
 	net_free(n);
 }
@@ -557,21 +584,336 @@ static void idle_live_connection_is_never_aborted(void **state)
 	net_free(n);
 }
 
+/* With the watchdog's abort off, only the retry counter can end a
+ * connection whose peer vanished: after exactly IPX RETRY COUNT resends. */
 static void retries_run_out_when_the_peer_vanishes_mid_transfer(void **state)
 {
-	struct net *n = net_new(1, NULL, 0, NULL, false);
+	struct ipx_config cfg;
+	struct ipx_mem_faults slow = { .delay = IPX_MSEC };
 	struct ipx_mem_faults dead = { .loss_ppm = 1000000 };
 	struct spx_status st;
+	struct net *n;
 
 	(void)state;
+	ipx_config_defaults(&cfg);
+	cfg.spx_abort_timeout = 0;	/* no watchdog abort */
+	cfg.ipx_retry_count = 5;
+	/* SPX I at 2 ms a packet: 1 MB takes 4 s, so the peer vanishes with
+	 * a packet in flight. */
+	n = net_new(1, &slow, 0, &cfg, false);
 	n->a.tx_total = 1u << 20;
 	connect_a(n);
 	ipx_loop_run_for(n->loop, 5 * IPX_MSEC);
-	ipx_mem_segment_set_faults(n->seg, &dead);
 	spx_get_status(n->a.conn, &st);
-	ipx_loop_run_for(n->loop, 600 * IPX_SEC);
+	assert_int_equal(st.in_flight, 1);
+	assert_true(st.stats.tx_data > 10);
+	assert_int_equal(st.stats.retransmits, 0);
+	ipx_mem_segment_set_faults(n->seg, &dead);
+	ipx_loop_run_for(n->loop, 3600 * IPX_SEC);
 	assert_int_equal(n->a.closed, IPX_EABORTED + 1000);
+	assert_int_equal(n->a.final.stats.retransmits, 5);
+	assert_int_equal(n->a.final.stats.timeouts, 6);
 	net_free(n);
+}
+
+/* ---- the retransmit timer's back-off, seen on the wire ---- */
+
+struct sends {
+	uint8_t from[IPX_NODE_LEN];
+	ipx_time at[32];
+	unsigned count;
+};
+
+static void tap_data(const uint8_t *pkt, size_t len,
+		     const uint8_t from[IPX_NODE_LEN],
+		     const uint8_t to[IPX_NODE_LEN], void *ctx)
+{
+	struct sends *s = ctx;
+
+	(void)to;
+	/* SPX data packets (not system ones) from the watched node. */
+	if (len >= 42 && pkt[5] == IPX_TYPE_SPX && !(pkt[30] & SPX_CC_SYS) &&
+	    !memcmp(from, s->from, IPX_NODE_LEN) && s->count < 32)
+		s->at[s->count++] = ipx_loop_now(loop_of_side);
+}
+
+static void retransmit_timer_doubles_up_to_its_cap(void **state)
+{
+	struct ipx_config cfg;
+	struct ipx_mem_faults slow = { .delay = IPX_MSEC };
+	struct ipx_mem_faults dead = { .loss_ppm = 1000000 };
+	struct sends sends = { .count = 0 };
+	struct ipx_addr me;
+	struct spx_status st;
+	struct net *n;
+	ipx_time gap;
+
+	(void)state;
+	ipx_config_defaults(&cfg);
+	cfg.spx_abort_timeout = 0;
+	cfg.ipx_retry_count = 12;
+	n = net_new(1, &slow, 0, &cfg, true);
+	connect_a(n);
+	/* One message acknowledged: the timer has a round-trip estimate. */
+	assert_int_equal(spx_send(n->a.conn, "x", 1, SPX_EOM, 0), IPX_OK);
+	ipx_loop_run_for(n->loop, 100 * IPX_MSEC);
+	spx_get_status(n->a.conn, &st);
+	assert_int_equal(st.in_flight, 0);
+	assert_true(st.stats.rtt_samples >= 1);
+	assert_true(st.rto >= 2 * IPX_MSEC && st.rto < 100 * IPX_MSEC);
+	ipx_node_address(n->a.node, &me);
+	memcpy(sends.from, me.node, IPX_NODE_LEN);
+	ipx_mem_segment_set_faults(n->seg, &dead);
+	ipx_mem_segment_set_tap(n->seg, tap_data, &sends);
+	assert_int_equal(spx_send(n->a.conn, "y", 1, SPX_EOM, 0), IPX_OK);
+	ipx_loop_run_for(n->loop, 600 * IPX_SEC);
+	ipx_mem_segment_set_tap(n->seg, NULL, NULL);
+	assert_int_equal(n->a.closed, IPX_EABORTED + 1000);
+	/* The first send and 12 resends, each gap twice the one before,
+	 * from the estimate up to the 5 s cap. */
+	assert_int_equal(sends.count, 13);
+	gap = st.rto;
+	for (unsigned i = 1; i < sends.count; i++) {
+		assert_int_equal(sends.at[i] - sends.at[i - 1], gap);
+		gap = 2 * gap > 5 * IPX_SEC ? 5 * IPX_SEC : 2 * gap;
+	}
+	assert_int_equal(sends.at[12] - sends.at[11], 5 * IPX_SEC);
+	net_free(n);
+}
+
+/* ---- both directions and the orderly release ---- */
+
+static bool both_closed(void *ctx)
+{
+	struct net *n = ctx;
+
+	return n->a.closed && n->b.closed;
+}
+
+/* Each side releases when its input is done; neither loses the other's
+ * data, and both report a clean end only once both directions are. */
+static void release_both_ways(bool spx2, uint64_t seed)
+{
+	struct ipx_mem_faults f = { .loss_ppm = 30000, .dup_ppm = 10000,
+				    .reorder_ppm = 10000, .delay = IPX_MSEC,
+				    .reorder_delay = 3 * IPX_MSEC };
+	struct net *n = net_new(seed, &f, 1500, NULL, spx2);
+
+	n->a.tx_total = 5u << 20;
+	n->b.tx_total = 2u << 20;	/* b's input ends first */
+	n->a.end_when_done = n->b.end_when_done = END_RELEASE;
+	connect_a(n);
+	assert_int_equal(ipx_loop_run_until(n->loop, both_closed, n,
+					    3600 * IPX_SEC),
+			 IPX_OK);
+	assert_int_equal(n->a.closed, IPX_OK + 1000);
+	assert_int_equal(n->b.closed, IPX_OK + 1000);
+	assert_false(n->a.rx_mismatch);
+	assert_false(n->b.rx_mismatch);
+	assert_int_equal(n->b.rx_bytes, 5u << 20);
+	assert_int_equal(n->a.rx_bytes, 2u << 20);
+	assert_int_equal(n->a.rx_released, 1);
+	assert_int_equal(n->b.rx_released, 1);
+	assert_true(n->a.final.released && n->a.final.peer_released);
+	assert_true(n->b.final.released && n->b.final.peer_released);
+	/* b, which released first, went on receiving for a while. */
+	assert_true(ipx_mem_segment_stats(n->seg)->lost > 100);
+	net_free(n);
+}
+
+static void spx2_release_keeps_receiving_until_the_peer_is_done(void **state)
+{
+	(void)state;
+	release_both_ways(true, 21);
+}
+
+static void spx1_release_keeps_receiving_until_the_peer_is_done(void **state)
+{
+	(void)state;
+	release_both_ways(false, 22);
+}
+
+/* A release waits for the peer's: one side released, the other still
+ * open, nothing closes; then the second release ends both cleanly. */
+static void half_closed_connection_stays_open(void **state)
+{
+	struct net *n = net_new(1, NULL, 0, NULL, true);
+	struct spx_status st;
+
+	(void)state;
+	connect_a(n);
+	assert_int_equal(spx_release(n->a.conn), IPX_OK);
+	assert_int_equal(spx_send(n->a.conn, "z", 1, 0, 0), IPX_ENOTCONN);
+	ipx_loop_run_for(n->loop, 60 * IPX_SEC);
+	assert_int_equal(n->a.closed, 0);
+	assert_int_equal(n->b.closed, 0);
+	assert_int_equal(n->b.rx_released, 1);
+	spx_get_status(n->a.conn, &st);
+	assert_true(st.released);
+	assert_false(st.peer_released);
+	/* b still sends after a's end of data. */
+	assert_int_equal(spx_send(n->b.conn, "late", 4, SPX_EOM, 0x42), IPX_OK);
+	ipx_loop_run_for(n->loop, IPX_SEC);
+	assert_int_equal(n->a.rx_bytes, 4);
+	assert_int_equal(spx_release(n->b.conn), IPX_OK);
+	ipx_loop_run_for(n->loop, IPX_SEC);
+	assert_int_equal(n->a.closed, IPX_OK + 1000);
+	assert_int_equal(n->b.closed, IPX_OK + 1000);
+	net_free(n);
+}
+
+/* The last 0xFD is lost: the peer's repeated release reaches a
+ * connection already gone, and is answered so that it closes cleanly. */
+static void lost_release_answer_is_given_again_after_close(void **state)
+{
+	struct net *n = net_new(1, NULL, 0, NULL, true);
+	struct ipx_mem_faults dead = { .loss_ppm = 1000000 }, none = { 0 };
+	uint64_t stray;
+
+	(void)state;
+	connect_a(n);
+	assert_int_equal(spx_release(n->a.conn), IPX_OK);
+	ipx_loop_run_for(n->loop, IPX_SEC);
+	/* b's release is on its way to a; a's 0xFD to it will be lost. */
+	assert_int_equal(spx_release(n->b.conn), IPX_OK);
+	ipx_mem_segment_set_faults(n->seg, &dead);
+	ipx_loop_run_for(n->loop, IPX_MSEC / 2);
+	assert_int_equal(n->a.closed, IPX_OK + 1000);
+	assert_int_equal(n->b.closed, 0);
+	stray = spx_drops(n->a.spx)[SPX_DROP_NO_CONN];
+	ipx_mem_segment_set_faults(n->seg, &none);
+	ipx_loop_run_for(n->loop, 30 * IPX_SEC);
+	assert_int_equal(n->b.closed, IPX_OK + 1000);
+	assert_true(spx_drops(n->a.spx)[SPX_DROP_NO_CONN] > stray);
+	net_free(n);
+}
+
+/* ---- refusals and disconnects ---- */
+
+static void busy_listener_refuses_a_caller_at_once(void **state)
+{
+	struct net *n = net_new(1, NULL, 0, NULL, true);
+	struct ipx_addr dst;
+
+	(void)state;
+	spx_listener_set_busy(n->lst, true);
+	b_addr(n, &dst);
+	assert_int_equal(spx_connect(n->a.spx, &dst, &handlers, &n->a,
+				     &n->a.conn),
+			 IPX_OK);
+	ipx_loop_run_for(n->loop, 10 * IPX_MSEC);
+	assert_int_equal(n->a.connected, IPX_EREFUSED + 1000);
+	assert_int_equal(n->b.connected, 0);
+	assert_int_equal(spx_conn_count(n->a.spx), 0);
+	assert_int_equal(spx_conn_count(n->b.spx), 0);
+	assert_int_equal(spx_drops(n->b.spx)[SPX_DROP_REFUSED], 1);
+	/* No longer busy: the next caller gets in. */
+	spx_listener_set_busy(n->lst, false);
+	n->a.connected = 0;
+	connect_a(n);
+	assert_int_equal(spx_conn_count(n->b.spx), 1);
+	net_free(n);
+}
+
+/* spx_disconnect (an interrupted program): the peer hears at once, and
+ * with our data still unacknowledged it is not a clean end for it. */
+static void disconnect_now_reaches_the_peer_at_once(void **state)
+{
+	struct ipx_mem_faults slow = { .delay = IPX_MSEC };
+	struct net *n = net_new(1, &slow, 0, NULL, true);
+	ipx_time t0;
+
+	(void)state;
+	n->a.tx_total = 64u << 20;	/* still going when interrupted */
+	connect_a(n);
+	spx_disconnect(n->a.conn);
+	assert_int_equal(n->a.closed, IPX_ECLOSED + 1000);
+	t0 = ipx_loop_now(n->loop);
+	ipx_loop_run_for(n->loop, 50 * IPX_MSEC);
+	assert_int_equal(n->b.closed, IPX_ECLOSED + 1000);
+	assert_true(n->b.closed_at - t0 <= 2 * IPX_MSEC);
+	assert_true(n->b.rx_bytes < 64u << 20);
+	net_free(n);
+}
+
+/* The peer disconnects while our data is unacknowledged: for us that is
+ * a failure, never a clean close. */
+static void peer_disconnect_with_our_data_unacked_fails(void **state)
+{
+	struct ipx_mem_faults slow = { .delay = IPX_MSEC };
+	struct net *n = net_new(1, &slow, 0, NULL, true);
+	static uint8_t data[20000];
+
+	(void)state;
+	connect_a(n);
+	assert_int_equal(spx_send(n->a.conn, data, sizeof(data), SPX_EOM, 0),
+			 IPX_OK);
+	assert_int_equal(spx_close(n->b.conn), IPX_OK);
+	ipx_loop_run_for(n->loop, IPX_SEC);
+	assert_int_equal(n->a.closed, IPX_ECLOSED + 1000);
+	assert_true(n->a.final.queued_bytes > 0);
+	net_free(n);
+}
+
+/* ---- a strict peer that acknowledges only when asked ---- */
+
+static bool a_closed(void *ctx)
+{
+	return ((struct net *)ctx)->a.closed != 0;
+}
+
+/* 1 MB to a peer that acknowledges only when asked and grants 6 packets
+ * (less than a quarter of our window): every window must ask, so the
+ * data flows at the link's pace, not the retransmit timer's; its 0xFF
+ * that does not count our 0xFE ends the session cleanly. 'end' is how
+ * we end: close, or release (which it does not know). */
+static void strict_peer_transfer(int end)
+{
+	struct ipx_mem_faults slow = { .delay = IPX_MSEC };
+	struct net *n = net_new(1, &slow, 1500, NULL, true);
+	struct spxpeer *peer = spxpeer_new(n->b.node, 0x5100, 6, 1500);
+	const struct spxpeer_stats *ps = spxpeer_stats(peer);
+	struct ipx_addr dst;
+	ipx_time t0;
+
+	b_addr(n, &dst);
+	dst.socket = 0x5100;
+	n->a.tx_total = 1u << 20;
+	n->a.end_when_done = end;
+	t0 = ipx_loop_now(n->loop);
+	assert_int_equal(spx_connect(n->a.spx, &dst, &handlers, &n->a,
+				     &n->a.conn),
+			 IPX_OK);
+	assert_int_equal(ipx_loop_run_until(n->loop, a_closed, n,
+					    600 * IPX_SEC),
+			 IPX_OK);
+	if (getenv("SPX_TEST_VERBOSE"))
+		print_message("strict peer: 1 MB in %.3f s simulated, %u acks, "
+			      "%llu retransmits\n",
+			      (double)(ipx_loop_now(n->loop) - t0) / IPX_SEC,
+			      ps->acks_tx,
+			      (unsigned long long)n->a.final.stats.retransmits);
+	assert_int_equal(n->a.closed, IPX_OK + 1000);
+	assert_int_equal(ps->rx_bytes, 1u << 20);
+	assert_true(ps->rx_hash == n->a.tx_hash);
+	assert_true(ps->disconnected);
+	assert_int_equal(n->a.final.stats.retransmits, 0);
+	/* 1456-byte packets, 6 a round trip of 2 ms: about 0.25 s. */
+	assert_true(ipx_loop_now(n->loop) - t0 < 2 * IPX_SEC);
+	spxpeer_free(peer);
+	net_free(n);
+}
+
+static void strict_peer_gets_1mb_at_full_speed_and_a_clean_close(void **state)
+{
+	(void)state;
+	strict_peer_transfer(END_CLOSE);
+}
+
+static void release_to_a_peer_without_it_becomes_a_disconnect(void **state)
+{
+	(void)state;
+	strict_peer_transfer(END_RELEASE);
 }
 
 /* ---- limits ---- */
@@ -637,6 +979,7 @@ int main(void)
 		cmocka_unit_test(header_codec_round_trips),
 		cmocka_unit_test(spx2_connects_and_negotiates_the_packet_size),
 		cmocka_unit_test(spx1_only_peer_gets_spx1),
+		cmocka_unit_test(data_during_negotiation_keeps_the_negotiated_size),
 		cmocka_unit_test(calling_network_zero_means_this_network),
 		cmocka_unit_test(connect_to_nobody_times_out),
 		cmocka_unit_test(eom_and_attention_reach_the_application),
@@ -647,6 +990,16 @@ int main(void)
 		cmocka_unit_test(abort_lands_within_a_tick_of_the_last_packet),
 		cmocka_unit_test(idle_live_connection_is_never_aborted),
 		cmocka_unit_test(retries_run_out_when_the_peer_vanishes_mid_transfer),
+		cmocka_unit_test(retransmit_timer_doubles_up_to_its_cap),
+		cmocka_unit_test(half_closed_connection_stays_open),
+		cmocka_unit_test(lost_release_answer_is_given_again_after_close),
+		cmocka_unit_test(busy_listener_refuses_a_caller_at_once),
+		cmocka_unit_test(disconnect_now_reaches_the_peer_at_once),
+		cmocka_unit_test(peer_disconnect_with_our_data_unacked_fails),
+		cmocka_unit_test(strict_peer_gets_1mb_at_full_speed_and_a_clean_close),
+		cmocka_unit_test(release_to_a_peer_without_it_becomes_a_disconnect),
+		cmocka_unit_test(spx2_release_keeps_receiving_until_the_peer_is_done),
+		cmocka_unit_test(spx1_release_keeps_receiving_until_the_peer_is_done),
 		cmocka_unit_test(spx_connections_limit_gives_a_clear_error),
 		cmocka_unit_test(both_directions_at_once),
 		cmocka_unit_test(spx1_50mb_under_faults_arrives_intact),

@@ -1,0 +1,43 @@
+/*
+ * spxpeer.h - a minimal SPX II listener for the SPX tests, written from
+ * the wire format and independent of src/spx: it behaves as a strict
+ * third-party stack may (ipx_wrap, tested against NetWare, was the model).
+ * It acknowledges only when a packet asks (the ACK bit), grants a small
+ * allocation, drops out-of-order data without a word, and answers a
+ * disconnect (0xFE) with 0xFF whose acknowledge number covers the data
+ * before it but not the 0xFE itself. Datastream types it does not know
+ * (an orderly release, 0xFC) are ordinary data to it.
+ */
+#ifndef IPXLAB_TEST_SPXPEER_H
+#define IPXLAB_TEST_SPXPEER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ipxlab/node.h"
+
+struct spxpeer_stats {
+	uint64_t rx_bytes;	/* data delivered in order */
+	uint64_t rx_hash;	/* FNV-1a over those bytes */
+	unsigned data_packets;	/* in order */
+	unsigned ack_requests;	/* data packets with the ACK bit */
+	unsigned acks_tx;	/* every ACK it sent was asked for */
+	unsigned dropped;	/* out of order or duplicate */
+	unsigned unknown_ds;	/* in-order packets of a type it ignores */
+	bool disconnected;	/* took a 0xFE and answered 0xFF */
+};
+
+struct spxpeer;
+
+/* Listen on 'socket' of 'node': one connection, 'window' packets of
+ * allocation, packets of at most 'max_pkt' bytes (IPX header included). */
+struct spxpeer *spxpeer_new(struct ipx_node *node, uint16_t socket,
+			    unsigned window, size_t max_pkt);
+void spxpeer_free(struct spxpeer *p);
+const struct spxpeer_stats *spxpeer_stats(const struct spxpeer *p);
+/* The FNV-1a hash spxpeer keeps, for the expected bytes. */
+uint64_t spxpeer_hash(uint64_t h, const uint8_t *data, size_t len);
+#define SPXPEER_HASH_INIT 14695981039346656037ull
+
+#endif
