@@ -26,12 +26,20 @@ Q := @
 endif
 
 # The library, layer by layer (a lower layer never includes a higher one).
-LIB_SRC := $(filter-out src/cli/%,$(wildcard src/*/*.c))
+LIB_SRC := $(filter-out src/cli/% src/preload/%,$(wildcard src/*/*.c))
 CLI_SRC := $(wildcard src/cli/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libipxlab.a
 BIN := $(BUILD)/ipxlab
+
+# The AF_IPX shim `ipxlab run` preloads (docs/stack.md): its own files and
+# the stack protocol's codec only, as position-independent objects, never
+# sanitized (a sanitizer runtime cannot be preloaded behind libc).
+PRELOAD_SRC := $(wildcard src/preload/*.c) src/stack/proto.c
+PRELOAD_OBJ := $(PRELOAD_SRC:%.c=$(BUILD)/pic/%.o)
+PRELOAD := $(BUILD)/libipxlab-preload.so
+PIC_CFLAGS := $(filter-out $(SANFLAGS),$(CFLAGS)) -fPIC -fvisibility=hidden
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -49,12 +57,21 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 # Keep intermediate objects (the unit-test helpers) between runs.
 .SECONDARY:
 
-all: $(BIN) $(LIB)
+all: $(BIN) $(LIB) $(PRELOAD)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC -fPIC $<")
+	$(Q)$(CC) $(PIC_CFLAGS) -c $< -o $@
+
+$(PRELOAD): $(PRELOAD_OBJ)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) -shared -o $@ $^ -ldl
 
 $(LIB): $(LIB_OBJ)
 	$(if $(Q),@echo "  AR      $@")
@@ -127,4 +144,4 @@ FORCE:
 # install, uninstall, man pages, completion, units, deb, dist (dist.mk).
 include dist/dist.mk
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_HELPER_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_HELPER_OBJ:.o=.d) $(PRELOAD_OBJ:.o=.d)

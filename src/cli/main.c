@@ -53,6 +53,11 @@ const struct cli_cmd cli_commands[] = {
 	{ "capture", "[--hub H | --link eth:IFACE] [-w FILE] [options]",
 	  "print a line per IPX packet seen (and write a pcap)", cmd_capture,
 	  help_capture },
+	{ "stack", "[--hub H | --link SPEC...] [--socket PATH] [options]",
+	  "the host's IPX layer for AF_IPX programs", cmd_stack, help_stack },
+	{ "run", "[--socket PATH] -- PROGRAM ARGS...",
+	  "run a program with AF_IPX sockets from the stack", cmd_run,
+	  help_run },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 
