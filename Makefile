@@ -50,6 +50,12 @@ UNIT_HELPER_OBJ := $(UNIT_HELPERS:%.c=$(BUILD)/%.o)
 TOOL_SRC := $(wildcard tests/interop/*.c)
 TOOL_BIN := $(TOOL_SRC:tests/interop/%.c=$(BUILD)/tools/%)
 
+# AF_IPX programs the stack tests run under `ipxlab run`: plain programs
+# against glibc's <netipx/ipx.h>, nothing of ipxlab, never sanitized (the
+# shim is preloaded ahead of any sanitizer runtime).
+STACK_PROG_SRC := $(wildcard tests/stack/*.c)
+STACK_PROG := $(STACK_PROG_SRC:tests/stack/%.c=$(BUILD)/tools/%)
+
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 
@@ -96,6 +102,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(UNIT_HELPER_OBJ) $(LIB)
 	$(if $(Q),@echo "  TEST    $@")
 	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(UNIT_HELPER_OBJ) $(LIB) $(LDFLAGS) -lcmocka -lm
 
+$(BUILD)/tools/%: tests/stack/%.c
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  TOOL    $@")
+	$(Q)$(CC) $(CSTD) $(WARN) $(OPT) -o $@ $<
+
 $(BUILD)/tools/%: tests/interop/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  TOOL    $@")
@@ -111,7 +122,7 @@ deps:
 
 # Every test: unit (cmocka), integration (real processes on loopback),
 # interop (DOSBox, tshark) and a short run of every fuzzer's corpus.
-test: deps $(BIN) $(UNIT_BIN) $(TOOL_BIN)
+test: deps $(BIN) $(UNIT_BIN) $(TOOL_BIN) $(PRELOAD) $(STACK_PROG)
 	@$(if $(SANITIZE),SKIP_FUZZ=1) scripts/run-tests.sh $(BUILD)
 
 unit: $(UNIT_BIN)

@@ -89,7 +89,8 @@ bool stack_primary(const struct ipx_stack *st, struct ipx_addr *out);
 bool stack_own_net(const struct ipx_stack *st, uint32_t net,
 		   uint8_t node[IPX_NODE_LEN]);
 
-/* stack.c: does the caller hold CAP_NET_ADMIN (or is it root)? */
+/* stack.c: does the caller hold CAP_NET_ADMIN (its CapEff in
+ * /proc/PID/status; root when that cannot be read)? */
 bool stack_cred_admin(const struct stack_cred *cred);
 
 #endif
