@@ -216,7 +216,7 @@ static int mode_blast(int argc, char **argv)
 	long count, size;
 	char buf[1500];
 	double t0;
-	int s;
+	int s, room = 0;
 
 	if (argc < 5 || parse_addr(argv[2], &to) < 0)
 		return 2;
@@ -226,6 +226,7 @@ static int mode_blast(int argc, char **argv)
 		return 2;
 	memset(buf, 'b', (size_t)size);
 	s = open_bound(0, NULL);
+	ioctl(s, TIOCOUTQ, &room);
 	t0 = now();
 	for (long i = 0; i < count; i++)
 		if (sendto(s, buf, (size_t)size, 0, (struct sockaddr *)&to,
@@ -233,6 +234,15 @@ static int mode_blast(int argc, char **argv)
 			perror("sendto");
 			return 1;
 		}
+	/* Done when the stack has taken every datagram: the send queue's
+	 * room is back (TIOCOUTQ), as a kernel socket's would be. */
+	for (int i = 0; i < 5000; i++) {
+		int left = 0;
+
+		if (ioctl(s, TIOCOUTQ, &left) < 0 || left >= room)
+			break;
+		usleep(1000);
+	}
 	printf("sent %ld in %.3f s\n", count, now() - t0);
 	return 0;
 }
