@@ -35,8 +35,11 @@ run() {
 }
 # all_ok NAME FILE: every line of an afipx check run is "ok ..." (and some are)
 all_ok() {
+	local rc n
 	! grep -q '^FAIL' "$2" && grep -q '^ok ' "$2"
-	check "$1 ($(grep -c '^ok ' "$2") checks)" $? "$2"
+	rc=$?	# (before the count below, which would replace $?)
+	n=$(grep -c '^ok ' "$2")
+	check "$1 ($n checks)" "$rc" "$2"
 }
 
 stack a --link "hub:$HUB,net=AA"
