@@ -14,12 +14,18 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "ipxlab/buf.h"
 #include "ipxlab/err.h"
 #include "ipxlab/log.h"
 #include "stack_int.h"
 
 /* What a program's socket may queue towards it before datagrams drop. */
 #define STACK_SOCK_BUF (1 << 20)
+/* Frames read per system call, and the room for each: a header and the
+ * largest payload the node sends (IPX_MAX_PACKET), plus one byte to see
+ * a larger one cut. */
+#define STACK_RX_BATCH 32
+#define STACK_RX_SLOT (IPX_STACK_FRAME_HDR + IPX_MAX_PACKET - IPX_HDR_LEN + 1)
 
 static void on_ipx(struct ipx_socket *sock, const struct ipx_header *hdr,
 		   const uint8_t *data, size_t len, void *ctx)
@@ -137,20 +143,40 @@ static void send_frame(struct stack_sock *ss, const uint8_t *p, size_t n)
 static void on_data(struct ipx_loop *loop, int fd, unsigned events, void *ctx)
 {
 	struct stack_sock *ss = ctx;
-	uint8_t *buf = ss->st->buf;
-	size_t cap = IPX_STACK_FRAME_HDR + IPX_STACK_MAX_PAYLOAD + 1;
+	struct mmsghdr mm[STACK_RX_BATCH];
+	struct iovec iov[STACK_RX_BATCH];
+	unsigned done = 0;
 
 	(void)events;
-	for (unsigned i = 0; i < ipx_loop_batch(loop); i++) {
-		ssize_t n = recv(fd, buf, cap, MSG_DONTWAIT);
+	for (unsigned i = 0; i < STACK_RX_BATCH; i++) {
+		iov[i].iov_base = ss->st->buf + (size_t)i * STACK_RX_SLOT;
+		iov[i].iov_len = STACK_RX_SLOT;
+	}
+	while (done < ipx_loop_batch(loop)) {
+		int n;
 
-		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+		for (unsigned i = 0; i < STACK_RX_BATCH; i++) {
+			memset(&mm[i], 0, sizeof(mm[i]));
+			mm[i].msg_hdr.msg_iov = &iov[i];
+			mm[i].msg_hdr.msg_iovlen = 1;
+		}
+		n = recvmmsg(fd, mm, STACK_RX_BATCH, MSG_DONTWAIT, NULL);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return;
+		for (int i = 0; i < n; i++) {
+			if (mm[i].msg_len == 0)
+				break;	/* end of file, below */
+			if (mm[i].msg_hdr.msg_flags & MSG_TRUNC)
+				/* beyond any link and the node (1470 bytes) */
+				ss->st->stats.drops[IPX_STACK_DROP_TX_REFUSED]++;
+			else
+				send_frame(ss, iov[i].iov_base, mm[i].msg_len);
+		}
+		if (n <= 0 || mm[n - 1].msg_len == 0) {
 			stack_sock_free(ss);	/* every copy is closed */
 			return;
 		}
-		if (n < 0)
-			return;
-		send_frame(ss, buf, (size_t)n);
+		done += (unsigned)n;
 	}
 }
 
@@ -266,3 +292,6 @@ void stack_sock_request(struct stack_sock *ss, const struct ipx_stack_req *req,
 		break;
 	}
 }
+
+_Static_assert(STACK_RX_BATCH * STACK_RX_SLOT <= STACK_BUF_LEN,
+	       "a batch of frames fits the stack's buffer");

@@ -235,11 +235,7 @@ int ipx_stack_new(struct ipx_node *node, const struct ipx_stack_options *opts,
 	}
 	st = calloc(1, sizeof(*st));
 	if (st)
-		st->buf = malloc(IPX_STACK_FRAME_HDR + IPX_STACK_MAX_PAYLOAD + 1 >
-						 IPX_STACK_MAX_CTL
-					 ? IPX_STACK_FRAME_HDR +
-						   IPX_STACK_MAX_PAYLOAD + 1
-					 : IPX_STACK_MAX_CTL);
+		st->buf = malloc(STACK_BUF_LEN);
 	if (!st || !st->buf) {
 		free(st);
 		snprintf(err, errlen, "out of memory");

@@ -14,6 +14,8 @@
 
 #define STACK_MAX_DEVS 8
 #define STACK_MAX_UNSUP 32
+/* st->buf: a batch of data frames (sock.c) or one control reply. */
+#define STACK_BUF_LEN IPX_STACK_MAX_CTL
 
 /* One program's socket: the stack's end of its socketpair. */
 struct stack_sock {
@@ -60,7 +62,7 @@ struct ipx_stack {
 		uint64_t count;
 	} unsup[STACK_MAX_UNSUP];
 	size_t nunsup;
-	uint8_t *buf;		/* one frame or reply */
+	uint8_t *buf;		/* STACK_BUF_LEN: frames or a reply */
 };
 
 /* A reply being built: errno and body. */

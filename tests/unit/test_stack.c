@@ -251,6 +251,17 @@ static void datagrams_loop_back_with_source_and_type(void **state)
 	turn(r);
 	assert_int_equal(ipx_stack_stats(r->st)->drops[IPX_STACK_DROP_NOT_CONNECTED], 1);
 	assert_int_equal(ipx_stack_stats(r->st)->drops[IPX_STACK_DROP_BAD_FRAME], 1);
+	/* Larger than the node sends (1470 bytes): refused, counted. */
+	{
+		uint8_t big[IPX_STACK_FRAME_HDR + 2000] = { 0 };
+
+		f.op = IPX_STACK_SEND;
+		f.addr = b;
+		ipx_stack_frame_encode(big, &f);
+		send(s1, big, sizeof(big), 0);
+		turn(r);
+		assert_int_equal(ipx_stack_stats(r->st)->drops[IPX_STACK_DROP_TX_REFUSED], 1);
+	}
 	assert_int_equal(recv(s2, in, sizeof(in), MSG_DONTWAIT), -1);
 	close(s1);
 	close(s2);
