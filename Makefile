@@ -54,7 +54,8 @@ TOOL_BIN := $(TOOL_SRC:tests/interop/%.c=$(BUILD)/tools/%)
 # against glibc's <netipx/ipx.h>, nothing of ipxlab, never sanitized (the
 # shim is preloaded ahead of any sanitizer runtime).
 STACK_PROG_SRC := $(wildcard tests/stack/*.c)
-STACK_PROG := $(STACK_PROG_SRC:tests/stack/%.c=$(BUILD)/tools/%)
+STACK_PROG := $(STACK_PROG_SRC:tests/stack/%.c=$(BUILD)/tools/%) \
+	$(STACK_PROG_SRC:tests/stack/%.c=$(BUILD)/tools/%-fortify)
 
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
@@ -106,6 +107,13 @@ $(BUILD)/tools/%: tests/stack/%.c
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  TOOL    $@")
 	$(Q)$(CC) $(CSTD) $(WARN) $(OPT) -o $@ $<
+
+# The same built as distributions build packages: fortified libc calls
+# (__read_chk, __recv_chk...) the shim must catch too.
+$(BUILD)/tools/%-fortify: tests/stack/%.c
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  TOOL    $@")
+	$(Q)$(CC) $(CSTD) $(WARN) -O2 -D_FORTIFY_SOURCE=2 -o $@ $<
 
 $(BUILD)/tools/%: tests/interop/%.c $(LIB)
 	@mkdir -p $(dir $@)

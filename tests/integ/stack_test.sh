@@ -14,7 +14,7 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 use_build "${1:-}"
 AFIPX=$TOOLS/afipx
-need_exe "$BIN" "$AFIPX" "$(dirname "$BIN")/libipxlab-preload.so"
+need_exe "$BIN" "$AFIPX" "$AFIPX-fortify" "$(dirname "$BIN")/libipxlab-preload.so"
 make_tmp stack
 start_hub
 
@@ -68,6 +68,8 @@ fi
 all_ok "without CAP_NET_ADMIN: EACCES below 0x4000, EPERM for interfaces and routes" "$TMP/unpriv.out"
 run a poll >"$TMP/poll.out" 2>&1
 all_ok "poll, select, epoll timeouts; O_NONBLOCK; dup" "$TMP/poll.out"
+AFIPX=$TOOLS/afipx-fortify run a poll >"$TMP/poll-fortify.out" 2>&1
+all_ok "the same built with _FORTIFY_SOURCE=2 (__read_chk, __recv_chk)" "$TMP/poll-fortify.out"
 run a fork >"$TMP/fork.out" 2>&1
 all_ok "a socket across fork and exec (fd 3)" "$TMP/fork.out"
 
@@ -103,6 +105,10 @@ run b iface ABCD >"$TMP/iface.out" 2>&1
 all_ok "SIOCSIFADDR makes and removes an internal network" "$TMP/iface.out"
 grep -q "^0000ABCD   000000000001   Yes      Internal   None$" "$TMP/iface.out"
 check "/proc/net/ipx/interface shows it primary, as Linux did" $? "$TMP/iface.out"
+
+stack c --hub "$HUB"
+run c numbering BB >"$TMP/numbering.out" 2>&1
+all_ok "SIOCSIFADDR numbers a hub link, refuses renumbering, removes it" "$TMP/numbering.out"
 
 # --- interop with ipxlab node commands ----------------------------------------------
 timeout -k 2 15 "$BIN" listen 4545 --hub "$HUB" -c 2 -t 10 >"$TMP/l.out" 2>"$TMP/l.err" &
