@@ -45,7 +45,6 @@ all_ok() {
 stack a --link "hub:$HUB,net=AA"
 stack b --link "hub:$HUB,net=AA"
 A=$(sed -n 's/.*primary interface \([0-9A-F]*:[0-9A-F]*\).*/\1/p' "$TMP/a.log")
-B=$(sed -n 's/.*primary interface \([0-9A-F]*:[0-9A-F]*\).*/\1/p' "$TMP/b.log")
 ANODE=${A#*:}
 SPID=$(pgrep -P "${PIDS[-2]}" | head -n 1)	# stack a itself, not its timeout
 SPID=${SPID:-${PIDS[-2]}}
