@@ -142,6 +142,14 @@ grep -q "STACKSVC" "$TMP/sapq.out"
 check "ipxlab sap finds the service an AF_IPX program advertises" $? "$TMP/sapq.out" "$TMP/sap.out"
 
 # --- the stack itself -----------------------------------------------------------------
+stack d --hub "$HUB" --services
+DNODE=$(sed -n 's/.*primary interface [0-9A-F]*:\([0-9A-F]*\).*/\1/p' "$TMP/d.log")
+timeout -k 2 10 "$BIN" ping "00000000:$DNODE" -c 1 -W 2 --hub "$HUB" >"$TMP/ping3.out" 2>&1
+check "stack --services answers Novell ping itself" $? "$TMP/ping3.out"
+run d pong 1 >"$TMP/pong2.out" 2>&1
+[ $? = 1 ] && grep -q "Address already in use" "$TMP/pong2.out"
+check "stack --services holds 0x9086: a program's bind gets EADDRINUSE" $? "$TMP/pong2.out"
+
 kill -USR1 "$SPID"
 wait_for "$TMP/a.log" "^unsupported listen 1$"
 check "SIGUSR1: the stack counts calls it does not emulate, by name" $? "$TMP/a.log"
