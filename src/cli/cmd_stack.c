@@ -50,6 +50,7 @@ void help_stack(FILE *out)
 		"  --services          also run RIP, diagnostics and ping as an\n"
 		"                      ipxlab node does (they take sockets 0x453,\n"
 		"                      0x456 and 0x9086 from programs)\n"
+		"  --pcap FILE         write every frame of every link to FILE\n"
 		"  --config FILE       SHELL.CFG settings\n"
 		"  --wait SECONDS      how long to wait for each hub (default 10)\n"
 		"  -v, --verbose       more log lines; -q, --quiet fewer\n");
@@ -143,6 +144,8 @@ static int open_links(struct stack_cmd *s, double wait)
 		}
 		if (rc != CLI_OK)
 			return rc;
+		if (s->cn.cap)
+			ipx_capture_attach(s->cn.cap, s->links[i]);
 		if (ipx_node_add_link(s->cn.node, s->links[i]) != IPX_OK) {
 			ipx_link_close(s->links[i]);
 			cli_error("stack", "cannot add link %zu", i + 1);
@@ -204,6 +207,9 @@ static void stack_close(struct stack_cmd *s)
 		ipx_ping_responder_free(s->cn.pong);
 		ipx_node_free(s->cn.node);
 	}
+	/* After the links: their close shows the tap their last sends. */
+	if (ipx_capture_close(s->cn.cap) != IPX_OK)
+		ipx_error("--pcap: some packets could not be written");
 	ipx_loop_free(s->cn.loop);
 }
 
@@ -231,6 +237,9 @@ static int stack_run(struct stack_cmd *s, const struct cli_node_opts *no,
 	}
 	signal(SIGPIPE, SIG_IGN);
 	ipx_loop_watch_signals(s->cn.loop, sigs, 3, on_signal, s);
+	if (no->pcap && (rc = cli_capture_open("stack", s->cn.loop, no->pcap,
+					       &s->cn.cap)) != CLI_OK)
+		return rc;
 	if (ipx_stack_new(s->cn.node, so, &s->st, err, sizeof(err)) != IPX_OK) {
 		cli_error("stack", "%s", err);
 		return CLI_FAIL;

@@ -42,7 +42,7 @@ all_ok() {
 	check "$1 ($n checks)" "$rc" "$2"
 }
 
-stack a --link "hub:$HUB,net=AA"
+stack a --link "hub:$HUB,net=AA" --pcap "$TMP/a.pcap"
 stack b --link "hub:$HUB,net=AA"
 A=$(sed -n 's/.*primary interface \([0-9A-F]*:[0-9A-F]*\).*/\1/p' "$TMP/a.log")
 ANODE=${A#*:}
@@ -163,4 +163,13 @@ check "ipxlab run without a program: usage error" $? "$TMP/e"
 "$BIN" stack --internal-net 0 >/dev/null 2>"$TMP/e"
 [ $? = 2 ] && grep -q "internal-net must be" "$TMP/e"
 check "ipxlab stack --internal-net 0: usage error" $? "$TMP/e"
+kill -TERM "$SPID"
+for _ in $(seq 50); do kill -0 "$SPID" 2>/dev/null || break; sleep 0.1; done
+grep -q "^rx_datagrams [1-9]" "$TMP/a.log"
+check "stack a stops on SIGTERM and prints its counters" $? "$TMP/a.log"
+if command -v tshark >/dev/null; then
+	n=$(frames "$TMP/a.pcap" "ipx.dst.socket == 0x4545")
+	[ "$n" -ge 2 ]
+	check "--pcap: tshark reads the stack's datagrams to ipxlab listen ($n)" $? "$TMP/tshark.err"
+fi
 finish
