@@ -141,6 +141,12 @@ timeout -k 2 10 "$BIN" sap --type 0x9B9B -W 1 --hub "$HUB" >"$TMP/sapq.out" 2>&1
 grep -q "STACKSVC" "$TMP/sapq.out"
 check "ipxlab sap finds the service an AF_IPX program advertises" $? "$TMP/sapq.out" "$TMP/sap.out"
 
+timeout -k 2 20 "$BIN" advertise 0x9B9C NODESVC 4444 --hub "$HUB" 2>"$TMP/adv.err" &
+wait_for "$TMP/adv.err" "advertising" 100
+run a sapq 9B9C >"$TMP/sapq2.out" 2>&1
+grep -q "^service 9B9C NODESVC$" "$TMP/sapq2.out"
+check "an AF_IPX SAP query finds what ipxlab advertise offers" $? "$TMP/sapq2.out" "$TMP/adv.err"
+
 # --- the stack itself -----------------------------------------------------------------
 stack d --hub "$HUB" --services
 DNODE=$(sed -n 's/.*primary interface [0-9A-F]*:\([0-9A-F]*\).*/\1/p' "$TMP/d.log")

@@ -19,6 +19,7 @@
  *   pong                            answer Novell pings on 9086
  *   ping ADDR                       one Novell ping to ADDR
  *   sap TYPE NAME                   answer SAP general queries on 0x452
+ *   sapq TYPE                       a SAP general query; print who answers
  *   blast ADDR COUNT SIZE           send as fast as possible, print rate
  *
  * Addresses are NNNNNNNN:XXXXXXXXXXXX:SSSS in hex. Exit status: 0 when
@@ -818,6 +819,47 @@ static int mode_sap(int argc, char **argv)
 	}
 }
 
+/* A SAP general query, broadcast, as a 1990s client asked: print each
+ * service of TYPE that answers within 2 s. */
+static int mode_sapq(int argc, char **argv)
+{
+	struct sockaddr_ipx to = { .sipx_family = AF_IPX, .sipx_type = 4 };
+	unsigned type = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 16) : 4;
+	unsigned char q[4] = { 0, 1, (unsigned char)(type >> 8),
+			       (unsigned char)type };
+	int s = open_bound(0, NULL), on = 1, found = 0;
+	double end;
+
+	setsockopt(s, SOL_SOCKET, SO_BROADCAST, &on, sizeof(on));
+	memset(to.sipx_node, 0xFF, 6);
+	to.sipx_port = htons(0x452);
+	if (sendto(s, q, sizeof(q), 0, (struct sockaddr *)&to, sizeof(to)) < 0) {
+		perror("sendto");
+		return 1;
+	}
+	end = now() + 2;
+	while (now() < end) {
+		struct pollfd p = { s, POLLIN, 0 };
+		unsigned char r[600];
+		ssize_t n;
+
+		if (poll(&p, 1, (int)((end - now()) * 1000) + 1) != 1)
+			break;
+		n = recv(s, r, sizeof(r), 0);
+		if (n < 2 || r[0] != 0 || r[1] != 2)
+			continue;
+		for (ssize_t off = 2; off + 64 <= n; off += 64) {
+			char name[49];
+
+			memcpy(name, r + off + 2, 48);
+			name[48] = '\0';
+			printf("service %02X%02X %s\n", r[off], r[off + 1], name);
+			found++;
+		}
+	}
+	return found ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *m = argc > 1 ? argv[1] : "";
@@ -849,9 +891,11 @@ int main(int argc, char **argv)
 		return mode_pong(argc, argv);
 	if (!strcmp(m, "ping"))
 		return mode_ping(argc, argv);
+	if (!strcmp(m, "sapq"))
+		return mode_sapq(argc, argv);
 	if (!strcmp(m, "sap"))
 		return mode_sap(argc, argv);
 	fprintf(stderr, "usage: afipx recv|send|blast|errors|unpriv|nostack|"
-			"iface|numbering|poll|fork|pong|ping|sap ...\n");
+			"iface|numbering|poll|fork|pong|ping|sap|sapq ...\n");
 	return 2;
 }
