@@ -322,7 +322,8 @@ static int open_common(const char *path, int flags)
 
 #define OPEN_MODE(flags, mode)                                  \
 	do {                                                    \
-		if ((flags) & (O_CREAT | O_TMPFILE)) {          \
+		if (((flags) & O_CREAT) ||                      \
+		    ((flags) & O_TMPFILE) == O_TMPFILE) {       \
 			va_list ap_;                            \
 			va_start(ap_, flags);                   \
 			mode = va_arg(ap_, int);                \

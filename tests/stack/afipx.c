@@ -379,6 +379,18 @@ static int mode_errors(void)
 		       &len) == 2 &&
 		      from.sipx_type == 0x11,
 	      NULL);
+	/* ncpfs's request: sendmsg with pieces and no name, then recv. */
+	{
+		struct iovec parts[3] = { { "ab", 2 }, { "cd", 2 }, { "ef", 2 } };
+		struct msghdr g = { .msg_iov = parts, .msg_iovlen = 3 };
+		struct pollfd p = { s1, POLLIN, 0 };
+
+		expect_ok("sendmsg_gather_connected", sendmsg(s2, &g, 0));
+		poll(&p, 1, 2000);
+		check("recv_gathered", recv(s1, small, sizeof(small), 0) == 6 &&
+					       !memcmp(small, "abcdef", 6),
+		      NULL);
+	}
 	len = sizeof(from);
 	expect_ok("getpeername_connected",
 		  getpeername(s2, (struct sockaddr *)&from, &len));
