@@ -73,7 +73,7 @@ run a fork >"$TMP/fork.out" 2>&1
 all_ok "a socket across fork and exec (fd 3)" "$TMP/fork.out"
 
 # --- datagrams --------------------------------------------------------------------
-run a recv 0 3 >"$TMP/r1.out" 2>&1 &
+run a recv 0 3 >"$TMP/r1.out" 2>&1 & PIDS+=($!)
 wait_for "$TMP/r1.out" "^bound " || fail "receiver on stack a binds" "$TMP/r1.out"
 R1=$(sed -n 's/^bound //p' "$TMP/r1.out")
 run a send "$R1" 3 4 >"$TMP/s1.out" 2>&1
@@ -82,7 +82,7 @@ check "two programs on one stack: 3 datagrams, source and type" $? "$TMP/r1.out"
 grep -q "^from $A:[0-9A-F]* type 4 len 5 msg 0$" "$TMP/r1.out"
 check "recvfrom gives the sender's address and sipx_type" $? "$TMP/r1.out"
 
-run b recv 0 2 >"$TMP/r2.out" 2>&1 &
+run b recv 0 2 >"$TMP/r2.out" 2>&1 & PIDS+=($!)
 wait_for "$TMP/r2.out" "^bound " || fail "receiver on stack b binds" "$TMP/r2.out"
 R2=$(sed -n 's/^bound //p' "$TMP/r2.out")
 run a send "$R2" 2 17 >"$TMP/s2.out" 2>&1
@@ -91,8 +91,8 @@ check "two stacks through the hub" $? "$TMP/r2.out" "$TMP/s2.out"
 grep -q "^from $A:[0-9A-F]* type 17 len 5 msg 0$" "$TMP/r2.out"
 check "across the hub: source on network AA, type 17" $? "$TMP/r2.out"
 
-run a recv 5555 1 >"$TMP/ba.out" 2>&1 &
-run b recv 5555 1 >"$TMP/bb.out" 2>&1 &
+run a recv 5555 1 >"$TMP/ba.out" 2>&1 & PIDS+=($!)
+run b recv 5555 1 >"$TMP/bb.out" 2>&1 & PIDS+=($!)
 wait_for "$TMP/ba.out" "^bound " && wait_for "$TMP/bb.out" "^bound "
 run a send "000000AA:FFFFFFFFFFFF:5555" 1 >"$TMP/bs.out" 2>&1
 wait_for "$TMP/ba.out" "msg 0$" && wait_for "$TMP/bb.out" "msg 0$"
@@ -110,7 +110,7 @@ run c numbering BB >"$TMP/numbering.out" 2>&1
 all_ok "SIOCSIFADDR numbers a hub link, refuses renumbering, removes it" "$TMP/numbering.out"
 
 # --- interop with ipxlab node commands ----------------------------------------------
-timeout -k 2 15 "$BIN" listen 4545 --hub "$HUB" -c 2 -t 10 >"$TMP/l.out" 2>"$TMP/l.err" &
+timeout -k 2 15 "$BIN" listen 4545 --hub "$HUB" -c 2 -t 10 >"$TMP/l.out" 2>"$TMP/l.err" & PIDS+=($!)
 wait_for "$TMP/l.err" "listening on" || fail "ipxlab listen starts" "$TMP/l.err"
 LNODE=$(sed -n 's/^listening on [0-9A-F]*:\([0-9A-F]*\):.*/\1/p' "$TMP/l.err")
 run a send "00000000:$LNODE:4545" 2 >"$TMP/s3.out" 2>&1
@@ -119,29 +119,29 @@ check "AF_IPX sendto reaches ipxlab listen" $? "$TMP/l.out" "$TMP/s3.out"
 grep -q "^000000AA:$ANODE:[0-9A-F]* msg 0$" "$TMP/l.out"
 check "ipxlab listen sees the stack's address" $? "$TMP/l.out"
 
-run a recv 6000 1 >"$TMP/r4.out" 2>&1 &
+run a recv 6000 1 >"$TMP/r4.out" 2>&1 & PIDS+=($!)
 wait_for "$TMP/r4.out" "^bound "
 echo "from ipxlab" | timeout -k 2 10 "$BIN" send "00000000:$ANODE:6000" --hub "$HUB" 2>"$TMP/send.err"
 wait_for "$TMP/r4.out" "from ipxlab$"
 check "ipxlab send reaches an AF_IPX recvfrom" $? "$TMP/r4.out" "$TMP/send.err"
 
-run a pong 1 >"$TMP/pong.out" 2>&1 &
+run a pong 1 >"$TMP/pong.out" 2>&1 & PIDS+=($!)
 wait_for "$TMP/pong.out" "pong ready"
 timeout -k 2 10 "$BIN" ping "00000000:$ANODE" -c 1 -W 2 --hub "$HUB" >"$TMP/ping.out" 2>&1
 check "ipxlab ping is answered by an AF_IPX program on 9086" $? "$TMP/ping.out" "$TMP/pong.out"
-timeout -k 2 15 "$BIN" listen 4546 --hub "$HUB" -t 10 >/dev/null 2>"$TMP/l2.err" &
+timeout -k 2 15 "$BIN" listen 4546 --hub "$HUB" -t 10 >/dev/null 2>"$TMP/l2.err" & PIDS+=($!)
 wait_for "$TMP/l2.err" "listening on"
 LNODE2=$(sed -n 's/^listening on [0-9A-F]*:\([0-9A-F]*\):.*/\1/p' "$TMP/l2.err")
 run a ping "00000000:$LNODE2:9086" >"$TMP/ping2.out" 2>&1
 check "an AF_IPX Novell ping is answered by an ipxlab node" $? "$TMP/ping2.out"
 
-run a sap 9B9B STACKSVC >"$TMP/sap.out" 2>&1 &
+run a sap 9B9B STACKSVC >"$TMP/sap.out" 2>&1 & PIDS+=($!)
 wait_for "$TMP/sap.out" "sap ready"
 timeout -k 2 10 "$BIN" sap --type 0x9B9B -W 1 --hub "$HUB" >"$TMP/sapq.out" 2>&1
 grep -q "STACKSVC" "$TMP/sapq.out"
 check "ipxlab sap finds the service an AF_IPX program advertises" $? "$TMP/sapq.out" "$TMP/sap.out"
 
-timeout -k 2 20 "$BIN" advertise 0x9B9C NODESVC 4444 --hub "$HUB" 2>"$TMP/adv.err" &
+timeout -k 2 20 "$BIN" advertise 0x9B9C NODESVC 4444 --hub "$HUB" 2>"$TMP/adv.err" & PIDS+=($!)
 wait_for "$TMP/adv.err" "advertising" 100
 run a sapq 9B9C >"$TMP/sapq2.out" 2>&1
 grep -q "^service 9B9C NODESVC$" "$TMP/sapq2.out"
