@@ -1,8 +1,9 @@
 /*
  * shim.c - the AF_IPX socket calls of the preloaded shim
  * (build/libipxlab-preload.so, run by `ipxlab run`): socket, bind,
- * connect, getsockname, getpeername, the send and receive calls (read and
- * write included), close and the dup calls, with Linux af_ipx's errors.
+ * connect, getsockname, getpeername, the send and receive calls (read,
+ * write, readv, writev and the mmsg batches included), close and the dup
+ * calls, with Linux af_ipx's errors.
  * Every other descriptor goes straight to libc. An IPX socket is a real
  * descriptor (one end of a SEQPACKET socketpair held by `ipxlab stack`),
  * so poll, select, epoll, O_NONBLOCK, fork and exec need no hooks.
@@ -330,6 +331,66 @@ SHIM_API ssize_t read(int fd, void *buf, size_t len)
 	if (!shim_ours(fd))
 		return next_read(fd, buf, len);
 	return recvfrom(fd, buf, len, 0, NULL, NULL);
+}
+
+SHIM_API ssize_t writev(int fd, const struct iovec *iov, int n)
+{
+	struct msghdr m = { .msg_iov = (struct iovec *)iov,
+			    .msg_iovlen = n > 0 ? (size_t)n : 0 };
+
+	NEXT(writev);
+	if (!shim_ours(fd))
+		return next_writev(fd, iov, n);
+	return ipx_send(fd, &m, 0);
+}
+
+SHIM_API ssize_t readv(int fd, const struct iovec *iov, int n)
+{
+	struct msghdr m = { .msg_iov = (struct iovec *)iov,
+			    .msg_iovlen = n > 0 ? (size_t)n : 0 };
+
+	NEXT(readv);
+	if (!shim_ours(fd))
+		return next_readv(fd, iov, n);
+	return ipx_recv(fd, &m, 0);
+}
+
+/* The batch calls, one datagram per entry as the kernel did them. */
+SHIM_API int sendmmsg(int fd, struct mmsghdr *v, unsigned n, int flags)
+{
+	unsigned i;
+
+	NEXT(sendmmsg);
+	if (!shim_ours(fd))
+		return next_sendmmsg(fd, v, n, flags);
+	for (i = 0; i < n; i++) {
+		ssize_t r = ipx_send(fd, &v[i].msg_hdr, flags);
+
+		if (r < 0)
+			return i ? (int)i : -1;
+		v[i].msg_len = (unsigned)r;
+	}
+	return (int)i;
+}
+
+SHIM_API int recvmmsg(int fd, struct mmsghdr *v, unsigned n, int flags,
+		      struct timespec *timeout)
+{
+	unsigned i;
+
+	NEXT(recvmmsg);
+	if (!shim_ours(fd))
+		return next_recvmmsg(fd, v, n, flags, timeout);
+	for (i = 0; i < n; i++) {
+		/* After the first, take only what is waiting. */
+		ssize_t r = ipx_recv(fd, &v[i].msg_hdr,
+				     i ? flags | MSG_DONTWAIT : flags);
+
+		if (r < 0)
+			return i ? (int)i : -1;
+		v[i].msg_len = (unsigned)r;
+	}
+	return (int)i;
 }
 
 SHIM_API ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen)

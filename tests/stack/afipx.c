@@ -43,6 +43,7 @@
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -652,6 +653,38 @@ static int mode_poll(void)
 	/* A length the compiler cannot see: fortified builds call
 	 * __read_chk, __recv_chk and __recvfrom_chk here. */
 	check("read_datagram", read(s, buf, vlen) == 4, NULL);
+	/* writev and readv, sendmmsg and recvmmsg: a datagram each. */
+	{
+		struct iovec w[2] = { { "wr", 2 }, { "itev", 4 } };
+		char r1[3], r2[8];
+		struct iovec r[2] = { { r1, 3 }, { r2, 8 } };
+		struct mmsghdr mm[2];
+		struct iovec one = { "mm", 2 }, back[2] = { { r1, 3 }, { r2, 8 } };
+
+		check("writev", writev(s, w, 2) == -1 && errno == ENOTCONN,
+		      "(unconnected)");
+		expect_ok("connect_self", connect(s, (struct sockaddr *)&me,
+						  sizeof(me)));
+		expect_ok("writev_connected", writev(s, w, 2));
+		poll(&p, 1, 2000);
+		check("readv", readv(s, r, 2) == 6 && !memcmp(r1, "wri", 3) &&
+				       !memcmp(r2, "tev", 3),
+		      NULL);
+		memset(mm, 0, sizeof(mm));
+		for (int i = 0; i < 2; i++) {
+			mm[i].msg_hdr.msg_iov = &one;
+			mm[i].msg_hdr.msg_iovlen = 1;
+		}
+		check("sendmmsg", sendmmsg(s, mm, 2, 0) == 2, NULL);
+		poll(&p, 1, 2000);
+		usleep(100000);
+		mm[0].msg_hdr.msg_iov = &back[0];
+		mm[1].msg_hdr.msg_iov = &back[1];
+		check("recvmmsg", recvmmsg(s, mm, 2, 0, NULL) == 2 &&
+					  mm[0].msg_len == 2 &&
+					  mm[1].msg_len == 2,
+		      NULL);
+	}
 	fl = fcntl(s, F_GETFL);
 	expect_ok("o_nonblock", fcntl(s, F_SETFL, fl | O_NONBLOCK));
 	expect_errno("recv_nonblock_empty", recv(s, buf, vlen, 0), EAGAIN);
