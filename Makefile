@@ -29,12 +29,20 @@ Q := @
 endif
 
 # The library, layer by layer (a lower layer never includes a higher one).
-LIB_SRC := $(filter-out src/cli/%,$(wildcard src/*/*.c))
+LIB_SRC := $(filter-out src/cli/% src/preload/%,$(wildcard src/*/*.c))
 CLI_SRC := $(wildcard src/cli/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libipxlab.a
 BIN := $(BUILD)/ipxlab
+
+# The AF_IPX shim `ipxlab run` preloads (docs/stack.md): its own files and
+# the stack protocol's codec only, as position-independent objects, never
+# sanitized (a sanitizer runtime cannot be preloaded behind libc).
+PRELOAD_SRC := $(wildcard src/preload/*.c) src/stack/proto.c
+PRELOAD_OBJ := $(PRELOAD_SRC:%.c=$(BUILD)/pic/%.o)
+PRELOAD := $(BUILD)/libipxlab-preload.so
+PIC_CFLAGS := $(filter-out $(SANFLAGS),$(CFLAGS)) -fPIC -fvisibility=hidden
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -45,6 +53,13 @@ UNIT_HELPER_OBJ := $(UNIT_HELPERS:%.c=$(BUILD)/%.o)
 TOOL_SRC := $(wildcard tests/interop/*.c)
 TOOL_BIN := $(TOOL_SRC:tests/interop/%.c=$(BUILD)/tools/%)
 
+# AF_IPX programs the stack tests run under `ipxlab run`: plain programs
+# against glibc's <netipx/ipx.h>, nothing of ipxlab, never sanitized (the
+# shim is preloaded ahead of any sanitizer runtime).
+STACK_PROG_SRC := $(wildcard tests/stack/*.c)
+STACK_PROG := $(STACK_PROG_SRC:tests/stack/%.c=$(BUILD)/tools/%) \
+	$(STACK_PROG_SRC:tests/stack/%.c=$(BUILD)/tools/%-fortify)
+
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 
@@ -53,12 +68,21 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 # Keep intermediate objects (the unit-test helpers) between runs.
 .SECONDARY:
 
-all: $(BIN) $(LIB)
+all: $(BIN) $(LIB) $(PRELOAD)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC -fPIC $<")
+	$(Q)$(CC) $(PIC_CFLAGS) -c $< -o $@
+
+$(PRELOAD): $(PRELOAD_OBJ)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) -shared -o $@ $^ -ldl
 
 $(LIB): $(LIB_OBJ)
 	$(if $(Q),@echo "  AR      $@")
@@ -83,6 +107,18 @@ $(BUILD)/tests/%: tests/unit/%.c $(UNIT_HELPER_OBJ) $(LIB)
 	$(if $(Q),@echo "  TEST    $@")
 	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(UNIT_HELPER_OBJ) $(LIB) $(LDFLAGS) -lcmocka -lm
 
+$(BUILD)/tools/%: tests/stack/%.c
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  TOOL    $@")
+	$(Q)$(CC) $(CSTD) $(WARN) $(OPT) -o $@ $<
+
+# The same built as distributions build packages: fortified libc calls
+# (__read_chk, __recv_chk...) the shim must catch too.
+$(BUILD)/tools/%-fortify: tests/stack/%.c
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  TOOL    $@")
+	$(Q)$(CC) $(CSTD) $(WARN) -O2 -D_FORTIFY_SOURCE=2 -o $@ $<
+
 $(BUILD)/tools/%: tests/interop/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  TOOL    $@")
@@ -98,7 +134,7 @@ deps:
 
 # Every test: unit (cmocka), integration (real processes on loopback),
 # interop (DOSBox, tshark) and a short run of every fuzzer's corpus.
-test: deps $(BIN) $(UNIT_BIN) $(TOOL_BIN)
+test: deps $(BIN) $(UNIT_BIN) $(TOOL_BIN) $(PRELOAD) $(STACK_PROG)
 	@$(if $(SANITIZE),SKIP_FUZZ=1) scripts/run-tests.sh $(BUILD)
 
 unit: $(UNIT_BIN)
@@ -160,4 +196,4 @@ FORCE:
 # install, uninstall, man pages, completion, units, deb, dist (dist.mk).
 include dist/dist.mk
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_HELPER_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_HELPER_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d) $(PRELOAD_OBJ:.o=.d)

@@ -78,11 +78,13 @@ install: install-bin install-dev
 
 # What a user runs: the binary, its pages, completion, units, examples,
 # and the directory the units read their options from.
-install-bin: $(BIN) docs
+install-bin: $(BIN) $(PRELOAD) docs
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR) \
 		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR)/examples
 	$(INSTALL) -m 755 $(BIN) $(DESTDIR)$(BINDIR)/ipxlab
+	$(INSTALL) -d $(DESTDIR)$(LIBDIR)/ipxlab
+	$(INSTALL) -m 644 $(PRELOAD) $(DESTDIR)$(LIBDIR)/ipxlab/
 	$(INSTALL) -m 644 $(MAN_DIR)/*.1 $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL) -m 644 $(MAN_DIR)/*.5 $(DESTDIR)$(MANDIR)/man5/
 	$(INSTALL) -m 644 $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/ipxlab
@@ -114,8 +116,10 @@ uninstall:
 		$(DESTDIR)$(UNITDIR)/$(DROPIN)/sandbox.conf \
 		$(DESTDIR)$(DOCDIR)/README.md $(DESTDIR)$(DOCDIR)/examples/*.conf \
 		$(DESTDIR)$(LIBDIR)/libipxlab.a $(DESTDIR)$(INCLUDEDIR)/ipxlab/*.h \
-		$(DESTDIR)$(PKGCONFIGDIR)/ipxlab.pc
+		$(DESTDIR)$(PKGCONFIGDIR)/ipxlab.pc \
+		$(DESTDIR)$(LIBDIR)/ipxlab/libipxlab-preload.so
 	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) \
+		$(DESTDIR)$(LIBDIR)/ipxlab \
 		$(DESTDIR)$(UNITDIR)/$(DROPIN) $(DESTDIR)$(SYSCONFDIR)/ipxlab \
 		$(DESTDIR)$(INCLUDEDIR)/ipxlab 2>/dev/null
 

@@ -278,5 +278,10 @@ void help_diag(FILE *out);
 void help_spx(FILE *out);
 void help_netbios(FILE *out);
 void help_capture(FILE *out);
+/* "ipxlab stack" and "ipxlab run" (cmd_stack.c). */
+int cmd_stack(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+void help_stack(FILE *out);
+void help_run(FILE *out);
 
 #endif

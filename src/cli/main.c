@@ -68,6 +68,11 @@ const struct cli_cmd cli_commands[] = {
 	{ "analyze", "FILE [--between NODE,NODE] [--json]",
 	  "Kbyte/s, protocols and arrival gaps of a pcap (the 1990 analyzer)",
 	  cmd_analyze, help_analyze },
+	{ "stack", "[--hub H | --link SPEC...] [--socket PATH] [options]",
+	  "the host's IPX layer for AF_IPX programs", cmd_stack, help_stack },
+	{ "run", "[--socket PATH] -- PROGRAM ARGS...",
+	  "run a program with AF_IPX sockets from the stack", cmd_run,
+	  help_run },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 

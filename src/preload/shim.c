@@ -1,0 +1,488 @@
+/*
+ * shim.c - the AF_IPX socket calls of the preloaded shim
+ * (build/libipxlab-preload.so, run by `ipxlab run`): socket, bind,
+ * connect, getsockname, getpeername, the send and receive calls (read,
+ * write, readv, writev and the mmsg batches included), close and the dup
+ * calls, with Linux af_ipx's errors.
+ * Every other descriptor goes straight to libc. An IPX socket is a real
+ * descriptor (one end of a SEQPACKET socketpair held by `ipxlab stack`),
+ * so poll, select, epoll, O_NONBLOCK, fork and exec need no hooks.
+ */
+#include <errno.h>
+#include <netipx/ipx.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "shim_int.h"
+
+#define MAX_IOV 64
+
+/* Fortified variants (_FORTIFY_SOURCE) call these instead. */
+ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen);
+ssize_t __recv_chk(int fd, void *buf, size_t n, size_t buflen, int flags);
+ssize_t __recvfrom_chk(int fd, void *buf, size_t n, size_t buflen, int flags,
+		       struct sockaddr *from, socklen_t *fromlen);
+
+SHIM_API int socket(int domain, int type, int protocol)
+{
+	struct ipx_stack_req req = { .op = IPX_STACK_OPEN };
+	int fd, err;
+
+	NEXT(socket);
+	if (domain != AF_IPX)
+		return next_socket(domain, type, protocol);
+	/* The protocol is ignored, as af_ipx did (0, AF_IPX, IPXPROTO_IPX). */
+	if ((type & ~(SOCK_NONBLOCK | SOCK_CLOEXEC)) != SOCK_DGRAM) {
+		/* No stack: no IPX at all, whatever the type. */
+		return shim_fail(shim_unsupported("socket:not_SOCK_DGRAM") < 0
+					 ? EAFNOSUPPORT
+					 : ESOCKTNOSUPPORT);
+	}
+	err = shim_ctl(&req, -1, NULL, 0, NULL, &fd, type & SOCK_CLOEXEC);
+	if (err < 0)
+		return shim_fail(EAFNOSUPPORT);
+	if (err || fd < 0)
+		return shim_fail(err ? err : ENOBUFS);
+	if (type & SOCK_NONBLOCK)
+		syscall(SYS_fcntl, fd, F_SETFL,
+			syscall(SYS_fcntl, fd, F_GETFL) | O_NONBLOCK);
+	shim_mark(fd, true);
+	return fd;
+}
+
+SHIM_API int socketpair(int domain, int type, int protocol, int sv[2])
+{
+	NEXT(socketpair);
+	if (domain != AF_IPX)
+		return next_socketpair(domain, type, protocol, sv);
+	return shim_fail(shim_unsupported("socketpair") < 0 ? EAFNOSUPPORT
+							    : EOPNOTSUPP);
+}
+
+/* The address argument of bind and connect: exactly a sockaddr_ipx. */
+static int sipx_arg(const struct sockaddr *sa, socklen_t len,
+		    struct ipx_stack_req *req)
+{
+	struct sockaddr_ipx s;
+
+	if (!sa || len != sizeof(s))
+		return EINVAL;
+	memcpy(&s, sa, sizeof(s));
+	shim_from_sipx(&s, &req->addr);
+	req->type = s.sipx_type;
+	return 0;
+}
+
+SHIM_API int bind(int fd, __CONST_SOCKADDR_ARG arg, socklen_t len)
+{
+	const struct sockaddr *sa = arg.__sockaddr__;
+	struct ipx_stack_req req = { .op = IPX_STACK_BIND };
+	uint8_t b[IPX_STACK_ADDR_LEN];
+	int err;
+
+	NEXT(bind);
+	if (!shim_ours(fd))
+		return next_bind(fd, arg, len);
+	if ((err = sipx_arg(sa, len, &req)) != 0)
+		return shim_fail(err);
+	err = shim_ctl(&req, fd, b, sizeof(b), NULL, NULL, false);
+	return err ? shim_fail(err < 0 ? ENETDOWN : err) : 0;
+}
+
+SHIM_API int connect(int fd, __CONST_SOCKADDR_ARG arg, socklen_t len)
+{
+	const struct sockaddr *sa = arg.__sockaddr__;
+	struct ipx_stack_req req = { .op = IPX_STACK_CONNECT };
+	int err;
+
+	NEXT(connect);
+	if (!shim_ours(fd))
+		return next_connect(fd, arg, len);
+	if ((err = sipx_arg(sa, len, &req)) != 0)
+		return shim_fail(err);
+	err = shim_ctl(&req, fd, NULL, 0, NULL, NULL, false);
+	if (err)
+		return shim_fail(err < 0 ? ENETDOWN : err);
+	shim_set_connected(fd, true);
+	return 0;
+}
+
+SHIM_API int getsockname(int fd, __SOCKADDR_ARG arg, socklen_t *len)
+{
+	struct sockaddr *sa = arg.__sockaddr__;
+	struct shim_info in;
+	struct sockaddr_ipx s;
+	int err;
+
+	NEXT(getsockname);
+	if (!shim_ours(fd))
+		return next_getsockname(fd, arg, len);
+	if ((err = shim_info(fd, &in)) != 0)
+		return shim_fail(err);
+	shim_to_sipx(&s, &in.local, in.type);
+	shim_put_name(&s, sa, len);
+	return 0;
+}
+
+SHIM_API int getpeername(int fd, __SOCKADDR_ARG arg, socklen_t *len)
+{
+	struct sockaddr *sa = arg.__sockaddr__;
+	struct shim_info in;
+	struct sockaddr_ipx s;
+	int err;
+
+	NEXT(getpeername);
+	if (!shim_ours(fd))
+		return next_getpeername(fd, arg, len);
+	if ((err = shim_info(fd, &in)) != 0)
+		return shim_fail(err);
+	if (!(in.flags & IPX_STACK_INFO_CONNECTED))
+		return shim_fail(ENOTCONN);
+	shim_to_sipx(&s, &in.peer, in.type);
+	shim_put_name(&s, sa, len);
+	return 0;
+}
+
+/* sendmsg for an IPX socket: a SEND frame, the payload gathered. */
+static ssize_t ipx_send(int fd, const struct msghdr *um, int flags)
+{
+	struct ipx_stack_frame f = { .op = IPX_STACK_SEND };
+	uint8_t head[IPX_STACK_FRAME_HDR];
+	struct iovec iov[MAX_IOV + 1];
+	struct msghdr m = { .msg_iov = iov };
+	uint8_t *bounce = NULL;
+	size_t total = 0;
+	ssize_t n;
+
+	if (flags & ~MSG_DONTWAIT)
+		return shim_fail(EINVAL);
+	if (um->msg_name) {
+		struct sockaddr_ipx s;
+
+		if (um->msg_namelen < sizeof(s))
+			return shim_fail(EINVAL);
+		memcpy(&s, um->msg_name, sizeof(s));
+		if (s.sipx_family != AF_IPX)
+			return shim_fail(EINVAL);
+		shim_from_sipx(&s, &f.addr);
+		f.type = s.sipx_type;
+		f.flags = IPX_STACK_F_ADDR | IPX_STACK_F_TYPE;
+	} else if (!shim_connected(fd)) {
+		struct shim_info in;
+		int err = shim_info(fd, &in);
+
+		if (err)
+			return shim_fail(err);
+		if (!(in.flags & IPX_STACK_INFO_CONNECTED))
+			return shim_fail(ENOTCONN);
+	}
+	for (size_t i = 0; i < um->msg_iovlen; i++)
+		total += um->msg_iov[i].iov_len;
+	if (total > IPX_STACK_MAX_PAYLOAD)
+		return shim_fail(EMSGSIZE);
+	ipx_stack_frame_encode(head, &f);
+	iov[0].iov_base = head;
+	iov[0].iov_len = sizeof(head);
+	if (um->msg_iovlen <= MAX_IOV) {
+		memcpy(iov + 1, um->msg_iov, um->msg_iovlen * sizeof(*iov));
+		m.msg_iovlen = 1 + um->msg_iovlen;
+	} else {	/* too many pieces: gather them here */
+		size_t at = 0;
+
+		bounce = malloc(total ? total : 1);
+		if (!bounce)
+			return shim_fail(ENOBUFS);
+		for (size_t i = 0; i < um->msg_iovlen; i++) {
+			memcpy(bounce + at, um->msg_iov[i].iov_base,
+			       um->msg_iov[i].iov_len);
+			at += um->msg_iov[i].iov_len;
+		}
+		iov[1].iov_base = bounce;
+		iov[1].iov_len = total;
+		m.msg_iovlen = 2;
+	}
+	n = syscall(SYS_sendmsg, fd, &m, (flags & MSG_DONTWAIT) | MSG_NOSIGNAL);
+	free(bounce);
+	if (n < 0)
+		return shim_fail(errno == EPIPE || errno == ECONNRESET
+					 ? ENETDOWN
+					 : errno);
+	return n - (ssize_t)sizeof(head);
+}
+
+/* recvmsg for an IPX socket: the DATA frame's header gives the source. */
+static ssize_t ipx_recv(int fd, struct msghdr *um, int flags)
+{
+	uint8_t head[IPX_STACK_FRAME_HDR];
+	struct iovec iov[MAX_IOV + 1];
+	struct msghdr m = { .msg_iov = iov };
+	struct ipx_stack_frame f;
+	ssize_t n;
+
+	iov[0].iov_base = head;
+	iov[0].iov_len = sizeof(head);
+	if (um->msg_iovlen > MAX_IOV)
+		return shim_fail(EMSGSIZE);
+	memcpy(iov + 1, um->msg_iov, um->msg_iovlen * sizeof(*iov));
+	m.msg_iovlen = 1 + um->msg_iovlen;
+	n = syscall(SYS_recvmsg, fd, &m, flags & (MSG_DONTWAIT | MSG_PEEK));
+	if (n < 0)
+		return -1;
+	if (n == 0)	/* the stack went away */
+		return shim_fail(ENETDOWN);
+	if (ipx_stack_frame_decode(head, (size_t)n, &f) != 0 ||
+	    f.op != IPX_STACK_DATA)
+		return shim_fail(EIO);
+	um->msg_flags = m.msg_flags & MSG_TRUNC;
+	um->msg_controllen = 0;
+	if (um->msg_name) {
+		struct sockaddr_ipx s;
+
+		shim_to_sipx(&s, &f.addr, f.type);
+		shim_put_name(&s, um->msg_name, &um->msg_namelen);
+	}
+	return n - (ssize_t)sizeof(head);
+}
+
+SHIM_API ssize_t sendmsg(int fd, const struct msghdr *m, int flags)
+{
+	NEXT(sendmsg);
+	if (!shim_ours(fd))
+		return next_sendmsg(fd, m, flags);
+	return ipx_send(fd, m, flags);
+}
+
+SHIM_API ssize_t sendto(int fd, const void *buf, size_t len, int flags,
+			__CONST_SOCKADDR_ARG arg, socklen_t tolen)
+{
+	const struct sockaddr *to = arg.__sockaddr__;
+	struct iovec iov = { (void *)buf, len };
+	struct msghdr m = { .msg_name = (void *)to, .msg_namelen = tolen,
+			    .msg_iov = &iov, .msg_iovlen = 1 };
+
+	NEXT(sendto);
+	if (!shim_ours(fd))
+		return next_sendto(fd, buf, len, flags, arg, tolen);
+	return ipx_send(fd, &m, flags);
+}
+
+SHIM_API ssize_t send(int fd, const void *buf, size_t len, int flags)
+{
+	struct iovec iov = { (void *)buf, len };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	NEXT(send);
+	if (!shim_ours(fd))
+		return next_send(fd, buf, len, flags);
+	return ipx_send(fd, &m, flags);
+}
+
+SHIM_API ssize_t write(int fd, const void *buf, size_t len)
+{
+	struct iovec iov = { (void *)buf, len };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	NEXT(write);
+	if (!shim_ours(fd))
+		return next_write(fd, buf, len);
+	return ipx_send(fd, &m, 0);
+}
+
+SHIM_API ssize_t recvmsg(int fd, struct msghdr *m, int flags)
+{
+	NEXT(recvmsg);
+	if (!shim_ours(fd))
+		return next_recvmsg(fd, m, flags);
+	return ipx_recv(fd, m, flags);
+}
+
+SHIM_API ssize_t recvfrom(int fd, void *buf, size_t len, int flags,
+			  __SOCKADDR_ARG arg, socklen_t *fromlen)
+{
+	struct sockaddr *from = arg.__sockaddr__;
+	struct iovec iov = { buf, len };
+	struct msghdr m = { .msg_name = from,
+			    .msg_namelen = fromlen ? *fromlen : 0,
+			    .msg_iov = &iov, .msg_iovlen = 1 };
+	ssize_t n;
+
+	NEXT(recvfrom);
+	if (!shim_ours(fd))
+		return next_recvfrom(fd, buf, len, flags, arg, fromlen);
+	if (!fromlen)
+		m.msg_name = NULL;
+	n = ipx_recv(fd, &m, flags);
+	if (n >= 0 && fromlen && from)
+		*fromlen = m.msg_namelen;
+	return n;
+}
+
+SHIM_API ssize_t recv(int fd, void *buf, size_t len, int flags)
+{
+	return recvfrom(fd, buf, len, flags, NULL, NULL);
+}
+
+SHIM_API ssize_t read(int fd, void *buf, size_t len)
+{
+	NEXT(read);
+	if (!shim_ours(fd))
+		return next_read(fd, buf, len);
+	return recvfrom(fd, buf, len, 0, NULL, NULL);
+}
+
+SHIM_API ssize_t writev(int fd, const struct iovec *iov, int n)
+{
+	struct msghdr m = { .msg_iov = (struct iovec *)iov,
+			    .msg_iovlen = n > 0 ? (size_t)n : 0 };
+
+	NEXT(writev);
+	if (!shim_ours(fd))
+		return next_writev(fd, iov, n);
+	return ipx_send(fd, &m, 0);
+}
+
+SHIM_API ssize_t readv(int fd, const struct iovec *iov, int n)
+{
+	struct msghdr m = { .msg_iov = (struct iovec *)iov,
+			    .msg_iovlen = n > 0 ? (size_t)n : 0 };
+
+	NEXT(readv);
+	if (!shim_ours(fd))
+		return next_readv(fd, iov, n);
+	return ipx_recv(fd, &m, 0);
+}
+
+/* The batch calls, one datagram per entry as the kernel did them. */
+SHIM_API int sendmmsg(int fd, struct mmsghdr *v, unsigned n, int flags)
+{
+	unsigned i;
+
+	NEXT(sendmmsg);
+	if (!shim_ours(fd))
+		return next_sendmmsg(fd, v, n, flags);
+	for (i = 0; i < n; i++) {
+		ssize_t r = ipx_send(fd, &v[i].msg_hdr, flags);
+
+		if (r < 0)
+			return i ? (int)i : -1;
+		v[i].msg_len = (unsigned)r;
+	}
+	return (int)i;
+}
+
+SHIM_API int recvmmsg(int fd, struct mmsghdr *v, unsigned n, int flags,
+		      struct timespec *timeout)
+{
+	unsigned i;
+
+	NEXT(recvmmsg);
+	if (!shim_ours(fd))
+		return next_recvmmsg(fd, v, n, flags, timeout);
+	for (i = 0; i < n; i++) {
+		/* After the first, take only what is waiting. */
+		ssize_t r = ipx_recv(fd, &v[i].msg_hdr,
+				     i ? flags | MSG_DONTWAIT : flags);
+
+		if (r < 0)
+			return i ? (int)i : -1;
+		v[i].msg_len = (unsigned)r;
+	}
+	return (int)i;
+}
+
+SHIM_API ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen)
+{
+	if (n > buflen)
+		abort();
+	return read(fd, buf, n);
+}
+
+SHIM_API ssize_t __recv_chk(int fd, void *buf, size_t n, size_t buflen,
+			    int flags)
+{
+	if (n > buflen)
+		abort();
+	return recvfrom(fd, buf, n, flags, NULL, NULL);
+}
+
+SHIM_API ssize_t __recvfrom_chk(int fd, void *buf, size_t n, size_t buflen,
+				int flags, struct sockaddr *from,
+				socklen_t *fromlen)
+{
+	if (n > buflen)
+		abort();
+	return recvfrom(fd, buf, n, flags, from, fromlen);
+}
+
+SHIM_API int close(int fd)
+{
+	NEXT(close);
+	shim_forget(fd);
+	return next_close(fd);
+}
+
+SHIM_API int dup(int fd)
+{
+	int r;
+
+	NEXT(dup);
+	r = next_dup(fd);
+	shim_forget(r);
+	return r;
+}
+
+SHIM_API int dup2(int fd, int to)
+{
+	NEXT(dup2);
+	if (fd != to)
+		shim_forget(to);
+	return next_dup2(fd, to);
+}
+
+SHIM_API int dup3(int fd, int to, int flags)
+{
+	NEXT(dup3);
+	shim_forget(to);
+	return next_dup3(fd, to, flags);
+}
+
+/* Calls a datagram socket of af_ipx refused (sock_no_*). */
+SHIM_API int listen(int fd, int backlog)
+{
+	NEXT(listen);
+	if (!shim_ours(fd))
+		return next_listen(fd, backlog);
+	shim_unsupported("listen");
+	return shim_fail(EOPNOTSUPP);
+}
+
+SHIM_API int accept(int fd, __SOCKADDR_ARG arg, socklen_t *len)
+{
+	NEXT(accept);
+	if (!shim_ours(fd))
+		return next_accept(fd, arg, len);
+	shim_unsupported("accept");
+	return shim_fail(EOPNOTSUPP);
+}
+
+SHIM_API int accept4(int fd, __SOCKADDR_ARG arg, socklen_t *len,
+		     int flags)
+{
+	NEXT(accept4);
+	if (!shim_ours(fd))
+		return next_accept4(fd, arg, len, flags);
+	shim_unsupported("accept4");
+	return shim_fail(EOPNOTSUPP);
+}
+
+SHIM_API int shutdown(int fd, int how)
+{
+	NEXT(shutdown);
+	if (!shim_ours(fd))
+		return next_shutdown(fd, how);
+	shim_unsupported("shutdown");
+	return shim_fail(EOPNOTSUPP);
+}

@@ -1,0 +1,297 @@
+/*
+ * sock.c - the programs' sockets in the stack: a socketpair per socket
+ * (the program gets one end), bind with af_ipx's rules (network 0 is the
+ * primary interface, dynamic ports counting up from 0x4000, EACCES below
+ * 0x4000 without CAP_NET_ADMIN, EADDRINUSE), connect, the socket's packet
+ * type, and the data path both ways: a SEND frame becomes an IPX
+ * datagram, a datagram for the socket becomes a DATA frame.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "ipxlab/buf.h"
+#include "ipxlab/err.h"
+#include "ipxlab/log.h"
+#include "stack_int.h"
+
+/* What a program's socket may queue towards it before datagrams drop. */
+#define STACK_SOCK_BUF (1 << 20)
+/* Frames read per system call, and the room for each: a header and the
+ * largest payload the node sends (IPX_MAX_PACKET), plus one byte to see
+ * a larger one cut. */
+#define STACK_RX_BATCH 32
+#define STACK_RX_SLOT (IPX_STACK_FRAME_HDR + IPX_MAX_PACKET - IPX_HDR_LEN + 1)
+
+static void on_ipx(struct ipx_socket *sock, const struct ipx_header *hdr,
+		   const uint8_t *data, size_t len, void *ctx)
+{
+	struct stack_sock *ss = ctx;
+	struct ipx_stack_frame f = { .op = IPX_STACK_DATA, .type = hdr->type,
+				     .addr = hdr->src };
+	uint8_t head[IPX_STACK_FRAME_HDR];
+	struct iovec iov[2] = { { head, sizeof(head) },
+				{ (void *)data, len } };
+	struct msghdr m = { .msg_iov = iov, .msg_iovlen = 2 };
+
+	(void)sock;
+	ipx_stack_frame_encode(head, &f);
+	if (sendmsg(ss->fd, &m, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
+		ss->st->stats.drops[IPX_STACK_DROP_RX_FULL]++;
+	else
+		ss->st->stats.rx_datagrams++;
+}
+
+/* Bind to addr (network 0: the primary; socket 0: a dynamic one).
+ * Returns 0 or an errno. */
+static int do_bind(struct stack_sock *ss, const struct ipx_addr *addr,
+		   const struct stack_cred *cred)
+{
+	struct ipx_stack *st = ss->st;
+	struct ipx_addr local;
+	int rc;
+
+	if (ss->isock)
+		return EINVAL;
+	if (addr->socket && addr->socket < IPX_SOCK_DYNAMIC_MIN &&
+	    !st->allow_low && (!cred || !stack_cred_admin(cred)))
+		return EACCES;
+	if (addr->net == 0) {
+		if (!stack_primary(st, &local))
+			return EADDRNOTAVAIL;
+	} else {
+		local.net = addr->net;
+		if (!stack_own_net(st, addr->net, local.node))
+			return EADDRNOTAVAIL;
+	}
+	rc = ipx_socket_open(st->node, addr->socket, on_ipx, ss, &ss->isock);
+	if (rc == IPX_EINUSE)
+		return EADDRINUSE;
+	if (rc != IPX_OK) {
+		st->stats.drops[IPX_STACK_DROP_TABLE_FULL]++;
+		return ENOBUFS;
+	}
+	local.socket = ipx_socket_number(ss->isock);
+	ss->local = local;
+	return 0;
+}
+
+/* connect(): a route must exist, or the network be 0 (the primary's),
+ * or a link's network be unknown (a hub's 0: it may lead anywhere). */
+static int do_connect(struct stack_sock *ss, const struct ipx_addr *to,
+		      uint8_t type)
+{
+	struct ipx_stack *st = ss->st;
+	struct ipx_route r;
+	struct ipx_addr any = { 0 };
+	bool reach = false;
+	int rc;
+
+	if (!ss->isock && (rc = do_bind(ss, &any, NULL)) != 0)
+		return rc == EADDRNOTAVAIL ? ENETDOWN : rc;
+	if (to->net == 0 || stack_own_net(st, to->net, NULL) ||
+	    ipx_node_route_lookup(st->node, to->net, &r) == IPX_OK)
+		reach = true;
+	for (size_t i = 0; !reach && i < ipx_node_link_count(st->node); i++)
+		if (ipx_node_link(st->node, i)->net == 0)
+			reach = true;
+	if (!reach)
+		return ENETUNREACH;
+	ss->peer = *to;
+	ss->type = type;
+	ss->connected = true;
+	return 0;
+}
+
+static void send_frame(struct stack_sock *ss, const uint8_t *p, size_t n)
+{
+	struct ipx_stack *st = ss->st;
+	struct ipx_stack_frame f;
+	struct ipx_addr any = { 0 };
+	const struct ipx_addr *dst;
+
+	if (ipx_stack_frame_decode(p, n, &f) != IPX_OK ||
+	    f.op != IPX_STACK_SEND) {
+		st->stats.drops[IPX_STACK_DROP_BAD_FRAME]++;
+		return;
+	}
+	if (f.flags & IPX_STACK_F_ADDR) {
+		dst = &f.addr;
+	} else if (ss->connected) {
+		dst = &ss->peer;
+	} else {
+		st->stats.drops[IPX_STACK_DROP_NOT_CONNECTED]++;
+		return;
+	}
+	if (!ss->isock && do_bind(ss, &any, NULL) != 0) {
+		st->stats.drops[IPX_STACK_DROP_TX_REFUSED]++;
+		return;
+	}
+	if (ipx_socket_sendto(ss->isock, dst,
+			      (f.flags & IPX_STACK_F_TYPE) ? f.type : ss->type,
+			      p + IPX_STACK_FRAME_HDR,
+			      n - IPX_STACK_FRAME_HDR) != IPX_OK)
+		st->stats.drops[IPX_STACK_DROP_TX_REFUSED]++;
+	else
+		st->stats.tx_datagrams++;
+}
+
+static void on_data(struct ipx_loop *loop, int fd, unsigned events, void *ctx)
+{
+	struct stack_sock *ss = ctx;
+	struct mmsghdr mm[STACK_RX_BATCH];
+	struct iovec iov[STACK_RX_BATCH];
+	unsigned done = 0;
+
+	(void)events;
+	for (unsigned i = 0; i < STACK_RX_BATCH; i++) {
+		iov[i].iov_base = ss->st->buf + (size_t)i * STACK_RX_SLOT;
+		iov[i].iov_len = STACK_RX_SLOT;
+	}
+	while (done < ipx_loop_batch(loop)) {
+		int n;
+
+		for (unsigned i = 0; i < STACK_RX_BATCH; i++) {
+			memset(&mm[i], 0, sizeof(mm[i]));
+			mm[i].msg_hdr.msg_iov = &iov[i];
+			mm[i].msg_hdr.msg_iovlen = 1;
+		}
+		n = recvmmsg(fd, mm, STACK_RX_BATCH, MSG_DONTWAIT, NULL);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return;
+		for (int i = 0; i < n; i++) {
+			if (mm[i].msg_len == 0)
+				break;	/* end of file, below */
+			if (mm[i].msg_hdr.msg_flags & MSG_TRUNC)
+				/* beyond any link and the node (1470 bytes) */
+				ss->st->stats.drops[IPX_STACK_DROP_TX_REFUSED]++;
+			else
+				send_frame(ss, iov[i].iov_base, mm[i].msg_len);
+		}
+		if (n <= 0 || mm[n - 1].msg_len == 0) {
+			stack_sock_free(ss);	/* every copy is closed */
+			return;
+		}
+		done += (unsigned)n;
+	}
+}
+
+struct stack_sock *stack_sock_new(struct ipx_stack *st, uid_t uid,
+				  int *client_fd)
+{
+	struct stack_sock *ss = calloc(1, sizeof(*ss));
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int sv[2], size = STACK_SOCK_BUF;
+	struct stat sb;
+	socklen_t salen;
+
+	if (!ss)
+		return NULL;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+		free(ss);
+		return NULL;
+	}
+	/* An abstract name on our end: a program's getpeername() then tells
+	 * the shim the descriptor is an IPX socket, even after exec. */
+	salen = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
+			    (size_t)snprintf(sa.sun_path + 1,
+					     sizeof(sa.sun_path) - 1,
+					     "ipxlab-stack/%ld/%u",
+					     (long)getpid(), ++st->seq));
+	if (bind(sv[0], (struct sockaddr *)&sa, salen) < 0 ||
+	    fstat(sv[1], &sb) < 0 ||
+	    ipx_loop_add_fd(st->loop, sv[0], IPX_EV_READ, on_data, ss) !=
+		    IPX_OK) {
+		close(sv[0]);
+		close(sv[1]);
+		free(ss);
+		return NULL;
+	}
+	setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &size, sizeof(size));
+	setsockopt(sv[1], SOL_SOCKET, SO_SNDBUF, &size, sizeof(size));
+	ss->st = st;
+	ss->fd = sv[0];
+	ss->ino = sb.st_ino;
+	ss->uid = uid;
+	ss->next = st->socks;
+	st->socks = ss;
+	st->nsocks++;
+	st->stats.opened++;
+	*client_fd = sv[1];
+	return ss;
+}
+
+void stack_sock_free(struct stack_sock *ss)
+{
+	struct ipx_stack *st = ss->st;
+
+	for (struct stack_sock **p = &st->socks; *p; p = &(*p)->next) {
+		if (*p == ss) {
+			*p = ss->next;
+			break;
+		}
+	}
+	if (ss->isock)
+		ipx_socket_close(ss->isock);
+	ipx_loop_del_fd(st->loop, ss->fd);
+	close(ss->fd);
+	st->nsocks--;
+	st->stats.closed++;
+	free(ss);
+}
+
+struct stack_sock *stack_sock_find(struct ipx_stack *st, int fd)
+{
+	struct stat sb;
+
+	if (fstat(fd, &sb) < 0 || !S_ISSOCK(sb.st_mode))
+		return NULL;
+	for (struct stack_sock *ss = st->socks; ss; ss = ss->next)
+		if (ss->ino == sb.st_ino)
+			return ss;
+	return NULL;
+}
+
+void stack_sock_request(struct stack_sock *ss, const struct ipx_stack_req *req,
+			const struct stack_cred *cred, struct stack_reply *rep)
+{
+	uint8_t *b = rep->body;
+
+	switch (req->op) {
+	case IPX_STACK_BIND:
+		rep->err = (uint32_t)do_bind(ss, &req->addr, cred);
+		if (!rep->err) {
+			ipx_stack_put_addr(b, &ss->local);
+			rep->len = IPX_STACK_ADDR_LEN;
+		}
+		break;
+	case IPX_STACK_CONNECT:
+		rep->err = (uint32_t)do_connect(ss, &req->addr, req->type);
+		break;
+	case IPX_STACK_INFO: {
+		struct ipx_addr none = { 0 };
+
+		b[0] = (ss->isock ? IPX_STACK_INFO_BOUND : 0) |
+		       (ss->connected ? IPX_STACK_INFO_CONNECTED : 0);
+		b[1] = ss->type;
+		b[2] = b[3] = 0;
+		ipx_stack_put_addr(b + 4, ss->isock ? &ss->local : &none);
+		ipx_stack_put_addr(b + 16, ss->connected ? &ss->peer : &none);
+		rep->len = 4 + 2 * IPX_STACK_ADDR_LEN;
+		break;
+	}
+	case IPX_STACK_SETTYPE:
+		ss->type = req->type;
+		break;
+	default:
+		rep->err = EINVAL;
+		break;
+	}
+}
+
+_Static_assert(STACK_RX_BATCH * STACK_RX_SLOT <= STACK_BUF_LEN,
+	       "a batch of frames fits the stack's buffer");
