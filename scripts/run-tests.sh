@@ -30,8 +30,9 @@ run_cmocka() {
 }
 
 run_script() {
-	local s=$1 out rc p f name
+	local s=$1 out rc p f name t0
 	name=$(basename "$s")
+	t0=$SECONDS
 	out=$(timeout 600 bash "$s" "$BIN" 2>&1); rc=$?
 	if [ "$rc" -eq 77 ]; then
 		skip=$((skip + 1))
@@ -47,7 +48,7 @@ run_script() {
 		failed+=("$name")
 		printf '%s\n' "$out" | tail -40 | sed 's/^/    | /'
 	fi
-	printf '  %-28s %d passed, %d failed\n' "$name" "$p" "$f"
+	printf '  %-28s %d passed, %d failed (%d s)\n' "$name" "$p" "$f" $((SECONDS - t0))
 }
 
 echo "unit tests:"
@@ -65,9 +66,11 @@ if [ "$ONLY" = all ]; then
 	# The sanitizer build skips them: the fuzzers are sanitized already.
 	if [ -x scripts/run-fuzz.sh ] && [ -z "${SKIP_FUZZ:-}" ]; then
 		echo "fuzzers:"
-		run_script scripts/run-fuzz.sh
+		# Each corpus replayed and a short run: `make fuzz-run` runs longer.
+		FUZZ_TIME=${FUZZ_TIME:-5} run_script scripts/run-fuzz.sh
 	fi
 fi
 [ ${#failed[@]} -gt 0 ] && echo "failed: ${failed[*]}"
+echo "tests took $SECONDS s"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
