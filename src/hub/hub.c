@@ -598,8 +598,10 @@ void ipx_hub_input(struct ipx_hub *hub, const struct sockaddr_in *from,
 	}
 	if (src->port && !ipx_node_eq(h.src.node, src->node)) {
 		hub->stats.port_frames++;
-		/* Not a group address, nor the keepalive node: a station. */
-		if (!(h.src.node[0] & 1) &&
+		/* Not the broadcast node, nor the keepalive node: a station.
+		 * (Tunnel nodes are IPv4 addresses: 127.x has the Ethernet
+		 * group bit set, so that bit says nothing here.) */
+		if (!ipx_node_is_broadcast(h.src.node) &&
 		    !ipx_node_eq(h.src.node, keepalive_node) &&
 		    !hub_learn_put(hub->learned, h.src.node, src,
 				   ipx_loop_now(hub->loop)))
