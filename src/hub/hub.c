@@ -98,6 +98,9 @@ struct ipx_hub {
 #define DROP_NAME_(id, name, desc) name,
 static const char *const drop_names[] = { IPX_HUB_DROPS(DROP_NAME_) };
 #undef DROP_NAME_
+#define DROP_DESC_(id, name, desc) desc,
+static const char *const drop_descs[] = { IPX_HUB_DROPS(DROP_DESC_) };
+#undef DROP_DESC_
 
 const char *ipx_hub_drop_name(enum ipx_hub_drop d)
 {
@@ -132,7 +135,7 @@ static void drop(struct ipx_hub *hub, enum ipx_hub_drop d,
 	addr_str(from, a, sizeof(a));
 	ipx_debug("hub: dropped a datagram from %s: %s (drop_%s; further "
 		  "ones are only counted)",
-		  a, ipx_hub_drop_name(d), drop_names[d]);
+		  a, drop_descs[d], drop_names[d]);
 }
 
 /* ---- client table ---- */

@@ -18,6 +18,8 @@ struct entry {
 struct hub_learn {
 	size_t max, count, nbuckets;
 	ipx_time age;
+	ipx_time scanned;		/* when a full table was last swept */
+	bool scanned_once;
 	struct entry **buckets;
 	struct entry *free;
 	struct entry pool[];
@@ -116,8 +118,16 @@ bool hub_learn_put(struct hub_learn *l, const uint8_t node[6], void *port,
 	struct entry *e = *pp;
 
 	if (!e) {
-		if (!l->free && hub_learn_expire(l, now) == l->max)
-			return false;
+		/* Full: sweep out aged entries, at most once a second, so
+		 * a flood of made-up sources cannot cost a sweep each. */
+		if (!l->free) {
+			if (l->scanned_once && now - l->scanned < IPX_SEC)
+				return false;
+			l->scanned = now;
+			l->scanned_once = true;
+			if (hub_learn_expire(l, now) == l->max)
+				return false;
+		}
 		e = l->free;
 		l->free = e->next;
 		memcpy(e->node, node, 6);

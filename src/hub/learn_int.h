@@ -20,7 +20,8 @@ size_t hub_node_hash(const uint8_t node[6], size_t nbuckets);
 /* At most 'max' nodes; an entry not refreshed for 'age' is forgotten. */
 struct hub_learn *hub_learn_new(size_t max, ipx_time age);
 void hub_learn_free(struct hub_learn *l);
-/* Learn (or refresh, or move) node -> port; false if the table is full. */
+/* Learn (or refresh, or move) node -> port; false if the table is full
+ * (a full table is swept for aged entries at most once a second). */
 bool hub_learn_put(struct hub_learn *l, const uint8_t node[6], void *port,
 		   ipx_time now);
 /* The port the node is behind, or NULL (unknown or aged out). */

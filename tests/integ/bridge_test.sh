@@ -146,6 +146,9 @@ echo back across | "$BIN" send "$ADDR" --hub "127.0.0.1:$PB" 2>"$TMP/tback-send.
 wait_for "$TMP/tback.out" "back across" 50
 kill -TERM $RX
 wait $RX 2>/dev/null
+# A stray 3-byte datagram: with -v, the first drop of a kind is logged.
+printf 'abc' >"/dev/udp/127.0.0.1/$PA"
+sleep 0.2
 kill -TERM $BR
 wait $BR 2>/dev/null
 kill -TERM $HA $HB
@@ -175,8 +178,10 @@ PFRAMES=$(stat "$TMP/hubB.log" port_frames)
 [ "$(grep -Ec '^hub: join 127\.0\.0\.1:[0-9]+ node 7F000001[0-9A-F]{4} ' "$TMP/hubA.log")" -ge 3 ] &&
 	grep -q "^client 127.0.0.1:[0-9]* node .* bridge-port rx" "$TMP/hubA.log" &&
 	grep -q "^flooded " "$TMP/hubA.log" && grep -qi "node 7F000001${SENDER:8:4}" "$TMP/hubA.log" &&
-	pass "hub -v logs each join with address and node, and the counters at exit" ||
-	fail "hub -v logs each join with address and node, and the counters at exit" "$TMP/hubA.log"
+	grep -q "^debug: hub: dropped a datagram from 127.0.0.1:[0-9]*: short" "$TMP/hubA.log" &&
+	[ "$(stat "$TMP/hubA.log" drop_short)" = 1 ] &&
+	pass "hub -v logs each join with address and node, the first drop of a kind, and the counters at exit" ||
+	fail "hub -v logs each join with address and node, the first drop of a kind, and the counters at exit" "$TMP/hubA.log"
 
 # A hub that allows no bridge ports: refused at once, exit 1, said why.
 hub_on hubN --allow-bridge none

@@ -423,6 +423,33 @@ static void the_table_is_bounded_and_counts_what_it_missed(void **state)
 	assert_int_equal(s->learn_full, 1);
 }
 
+/* A full table makes room from aged entries (swept at most once a
+ * second). */
+static void a_full_table_takes_new_nodes_once_old_ones_age(void **state)
+{
+	struct ipx_hub_options o = { .learn_age = 2 * IPX_SEC };
+	struct hub_rig *r = hubrig_new_opts(&o);
+	const struct ipx_hub_stats *s = ipx_hub_stats(r->hub);
+	uint8_t src[6] = { 0x00, 0x00, 0x1C, 0, 0, 0 }, node[6];
+
+	(void)state;
+	hubrig_register(r, PORT1, 0);
+	hubrig_register(r, C1, 0);
+	announce(r, PORT1);
+	for (unsigned i = 0; i < 4097; i++) {
+		src[4] = (uint8_t)(i >> 8);
+		src[5] = (uint8_t)i;
+		send_from(r, PORT1, src, node_of(C1, node));
+		r->n = 0;
+	}
+	assert_int_equal(s->learn_full, 1);
+	ipx_loop_run_for(r->loop, 3 * IPX_SEC);
+	send_from(r, PORT1, far_x, node_of(C1, node));
+	assert_int_equal(s->learn_full, 1);
+	assert_int_equal(ipx_hub_learned_count(r->hub), 1);
+	hubrig_free(r);
+}
+
 static void allow_bridge_refuses_other_addresses(void **state)
 {
 	struct ipx_hub_options o = { .nbridge_allow = 1 };
@@ -533,6 +560,7 @@ int main(void)
 		cmocka_unit_test(learned_nodes_age_out),
 		T(a_learned_node_that_registers_is_a_client),
 		T(the_table_is_bounded_and_counts_what_it_missed),
+		cmocka_unit_test(a_full_table_takes_new_nodes_once_old_ones_age),
 		cmocka_unit_test(allow_bridge_refuses_other_addresses),
 		T(an_unregistered_announcement_is_dropped),
 		T(uplink_frames_reach_learned_nodes),
