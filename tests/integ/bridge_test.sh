@@ -112,7 +112,7 @@ hub_on() {
 		P=$(free_port)
 		"$BIN" hub --bind 127.0.0.1 --port "$P" -v "$@" 2>"$TMP/$name.log" &
 		h=$!
-		PIDS+=($h)
+		PIDS+=("$h")
 		wait_for "$TMP/$name.log" "listening on" 20 && kill -0 $h 2>/dev/null && { HPID=$h; return 0; }
 	done
 	fail "hub $name starts" "$TMP/$name.log"
@@ -123,7 +123,7 @@ hub_on hubB; PB=$P; HB=$HPID
 "$BIN" bridge "tunnel:127.0.0.1:$PA" "tunnel:127.0.0.1:$PB" --rx-buffer 24K --tx-buffer 24K --hold 100ms \
 	2>"$TMP/tbridge.log" &
 BR=$!
-PIDS+=($BR)
+PIDS+=("$BR")
 wait_for "$TMP/tbridge.log" "side B is a bridge port" 50 && wait_for "$TMP/tbridge.log" "side A is a bridge port" 50 ||
 	{ fail "bridge joins two running hubs as a bridge port" "$TMP/tbridge.log" "$TMP/hubA.log"; finish; }
 grep -q "is a bridge port (1)" "$TMP/hubA.log" && grep -q "is a bridge port (1)" "$TMP/hubB.log" &&
