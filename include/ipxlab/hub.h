@@ -21,6 +21,13 @@
  * A client that sends RIP responses is an IPX router (docs/routing.md): it
  * may relay packets whose source is on another network, and unicasts for
  * unknown nodes on a nonzero network are handed to the routers.
+ *
+ * A client that announces itself as a bridge port (an ipxlab extension
+ * DOSBox clients never send; docs/hub.md "Bridge ports") is one port of a
+ * layer-2 bridge: it gets every broadcast and every unicast for a node that
+ * is no client, it may send any source node that is not another client's,
+ * and the hub learns which nodes live behind it, so unicasts for them go
+ * to it alone.
  */
 #ifndef IPXLAB_HUB_H
 #define IPXLAB_HUB_H
@@ -41,11 +48,36 @@
 	X(UNREGISTERED, "unregistered", "from an address that never registered") \
 	X(FORGED, "forged_source", "source node is not the sender's address") \
 	X(UNKNOWN_DEST, "unknown_destination", "no client has the destination node") \
+	X(SAME_PORT, "bridge_same_port", "from a bridge port, for a node behind that port") \
 	X(TX_ERROR, "tx_error", "the operating system refused to send")
 
 #define IPX_HUB_DROP_ENUM_(id, name, desc) IPX_HUB_DROP_##id,
 enum ipx_hub_drop { IPX_HUB_DROPS(IPX_HUB_DROP_ENUM_) IPX_HUB_DROP_COUNT };
 #undef IPX_HUB_DROP_ENUM_
+
+/*
+ * The bridge-port message, client to hub (announce) and hub to client
+ * (accepted or refused): an IPX packet of IPX_HUB_PORT_MSG_LEN bytes to or
+ * from the keepalive node 02:FF:FF:FF:00:00, socket 2, whose data is the
+ * 8 bytes "ipxlabBP", a version (1), the operation and two zero bytes.
+ * Hubs without the extension (older ipxlab, DOSBox's server) drop it.
+ */
+#define IPX_HUB_PORT_MSG_LEN 42
+#define IPX_HUB_MAX_ALLOW 16
+enum ipx_hub_port_op {
+	IPX_HUB_MSG_ANNOUNCE = 1,
+	IPX_HUB_MSG_ACCEPTED = 2,
+	IPX_HUB_MSG_REFUSED = 3,
+};
+/* The keepalive pings' source node, which no client can have. */
+extern const uint8_t ipx_hub_keepalive_node[6];
+/* Encode one message from src to dst; its length. */
+size_t ipx_hub_port_msg(uint8_t out[IPX_HUB_PORT_MSG_LEN],
+			const uint8_t dst[6], const uint8_t src[6],
+			enum ipx_hub_port_op op);
+/* The operation of a well-formed message of any direction, or 0 if the
+ * packet is not one (len: the datagram's). */
+int ipx_hub_port_msg_parse(const uint8_t *pkt, size_t len);
 
 struct ipx_hub_options {
 	struct sockaddr_in bind;	/* address and port to serve on */
@@ -65,6 +97,15 @@ struct ipx_hub_options {
 	void (*rx_tap)(const struct sockaddr_in *from, const uint8_t *pkt,
 		       size_t len, void *ctx);
 	void *rx_tap_ctx;
+	/* Which clients may become bridge ports: any (the default), none
+	 * (bridge_refuse) or, with nbridge_allow > 0, only those sending
+	 * from one of these IPv4 addresses. */
+	bool bridge_refuse;
+	size_t nbridge_allow;
+	struct in_addr bridge_allow[IPX_HUB_MAX_ALLOW];
+	/* Forget a node learned behind a bridge port silent this long;
+	 * 0 = 300 s (IEEE 802.1D's default ageing time). */
+	ipx_time learn_age;
 };
 
 struct ipx_hub_stats {
@@ -78,6 +119,13 @@ struct ipx_hub_stats {
 	uint64_t control;		/* keepalive answers consumed */
 	uint64_t routed;		/* unicasts for other networks, to routers */
 	uint64_t routed_copies;		/* copies of them sent */
+	uint64_t port_announces;	/* bridge-port announcements answered */
+	uint64_t port_refused;		/* of them refused (--allow-bridge) */
+	uint64_t port_frames;		/* from ports, another station's source */
+	uint64_t port_unicasts;		/* unicasts to a node learned behind a port */
+	uint64_t flooded;		/* unicasts for unknown nodes, to the ports */
+	uint64_t flood_copies;		/* copies of them sent */
+	uint64_t learn_full;		/* sources not learned: table full */
 	uint64_t drops[IPX_HUB_DROP_COUNT];
 };
 
@@ -111,6 +159,11 @@ size_t ipx_hub_deliver(struct ipx_hub *hub, const uint8_t *pkt, size_t len);
 
 const struct ipx_hub_stats *ipx_hub_stats(const struct ipx_hub *hub);
 size_t ipx_hub_client_count(const struct ipx_hub *hub);
+/* Bridge ports now, and nodes learned behind them (not aged out). */
+size_t ipx_hub_port_count(const struct ipx_hub *hub);
+size_t ipx_hub_learned_count(const struct ipx_hub *hub);
+/* Whether the client with this node is a bridge port. */
+bool ipx_hub_is_port(const struct ipx_hub *hub, const uint8_t node[6]);
 /* The address the hub serves on (the real port when bound to port 0). */
 int ipx_hub_local(const struct ipx_hub *hub, struct sockaddr_in *out);
 const char *ipx_hub_drop_name(enum ipx_hub_drop d);

@@ -1,7 +1,8 @@
 /*
  * cmd_bridge.c - "ipxlab bridge A B": the 1990 bridged WAN between two
  * segments (wan.h, docs/links.md "The WAN bridge"). A side is a hub this
- * command serves (hub:[ADDR:]PORT; its tunnel clients are that segment)
+ * command serves (hub:[ADDR:]PORT; its tunnel clients are that segment),
+ * a running hub it joins as a bridge port (tunnel:HOST[:PORT], hub_port.h)
  * or an Ethernet interface (eth:IFACE[,frame=TYPE], promiscuous). The
  * counters go to stderr on SIGUSR1 and at exit.
  */
@@ -14,8 +15,10 @@
 #include "cli.h"
 #include "ipxlab/err.h"
 #include "ipxlab/hub.h"
+#include "ipxlab/hub_port.h"
 #include "ipxlab/link_eth.h"
 #include "ipxlab/link_profile.h"
+#include "ipxlab/link_udp.h"
 #include "ipxlab/log.h"
 #include "ipxlab/wan.h"
 
@@ -30,6 +33,8 @@ void help_bridge(FILE *out)
 		"bridge's limit. A and B are each\n"
 		"  hub:[ADDR:]PORT     serve a DOSBox-compatible hub there (its\n"
 		"                      clients are that segment)\n"
+		"  tunnel:HOST[:PORT]  join the 'ipxlab hub' running there as a\n"
+		"                      bridge port (default port 213)\n"
 		"  eth:IFACE[,frame=TYPE]  an Ethernet interface (root or\n"
 		"                      CAP_NET_RAW; promiscuous)\n"
 		"Runs until interrupted; SIGUSR1 prints the counters, as does exit.\n\n"
@@ -51,13 +56,17 @@ struct side {
 	struct cli_link_spec spec;
 	struct ipx_hub *hub;		/* hub: */
 	struct ipx_link *link;		/* eth: */
+	struct ipx_hub_port *port;	/* tunnel: */
+	struct sockaddr_in tunnel;	/* tunnel: the hub's address */
 	uint64_t to_nobody;		/* crossed, but no client has the node */
 	uint64_t tx_refused;		/* crossed, but the link refused it */
 };
 
 struct bridge_run {
+	struct ipx_loop *loop;
 	struct ipx_wan *wan;
 	struct side side[2];
+	bool failed;			/* a tunnel side could not join */
 };
 
 static void print_stats(const struct bridge_run *r)
@@ -73,6 +82,8 @@ static void print_stats(const struct bridge_run *r)
 			(unsigned long long)d->tx_refused);
 		if (d->hub)
 			ipx_hub_print_stats(d->hub, stderr);
+		else if (d->port)
+			ipx_hub_port_print_stats(d->port, stderr);
 		else if (d->link)
 			fprintf(stderr, "rx_packets %llu\ntx_packets %llu\n"
 					"tx_errors %llu\n",
@@ -109,6 +120,57 @@ static void from_link(struct ipx_link *link, const uint8_t *pkt, size_t len,
 	ipx_wan_input(r->wan, link == r->side[1].link, pkt, len);
 }
 
+static void from_port(struct ipx_hub_port *p, const uint8_t *pkt, size_t len,
+		      void *ctx)
+{
+	struct bridge_run *r = ctx;
+
+	ipx_wan_input(r->wan, p == r->side[1].port, pkt, len);
+}
+
+static void port_state(struct ipx_hub_port *p, enum ipx_hub_port_state st,
+		       void *ctx)
+{
+	struct bridge_run *r = ctx;
+	int s = p == r->side[1].port;
+	const char *where = r->side[s].spec.where;
+	char n[13];
+	uint8_t node[6];
+
+	switch (st) {
+	case IPX_HUB_PORT_UP:
+		ipx_hub_port_node(p, node);
+		ipx_info("bridge: side %c is a bridge port on the hub at %s "
+			 "(node %s)",
+			 s ? 'B' : 'A', where, ipx_node_format(node, n));
+		return;
+	case IPX_HUB_PORT_NO_ANSWER:
+		cli_error("bridge", "side %c: no answer from an IPX tunnel "
+				    "server at %s (is 'ipxlab hub' running "
+				    "there?)",
+			  s ? 'B' : 'A', where);
+		break;
+	case IPX_HUB_PORT_UNSUPPORTED:
+		cli_error("bridge", "side %c: the tunnel server at %s took the "
+				    "registration but never answered the "
+				    "bridge-port announcement (it needs an "
+				    "'ipxlab hub' with bridge ports, not "
+				    "DOSBox's server or an older ipxlab)",
+			  s ? 'B' : 'A', where);
+		break;
+	case IPX_HUB_PORT_REFUSED:
+		cli_error("bridge", "side %c: the hub at %s refuses this "
+				    "address as a bridge port (see its "
+				    "--allow-bridge)",
+			  s ? 'B' : 'A', where);
+		break;
+	default:
+		return;
+	}
+	r->failed = true;
+	ipx_loop_stop(r->loop);
+}
+
 /* A frame the trunk carried, onto its side. */
 static void to_side(unsigned s, const uint8_t *pkt, size_t len, void *ctx)
 {
@@ -119,9 +181,31 @@ static void to_side(unsigned s, const uint8_t *pkt, size_t len, void *ctx)
 		 * would go by unread. */
 		if (ipx_hub_deliver(d->hub, pkt, len) == 0)
 			d->to_nobody++;
+	} else if (d->port) {
+		/* Not up (yet, or any more): counted by the port too. */
+		if (ipx_hub_port_send(d->port, pkt, len) != IPX_OK)
+			d->tx_refused++;
 	} else if (ipx_link_send(d->link, pkt, len, pkt + 10) != IPX_OK) {
 		d->tx_refused++;
 	}
+}
+
+/* "tunnel:HOST[:PORT]" (after the colon) as the hub to join. */
+static int tunnel_spec(const char *where, struct side *d, char *err,
+		       size_t errlen)
+{
+	int rc;
+
+	strcpy(d->spec.kind, "tunnel");
+	snprintf(d->spec.where, sizeof(d->spec.where), "%s", where);
+	rc = ipx_udp_resolve(where, IPX_UDP_DEFAULT_PORT, &d->tunnel, err,
+			     errlen);
+	if (rc == IPX_OK && d->tunnel.sin_addr.s_addr == htonl(INADDR_ANY)) {
+		snprintf(err, errlen, "%s: the hub's address cannot be 0.0.0.0",
+			 where);
+		rc = IPX_EINVAL;
+	}
+	return rc;
 }
 
 /* "hub:[ADDR:]PORT" as an address to serve on. */
@@ -154,6 +238,17 @@ static int open_side(struct bridge_run *r, int s, struct ipx_loop *loop,
 	struct side *d = &r->side[s];
 	char err[512];
 
+	if (!strcmp(d->spec.kind, "tunnel")) {
+		int rc = ipx_hub_port_open(loop, &d->tunnel, 0, from_port,
+					   port_state, r, &d->port);
+
+		if (rc != IPX_OK) {
+			cli_error("bridge", "side %c: %s", s ? 'B' : 'A',
+				  ipx_strerror(rc));
+			return CLI_FAIL;
+		}
+		return CLI_OK;
+	}
 	if (!strcmp(d->spec.kind, "eth")) {
 		int rc = cli_eth_open("bridge", loop, &d->spec, true, &d->link);
 
@@ -187,6 +282,7 @@ static int bridge_close(struct bridge_run *r, struct ipx_loop *loop, int rc)
 {
 	for (int s = 0; s < 2; s++) {
 		ipx_hub_close(r->side[s].hub);
+		ipx_hub_port_close(r->side[s].port);
 		ipx_link_close(r->side[s].link);
 	}
 	ipx_wan_free(r->wan);
@@ -333,6 +429,17 @@ int cmd_bridge(int argc, char **argv)
 		struct sockaddr_in sa;
 		const char *arg = argv[optind + s];
 
+		if (!strncmp(arg, "tunnel:", 7)) {
+			struct side *d = &run.side[s];
+
+			rc = tunnel_spec(arg + 7, d, err, sizeof(err));
+			if (rc != IPX_OK) {
+				cli_error("bridge", "side %c: tunnel:%s",
+					  s ? 'B' : 'A', err);
+				return rc == IPX_EINVAL ? CLI_USAGE : CLI_FAIL;
+			}
+			continue;
+		}
 		if (cli_link_spec_parse(arg, &run.side[s].spec, err,
 					sizeof(err)) < 0) {
 			cli_error("bridge", "side %c: %s", s ? 'B' : 'A', err);
@@ -351,6 +458,7 @@ int cmd_bridge(int argc, char **argv)
 		cli_error("bridge", "out of memory");
 		return CLI_FAIL;
 	}
+	run.loop = loop;
 	if (ipx_wan_new(loop, &trunk, 1, to_side, &run, &run.wan) != IPX_OK) {
 		cli_error("bridge", "out of memory");
 		return bridge_close(&run, loop, CLI_FAIL);
@@ -369,5 +477,6 @@ int cmd_bridge(int argc, char **argv)
 	rc = ipx_loop_run(loop);
 	ipx_info("bridge: stopping");
 	print_stats(&run);
-	return bridge_close(&run, loop, rc == IPX_OK ? CLI_OK : CLI_FAIL);
+	return bridge_close(&run, loop,
+			    rc == IPX_OK && !run.failed ? CLI_OK : CLI_FAIL);
 }

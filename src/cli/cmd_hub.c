@@ -35,6 +35,10 @@ void help_hub(FILE *out)
 		"                       network (root or CAP_NET_RAW; promiscuous)\n"
 		"  --frame TYPE         the LAN's frame type: ethernet_ii, 802.3,\n"
 		"                       802.2, snap, or auto (default: learn it)\n"
+		"  --allow-bridge ADDR|none\n"
+		"                       only clients from this IPv4 address may be\n"
+		"                       bridge ports (repeat for more; 'none': no\n"
+		"                       client may; default: any, docs/hub.md)\n"
 		"  --pcap FILE          write every packet in and out to FILE\n"
 		"  --profile NAME|FILE  be one segment of this kind: eth10 (10 Mbit/s\n"
 		"                       shared Ethernet), tr4, tr16 (Token-Ring), isn,\n"
@@ -98,6 +102,7 @@ int cmd_hub(int argc, char **argv)
 		{ "frame", required_argument, NULL, 'F' },
 		{ "pcap", required_argument, NULL, 'P' },
 		{ "profile", required_argument, NULL, 'R' },
+		{ "allow-bridge", required_argument, NULL, 'A' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -169,6 +174,27 @@ int cmd_hub(int argc, char **argv)
 				return CLI_USAGE;
 			opts.profile = &profile;
 			break;
+		case 'A':
+			if (!strcmp(optarg, "none")) {
+				opts.bridge_refuse = true;
+				break;
+			}
+			if (opts.nbridge_allow == IPX_HUB_MAX_ALLOW) {
+				cli_error("hub", "--allow-bridge: at most %d "
+						 "addresses",
+					  IPX_HUB_MAX_ALLOW);
+				return CLI_USAGE;
+			}
+			if (inet_pton(AF_INET, optarg,
+				      &opts.bridge_allow[opts.nbridge_allow]) !=
+			    1) {
+				cli_error("hub", "--allow-bridge needs an IPv4 "
+						 "address or 'none' (got '%s')",
+					  optarg);
+				return CLI_USAGE;
+			}
+			opts.nbridge_allow++;
+			break;
 		case 'v':
 			ipx_log_set_level(IPX_LOG_DEBUG);
 			break;
@@ -199,6 +225,11 @@ int cmd_hub(int argc, char **argv)
 	if (inet_pton(AF_INET, bind_addr, &opts.bind.sin_addr) != 1) {
 		cli_error("hub", "--bind needs an IPv4 address (got '%s')",
 			  bind_addr);
+		return CLI_USAGE;
+	}
+	if (opts.bridge_refuse && opts.nbridge_allow) {
+		cli_error("hub", "--allow-bridge none and --allow-bridge ADDR "
+				 "contradict each other");
 		return CLI_USAGE;
 	}
 	if (lan.frame[0] && !lan.where[0]) {

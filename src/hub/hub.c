@@ -13,6 +13,13 @@
  * from other networks (any source node that is not another client of this
  * hub), and a unicast for an unknown node on a nonzero network goes to the
  * routers, which forward it or drop it.
+ *
+ * A bridge port (a client that has announced itself, docs/hub.md "Bridge
+ * ports") is a port of a layer-2 bridge: broadcasts and unicasts for
+ * nodes that are no client go to every port (flooded), the source nodes of
+ * its frames are learned (learn.c), and unicasts for a learned node go to
+ * its port alone. Like a router it may send any source node that is not
+ * another client's.
  */
 #include "ipxlab/hub.h"
 
@@ -29,16 +36,18 @@
 #include "ipxlab/link_medium.h"
 #include "ipxlab/log.h"
 
+#include "learn_int.h"
+
 #define RXBATCH 64
 #define TXQUEUE 512
 #define HUB_MTU 1424
 #define RXBUF (HUB_MTU + 1)
 #define MAX_ROUTERS 16
+#define MAX_PORTS 16
+#define MAX_LEARNED 4096
 
-/* The source node of keepalive pings (ipxbox's choice): a DOSBox client's
- * answer comes back addressed to it, and no real client can have it. */
-static const uint8_t keepalive_node[IPX_NODE_LEN] = { 0x02, 0xFF, 0xFF,
-						      0xFF, 0x00, 0x00 };
+/* The source node of keepalive pings (portmsg.c). */
+#define keepalive_node ipx_hub_keepalive_node
 
 struct client {
 	struct sockaddr_in addr;
@@ -47,6 +56,7 @@ struct client {
 	ipx_time last_ping;
 	uint64_t rx_packets, tx_packets;
 	bool router;				/* has sent RIP responses */
+	bool port;				/* a bridge port */
 	struct ipx_medium_station *station;	/* with a profile */
 	struct client *hnext;			/* hash chain */
 	struct client *older, *newer;		/* by last_seen */
@@ -56,7 +66,7 @@ struct txent {
 	struct sockaddr_in to;
 	const uint8_t *data;
 	size_t len;
-	uint8_t ctl[IPX_HDR_LEN];		/* for packets the hub makes */
+	uint8_t ctl[IPX_HUB_PORT_MSG_LEN];	/* for packets the hub makes */
 };
 
 struct ipx_hub {
@@ -69,6 +79,10 @@ struct ipx_hub {
 	struct client *oldest, *newest;
 	struct client *routers[MAX_ROUTERS];
 	size_t nrouters;
+	struct client *ports[MAX_PORTS];	/* bridge ports */
+	size_t nports;
+	struct hub_learn *learned;		/* nodes behind the ports */
+	bool drop_logged[IPX_HUB_DROP_COUNT];	/* -v: the first of each */
 	struct ipx_timer sweep;
 	struct ipx_hook hook;
 	struct ipx_hub_stats stats;
@@ -84,6 +98,9 @@ struct ipx_hub {
 #define DROP_NAME_(id, name, desc) name,
 static const char *const drop_names[] = { IPX_HUB_DROPS(DROP_NAME_) };
 #undef DROP_NAME_
+#define DROP_DESC_(id, name, desc) desc,
+static const char *const drop_descs[] = { IPX_HUB_DROPS(DROP_DESC_) };
+#undef DROP_DESC_
 
 const char *ipx_hub_drop_name(enum ipx_hub_drop d)
 {
@@ -105,18 +122,25 @@ static void addr_str(const struct sockaddr_in *sa, char *out, size_t len)
 	snprintf(out, len, "%s:%u", ip, ntohs(sa->sin_port));
 }
 
+/* Count a discarded datagram; with -v, say so the first time per kind. */
+static void drop(struct ipx_hub *hub, enum ipx_hub_drop d,
+		 const struct sockaddr_in *from)
+{
+	char a[40];
+
+	hub->stats.drops[d]++;
+	if (hub->drop_logged[d] || ipx_log_get_level() < IPX_LOG_DEBUG)
+		return;
+	hub->drop_logged[d] = true;
+	addr_str(from, a, sizeof(a));
+	ipx_debug("hub: dropped a datagram from %s: %s (drop_%s; further "
+		  "ones are only counted)",
+		  a, drop_descs[d], drop_names[d]);
+}
+
 /* ---- client table ---- */
 
-static size_t hash_node(const uint8_t node[IPX_NODE_LEN], size_t nbuckets)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (int i = 0; i < IPX_NODE_LEN; i++) {
-		h ^= node[i];
-		h *= 0x100000001b3ull;
-	}
-	return (size_t)(h ^ (h >> 29)) & (nbuckets - 1);
-}
+#define hash_node hub_node_hash
 
 static struct client *lookup(const struct ipx_hub *hub,
 			     const uint8_t node[IPX_NODE_LEN])
@@ -188,7 +212,7 @@ static void remove_client(struct ipx_hub *hub, struct client *c,
 			  const char *why)
 {
 	struct client **pp = &hub->table[hash_node(c->node, hub->nbuckets)];
-	char a[40];
+	char a[40], n[13];
 
 	while (*pp && *pp != c)
 		pp = &(*pp)->hnext;
@@ -201,11 +225,22 @@ static void remove_client(struct ipx_hub *hub, struct client *c,
 			break;
 		}
 	}
+	for (size_t i = 0; i < hub->nports; i++) {
+		if (hub->ports[i] == c) {
+			hub->ports[i] = hub->ports[--hub->nports];
+			hub_learn_forget_port(hub->learned, c);
+			break;
+		}
+	}
 	ipx_medium_station_free(c->station);
 	hub->nclients--;
 	hub->stats.leaves++;
 	addr_str(&c->addr, a, sizeof(a));
-	ipx_info("hub: leave %s (%s, %zu clients)", a, why, hub->nclients);
+	ipx_info("hub: leave %s node %s (%s, %zu clients)", a,
+		 ipx_node_format(c->node, n), why, hub->nclients);
+	ipx_debug("hub: %s had sent %llu datagrams and been sent %llu", a,
+		  (unsigned long long)c->rx_packets,
+		  (unsigned long long)c->tx_packets);
 	free(c);
 }
 
@@ -279,8 +314,8 @@ static void queue(struct ipx_hub *hub, const struct client *to,
 	e = &hub->tx[hub->ntx++];
 	e->to = to->addr;
 	e->len = len;
-	if (len == IPX_HDR_LEN && data == NULL) {
-		e->data = e->ctl;	/* caller fills ctl */
+	if (data == NULL) {
+		e->data = e->ctl;	/* caller fills ctl (up to its size) */
 	} else {
 		e->data = data;
 	}
@@ -344,6 +379,44 @@ static void note_router(struct ipx_hub *hub, struct client *c,
 	ipx_info("hub: %s is an IPX router", a);
 }
 
+static bool port_allowed(const struct ipx_hub *hub, const struct client *c)
+{
+	if (hub->opts.bridge_refuse)
+		return false;
+	if (!hub->opts.nbridge_allow)
+		return true;
+	for (size_t i = 0; i < hub->opts.nbridge_allow; i++)
+		if (hub->opts.bridge_allow[i].s_addr == c->addr.sin_addr.s_addr)
+			return true;
+	return false;
+}
+
+/* A client asks to be a bridge port: answer every time (the answer may
+ * have been lost), accepted or refused. */
+static void port_announce(struct ipx_hub *hub, struct client *c)
+{
+	bool ok = port_allowed(hub, c) &&
+		  (c->port || hub->nports < MAX_PORTS);
+	char a[40], n[13];
+
+	addr_str(&c->addr, a, sizeof(a));
+	if (ok && !c->port) {
+		c->port = true;
+		hub->ports[hub->nports++] = c;
+		ipx_info("hub: %s node %s is a bridge port (%zu)", a,
+			 ipx_node_format(c->node, n), hub->nports);
+	} else if (!ok) {
+		hub->stats.port_refused++;
+		ipx_info("hub: refused %s as a bridge port (%s)", a,
+			 port_allowed(hub, c) ? "too many ports"
+					      : "not in --allow-bridge");
+	}
+	hub->stats.port_announces++;
+	queue(hub, c, NULL, IPX_HUB_PORT_MSG_LEN);
+	ipx_hub_port_msg(hub->tx[hub->ntx - 1].ctl, c->node, keepalive_node,
+			 ok ? IPX_HUB_MSG_ACCEPTED : IPX_HUB_MSG_REFUSED);
+}
+
 static void registration(struct ipx_hub *hub, const struct sockaddr_in *from)
 {
 	uint8_t node[IPX_NODE_LEN];
@@ -368,6 +441,8 @@ static void registration(struct ipx_hub *hub, const struct sockaddr_in *from)
 		}
 		c->addr = *from;
 		memcpy(c->node, node, IPX_NODE_LEN);
+		/* A client now: no longer behind a bridge port. */
+		hub_learn_forget(hub->learned, node);
 		c->hnext = hub->table[hash_node(node, hub->nbuckets)];
 		hub->table[hash_node(node, hub->nbuckets)] = c;
 		lru_append(hub, c);
@@ -381,6 +456,26 @@ static void registration(struct ipx_hub *hub, const struct sockaddr_in *from)
 	c->rx_packets++;
 	/* Answer every time: the first answer may have been lost. */
 	answer_registration(hub, c);
+}
+
+/* A unicast for an unknown node to every bridge port but 'src'; whether
+ * any got it (then it is counted once in 'flooded'). */
+static size_t flood_ports(struct ipx_hub *hub, const struct client *src,
+			  const uint8_t *pkt, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < hub->nports; i++) {
+		if (hub->ports[i] == src)
+			continue;
+		queue(hub, hub->ports[i], pkt, len);
+		hub->ports[i]->tx_packets++;
+		n++;
+	}
+	hub->stats.flood_copies += n;
+	if (n)
+		hub->stats.flooded++;
+	return n;
 }
 
 /* Relay a packet from 'src' (checked, exactly h->length bytes). */
@@ -405,11 +500,34 @@ static void relay(struct ipx_hub *hub, struct client *src,
 	}
 	{
 		struct client *dst = lookup(hub, h->dst.node);
+		size_t flooded;
 
-		if (!dst && h->dst.net != 0 && hub->nrouters &&
+		if (dst) {
+			hub->stats.unicasts++;
+			queue(hub, dst, pkt, len);
+			dst->tx_packets++;
+			return;
+		}
+		dst = hub_learn_get(hub->learned, h->dst.node,
+				    ipx_loop_now(hub->loop));
+		if (dst == src) {
+			/* Its own segment has it: a bridge filters it. */
+			drop(hub, IPX_HUB_DROP_SAME_PORT, &src->addr);
+			return;
+		}
+		if (dst) {
+			hub->stats.port_unicasts++;
+			queue(hub, dst, pkt, len);
+			dst->tx_packets++;
+			return;
+		}
+		/* Nobody here has it: it may be behind a bridge port. */
+		flooded = flood_ports(hub, src, pkt, len);
+		if (h->dst.net != 0 && hub->nrouters &&
 		    !(hub->nrouters == 1 && hub->routers[0] == src)) {
 			/* For another network: the routers know the way. */
-			hub->stats.routed++;
+			if (!flooded)
+				hub->stats.routed++;
 			for (size_t i = 0; i < hub->nrouters; i++) {
 				if (hub->routers[i] == src)
 					continue;
@@ -419,17 +537,12 @@ static void relay(struct ipx_hub *hub, struct client *src,
 			}
 			return;
 		}
-		if (!dst && hub->uplink) {
+		if (hub->uplink) {
 			hub->uplink(pkt, len, hub->uplink_ctx);
 			return;
 		}
-		if (!dst) {
-			hub->stats.drops[IPX_HUB_DROP_UNKNOWN_DEST]++;
-			return;
-		}
-		hub->stats.unicasts++;
-		queue(hub, dst, pkt, len);
-		dst->tx_packets++;
+		if (!flooded)
+			drop(hub, IPX_HUB_DROP_UNKNOWN_DEST, &src->addr);
 	}
 }
 
@@ -446,12 +559,12 @@ void ipx_hub_input(struct ipx_hub *hub, const struct sockaddr_in *from,
 	if (hub->opts.rx_tap)
 		hub->opts.rx_tap(from, pkt, len, hub->opts.rx_tap_ctx);
 	if (len > HUB_MTU) {
-		hub->stats.drops[IPX_HUB_DROP_TOOBIG]++;
+		drop(hub, IPX_HUB_DROP_TOOBIG, from);
 		return;
 	}
 	rc = ipx_header_decode(pkt, len, &h);
 	if (rc == IPX_ESHORT) {
-		hub->stats.drops[IPX_HUB_DROP_SHORT]++;
+		drop(hub, IPX_HUB_DROP_SHORT, from);
 		return;
 	}
 	/* Registration, judged as DOSBox does: socket 2 and a destination
@@ -464,20 +577,38 @@ void ipx_hub_input(struct ipx_hub *hub, const struct sockaddr_in *from,
 	src = lookup(hub, node);
 	if (!src || src->addr.sin_addr.s_addr != from->sin_addr.s_addr ||
 	    src->addr.sin_port != from->sin_port) {
-		hub->stats.drops[IPX_HUB_DROP_UNREGISTERED]++;
+		drop(hub, IPX_HUB_DROP_UNREGISTERED, from);
 		return;
 	}
 	touch(hub, src);
 	src->rx_packets++;
 	if (rc != IPX_OK) {
-		hub->stats.drops[IPX_HUB_DROP_BADLEN]++;
+		drop(hub, IPX_HUB_DROP_BADLEN, from);
 		return;
 	}
-	/* A router relays other networks' packets, never our clients'. */
+	/* A router or a bridge port relays other stations' packets, never
+	 * our clients'. */
 	if (!ipx_node_eq(h.src.node, src->node) &&
-	    (!src->router || lookup(hub, h.src.node))) {
-		hub->stats.drops[IPX_HUB_DROP_FORGED]++;
+	    ((!src->router && !src->port) || lookup(hub, h.src.node))) {
+		drop(hub, IPX_HUB_DROP_FORGED, from);
 		return;
+	}
+	if (ipx_node_eq(h.dst.node, keepalive_node) &&
+	    ipx_hub_port_msg_parse(pkt, len) == IPX_HUB_MSG_ANNOUNCE &&
+	    ipx_node_eq(h.src.node, src->node)) {
+		port_announce(hub, src);
+		return;
+	}
+	if (src->port && !ipx_node_eq(h.src.node, src->node)) {
+		hub->stats.port_frames++;
+		/* Not the broadcast node, nor the keepalive node: a station.
+		 * (Tunnel nodes are IPv4 addresses: 127.x has the Ethernet
+		 * group bit set, so that bit says nothing here.) */
+		if (!ipx_node_is_broadcast(h.src.node) &&
+		    !ipx_node_eq(h.src.node, keepalive_node) &&
+		    !hub_learn_put(hub->learned, h.src.node, src,
+				   ipx_loop_now(hub->loop)))
+			hub->stats.learn_full++;
 	}
 	note_router(hub, src, &h, pkt);
 	/* Relay exactly the IPX packet, without any trailing bytes. */
@@ -499,7 +630,18 @@ void ipx_hub_set_uplink(struct ipx_hub *hub, ipx_hub_uplink_cb cb, void *ctx)
 bool ipx_hub_has_node(const struct ipx_hub *hub,
 		      const uint8_t node[IPX_NODE_LEN])
 {
-	return lookup(hub, node) != NULL;
+	return lookup(hub, node) != NULL ||
+	       hub_learn_get(hub->learned, node, ipx_loop_now(hub->loop));
+}
+
+/* The client with this node or the bridge port it is behind, or NULL. */
+static struct client *reach(const struct ipx_hub *hub,
+			    const uint8_t node[IPX_NODE_LEN])
+{
+	struct client *c = lookup(hub, node);
+
+	return c ? c
+		 : hub_learn_get(hub->learned, node, ipx_loop_now(hub->loop));
 }
 
 /* Queue a packet from the uplink for its clients; how many there are. */
@@ -516,7 +658,7 @@ static size_t deliver(struct ipx_hub *hub, const uint8_t *pkt, size_t len,
 			c->tx_packets++;
 		}
 	} else {
-		struct client *c = lookup(hub, pkt + 10);
+		struct client *c = reach(hub, pkt + 10);
 
 		if (c && !count_only) {
 			queue(hub, c, pkt, len);
@@ -646,11 +788,16 @@ int ipx_hub_open(struct ipx_loop *loop, const struct ipx_hub_options *opts,
 		hub->opts.keepalive = 5 * IPX_SEC;
 	if (!hub->opts.idle_timeout)
 		hub->opts.idle_timeout = 120 * IPX_SEC;
+	if (!hub->opts.learn_age)
+		hub->opts.learn_age = 300 * IPX_SEC;
 	hub->nbuckets = 64;
 	hub->table = calloc(hub->nbuckets, sizeof(*hub->table));
+	hub->learned = hub_learn_new(MAX_LEARNED, hub->opts.learn_age);
 	hub->fd = -1;
 	hub->local = opts->bind;
-	if (!hub->table) {
+	if (!hub->table || !hub->learned) {
+		free(hub->table);
+		hub_learn_free(hub->learned);
 		free(hub);
 		return IPX_ENOMEM;
 	}
@@ -734,6 +881,7 @@ void ipx_hub_close(struct ipx_hub *hub)
 		free(c);
 	}
 	free(hub->table);
+	hub_learn_free(hub->learned);
 	free(hub);
 }
 
@@ -745,6 +893,24 @@ const struct ipx_hub_stats *ipx_hub_stats(const struct ipx_hub *hub)
 size_t ipx_hub_client_count(const struct ipx_hub *hub)
 {
 	return hub->nclients;
+}
+
+size_t ipx_hub_port_count(const struct ipx_hub *hub)
+{
+	return hub->nports;
+}
+
+size_t ipx_hub_learned_count(const struct ipx_hub *hub)
+{
+	return hub_learn_expire(hub->learned, ipx_loop_now(hub->loop));
+}
+
+bool ipx_hub_is_port(const struct ipx_hub *hub,
+		     const uint8_t node[IPX_NODE_LEN])
+{
+	const struct client *c = lookup(hub, node);
+
+	return c && c->port;
 }
 
 int ipx_hub_local(const struct ipx_hub *hub, struct sockaddr_in *out)
@@ -763,7 +929,10 @@ void ipx_hub_print_stats(const struct ipx_hub *hub, FILE *out)
 		"tx_bytes %llu\nunicasts %llu\nbroadcasts %llu\n"
 		"registrations %llu\njoins %llu\nleaves %llu\n"
 		"keepalives %llu\ncontrol %llu\nrouters %zu\nrouted %llu\n"
-		"routed_copies %llu\n",
+		"routed_copies %llu\nbridge_ports %zu\nport_announces %llu\n"
+		"port_refused %llu\nport_frames %llu\nport_unicasts %llu\n"
+		"flooded %llu\nflood_copies %llu\nlearned %zu\n"
+		"learn_full %llu\n",
 		hub->nclients, (unsigned long long)s->rx_packets,
 		(unsigned long long)s->rx_bytes,
 		(unsigned long long)s->tx_packets,
@@ -775,7 +944,15 @@ void ipx_hub_print_stats(const struct ipx_hub *hub, FILE *out)
 		(unsigned long long)s->keepalives,
 		(unsigned long long)s->control, hub->nrouters,
 		(unsigned long long)s->routed,
-		(unsigned long long)s->routed_copies);
+		(unsigned long long)s->routed_copies, hub->nports,
+		(unsigned long long)s->port_announces,
+		(unsigned long long)s->port_refused,
+		(unsigned long long)s->port_frames,
+		(unsigned long long)s->port_unicasts,
+		(unsigned long long)s->flooded,
+		(unsigned long long)s->flood_copies,
+		hub_learn_expire(hub->learned, now),
+		(unsigned long long)s->learn_full);
 	for (int d = 0; d < IPX_HUB_DROP_COUNT; d++)
 		fprintf(out, "drop_%s %llu\n", drop_names[d],
 			(unsigned long long)s->drops[d]);
@@ -787,7 +964,7 @@ void ipx_hub_print_stats(const struct ipx_hub *hub, FILE *out)
 		addr_str(&c->addr, a, sizeof(a));
 		fprintf(out, "client %s node %s%s rx %llu tx %llu idle %.1fs\n",
 			a, ipx_node_format(c->node, n),
-			c->router ? " router" : "",
+			c->router ? " router" : c->port ? " bridge-port" : "",
 			(unsigned long long)c->rx_packets,
 			(unsigned long long)c->tx_packets,
 			(double)(now - c->last_seen) / IPX_SEC);

@@ -25,8 +25,10 @@
  * is the client count, which never exceeds the eight senders. Every
  * datagram the hub sends (seen through its tap) goes to one of the eight,
  * is one whole IPX packet of at most 1424 bytes, is addressed to that
- * client's node or is a broadcast, and a broadcast never goes back to the
- * node it came from.
+ * client's node, is a broadcast, goes to a router (another network) or to
+ * a bridge port (a client that sent the bridge-port announcement, which
+ * the dictionary holds), and a broadcast never goes back to the node it
+ * came from.
  */
 #include <arpa/inet.h>
 #include <stdlib.h>
@@ -48,6 +50,7 @@
 
 /* What the tap has seen. */
 struct tapped {
+	const struct ipx_hub *hub;
 	uint64_t packets, bytes;
 	uint64_t sink;
 };
@@ -80,8 +83,9 @@ static void on_tap(const struct sockaddr_in *to, const uint8_t *pkt,
 	node_of(to, to_node);
 	if (memcmp(h.dst.node, "\xFF\xFF\xFF\xFF", 4) == 0)
 		CHECK(!ipx_node_eq(h.src.node, to_node));
-	else	/* to its node, or to a router for another network */
-		CHECK(ipx_node_eq(h.dst.node, to_node) || h.dst.net != 0);
+	else	/* to its node, a router for another network, or a port */
+		CHECK(ipx_node_eq(h.dst.node, to_node) || h.dst.net != 0 ||
+		      ipx_hub_is_port(t->hub, to_node));
 	t->packets++;
 	t->bytes += len;
 }
@@ -90,7 +94,8 @@ static void on_tap(const struct sockaddr_in *to, const uint8_t *pkt,
 static uint64_t outcomes(const struct ipx_hub_stats *s)
 {
 	uint64_t n = s->registrations + s->unicasts + s->broadcasts +
-		     s->control + s->routed;
+		     s->control + s->routed + s->port_announces +
+		     s->port_unicasts + s->flooded;
 
 	for (int d = 0; d < IPX_HUB_DROP_COUNT; d++)
 		if (d != IPX_HUB_DROP_TX_ERROR)
@@ -120,7 +125,10 @@ static void check_tx(const struct ipx_hub *hub, uint64_t bcast_copies,
 	/* Detached: everything queued is "sent", nothing fails. */
 	CHECK(s->drops[IPX_HUB_DROP_TX_ERROR] == 0);
 	CHECK(s->tx_packets == s->registrations + s->keepalives + s->unicasts +
-				       bcast_copies + s->routed_copies);
+				       bcast_copies + s->routed_copies +
+				       s->port_announces + s->port_unicasts +
+				       s->flood_copies);
+	CHECK(ipx_hub_port_count(hub) <= ipx_hub_client_count(hub));
 	CHECK(s->tx_packets == t->packets && s->tx_bytes == t->bytes);
 }
 
@@ -147,7 +155,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ipx_hub *hub;
 	struct ipx_hub_options opts;
 	struct sockaddr_in from[NCLIENTS];
-	struct tapped tap = { 0, 0, 0 };
+	struct tapped tap = { NULL, 0, 0, 0 };
 	struct batch batch = { .n = 0 };
 	char err[256];
 	uint64_t rx_bytes = 0, bcast_copies = 0;
@@ -170,6 +178,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	opts.tap = on_tap;
 	opts.tap_ctx = &tap;
 	CHECK(ipx_hub_open(loop, &opts, &hub, err, sizeof(err)) == IPX_OK);
+	tap.hub = hub;
 	for (int i = 0; i < NCLIENTS; i++) {
 		memset(&from[i], 0, sizeof(from[i]));
 		from[i].sin_family = AF_INET;

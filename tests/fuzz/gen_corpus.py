@@ -200,6 +200,24 @@ def hub_seeds():
                                       ssock=0x4000)) for i in range(80))
     write(s, "queue_overflow", b"".join(reg) + many)
     write(s, "truncated_record", reg[0] + b"\x00\x01\x00" + uni[:10])
+    # Bridge ports (docs/hub.md): client 0 announces itself, sends for a
+    # station behind it (learned), client 1 answers that station, sends
+    # to an unknown node (flooded) and forges; client 3 announces too.
+    far = bytes.fromhex("00001b00000a")
+    announce = lambda c: ipx(dnode=KEEPALIVE, dsock=2, snode=c, ssock=2,
+                             ptype=0, payload=b"ipxlabBP\x01\x01\x00\x00")
+    c3 = client_node(3)
+    write(s, "bridge_port", reg[0] + reg[1] + reg[3] +
+          record(0, announce(c0)) + record(3, announce(c3)) +
+          record(0, ipx(dnode=c1, dsock=0x4545, snode=far, ssock=0x4000,
+                        payload=b"from afar")) +
+          record(1, ipx(dnode=far, dsock=0x4545, snode=c1, ssock=0x4000)) +
+          record(1, ipx(dnode=bytes.fromhex("00001b0000ff"), dsock=0x4545,
+                        snode=c1)) +
+          record(0, ipx(dnode=far, dsock=0x4545, snode=c0)) +
+          record(0, ipx(dnode=c3, dsock=0x4545, snode=c1)) +
+          record(1, ipx(dnode=c0, dsock=0x4545, snode=far)) +
+          record(3, ipx(dnode=far, dsock=0x4545, snode=c3), step=31))
 
 
 SHELL_CFG = b"""; SHELL.CFG for ipxlab: every parameter, defaults changed a little

@@ -2,10 +2,12 @@
 # bridge_test.sh [IPXLAB] - link profiles in real time, on loopback: the
 # WAN bridge between two hubs it serves carries a tunnel flow at its trunk
 # rate, drops (and counts) exactly what the receiver missed, and refuses
-# IPX packets over 576 bytes; `hub --profile eth10` carries a flood at the
+# IPX packets over 576 bytes; the same between two running `ipxlab hub`s,
+# as a bridge port of each (tunnel: sides), both ways; a hub refusing
+# bridge ports stops it; `hub --profile eth10` carries a flood at the
 # 10 Mbit/s segment's rate; bad profiles and options are refused at start
 # with FILE:LINE or the option's name. Rates come from `ipxlab analyze`
-# on the receiver's pcap. Bounded: about 15 s.
+# on the receiver's pcap. Bounded: about 25 s.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -99,6 +101,101 @@ BITS=$(awk -v r="$RATE" 'BEGIN { printf "%.0f", r * 8 }')
 within 5 "$BITS" 950000 &&
 	pass "bridge carries the flow at the trunk rate ($BITS bit/s of 950000)" ||
 	fail "bridge carries the flow at the trunk rate" "got $BITS bit/s" "$TMP"/rx-*.json
+
+# --- the WAN bridge between two running hubs, a bridge port on each ------------------
+# hub_on NAME [OPTION...]: `ipxlab hub -v` on a free loopback port writing
+# TMP/NAME.log, ended at exit; P = its port (finish if it cannot start)
+hub_on() {
+	local name=$1 h _
+	shift
+	for _ in 1 2 3 4 5; do
+		P=$(free_port)
+		"$BIN" hub --bind 127.0.0.1 --port "$P" -v "$@" 2>"$TMP/$name.log" &
+		h=$!
+		PIDS+=("$h")
+		wait_for "$TMP/$name.log" "listening on" 20 && kill -0 $h 2>/dev/null && { HPID=$h; return 0; }
+	done
+	fail "hub $name starts" "$TMP/$name.log"
+	finish
+}
+hub_on hubA; PA=$P; HA=$HPID
+hub_on hubB; PB=$P; HB=$HPID
+"$BIN" bridge "tunnel:127.0.0.1:$PA" "tunnel:127.0.0.1:$PB" --rx-buffer 24K --tx-buffer 24K --hold 100ms \
+	2>"$TMP/tbridge.log" &
+BR=$!
+PIDS+=("$BR")
+wait_for "$TMP/tbridge.log" "side B is a bridge port" 50 && wait_for "$TMP/tbridge.log" "side A is a bridge port" 50 ||
+	{ fail "bridge joins two running hubs as a bridge port" "$TMP/tbridge.log" "$TMP/hubA.log"; finish; }
+grep -q "is a bridge port (1)" "$TMP/hubA.log" && grep -q "is a bridge port (1)" "$TMP/hubB.log" &&
+	pass "bridge joins two running hubs as a bridge port of each" ||
+	fail "bridge joins two running hubs as a bridge port of each" "$TMP/hubA.log" "$TMP/hubB.log"
+receiver "127.0.0.1:$PB" trx
+lines 1 570 | "$BIN" send "$ADDR" --hub "127.0.0.1:$PA" 2>"$TMP/tsend0.err"
+N=1000
+timeout 30 "$BIN" send "$ADDR" --hub "127.0.0.1:$PA" -i 0.0025 <"$TMP/flow" 2>"$TMP/tsend.err"
+sleep 1.5	# the buffers drain
+kill -TERM $RX
+wait $RX 2>/dev/null
+R=$(grep -c ' x' "$TMP/trx.out")
+RATE=$(rate trx)
+BITS=$(awk -v r="$RATE" 'BEGIN { printf "%.0f", r * 8 }')
+SENDER=$(head -1 "$TMP/trx.out" | cut -d: -f2)
+# And back: a listener on hub A, a sender on hub B.
+receiver "127.0.0.1:$PA" tback
+echo back across | "$BIN" send "$ADDR" --hub "127.0.0.1:$PB" 2>"$TMP/tback-send.err"
+wait_for "$TMP/tback.out" "back across" 50
+kill -TERM $RX
+wait $RX 2>/dev/null
+# A stray 3-byte datagram: with -v, the first drop of a kind is logged.
+printf 'abc' >"/dev/udp/127.0.0.1/$PA"
+sleep 0.2
+kill -TERM $BR
+wait $BR 2>/dev/null
+kill -TERM $HA $HB
+wait $HA $HB 2>/dev/null
+D=$(stat "$TMP/tbridge.log" a_drop_tx_buffer_full)
+CROSSED=$(stat "$TMP/tbridge.log" a_crossed)
+[ "$(stat "$TMP/tbridge.log" a_drop_too_big_for_bridge)" = 1 ] && ! grep -q "x\{570\}" "$TMP/trx.out" &&
+	[ $((R + D)) = $N ] && [ "$D" -gt 0 ] && [ "$CROSSED" = "$R" ] &&
+	pass "bridge between running hubs: A to B, drops counted ($N sent, $R received, $D dropped, 1 too big)" ||
+	fail "bridge between running hubs: A to B, drops counted" "sent $N received $R dropped $D crossed $CROSSED" "$TMP/tbridge.log"
+within 5 "$BITS" 950000 &&
+	pass "bridge between running hubs carries the flow at the trunk rate ($BITS bit/s of 950000)" ||
+	fail "bridge between running hubs carries the flow at the trunk rate" "got $BITS bit/s" "$TMP"/trx-*.json
+grep -q "back across" "$TMP/tback.out" && [ "$(stat "$TMP/tbridge.log" b_crossed)" -ge 1 ] &&
+	pass "bridge between running hubs: B to A" ||
+	fail "bridge between running hubs: B to A" "$TMP/tback.out" "$TMP/tbridge.log"
+# Hub A flooded the unicasts for B's listener to its port; hub B took them
+# from its port with A's sender as source, learned that node, and sent
+# them to its listener alone. Nothing was dropped as forged.
+FLOOD=$(stat "$TMP/hubA.log" flooded)
+PFRAMES=$(stat "$TMP/hubB.log" port_frames)
+[ "$FLOOD" -ge $((N + 1)) ] && [ "$PFRAMES" -ge "$R" ] && [ "$(stat "$TMP/hubB.log" learned)" -ge 1 ] &&
+	[ "$(stat "$TMP/hubB.log" drop_forged_source)" = 0 ] && [ "$(stat "$TMP/hubA.log" drop_forged_source)" = 0 ] &&
+	pass "the hubs flood to their bridge port, learn what is behind it and count it (A flooded $FLOOD, B took $PFRAMES)" ||
+	fail "the hubs flood to their bridge port, learn what is behind it and count it" "flooded $FLOOD port_frames $PFRAMES" "$TMP/hubA.log" "$TMP/hubB.log"
+# -v: every join with its address and node; the counters at exit.
+[ "$(grep -Ec '^hub: join 127\.0\.0\.1:[0-9]+ node 7F000001[0-9A-F]{4} ' "$TMP/hubA.log")" -ge 3 ] &&
+	grep -q "^client 127.0.0.1:[0-9]* node .* bridge-port rx" "$TMP/hubA.log" &&
+	grep -q "^flooded " "$TMP/hubA.log" && grep -qi "node 7F000001${SENDER:8:4}" "$TMP/hubA.log" &&
+	grep -q "^debug: hub: dropped a datagram from 127.0.0.1:[0-9]*: short" "$TMP/hubA.log" &&
+	[ "$(stat "$TMP/hubA.log" drop_short)" = 1 ] &&
+	pass "hub -v logs each join with address and node, the first drop of a kind, and the counters at exit" ||
+	fail "hub -v logs each join with address and node, the first drop of a kind, and the counters at exit" "$TMP/hubA.log"
+
+# A hub that allows no bridge ports: refused at once, exit 1, said why.
+hub_on hubN --allow-bridge none
+err=$(timeout 10 "$BIN" bridge "tunnel:127.0.0.1:$P" "tunnel:127.0.0.1:$P" 2>&1); rc=$?
+[ $rc = 1 ] && grep -q "refuses this address as a bridge port" <<<"$err" &&
+	pass "bridge stops with a clear error when a hub refuses it" ||
+	fail "bridge stops with a clear error when a hub refuses it" "rc=$rc $err"
+kill -TERM $HPID
+err=$("$BIN" bridge tunnel:127.0.0.1:0 hub:0 2>&1); rc=$?
+[ $rc = 2 ] && grep -q "side A: tunnel:.*port must be a number" <<<"$err" &&
+	pass "bridge refuses a bad tunnel: side" || fail "bridge refuses a bad tunnel: side" "rc=$rc $err"
+err=$("$BIN" hub --allow-bridge 300.1.1.1 --port 0 2>&1); rc=$?
+[ $rc = 2 ] && grep -q "\-\-allow-bridge needs an IPv4 address" <<<"$err" &&
+	pass "hub refuses a bad --allow-bridge" || fail "hub refuses a bad --allow-bridge" "rc=$rc $err"
 
 # --- --segment: the hub sides are eth10 segments too -------------------------------
 PA=$(free_port)

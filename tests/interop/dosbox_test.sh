@@ -16,6 +16,10 @@
 # Phase 2 (server = DOSBox's own IPXNET STARTSERVER), check b:
 #   dos3: IPXNET STARTSERVER; IPXTEST R (from `ipxlab send`); IPXTEST W
 #   dos4: IPXNET CONNECT; IPXTEST S to `ipxlab listen`
+#   and `ipxlab bridge tunnel:` against that server must give up, exit 1,
+#   saying it never answered the bridge-port announcement.
+# Phase 3 (two `ipxlab hub`s joined by `ipxlab bridge tunnel: tunnel:`):
+#   dos5 on hub A: IPXTEST R; dos6 on hub B: IPXTEST S to dos5, across.
 
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -129,6 +133,9 @@ dosbox_start dos3 60 \
     "IPXTEST W 25"
 wait_for_file "$TMP/dos3/ADDR.TXT" 15 ':'
 D3NODE=$(node_of "$TMP/dos3/ADDR.TXT")
+# A bridge port needs an ipxlab hub: DOSBox's server takes the
+# registration and never answers the announcement (10 s).
+bg_start nobridge 20 "$BIN" bridge "tunnel:$SRV" "tunnel:$SRV"
 
 bg_start listen2 40 "$BIN" listen 6002 --hub "$SRV" --count 1 --timeout 20
 wait_for_file "$TMP/listen2.err" 8 'listening on'
@@ -164,9 +171,46 @@ else
 fi
 [ $PRC -eq 0 ] && ping_has_node "$TMP/ping2.out" "$D3NODE"
 check dosbox_server_ipxlab_ping $? "$TMP/ping2.out" "$TMP/ping2.err"
+bg_wait nobridge
+[ $? -eq 1 ] && has "$TMP/nobridge.err" "never answered the bridge-port announcement"
+check dosbox_server_refuses_bridge_port_cleanly $? "$TMP/nobridge.err"
 
 bg_stop dos3
 bg_stop send2
+
+# ------------------------- phase 3: DOSBox across `ipxlab bridge tunnel:` --
+P3=$(pick_port)
+P4=$(pick_port)
+[ "$P4" = "$P3" ] && P4=$((P3 + 1))
+bg_start hubA 90 "$BIN" hub --bind 127.0.0.1 --port "$P3"
+bg_start hubB 90 "$BIN" hub --bind 127.0.0.1 --port "$P4"
+wait_for_file "$TMP/hubA.err" 5 'listening on'
+wait_for_file "$TMP/hubB.err" 5 'listening on'
+bg_start bridge3 90 "$BIN" bridge "tunnel:127.0.0.1:$P3" "tunnel:127.0.0.1:$P4" --hold 10ms
+wait_for_file "$TMP/bridge3.err" 10 'side B is a bridge port'
+wait_for_file "$TMP/bridge3.err" 10 'side A is a bridge port'
+dosbox_start dos5 60 \
+    "IPXNET CONNECT 127.0.0.1 $P3 > CONN.TXT" \
+    "IPXTEST R 7001 1 25 > R.OUT" \
+    "IF ERRORLEVEL 1 ECHO fail> R.ERR"
+wait_for_file "$TMP/dos5/ADDR.TXT" 15 ':'
+D5NODE=$(node_of "$TMP/dos5/ADDR.TXT")
+dosbox_start dos6 40 \
+    "IPXNET CONNECT 127.0.0.1 $P4 > CONN.TXT" \
+    "IPXTEST A > A.OUT" \
+    "IPXTEST S ${D5NODE:-000000000000} 7001 dos6 to dos5 across the bridge > S.OUT" \
+    "IF ERRORLEVEL 1 ECHO fail> S.ERR"
+dosbox_wait dos6
+D6NODE=$(node_of "$TMP/dos6/ADDR.TXT")
+wait_for_file "$TMP/dos5/RECV.TXT" 10 'across the bridge'
+[ -n "$D6NODE" ] &&
+    has "$TMP/dos5/RECV.TXT" "^00000000:$D6NODE:[0-9A-F]{4} dos6 to dos5 across the bridge\$"
+check dos_to_dos_across_bridge_tunnel $? "$TMP/dos5/RECV.TXT" "$TMP/dos5/R.OUT" "$TMP/dos6/S.OUT" \
+    "$TMP/bridge3.err" "$TMP/hubA.err" "$TMP/hubB.err"
+bg_stop dos5
+bg_stop bridge3
+bg_stop hubA
+bg_stop hubB
 
 echo "interop: $(($(date +%s) - T0)) s"
 finish

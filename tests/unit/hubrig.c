@@ -32,12 +32,21 @@ struct hub_rig *hubrig_new(void)
 
 struct hub_rig *hubrig_new_profile(const struct ipx_profile *profile)
 {
+	struct ipx_hub_options o = { .profile = profile };
+
+	return hubrig_new_opts(&o);
+}
+
+struct hub_rig *hubrig_new_opts(const struct ipx_hub_options *opts)
+{
 	struct hub_rig *r = calloc(1, sizeof(*r));
-	struct ipx_hub_options o = { .detached = true, .tap = tap, .tap_ctx = r,
-				     .profile = profile };
+	struct ipx_hub_options o = *opts;
 	char err[128];
 
 	assert_non_null(r);
+	o.detached = true;
+	o.tap = tap;
+	o.tap_ctx = r;
 	o.bind.sin_family = AF_INET;
 	o.bind.sin_port = htons(213);
 	ipx_clock_fake_init(&r->clk, IPX_SEC);

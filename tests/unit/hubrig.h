@@ -35,6 +35,8 @@ struct hub_rig {
 struct hub_rig *hubrig_new(void);
 /* The same, as one segment with this link profile. */
 struct hub_rig *hubrig_new_profile(const struct ipx_profile *profile);
+/* The same with these options (bind, detached and the tap are the rig's). */
+struct hub_rig *hubrig_new_opts(const struct ipx_hub_options *opts);
 void hubrig_free(struct hub_rig *r);
 /* The client at 127.0.0.1:port, and its node as the hub gives it. */
 struct sockaddr_in hubrig_client(uint16_t port);
