@@ -300,7 +300,7 @@ void fsbench_print_conditions(const struct fsbench *b, FILE *out)
 		     "'%s' (%s)\n",
 		b->hubtext, b->hub ? "given" : "started here", b->srvname,
 		b->server ? "given" : "ipxlab server, scratch volume");
-	fprintf(out, "# workstations: %zu agents, each its own process, IPX "
+	fprintf(out, "# workstations: %zu agent(s), each its own process, IPX "
 		     "node and NCP connection\n",
 		ipx_hctl_agent_count(b->ctl));
 }
