@@ -89,9 +89,13 @@ $(BUILD)/tools/%: tests/interop/%.c $(LIB)
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) -lm
 
 # The main job: B1, the 1990 protocol comparison, on a hub and two agents
-# this starts on loopback (`ipxlab demo` shows plain datagrams instead).
+# this starts on loopback (`ipxlab demo` shows plain datagrams instead),
+# then the file-server benchmarks in their quick modes: B2, the Network
+# Test Battery (about 25 s), and B3, the file copy.
 run: $(BIN)
 	$(BIN) bench protocols
+	$(BIN) bench battery --quick
+	$(BIN) bench copy
 
 deps:
 	@scripts/install-deps.sh
@@ -150,6 +154,8 @@ bench: $(BIN)
 	$(BIN) bench hub
 	$(BIN) bench spx
 	$(BIN) bench netbios
+	$(BIN) bench battery
+	$(BIN) bench copy
 
 clean:
 	rm -rf build

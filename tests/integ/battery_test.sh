@@ -4,7 +4,8 @@
 # clear messages, --fixtures writes the volume, a short battery with 1 and
 # 2 workstations whose JSON has every test with every workstation's count
 # and whose CSV has a line per workstation, a copy run with every size,
-# and a workstation killed mid-run reported by name with nothing left.
+# an existing server named with --server, and a workstation killed
+# mid-run reported by name with nothing left.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -110,6 +111,19 @@ then
 	pass "copy --json: seven sizes, each copy timed, the 1990 seconds beside"
 else
 	fail "copy --json: seven sizes, each copy timed, the 1990 seconds beside" "$(cat "$TMP/c.err")" "$(cat "$TMP/c.json")"
+fi
+
+# --- an existing server on an existing hub --------------------------------------
+start_hub
+"$BIN" server --hub "$HUB" --name BATT-IT --volume "SYS=$TMP/vol" -q >/dev/null 2>"$TMP/srv.err" & PIDS+=($!)
+if timeout 60 "$BIN" bench battery --hub "$HUB" --server BATT-IT --seconds 0.2 --stations 1 \
+	--only private-random,lock --json >"$TMP/s.json" 2>"$TMP/s.err" &&
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); c=d["conditions"]
+assert c["server"]=="BATT-IT" and not c["server_started_here"] and not c["hub_started_here"]
+assert all(x["per_workstation"][0]["ops"] > 0 for x in d["tests"])' "$TMP/s.json"; then
+	pass "battery --hub --server: an existing server with the fixtures, recorded as given"
+else
+	fail "battery --hub --server: an existing server with the fixtures, recorded as given" "$(cat "$TMP/s.err")" "$(cat "$TMP/srv.err")"
 fi
 
 # --- a workstation killed mid-run -----------------------------------------------
