@@ -262,6 +262,8 @@ int bench_netbios(int argc, char **argv);
 pid_t cli_spawn_self(char *const argv[]);
 /* SIGTERM the child and reap it; *pid becomes 0. Nothing if *pid <= 0. */
 void cli_stop_child(pid_t *pid);
+/* Remove a directory and everything below it (symbolic links as links). */
+void cli_remove_tree(const char *dir);
 /* A UDP port free on 127.0.0.1 just now; 0 if none. */
 int cli_free_udp_port(void);
 /* "VERSION (commit C)", for the conditions a benchmark records. */

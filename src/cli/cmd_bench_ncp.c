@@ -16,7 +16,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <getopt.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -67,15 +66,6 @@ struct bench {
 	uint16_t ping_id;
 	bool pong;
 };
-
-static int rm_one(const char *p, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
 
 static void on_pong(struct ipx_socket *s, const struct ipx_header *h,
 		    const uint8_t *data, size_t len, void *ctx)
@@ -275,7 +265,7 @@ static void teardown(struct bench *b)
 	cli_stop_child(&b->srv);
 	cli_stop_child(&b->hub);
 	if (b->dir[0])
-		nftw(b->dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+		cli_remove_tree(b->dir);
 }
 
 static void row(const char *what, double value, const char *unit,

@@ -6,7 +6,6 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -85,15 +84,6 @@ int fsbench_check(struct fsbench *b)
 	}
 	b->progress = !b->quiet && isatty(STDERR_FILENO);
 	return CLI_OK;
-}
-
-static int rm_one(const char *p, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
 }
 
 /* The scratch volume with the fixtures, and 'ipxlab server' on it. */
@@ -233,7 +223,7 @@ void fsbench_stop(struct fsbench *b, bool ok)
 	ipx_hnet_stop(b->net, ok ? 2 * IPX_SEC : 0);
 	b->net = NULL;
 	if (b->dir[0])
-		nftw(b->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+		cli_remove_tree(b->dir);
 	b->dir[0] = '\0';
 }
 
