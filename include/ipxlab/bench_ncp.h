@@ -12,7 +12,8 @@
  *                             F3.DAT (512 bytes)
  *   SHARED4K.DAT, SHARED4M.DAT  the 4 KB and 4 MB shared files
  *   PRIV01.DAT ..             128 KB, one per workstation
- *   TMP\                      where create/write/close/delete works
+ *   TMP\                      where create/write/close/delete works, and
+ *                             B4's PERFnn.DAT (created by the workstation)
  *   C1205.DAT .. C214705.DAT  the seven sizes of the copy test
  */
 #ifndef IPXLAB_BENCH_NCP_H
@@ -42,6 +43,7 @@ enum ipx_bn_op {
 	/* not B2 operations */
 	IPX_BN_PING = IPX_BN_BATTERY_OPS,	/* Novell ping of the server node */
 	IPX_BN_COPY,		/* copy C<size>.DAT to the local disk */
+	IPX_BN_PERFTEST,	/* B4: a record written over at offset 0 */
 	IPX_BN_OPS
 };
 
@@ -94,6 +96,10 @@ void ipx_bn_path_search(uint32_t pick, char *dir, size_t dlen, char *name,
 void ipx_bn_path_private(unsigned station, char *buf, size_t len);
 void ipx_bn_path_scratch(unsigned station, char *buf, size_t len);
 void ipx_bn_path_copy(uint32_t size, char *buf, size_t len);
+/* B4's file, one per workstation (PERFORM gave each a unique name). */
+void ipx_bn_path_perf(unsigned station, char *buf, size_t len);
+#define IPX_BN_PERF_RECORD 4096
+#define IPX_BN_PERF_MAX_RECORD 65536
 #define IPX_BN_DIR "BATTERY"
 #define IPX_BN_SMALL_FILE "BATTERY\\SHARED4K.DAT"
 #define IPX_BN_LARGE_FILE "BATTERY\\SHARED4M.DAT"

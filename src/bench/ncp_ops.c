@@ -47,6 +47,8 @@ static const struct op_info ops[IPX_BN_OPS] = {
 	[IPX_BN_PING] = { "ping", "IPX round trip (ping of the server)", 0,
 			  5, 0, 0 },
 	[IPX_BN_COPY] = { "copy", "file copy to the local disk", 0, 0, 0, 0 },
+	[IPX_BN_PERFTEST] = { "perftest", "records written overlaid", 0, 0, 0,
+			      0 },
 };
 
 const char *ipx_bn_op_name(enum ipx_bn_op op)
@@ -147,4 +149,9 @@ void ipx_bn_path_scratch(unsigned station, char *buf, size_t len)
 void ipx_bn_path_copy(uint32_t size, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s\\C%u.DAT", IPX_BN_DIR, size);
+}
+
+void ipx_bn_path_perf(unsigned station, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s\\TMP\\PERF%02u.DAT", IPX_BN_DIR, station % 100);
 }

@@ -29,6 +29,10 @@
  *   ping               Novell ping of the server node (socket 0x9086)
  *   copy               open, read the whole file, write it to a new local
  *                      file, close both
+ *   perftest           a write of 'size' bytes (default 4,096; buffer-size
+ *                      0x49 requests) at
+ *                      offset 0 of its own file, created at set-up: each
+ *                      record overlaid on the previous one
  */
 #include "work_int.h"
 
@@ -56,7 +60,6 @@ struct ncpw {
 	uint16_t ping_id;
 	bool pong;
 	struct ncp_fh fh;
-	bool fh_open;
 	uint8_t *buf;		/* COPY_CHUNK bytes */
 	uint32_t rng, off;
 	ipx_time since;		/* dir-search: the request's start */
@@ -305,6 +308,9 @@ static int do_op(struct ipx_bw *w, struct ncpw *f)
 		return do_ping(w, f);
 	case IPX_BN_COPY:
 		return copy_file(w, f);
+	case IPX_BN_PERFTEST:
+		return ncp_write(f->cl, &f->fh, 0, f->buf,
+				 w->p.size ? w->p.size : IPX_BN_PERF_RECORD);
 	default:
 		return IPX_EINVAL;
 	}
@@ -408,7 +414,6 @@ static int setup(struct ipx_bw *w, struct ncpw *f)
 			bw_set_error(w, "open %s: %s", file, err_text(rc));
 			return rc;
 		}
-		f->fh_open = true;
 		if (!f->fh.size) {
 			bw_set_error(w, "%s is empty", file);
 			return IPX_EINVAL;
@@ -417,6 +422,14 @@ static int setup(struct ipx_bw *w, struct ncpw *f)
 	if (w->p.op == IPX_BN_CREATE) {
 		ipx_bn_path_scratch(w->p.station, path, sizeof(path));
 		ncp_erase(f->cl, path);	/* a leftover of an earlier run */
+	}
+	if (w->p.op == IPX_BN_PERFTEST) {
+		ipx_bn_path_perf(w->p.station, path, sizeof(path));
+		rc = ncp_open(f->cl, path, NCP_OPEN_CREATE, &f->fh);
+		if (rc) {
+			bw_set_error(w, "create %s: %s", path, err_text(rc));
+			return rc;
+		}
 	}
 	return 0;
 }
@@ -456,6 +469,11 @@ static int ncpw_open(struct ipx_bw *w)
 	}
 	if (w->p.op == IPX_BN_COPY && w->p.size == 0) {
 		bw_set_error(w, "copy: no file size");
+		return IPX_EINVAL;
+	}
+	if (w->p.op == IPX_BN_PERFTEST && w->p.size > IPX_BN_PERF_MAX_RECORD) {
+		bw_set_error(w, "perftest: records of at most %d bytes",
+			     IPX_BN_PERF_MAX_RECORD);
 		return IPX_EINVAL;
 	}
 	f = calloc(1, sizeof(*f));

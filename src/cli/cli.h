@@ -273,6 +273,9 @@ int bench_battery(int argc, char **argv);
 int bench_copy(int argc, char **argv);
 void help_bench_battery(FILE *out);
 void help_bench_copy(FILE *out);
+/* "ipxlab bench perftest" (cmd_bench_perftest.c). */
+int bench_perftest(int argc, char **argv);
+void help_bench_perftest(FILE *out);
 /* "ipxlab bench ncp" (cmd_bench_ncp.c). */
 int bench_ncp(int argc, char **argv);
 void help_bench_ncp(FILE *out);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # battery_test.sh [IPXLAB] - the file-server benchmarks as a user runs them
-# (`ipxlab bench battery`, `ipxlab bench copy`): bad options refused with
+# (`ipxlab bench battery`, `ipxlab bench copy`, `ipxlab bench perftest`): bad options refused with
 # clear messages, --fixtures writes the volume, a short battery with 1 and
 # 2 workstations whose JSON has every test with every workstation's count
 # and whose CSV has a line per workstation, a copy run with every size,
@@ -111,6 +111,17 @@ then
 	pass "copy --json: seven sizes, each copy timed, the 1990 seconds beside"
 else
 	fail "copy --json: seven sizes, each copy timed, the 1990 seconds beside" "$(cat "$TMP/c.err")" "$(cat "$TMP/c.json")"
+fi
+
+# --- perftest -------------------------------------------------------------------
+refused perftest --size 0 "--size must be a whole number from 1 to 65536"
+refused perftest --quick --seconds 1 "--quick and --seconds exclude each other"
+if timeout 60 "$BIN" bench perftest --seconds 0.3 --stations 2 --json >"$TMP/p.json" 2>"$TMP/p.err" &&
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); w=d["per_workstation"]
+assert len(w)==2 and all(x["records"]>0 and x["kbytes_per_s"]>0 for x in w) and d["conditions"]["record"]==4096' "$TMP/p.json"; then
+	pass "perftest --json: every workstation's records and KB/s"
+else
+	fail "perftest --json: every workstation's records and KB/s" "$(cat "$TMP/p.err")" "$(cat "$TMP/p.json")"
 fi
 
 # --- an existing server on an existing hub --------------------------------------

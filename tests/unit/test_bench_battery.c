@@ -296,6 +296,30 @@ static void copy_reads_the_whole_file(void **state)
 	world_free(w);
 }
 
+static void perftest_overlays_one_record(void **state)
+{
+	struct world *w = world_new();
+	const struct ncp_server_stats *s = ncp_server_stats(w->srv);
+	uint64_t b0 = s->bytes_written;
+	char path[200];
+	struct stat st;
+
+	(void)state;
+	run_ok(w, IPX_BN_PERFTEST, 2, 20, 0);
+	assert_int_equal(s->bytes_written - b0, 2 * 20 * IPX_BN_PERF_RECORD);
+	for (int i = 1; i <= 2; i++) {
+		/* every record over the previous one: the file stays one long */
+		snprintf(path, sizeof(path), "%s/BATTERY/TMP/PERF%02d.DAT",
+			 w->root, i);
+		assert_int_equal(stat(path, &st), 0);
+		assert_int_equal(st.st_size, IPX_BN_PERF_RECORD);
+	}
+	run_ok(w, IPX_BN_PERFTEST, 1, 5, 512);
+	assert_int_equal(s->bytes_written - b0,
+			 2 * 20 * IPX_BN_PERF_RECORD + 5 * 512);
+	world_free(w);
+}
+
 static void time_mode_and_the_barrier(void **state)
 {
 	struct world *w = world_new();
@@ -357,6 +381,7 @@ int main(void)
 		cmocka_unit_test(directory_search_is_one_request_per_entry),
 		cmocka_unit_test(create_and_lock_do_what_they_say),
 		cmocka_unit_test(copy_reads_the_whole_file),
+		cmocka_unit_test(perftest_overlays_one_record),
 		cmocka_unit_test(time_mode_and_the_barrier),
 	};
 
