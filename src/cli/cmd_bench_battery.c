@@ -310,14 +310,16 @@ static void print_csv(const struct battery *t)
 
 /* ---- the run ---- */
 
+/* "battery 3/23: open-single, 1 workstation, 20.0 s (about 7 min left)" */
 static void progress(const struct battery *t, unsigned k, unsigned n,
-		     const char *what, unsigned ws, double secs)
+		     const char *what, unsigned ws, double secs, double left)
 {
 	if (!t->b.progress)
 		return;
 	fprintf(stderr, "\r\033[K  battery %u/%u: %s, %u workstation%s, "
-			"%.1f s",
-		k, n, what, ws, ws == 1 ? "" : "s", secs);
+			"%.1f s (about %.0f %s left)",
+		k, n, what, ws, ws == 1 ? "" : "s", secs,
+		left >= 120 ? left / 60 : left, left >= 120 ? "min" : "s");
 	fflush(stderr);
 }
 
@@ -326,11 +328,15 @@ static int run(struct battery *t)
 	struct ipx_bw_result ping;
 	char err[768];
 	unsigned k = 0, n = 1;
+	double left = PING_SECONDS;
 	int rc;
 
-	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
+	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++) {
 		n += t->only[op] ? (unsigned)t->nsets : 0;
-	progress(t, ++k, n, "round trip (ping)", 1, PING_SECONDS);
+		left += t->only[op] ? t->nsets * op_seconds(t, op) : 0;
+	}
+	progress(t, ++k, n, "round trip (ping)", 1, PING_SECONDS, left);
+	left -= PING_SECONDS;
 	rc = ipx_bn_run(t->b.ctl, &t->b.ro, IPX_BN_PING, 1, PING_SECONDS, 0,
 			0, 0, &ping, err, sizeof(err));
 	if (rc == IPX_OK && ping.sent) {
@@ -343,7 +349,8 @@ static int run(struct battery *t)
 			if (!t->only[op])
 				continue;
 			progress(t, ++k, n, ipx_bn_op_name(op), t->sets[s],
-				 op_seconds(t, op));
+				 op_seconds(t, op), left);
+			left -= op_seconds(t, op);
 			rc = ipx_bn_run(t->b.ctl, &t->b.ro, op, t->sets[s],
 					op_seconds(t, op), 0, 0, (uint16_t)k,
 					t->res[s][op], err, sizeof(err));

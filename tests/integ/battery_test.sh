@@ -97,6 +97,17 @@ else
 	fail "battery table: the test, the 1990 peak KB/s beside, the round-trip target" "$(cat "$TMP/b.txt")"
 fi
 
+if command -v script >/dev/null 2>&1; then
+	script -qec "timeout 60 '$BIN' bench battery --seconds 0.2 --stations 1 --only lock,create" /dev/null \
+		>"$TMP/tty.out" 2>&1
+	if grep -q "battery 3/3: lock, 1 workstation, 0.2 s (about [0-9]* s left)" "$TMP/tty.out" &&
+		grep -q "record lock/unlock" "$TMP/tty.out"; then
+		pass "battery on a terminal: a progress line with the test and the time left"
+	else
+		fail "battery on a terminal: a progress line with the test and the time left" "$(tr '\r' '\n' <"$TMP/tty.out" | head -20)"
+	fi
+fi
+
 # --- copy -----------------------------------------------------------------------
 if timeout 60 "$BIN" bench copy --copies 2 --json >"$TMP/c.json" 2>"$TMP/c.err" &&
 	python3 - "$TMP/c.json" <<'PY'
