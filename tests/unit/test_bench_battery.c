@@ -348,6 +348,61 @@ static void time_mode_and_the_barrier(void **state)
 	world_free(w);
 }
 
+/* ---- a workload freed while its NCP call runs the loop ---- */
+
+static struct ipx_bw *victim;
+static unsigned victim_events;
+
+static void on_victim(struct ipx_bw *bw, enum ipx_bw_event ev, void *ctx)
+{
+	(void)bw;
+	(void)ctx;
+	victim_events |= 1u << ev;
+	if (ev == IPX_BW_READY)
+		assert_int_equal(ipx_bw_go(victim), IPX_OK);
+}
+
+static void free_victim(struct ipx_loop *loop, struct ipx_timer *t,
+			void *ctx)
+{
+	(void)loop;
+	(void)t;
+	(void)ctx;
+	ipx_bw_free(victim);	/* as the agent does on QUIT */
+	victim = NULL;
+}
+
+static void freed_during_a_call_is_freed_after_it(void **state)
+{
+	struct world *w = world_new();
+	struct ipx_bw_params p = { .kind = IPX_BW_NCP, .seconds = 5,
+				   .op = IPX_BN_OPEN_MULTI, .station = 1 };
+	struct ipx_timer t;
+	char err[300] = "";
+	uint64_t o0 = fn(w, 0x4C);
+
+	(void)state;
+	p.peer.addr = w->o.server;
+	victim_events = 0;
+	if (ipx_bw_new(w->ws[0], w->loop, IPX_BW_SENDER, &p, on_victim, NULL,
+		       &victim, err, sizeof(err)) != IPX_OK)
+		fail_msg("%s", err);
+	/* operations run back to back, each inside the loop: the timer
+	 * fires during one of them */
+	ipx_timer_init(&t, free_victim, NULL);
+	ipx_timer_start(w->loop, &t, 200 * IPX_MSEC, 0);
+	ipx_loop_run_for(w->loop, IPX_SEC);
+	assert_null(victim);
+	assert_true(victim_events & (1u << IPX_BW_READY));
+	assert_false(victim_events & (1u << IPX_BW_DONE));
+	assert_true(fn(w, 0x4C) - o0 > 10);
+	/* nothing of it runs any more */
+	o0 = fn(w, 0x4C);
+	ipx_loop_run_for(w->loop, IPX_SEC);
+	assert_int_equal(fn(w, 0x4C), o0);
+	world_free(w);
+}
+
 static void op_names_round_trip(void **state)
 {
 	enum ipx_bn_op op;
@@ -383,6 +438,7 @@ int main(void)
 		cmocka_unit_test(copy_reads_the_whole_file),
 		cmocka_unit_test(perftest_overlays_one_record),
 		cmocka_unit_test(time_mode_and_the_barrier),
+		cmocka_unit_test(freed_during_a_call_is_freed_after_it),
 	};
 
 	ipx_log_set_level(IPX_LOG_ERROR);
