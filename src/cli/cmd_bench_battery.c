@@ -168,6 +168,8 @@ static double bound(const struct battery *t, enum ipx_bn_op op)
 
 static void print_table(const struct battery *t)
 {
+	unsigned targets = 0;
+
 	printf("B2 Network Test Battery: ipxlab file server '%s', NCP over "
 	       "IPX\n",
 	       t->b.srvname);
@@ -219,6 +221,7 @@ static void print_table(const struct battery *t)
 
 			if (t->sets[s] != 1)
 				continue;
+			targets++;
 			summarize(t->res[s][op], 1, &w);
 			printf("  %-36s %9.0f ops/s  bound %9.0f (%u request%s "
 			       "x %.1f us)  %5.1f%%  %s\n",
@@ -230,6 +233,9 @@ static void print_table(const struct battery *t)
 			break;
 		}
 	}
+	if (!targets)
+		printf("  none: no 1-byte read or lock test ran with 1 "
+		       "workstation\n");
 }
 
 static void print_json(const struct battery *t)
