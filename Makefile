@@ -125,9 +125,15 @@ $(BUILD)/tools/%: tests/interop/%.c $(LIB)
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) -lm
 
 # The main job: B1, the 1990 protocol comparison, on a hub and two agents
-# this starts on loopback (`ipxlab demo` shows plain datagrams instead).
+# this starts on loopback (`ipxlab demo` shows plain datagrams instead),
+# then the file-server benchmarks in their quick modes: B2, the Network
+# Test Battery (about 25 s), B3, the file copy, and B4, the performance
+# test.
 run: $(BIN)
 	$(BIN) bench protocols
+	$(BIN) bench battery --quick
+	$(BIN) bench copy
+	$(BIN) bench perftest --quick
 
 deps:
 	@scripts/install-deps.sh
@@ -186,6 +192,9 @@ bench: $(BIN)
 	$(BIN) bench hub
 	$(BIN) bench spx
 	$(BIN) bench netbios
+	$(BIN) bench battery
+	$(BIN) bench copy
+	$(BIN) bench perftest
 
 clean:
 	rm -rf build

@@ -26,6 +26,8 @@
 /* NetBIOS datagrams carry at most 512 bytes (netbios.h). */
 #define IPX_B1_MAX_SIZE 512
 #define IPX_B1_DEFAULT_DRAIN 0.25
+/* B1 measures the kinds up to the echo (the NCP kind is B2-B4). */
+#define IPX_B1_KINDS (IPX_BW_RTT + 1)
 /* The targets (issue 7). */
 #define IPX_B1_TARGET_IPX_UDP 0.5
 #define IPX_B1_TARGET_SPX2_IPX 0.8
@@ -59,7 +61,7 @@ struct ipx_b1_sample {
 /* Samples of pass r (0-based, counted passes only) for kind k. */
 static inline size_t ipx_b1_index(unsigned r, enum ipx_bw_kind k)
 {
-	return (size_t)r * IPX_BW_KINDS + (size_t)k;
+	return (size_t)r * IPX_B1_KINDS + (size_t)k;
 }
 
 struct ipx_b1_row {
@@ -100,7 +102,7 @@ struct ipx_b1_target {
 
 struct ipx_b1_report {
 	unsigned repeat;
-	struct ipx_b1_row row[IPX_BW_KINDS];	/* by kind, RTT included */
+	struct ipx_b1_row row[IPX_B1_KINDS];	/* by kind, RTT included */
 	struct ipx_b1_target target[IPX_B1_TARGETS];
 	bool all_pass;
 };
@@ -124,7 +126,7 @@ typedef void (*ipx_b1_progress_cb)(unsigned pass, unsigned passes,
 /*
  * Run B1 with agents 'sender' and 'receiver' of the controller: one
  * warm-up pass, then o->repeat passes into samples (o->repeat *
- * IPX_BW_KINDS). Returns IPX_OK or an error naming the agent and run.
+ * IPX_B1_KINDS). Returns IPX_OK or an error naming the agent and run.
  */
 int ipx_b1_run(struct ipx_hctl *c, size_t sender, size_t receiver,
 	       const struct ipx_b1_opts *o, ipx_b1_progress_cb cb, void *ctx,

@@ -4,7 +4,9 @@
  * coordinates. One workload is one interface of B1 (protocol comparison,
  * docs/benchmarks.md) in one role: a sender that sends 'count'
  * packets (or sends for 'seconds') and a receiver that only receives and
- * counts, or the echo pair that measures the bare round trip.
+ * counts, or the echo pair that measures the bare round trip. The NCP
+ * kind (B2-B4) is a sender alone: an NCP client repeating one file-server
+ * operation (bench_ncp.h, work_ncp.c).
  *
  * A send completes when the interface says so: an IPX or NetBIOS datagram
  * (and a plain UDP one) when it is handed to the link and the link has
@@ -52,6 +54,9 @@ enum ipx_bw_kind {
 	IPX_BW_UDP,		/* plain UDP of the tunnel's datagram size:
 				 * the baseline of the same path, no IPX */
 	IPX_BW_RTT,		/* IPX echo: one packet out, one back */
+	IPX_BW_NCP,		/* a file-server operation (bench_ncp.h): a
+				 * sender alone, an NCP client of the server
+				 * at peer.addr */
 	IPX_BW_KINDS
 };
 
@@ -78,6 +83,10 @@ struct ipx_bw_params {
 	/* set-up (SPX connect) gives up after this long; 0: 10 s. NetBIOS
 	 * names and calls follow the node's NETBIOS timeouts instead. */
 	double setup_timeout;
+	/* IPX_BW_NCP: the operation (enum ipx_bn_op, bench_ncp.h) and this
+	 * workstation's number (1..; its private file and scratch names) */
+	uint8_t op;
+	uint16_t station;
 };
 
 /* The receiver's drain when params.drain is 0 (seconds). */
@@ -108,6 +117,10 @@ struct ipx_bw_result {
 	 * go to DONE; receiver: READY to DONE) */
 	double cpu_user, cpu_sys;
 	int cpu;		/* CPU it ended on (sched_getcpu) */
+	/* IPX_BW_NCP: 'sent' counts operations, 'delivered' the searches
+	 * that found nothing (random directory search), 'bytes' the IPX
+	 * bytes the workstation's link sent and received during the run
+	 * (so kbps is its traffic on the wire, both ways). */
 };
 
 struct ipx_bw;

@@ -79,6 +79,9 @@ int ncp_client_new(struct ipx_node *node, const struct ncp_client_opts *opts,
 		   struct ncp_client **out);
 /* Destroys the connection (0x5555, one try) if there is one. */
 void ncp_client_free(struct ncp_client *cl);
+/* Free without destroying the connection, so without running the loop
+ * (for a caller inside a callback); the server's watchdog clears it. */
+void ncp_client_abandon(struct ncp_client *cl);
 const struct ncp_client_stats *ncp_client_stats(const struct ncp_client *cl);
 
 /*

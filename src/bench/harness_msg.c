@@ -10,7 +10,8 @@
  *              8 repeat u16, 10 size u32, 14 count u32, 18 seconds ms
  *              u32, 22 drain ms u32, 26 peer address (12), 38 peer
  *              NetBIOS name[16], 54 peer UDP IPv4 u32, 58 its port u16,
- *              60 UDP bind IPv4 u32, 64 set-up timeout ms u32
+ *              60 UDP bind IPv4 u32, 64 set-up timeout ms u32, 68 NCP
+ *              operation u8, 69 station u16
  * READY (40)   0 run u32, 4 cpu s16, 6 address (12), 18 NetBIOS
  *              name[16], 34 UDP IPv4 u32, 38 UDP port u16
  * GO, FINISH, QUIT (4)  0 run u32
@@ -32,7 +33,7 @@
 #include "ipxlab/err.h"
 
 #define HELLO_LEN 38
-#define PREPARE_LEN 68
+#define PREPARE_LEN 71
 #define READY_LEN 40
 #define RUN_LEN 4
 #define RESULT_FIXED 130
@@ -159,6 +160,8 @@ static size_t enc_prepare(uint32_t run, const struct ipx_hmsg_prepare *p,
 	put_info(b + 26, &w->peer);
 	memcpy(b + 60, &w->udp_bind.s_addr, 4);
 	ipx_put32(b + 64, ms_of(w->setup_timeout));
+	b[68] = w->op;
+	ipx_put16(b + 69, w->station);
 	return PREPARE_LEN;
 }
 
@@ -321,13 +324,16 @@ static int dec_prepare(const uint8_t *b, size_t n, struct ipx_hmsg_prepare *p,
 	get_info(b + 26, &w->peer);
 	memcpy(&w->udp_bind.s_addr, b + 60, 4);
 	w->setup_timeout = ipx_get32(b + 64) / 1000.0;
+	w->op = b[68];
+	w->station = ipx_get16(b + 69);
 	if (p->cpu < -1 || p->cpu > MAX_CPU) {
 		hset_err(err, errlen, "PREPARE: CPU %d out of range", p->cpu);
 		return IPX_EINVAL;
 	}
-	if (w->size == 0 || w->size > 65535) {
+	if (w->kind == IPX_BW_NCP ? w->size > 64 * 1024 * 1024
+				  : (w->size == 0 || w->size > 65535)) {
 		hset_err(err, errlen, "PREPARE: size %zu out of range (1 to "
-				     "65535)",
+				     "65535; NCP: 0 to 64 MB)",
 			w->size);
 		return IPX_EINVAL;
 	}

@@ -18,7 +18,7 @@ const enum ipx_bw_kind ipx_b1_rows[IPX_B1_ROWS] = {
 
 /* The order of one pass (reversed every other pass, so that no kind
  * always runs first after a warm machine or last before a tired one). */
-static const enum ipx_bw_kind schedule[IPX_BW_KINDS] = {
+static const enum ipx_bw_kind schedule[IPX_B1_KINDS] = {
 	IPX_BW_UDP,	 IPX_BW_IPX,	    IPX_BW_SPX, IPX_BW_SPX2,
 	IPX_BW_NB_DGRAM, IPX_BW_NB_SESSION, IPX_BW_RTT,
 };
@@ -199,7 +199,7 @@ void ipx_b1_summarize(const struct ipx_b1_sample *s, unsigned repeat,
 	if (repeat > IPX_B1_MAX_REPEAT)
 		repeat = IPX_B1_MAX_REPEAT;
 	out->repeat = repeat;
-	for (int k = 0; k < IPX_BW_KINDS; k++)
+	for (int k = 0; k < IPX_B1_KINDS; k++)
 		summarize_row(s, repeat, (enum ipx_bw_kind)k, v, &out->row[k]);
 	/* Datagram rows count what arrived: a sender cannot win by
 	 * sending into loss. Session rows deliver everything they send. */
@@ -268,9 +268,9 @@ int ipx_b1_run(struct ipx_hctl *c, size_t sender, size_t receiver,
 	if (o->timeout > 0 && run.finish_timeout > run.run_timeout)
 		run.finish_timeout = run.run_timeout;
 	for (unsigned pass = 0; pass <= o->repeat; pass++) {
-		for (int i = 0; i < IPX_BW_KINDS; i++) {
+		for (int i = 0; i < IPX_B1_KINDS; i++) {
 			enum ipx_bw_kind k =
-				schedule[pass % 2 ? IPX_BW_KINDS - 1 - i : i];
+				schedule[pass % 2 ? IPX_B1_KINDS - 1 - i : i];
 			int rc;
 
 			if (cb)

@@ -39,6 +39,7 @@ static const char *const kind_names[IPX_BW_KINDS] = {
 	[IPX_BW_NB_SESSION] = "nb-session",
 	[IPX_BW_UDP] = "udp",
 	[IPX_BW_RTT] = "rtt",
+	[IPX_BW_NCP] = "ncp",
 };
 
 static const struct bw_ops *const kind_ops[IPX_BW_KINDS] = {
@@ -49,6 +50,7 @@ static const struct bw_ops *const kind_ops[IPX_BW_KINDS] = {
 	[IPX_BW_NB_SESSION] = &bw_nb_session_ops,
 	[IPX_BW_UDP] = &bw_udp_ops,
 	[IPX_BW_RTT] = &bw_rtt_ops,
+	[IPX_BW_NCP] = &bw_ncp_ops,
 };
 
 /* The largest size each kind can send in one packet or message (IPX
@@ -61,6 +63,7 @@ static const size_t kind_max[IPX_BW_KINDS] = {
 	[IPX_BW_NB_SESSION] = NB_MAX_MESSAGE,
 	[IPX_BW_UDP] = UDP_MAX - IPX_HDR_LEN,
 	[IPX_BW_RTT] = IPX_PKT_MAX - IPX_HDR_LEN,
+	[IPX_BW_NCP] = 64 * 1024 * 1024,	/* a copy's file size */
 };
 
 const char *ipx_bw_kind_name(enum ipx_bw_kind k)
@@ -105,6 +108,22 @@ void bw_set_error(struct ipx_bw *w, const char *fmt, ...)
 	va_start(ap, fmt);
 	set_error_v(w, fmt, ap);
 	va_end(ap);
+}
+
+void bw_enter(struct ipx_bw *w)
+{
+	w->depth++;
+}
+
+static void free_now(struct ipx_bw *w);
+
+bool bw_leave(struct ipx_bw *w)
+{
+	if (--w->depth == 0 && w->doomed) {
+		free_now(w);
+		return false;
+	}
+	return !w->doomed;
 }
 
 bool bw_live(const struct ipx_bw *w)
@@ -441,7 +460,9 @@ static int check_params(enum ipx_bw_role role, const struct ipx_bw_params *p,
 				  "a workload needs a count or a time");
 		return IPX_EINVAL;
 	}
-	if (p->size < (p->kind == IPX_BW_RTT ? 4u : 1u) ||
+	/* most NCP operations have a size of their own: 0 is fine */
+	if ((p->size < (p->kind == IPX_BW_RTT ? 4u : 1u) &&
+	     p->kind != IPX_BW_NCP) ||
 	    p->size > kind_max[p->kind]) {
 		ipx_bench_set_err(err, errlen,
 				  "%s: size %zu out of range (%u..%zu bytes)",
@@ -475,7 +496,7 @@ int ipx_bw_new(struct ipx_node *node, struct ipx_loop *loop,
 	if (rc != IPX_OK)
 		return rc;
 	w = calloc(1, sizeof(*w));
-	len = p->size < 4 ? 4 : p->size;
+	len = p->size < 4 || p->kind == IPX_BW_NCP ? 4 : p->size;
 	if (w)
 		w->payload = malloc(len);
 	if (!w || !w->payload) {
@@ -577,6 +598,19 @@ void ipx_bw_free(struct ipx_bw *w)
 {
 	if (!w)
 		return;
+	if (w->depth) {
+		/* inside a call that runs the loop: bw_leave frees it */
+		w->doomed = true;
+		w->state = BW_DONE;
+		ipx_timer_stop(w->loop, &w->ev_timer);
+		stop_timers(w);
+		return;
+	}
+	free_now(w);
+}
+
+static void free_now(struct ipx_bw *w)
+{
 	/* Closing may call back (an SPX connection's on_closed): a workload
 	 * already ended tells nothing more. */
 	w->state = BW_DONE;

@@ -82,11 +82,16 @@ struct ipx_bw {
 	uint64_t cpu_user0, cpu_sys0;
 	struct ipx_bw_result r;
 	char err[200];
+	/* a family call that runs the loop is in progress (bw_enter); a
+	 * free asked for meanwhile is done by bw_leave */
+	unsigned depth;
+	bool doomed;
 };
 
 /* The families' operations, by kind. */
 extern const struct bw_ops bw_ipx_ops, bw_rtt_ops, bw_spx_ops,
-	bw_nb_dgram_ops, bw_nb_session_ops, bw_udp_ops, bw_eth_ops;
+	bw_nb_dgram_ops, bw_nb_session_ops, bw_udp_ops, bw_eth_ops,
+	bw_ncp_ops;
 /* The UDP kind on a node whose link is Ethernet runs bw_eth_ops instead:
  * plain frames between the interfaces, the same path without IPX. */
 bool bw_eth_baseline(struct ipx_node *node);
@@ -140,6 +145,11 @@ int bw_sock_watch(struct ipx_bw *w, ipx_fd_cb cb, const char *what);
 int bw_sock_send_one(struct ipx_bw *w);
 uint64_t bw_sock_flush(struct ipx_bw *w);
 void bw_sock_close(struct ipx_bw *w);
+/* Around a family call that runs the loop itself (a synchronous NCP
+ * call): ipx_bw_free in between only marks the workload, and bw_leave
+ * frees it and returns false (the caller must not touch w then). */
+void bw_enter(struct ipx_bw *w);
+bool bw_leave(struct ipx_bw *w);
 /* True while the workload still runs (neither DONE nor FAILED). */
 bool bw_live(const struct ipx_bw *w);
 

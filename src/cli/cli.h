@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "ipxlab/capture.h"
 #include "ipxlab/config.h"
@@ -256,6 +257,25 @@ int bench_window_opt(int opt, const char *arg, double *seconds,
 		     unsigned long max_repeat);
 /* "ipxlab bench netbios" (cmd_netbios.c). */
 int bench_netbios(int argc, char **argv);
+/* Run this binary with argv as a child (stdio on /dev/null, killed when
+ * this process dies); its pid, or -1. */
+pid_t cli_spawn_self(char *const argv[]);
+/* SIGTERM the child and reap it; *pid becomes 0. Nothing if *pid <= 0. */
+void cli_stop_child(pid_t *pid);
+/* Remove a directory and everything below it (symbolic links as links). */
+void cli_remove_tree(const char *dir);
+/* A UDP port free on 127.0.0.1 just now; 0 if none. */
+int cli_free_udp_port(void);
+/* "VERSION (commit C)", for the conditions a benchmark records. */
+const char *cli_version_text(void);
+/* "ipxlab bench battery", "ipxlab bench copy" (cmd_bench_battery.c). */
+int bench_battery(int argc, char **argv);
+int bench_copy(int argc, char **argv);
+void help_bench_battery(FILE *out);
+void help_bench_copy(FILE *out);
+/* "ipxlab bench perftest" (cmd_bench_perftest.c). */
+int bench_perftest(int argc, char **argv);
+void help_bench_perftest(FILE *out);
 /* "ipxlab bench ncp" (cmd_bench_ncp.c). */
 int bench_ncp(int argc, char **argv);
 void help_bench_ncp(FILE *out);

@@ -33,6 +33,12 @@ void help_bench(FILE *out)
 		     "         the same packet size\n"
 		     "  ncp    NCP 1-byte reads, open/close and a large get\n"
 		     "         beside the round trip measured in the same run\n"
+		     "  battery B2, the 1990 Network Test Battery: eleven\n"
+		     "         file-server operations with 1 and 5 workstations\n"
+		     "  copy   B3, the 1990 file copy test: seven sizes copied\n"
+		     "         from the server to a workstation's disk\n"
+		     "  perftest B4, the 1990 performance test: 4 KB records\n"
+		     "         written overlaid, Kbyte/s as the user sees it\n"
 		     "  eth    IPX datagram rate over the Ethernet link between\n"
 		     "         two interfaces, beside raw AF_PACKET frames\n"
 		     "         (bench/eth.sh)\n"
@@ -1186,6 +1192,12 @@ int cmd_bench(int argc, char **argv)
 		return bench_spx(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "ncp"))
 		return bench_ncp(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "battery"))
+		return bench_battery(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "copy"))
+		return bench_copy(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "perftest"))
+		return bench_perftest(argc - 1, argv + 1);
 	cli_error("bench", "unknown benchmark '%s'", argv[1]);
 	help_bench(stderr);
 	return CLI_USAGE;

@@ -16,7 +16,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <getopt.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -67,58 +66,6 @@ struct bench {
 	uint16_t ping_id;
 	bool pong;
 };
-
-static int rm_one(const char *p, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
-
-static pid_t spawn(char *const argv[])
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (null >= 0) {	/* errors show as the run failing */
-			dup2(null, STDIN_FILENO);
-			dup2(null, STDOUT_FILENO);
-			dup2(null, STDERR_FILENO);
-		}
-		execv("/proc/self/exe", argv);
-		_exit(127);
-	}
-	return pid;
-}
-
-static void stop(pid_t *pid)
-{
-	if (*pid > 0) {
-		kill(*pid, SIGTERM);
-		waitpid(*pid, NULL, 0);
-		*pid = 0;
-	}
-}
-
-static int free_port(void)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET };
-	socklen_t l = sizeof(a);
-	int fd = socket(AF_INET, SOCK_DGRAM, 0), port = 0;
-
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0 &&
-	    getsockname(fd, (struct sockaddr *)&a, &l) == 0)
-		port = ntohs(a.sin_port);
-	if (fd >= 0)
-		close(fd);
-	return port;
-}
 
 static void on_pong(struct ipx_socket *s, const struct ipx_header *h,
 		    const uint8_t *data, size_t len, void *ctx)
@@ -239,7 +186,7 @@ static int setup(struct bench *b, size_t size, unsigned bufsize)
 	char spec[200], name[48], port[8];
 	struct cli_node_opts no;
 	struct ipx_addr addr;
-	int fd, p = free_port(), rc;
+	int fd, p = cli_free_udp_port(), rc;
 	char *hub_argv[] = { "ipxlab", "hub", "--bind", "127.0.0.1", "--port",
 			     port, "-q", NULL };
 	char *srv_argv[] = { "ipxlab", "server", "--hub", b->hubaddr, "--name",
@@ -273,9 +220,9 @@ static int setup(struct bench *b, size_t size, unsigned bufsize)
 	snprintf(b->hubaddr, sizeof(b->hubaddr), "127.0.0.1:%d", p);
 	snprintf(name, sizeof(name), "BENCHNCP-%d", (int)getpid());
 	snprintf(spec, sizeof(spec), "SYS=%s", b->dir);
-	b->hub = spawn(hub_argv);
+	b->hub = cli_spawn_self(hub_argv);
 	usleep(300000);
-	b->srv = spawn(srv_argv);
+	b->srv = cli_spawn_self(srv_argv);
 	cli_node_opts_init(&no);
 	no.hub = b->hubaddr;
 	rc = cli_node_open(&b->cn, &no);
@@ -315,10 +262,10 @@ static void teardown(struct bench *b)
 	ipx_sap_free(b->sap);
 	if (b->cn.loop)
 		cli_node_close(&b->cn);
-	stop(&b->srv);
-	stop(&b->hub);
+	cli_stop_child(&b->srv);
+	cli_stop_child(&b->hub);
 	if (b->dir[0])
-		nftw(b->dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+		cli_remove_tree(b->dir);
 }
 
 static void row(const char *what, double value, const char *unit,

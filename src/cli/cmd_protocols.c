@@ -81,7 +81,7 @@ static const char *row_name(enum ipx_bw_kind k)
 {
 	if (k == IPX_BW_UDP && eth_baseline)
 		return "Ethernet baseline";
-	static const char *const names[IPX_BW_KINDS] = {
+	static const char *const names[IPX_B1_KINDS] = {
 		[IPX_BW_IPX] = "IPX",
 		[IPX_BW_SPX] = "SPX",
 		[IPX_BW_SPX2] = "SPX II",
@@ -91,7 +91,7 @@ static const char *row_name(enum ipx_bw_kind k)
 		[IPX_BW_RTT] = "IPX round trip",
 	};
 
-	return k < IPX_BW_KINDS ? names[k] : "?";
+	return k < IPX_B1_KINDS ? names[k] : "?";
 }
 
 static const char *row_why(enum ipx_bw_kind k)
@@ -794,7 +794,7 @@ static int run(struct run_ctx *r)
 	no.wait = wait;
 	if (!r->hub)
 		no.pcap = r->pcap;	/* the hub started here records */
-	samples = calloc((size_t)r->o.repeat * IPX_BW_KINDS, sizeof(*samples));
+	samples = calloc((size_t)r->o.repeat * IPX_B1_KINDS, sizeof(*samples));
 	rep = malloc(sizeof(*rep));
 	if (!samples || !rep) {
 		free(samples);

@@ -33,7 +33,7 @@ const struct cli_cmd cli_commands[] = {
 	{ "demo", "[options]",
 	  "a hub and two nodes on loopback exchanging datagrams", cmd_demo,
 	  help_demo },
-	{ "bench", "[protocols|hub|spx|netbios|ncp|eth] [options]",
+	{ "bench", "[protocols|hub|spx|netbios|ncp|battery|copy|perftest|eth] [options]",
 	  "benchmarks (not tests); bare: the protocol comparison (B1)",
 	  cmd_bench, help_bench },
 	{ "agent", "[--name NAME] [options]",
@@ -137,4 +137,9 @@ int main(int argc, char **argv)
 	}
 	cli_current = c->name;
 	return c->run(argc - 1, argv + 1);
+}
+
+const char *cli_version_text(void)
+{
+	return IPXLAB_VERSION " (commit " IPXLAB_COMMIT ")";
 }

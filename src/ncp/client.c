@@ -189,6 +189,14 @@ void ncp_client_free(struct ncp_client *cl)
 	free(cl);
 }
 
+void ncp_client_abandon(struct ncp_client *cl)
+{
+	if (!cl)
+		return;
+	cl->connected = false;
+	ncp_client_free(cl);
+}
+
 const struct ncp_client_stats *ncp_client_stats(const struct ncp_client *cl)
 {
 	return &cl->stats;

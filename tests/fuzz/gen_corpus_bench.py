@@ -8,7 +8,7 @@ import struct
 OUT = os.path.join(os.path.dirname(__file__), "corpus", "bench_msg")
 
 
-def frame(t, body, magic=0x4942, version=1):
+def frame(t, body, magic=0x4942, version=2):
     return struct.pack(">HBBI", magic, version, t, len(body)) + body
 
 
@@ -18,10 +18,14 @@ def info(sock=0x4545):
 
 
 hello = frame(1, struct.pack(">IH", 1234, 2) + b"receiver".ljust(32, b"\0"))
+# the last three bytes: NCP operation u8, station u16 (version 2)
 prepare = frame(2, struct.pack(">IBBhHIIII", 7, 0, 4, -1, 3, 255, 2000, 0, 250)
-                + info() + bytes([10, 0, 0, 1]) + struct.pack(">I", 0))
+                + info() + bytes([10, 0, 0, 1]) + struct.pack(">I", 0) + bytes(3))
 prepare_time = frame(2, struct.pack(">IBBhHIIII", 8, 1, 5, 1, 1, 512, 0, 1500, 200)
-                     + info() + bytes(4) + struct.pack(">I", 4000))
+                     + info() + bytes(4) + struct.pack(">I", 4000) + bytes(3))
+# an NCP workstation: kind 7, operation 12 (copy), station 2, size 25184
+prepare_ncp = frame(2, struct.pack(">IBBhHIIII", 9, 0, 7, -1, 1, 25184, 1, 0, 0)
+                    + info(0x451) + bytes(4) + struct.pack(">IBH", 10000, 12, 2))
 ready = frame(3, struct.pack(">Ih", 7, 1) + info())
 go = frame(4, struct.pack(">I", 7))
 finish = frame(5, struct.pack(">I", 7))
@@ -44,14 +48,15 @@ error = frame(7, struct.pack(">IH", 7, 19) + b"cannot run on CPU 3")
 
 seeds = {
     "hello": hello, "prepare": prepare, "prepare_time": prepare_time,
+    "prepare_ncp": prepare_ncp,
     "ready": ready, "go": go, "finish": finish, "quit": quit_,
     "result": res, "result_empty": res_empty, "error": error,
     "stream": hello + prepare + ready + go + res + finish + quit_,
     "bad_magic": frame(4, struct.pack(">I", 1), magic=0x1234),
-    "bad_version": frame(4, struct.pack(">I", 1), version=2),
+    "bad_version": frame(4, struct.pack(">I", 1), version=1),
     "bad_type": frame(9, struct.pack(">I", 1)),
     "bad_go_length": frame(4, struct.pack(">IB", 1, 0)),
-    "huge_length": struct.pack(">HBBI", 0x4942, 1, 6, 0x7FFFFFFF),
+    "huge_length": struct.pack(">HBBI", 0x4942, 2, 6, 0x7FFFFFFF),
     "truncated_result": res[:-3],
     "bad_result_total": result([(600, 1500)])[:-4] + struct.pack(">I", 7),
     "nan_rate": res[:8 + 56] + b"\x7f\xf8" + bytes(6) + res[8 + 64:],

@@ -96,7 +96,11 @@ static void hello_prepare_ready_round_trip(void **state)
 	p->peer.udp.sin_addr.s_addr = htonl(0x7F000001);
 	p->peer.udp.sin_port = htons(4242);
 	p->udp_bind.s_addr = htonl(0x0A000001);
+	p->op = 7;
+	p->station = 513;
 	dec_all(enc(&ma));
+	assert_int_equal(mb.u.prepare.params.op, 7);
+	assert_int_equal(mb.u.prepare.params.station, 513);
 	assert_int_equal(mb.run, 77);
 	assert_int_equal(mb.u.prepare.role, IPX_BW_SENDER);
 	assert_int_equal(mb.u.prepare.cpu, -1);
@@ -309,7 +313,7 @@ static void bad_input_is_refused_clearly(void **state)
 
 /* ---- B1's summary against known data ---- */
 
-static struct ipx_b1_sample samples[5 * IPX_BW_KINDS];
+static struct ipx_b1_sample samples[5 * IPX_B1_KINDS];
 
 static void set_sample(unsigned r, enum ipx_bw_kind k, double pps,
 		       uint64_t sent, uint64_t delivered)

@@ -1,0 +1,494 @@
+/*
+ * cmd_bench_battery.c - "ipxlab bench battery": B2, the Network Test
+ * Battery of 1990 (docs/benchmarks.md): the eleven file-server operations,
+ * each repeated for 20 s (the directory searches 10 s) by 1 and then by 5
+ * workstations at once, as operations per second per workstation and in
+ * total, beside the only per-test figures the 1990 note published (peak
+ * Kbyte/s on the wire, one workstation). The single-request operations
+ * are set against what the round trip measured in the same run allows.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "fsbench.h"
+#include "ipxlab/err.h"
+#include "ipxlab/log.h"
+
+#define CMD "bench"
+#define TARGET 0.80
+#define MAX_SETS 8
+#define QUICK_SECONDS 1.0
+#define PING_SECONDS 2.0
+#define RTT_BEFORE 0.5	/* the ping just before a targeted test */
+
+enum { OPT_SECONDS = FSB_OPT_FIRST, OPT_STATIONS, OPT_ONLY, OPT_QUICK };
+
+void help_bench_battery(FILE *out)
+{
+	fprintf(out,
+		"usage: ipxlab bench battery [options]\n\n"
+		"B2, the 1990 Network Test Battery: eleven file-server operations\n"
+		"(open/close in one and in four levels of directories, 1-byte\n"
+		"reads of a 4 KB and a 4 MB shared file, create/write/close/delete,\n"
+		"64-byte random and sequential reads of a private 128 KB file,\n"
+		"16 KB block reads, *.* and random directory searches, record\n"
+		"lock/unlock), each for 20 s (the searches 10 s) by 1 and by 5\n"
+		"workstations at once. Workstations are agents (own process, own\n"
+		"IPX node, own NCP connection), started together behind a barrier;\n"
+		"the table gives ops/s per workstation and in total, each one's\n"
+		"traffic on its link, and the 1990 peak Kbyte/s beside. 1-byte\n"
+		"reads and lock/unlock are set against the round trip (ping of\n"
+		"the server) measured first: target %.0f%% of one round trip per\n"
+		"request.\n\n"
+		"  -s, --seconds S     per test instead of 20 (searches: half)\n"
+		"      --quick         %.0f s per test (searches half): the whole\n"
+		"                      battery in well under 2 minutes\n"
+		"      --stations LIST workstation counts, e.g. 1,5 (default;\n"
+		"                      1 to %d each)\n"
+		"      --only OPS      these tests only, e.g. lock,shared-small:\n"
+		"                      open-multi open-single shared-small\n"
+		"                      shared-large create private-random\n"
+		"                      private-seq block dir-search random-search\n"
+		"                      lock\n" FSBENCH_HELP,
+		TARGET * 100, QUICK_SECONDS, IPX_BN_MAX_STATIONS);
+}
+
+struct battery {
+	struct fsbench b;
+	double seconds;		/* 0: the 1990 times */
+	unsigned sets[MAX_SETS];
+	size_t nsets;
+	bool only[IPX_BN_BATTERY_OPS];
+	double rtt;		/* seconds per round trip, at the start */
+	uint64_t pings;
+	/* the round trip measured just before each single-request test
+	 * with one workstation (its bound); 0: not measured */
+	double rtt_op[IPX_BN_BATTERY_OPS];
+	/* results[set][op][station] */
+	struct ipx_bw_result (*res)[IPX_BN_BATTERY_OPS][IPX_BN_MAX_STATIONS];
+};
+
+static double op_seconds(const struct battery *t, enum ipx_bn_op op)
+{
+	double s = ipx_bn_op_seconds(op);
+
+	return t->seconds > 0 ? t->seconds * s / 20 : s;
+}
+
+static int parse_sets(struct battery *t, const char *arg)
+{
+	char *copy = strdup(arg), *save = NULL, *tok;
+	unsigned long v;
+
+	t->nsets = 0;
+	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (t->nsets == MAX_SETS ||
+		    cli_parse_uint(CMD, "--stations", tok, 1,
+				   IPX_BN_MAX_STATIONS, &v) < 0) {
+			if (t->nsets == MAX_SETS)
+				cli_error(CMD, "--stations: at most %d counts",
+					  MAX_SETS);
+			free(copy);
+			return -1;
+		}
+		t->sets[t->nsets++] = (unsigned)v;
+	}
+	free(copy);
+	if (!t->nsets) {
+		cli_error(CMD, "--stations needs counts, e.g. 1,5");
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_only(struct battery *t, const char *arg)
+{
+	char *copy = strdup(arg), *save = NULL, *tok;
+	enum ipx_bn_op op;
+	int n = 0;
+
+	memset(t->only, 0, sizeof(t->only));
+	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (ipx_bn_op_parse(tok, &op) != IPX_OK ||
+		    op >= IPX_BN_BATTERY_OPS) {
+			cli_error(CMD, "--only: unknown test '%s' (see --help)",
+				  tok);
+			free(copy);
+			return -1;
+		}
+		t->only[op] = true;
+		n++;
+	}
+	free(copy);
+	if (!n) {
+		cli_error(CMD, "--only needs test names (see --help)");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- printing ---- */
+
+struct row {
+	double mean, min, max, total, wire_kbs;
+	uint64_t ops, misses;
+};
+
+static void summarize(const struct ipx_bw_result *r, unsigned n,
+		      struct row *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->min = INFINITY;
+	for (unsigned i = 0; i < n; i++) {
+		double pps = r[i].seconds > 0 ? r[i].sent / r[i].seconds : 0;
+
+		out->total += pps;
+		out->min = pps < out->min ? pps : out->min;
+		out->max = pps > out->max ? pps : out->max;
+		out->wire_kbs += r[i].seconds > 0 ? r[i].bytes / 1024.0 /
+							    r[i].seconds
+						  : 0;
+		out->ops += r[i].sent;
+		out->misses += r[i].delivered;
+	}
+	out->mean = n ? out->total / n : 0;
+	out->wire_kbs = n ? out->wire_kbs / n : 0;
+	if (!n)
+		out->min = 0;
+}
+
+/* The round-trip bound of a single-request test: ops/s. */
+static double bound(const struct battery *t, enum ipx_bn_op op)
+{
+	unsigned req = ipx_bn_op_requests(op);
+
+	return req && t->rtt_op[op] > 0 ? 1.0 / (req * t->rtt_op[op]) : 0;
+}
+
+/* ws1 pings the server for 'secs': the mean round trip in *rtt. */
+static int measure_rtt(struct battery *t, double secs, double *rtt,
+		       uint64_t *n, char *err, size_t errlen)
+{
+	struct ipx_bw_result ping;
+	int rc = ipx_bn_run(t->b.ctl, &t->b.ro, IPX_BN_PING, 1, secs, 0, 0, 0,
+			    &ping, err, errlen);
+
+	if (rc == IPX_OK && ping.sent) {
+		*rtt = ping.seconds / (double)ping.sent;
+		if (n)
+			*n = ping.sent;
+	}
+	return rc;
+}
+
+static void print_table(const struct battery *t)
+{
+	unsigned targets = 0;
+
+	printf("B2 Network Test Battery: ipxlab file server '%s', NCP over "
+	       "IPX\n",
+	       t->b.srvname);
+	fsbench_print_conditions(&t->b, stdout);
+	printf("# round trip %.1f us (ping of the server by ws1, %llu in "
+	       "%.1f s)\n",
+	       t->rtt * 1e6, (unsigned long long)t->pings, PING_SECONDS);
+	printf("%-38s %3s %9s %9s %9s %10s %9s  %s\n", "", "",
+	       "ops/s per", "", "", "total", "wire KB/s", "1990 peak KB/s");
+	printf("%-38s %3s %9s %9s %9s %10s %9s  %s\n", "test", "ws", "ws mean",
+	       "min", "max", "ops/s", "per ws", "local | bridged");
+	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++) {
+		if (!t->only[op])
+			continue;
+		for (size_t s = 0; s < t->nsets; s++) {
+			struct row w;
+			double l, br;
+
+			summarize(t->res[s][op], t->sets[s], &w);
+			ipx_bn_published_kbs(op, &l, &br);
+			printf("%-38s %3u %9.0f %9.0f %9.0f %10.0f %9.1f  ",
+			       s ? "" : ipx_bn_op_title(op), t->sets[s], w.mean,
+			       w.min, w.max, w.total, w.wire_kbs);
+			if (t->sets[s] == 1)
+				printf("%5.0f | %.0f", l, br);
+			else
+				printf("%5s", "-");
+			if (op == IPX_BN_RANDOM_SEARCH)
+				printf("  (%llu of %llu missed)",
+				       (unsigned long long)w.misses,
+				       (unsigned long long)w.ops);
+			printf("\n");
+		}
+	}
+	printf("Per-test seconds: %.1f (searches %.1f). KB/s on the wire: IPX "
+	       "bytes the workstation's link sent and received, mean over "
+	       "the test (1990: the analyzer's peak); 1990 figures are for one "
+	       "workstation only.\n",
+	       op_seconds(t, IPX_BN_LOCK), op_seconds(t, IPX_BN_DIR_SEARCH));
+	printf("Round-trip targets (1 workstation alone; %.0f%% of one round "
+	       "trip per request, the round trip pinged just before the "
+	       "test):\n",
+	       TARGET * 100);
+	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++) {
+		double bnd = bound(t, op);
+
+		for (size_t s = 0; s < t->nsets && t->only[op] && bnd > 0;
+		     s++) {
+			struct row w;
+
+			if (t->sets[s] != 1)
+				continue;
+			targets++;
+			summarize(t->res[s][op], 1, &w);
+			printf("  %-36s %9.0f ops/s  bound %9.0f (%u request%s "
+			       "x %.1f us)  %5.1f%%  %s\n",
+			       ipx_bn_op_title(op), w.mean, bnd,
+			       ipx_bn_op_requests(op),
+			       ipx_bn_op_requests(op) == 1 ? "" : "s",
+			       t->rtt_op[op] * 1e6, w.mean / bnd * 100,
+			       w.mean >= TARGET * bnd ? "PASS" : "MISS");
+			break;
+		}
+	}
+	if (!targets)
+		printf("  none: no 1-byte read or lock test ran with 1 "
+		       "workstation\n");
+}
+
+static void print_json(const struct battery *t)
+{
+	printf("{\"benchmark\":\"battery\",\"conditions\":{");
+	fsbench_json_conditions(&t->b, stdout);
+	printf(",\"seconds\":%.3f,\"search_seconds\":%.3f,\"rtt_us\":%.3f},"
+	       "\"target\":%.2f,\"tests\":[",
+	       op_seconds(t, IPX_BN_LOCK), op_seconds(t, IPX_BN_DIR_SEARCH),
+	       t->rtt * 1e6, TARGET);
+	bool first = true;
+
+	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++) {
+		for (size_t s = 0; s < t->nsets && t->only[op]; s++) {
+			const struct ipx_bw_result *r = t->res[s][op];
+			struct row w;
+			double l, br, bnd = bound(t, op);
+
+			summarize(r, t->sets[s], &w);
+			ipx_bn_published_kbs(op, &l, &br);
+			printf("%s{\"test\":\"%s\",\"title\":", first ? "" : ",",
+			       ipx_bn_op_name(op));
+			first = false;
+			fsbench_json_str(stdout, ipx_bn_op_title(op));
+			printf(",\"workstations\":%u,\"per_workstation\":[",
+			       t->sets[s]);
+			for (unsigned i = 0; i < t->sets[s]; i++)
+				printf("%s{\"ops\":%llu,\"seconds\":%.6f,"
+				       "\"ops_per_s\":%.3f,\"wire_bytes\":%llu,"
+				       "\"misses\":%llu,\"retransmits\":%llu}",
+				       i ? "," : "",
+				       (unsigned long long)r[i].sent,
+				       r[i].seconds,
+				       r[i].seconds > 0 ? r[i].sent /
+								  r[i].seconds
+							: 0,
+				       (unsigned long long)r[i].bytes,
+				       (unsigned long long)r[i].delivered,
+				       (unsigned long long)r[i].retransmits);
+			printf("],\"mean_ops_per_s\":%.3f,\"total_ops_per_s\":"
+			       "%.3f,\"wire_kbytes_per_s\":%.3f",
+			       w.mean, w.total, w.wire_kbs);
+			if (t->sets[s] == 1)
+				printf(",\"published_peak_kbytes_per_s\":"
+				       "{\"local\":%.0f,\"bridged\":%.0f}",
+				       l, br);
+			if (t->sets[s] == 1 && bnd > 0)
+				printf(",\"rtt_us\":%.3f,\"round_trip_bound\":"
+				       "%.3f,\"ratio\":%.4f,\"pass\":%s",
+				       t->rtt_op[op] * 1e6, bnd, w.mean / bnd,
+				       w.mean >= TARGET * bnd ? "true"
+							      : "false");
+			printf("}");
+		}
+	}
+	printf("]}\n");
+}
+
+static void print_csv(const struct battery *t)
+{
+	printf("test,workstations,station,ops,seconds,ops_per_s,"
+	       "wire_kbytes_per_s,misses\n");
+	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
+		for (size_t s = 0; s < t->nsets && t->only[op]; s++)
+			for (unsigned i = 0; i < t->sets[s]; i++) {
+				const struct ipx_bw_result *r =
+					&t->res[s][op][i];
+				double secs = r->seconds;
+
+				printf("%s,%u,%u,%llu,%.6f,%.3f,%.3f,%llu\n",
+				       ipx_bn_op_name(op), t->sets[s], i + 1,
+				       (unsigned long long)r->sent, secs,
+				       secs > 0 ? r->sent / secs : 0,
+				       secs > 0 ? r->bytes / 1024.0 / secs : 0,
+				       (unsigned long long)r->delivered);
+			}
+}
+
+/* ---- the run ---- */
+
+/* "battery 3/23: open-single, 1 workstation, 20.0 s (about 7 min left)" */
+static void progress(const struct battery *t, unsigned k, unsigned n,
+		     const char *what, unsigned ws, double secs, double left)
+{
+	if (!t->b.progress)
+		return;
+	fprintf(stderr, "\r\033[K  battery %u/%u: %s, %u workstation%s, "
+			"%.1f s (about %.0f %s left)",
+		k, n, what, ws, ws == 1 ? "" : "s", secs,
+		left >= 120 ? left / 60 : left, left >= 120 ? "min" : "s");
+	fflush(stderr);
+}
+
+static int run(struct battery *t)
+{
+	char err[768];
+	unsigned k = 0, n = 1;
+	double left = PING_SECONDS;
+	int rc;
+
+	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++) {
+		n += t->only[op] ? (unsigned)t->nsets : 0;
+		left += t->only[op] ? t->nsets * op_seconds(t, op) : 0;
+	}
+	progress(t, ++k, n, "round trip (ping)", 1, PING_SECONDS, left);
+	left -= PING_SECONDS;
+	rc = measure_rtt(t, PING_SECONDS, &t->rtt, &t->pings, err,
+			 sizeof(err));
+	for (size_t s = 0; rc == IPX_OK && s < t->nsets; s++) {
+		for (int op = 0; rc == IPX_OK && op < IPX_BN_BATTERY_OPS;
+		     op++) {
+			if (!t->only[op])
+				continue;
+			if (t->sets[s] == 1 && ipx_bn_op_requests(op))
+				rc = measure_rtt(t, RTT_BEFORE, &t->rtt_op[op],
+						 NULL, err, sizeof(err));
+			if (rc != IPX_OK)
+				break;
+			progress(t, ++k, n, ipx_bn_op_name(op), t->sets[s],
+				 op_seconds(t, op), left);
+			left -= op_seconds(t, op);
+			rc = ipx_bn_run(t->b.ctl, &t->b.ro, op, t->sets[s],
+					op_seconds(t, op), 0, 0, (uint16_t)k,
+					t->res[s][op], err, sizeof(err));
+		}
+	}
+	if (t->b.progress)
+		fprintf(stderr, "\r\033[K");
+	if (rc != IPX_OK) {
+		cli_error(CMD, "battery: %s", err);
+		return CLI_FAIL;
+	}
+	if (t->b.json)
+		print_json(t);
+	else if (t->b.csv)
+		print_csv(t);
+	else
+		print_table(t);
+	return CLI_OK;
+}
+
+int bench_battery(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "seconds", required_argument, NULL, 's' },
+		{ "stations", required_argument, NULL, OPT_STATIONS },
+		{ "only", required_argument, NULL, OPT_ONLY },
+		{ "quick", no_argument, NULL, OPT_QUICK },
+		FSBENCH_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct battery t;
+	const char *fixtures = NULL;
+	bool seconds_given = false, quick = false;
+	int opt, rc, code = CLI_OK;
+
+	memset(&t, 0, sizeof(t));
+	t.b.cmd = "battery";
+	t.b.wait = 10;
+	t.sets[0] = 1;
+	t.sets[1] = 5;
+	t.nsets = 2;
+	memset(t.only, 1, sizeof(t.only));
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":s:qvh", longopts, NULL)) !=
+	       -1) {
+		switch (opt) {
+		case 's':
+			if (cli_parse_seconds(CMD, "--seconds", optarg, 0.1,
+					      3600, &t.seconds) < 0)
+				return CLI_USAGE;
+			seconds_given = true;
+			continue;
+		case OPT_QUICK:
+			quick = true;
+			continue;
+		case OPT_STATIONS:
+			if (parse_sets(&t, optarg) < 0)
+				return CLI_USAGE;
+			continue;
+		case OPT_ONLY:
+			if (parse_only(&t, optarg) < 0)
+				return CLI_USAGE;
+			continue;
+		case FSB_OPT_FIXTURES:
+			fixtures = optarg;	/* after --stations */
+			continue;
+		case 'h':
+			help_bench_battery(stdout);
+			return CLI_OK;
+		default:
+			break;
+		}
+		rc = fsbench_opt(&t.b, opt, optarg, 0, &code);
+		if (rc < 0)
+			return CLI_USAGE;
+		if (rc == 0)
+			return bench_bad_option("battery", opt, argv);
+	}
+	if (optind < argc) {
+		cli_error(CMD, "battery: unexpected argument '%s'",
+			  argv[optind]);
+		return CLI_USAGE;
+	}
+	if (quick && seconds_given) {
+		cli_error(CMD, "--quick and --seconds exclude each other");
+		return CLI_USAGE;
+	}
+	if (quick)
+		t.seconds = QUICK_SECONDS;
+	for (size_t s = 0; s < t.nsets; s++)
+		t.b.agents = t.sets[s] > t.b.agents ? t.sets[s] : t.b.agents;
+	if (fixtures) {
+		fsbench_opt(&t.b, FSB_OPT_FIXTURES, fixtures, t.b.agents,
+			    &code);
+		return code;
+	}
+	rc = fsbench_check(&t.b);
+	if (rc != CLI_OK)
+		return rc;
+	t.res = calloc(t.nsets, sizeof(*t.res));
+	if (!t.res) {
+		cli_error(CMD, "out of memory");
+		return CLI_FAIL;
+	}
+	if (ipx_log_get_level() == IPX_LOG_INFO)
+		ipx_log_set_level(IPX_LOG_WARN);
+	rc = fsbench_start(&t.b);
+	if (rc == CLI_OK)
+		rc = run(&t);
+	fsbench_stop(&t.b, rc == CLI_OK);
+	free(t.res);
+	return rc;
+}

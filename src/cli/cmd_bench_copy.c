@@ -1,0 +1,212 @@
+/*
+ * cmd_bench_copy.c - "ipxlab bench copy": B3, the file copy test of 1990
+ * (docs/benchmarks.md): each of the seven file sizes copied from the file
+ * server to the workstation's local disk five times in a row, each time
+ * from the open of the file to the close of the copy, and the average,
+ * beside the seconds the 1990 note published (three runs and their
+ * average, local network and bridged).
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "fsbench.h"
+#include "ipxlab/err.h"
+#include "ipxlab/log.h"
+
+#define CMD "bench"
+#define DEFAULT_COPIES 5
+#define MAX_COPIES 50
+
+enum { OPT_COPIES = FSB_OPT_FIRST };
+
+void help_bench_copy(FILE *out)
+{
+	fprintf(out,
+		"usage: ipxlab bench copy [options]\n\n"
+		"B3, the 1990 file copy test: files of 1,205 to 214,705 bytes\n"
+		"copied from the file server to a workstation's local disk (a\n"
+		"new file in $TMPDIR or /tmp, written and closed, not synced),\n"
+		"%d times in a row each; every time and the average in seconds,\n"
+		"beside the 1990 seconds (local network | bridged). The time\n"
+		"runs from the open on the server to the close of the copy;\n"
+		"the workstation is an agent (own process, IPX node and NCP\n"
+		"connection).\n\n"
+		"  -n, --copies N      copies of each size (default %d, 1 to %d)\n"
+		"      --quick         the same (a copy takes milliseconds)\n"
+		FSBENCH_HELP,
+		DEFAULT_COPIES, DEFAULT_COPIES, MAX_COPIES);
+}
+
+struct copyb {
+	struct fsbench b;
+	unsigned copies;
+	double t[IPX_BN_COPY_SIZES][MAX_COPIES];
+};
+
+static double avg(const double *v, unsigned n)
+{
+	double s = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		s += v[i];
+	return n ? s / n : 0;
+}
+
+static void print_table(const struct copyb *c)
+{
+	printf("B3 file copy: file server '%s' to ws1's local disk, %u "
+	       "consecutive copies per size\n",
+	       c->b.srvname, c->copies);
+	fsbench_print_conditions(&c->b, stdout);
+	printf("%9s  %-*s %9s  %s\n", "bytes", c->copies * 9, "seconds, each copy",
+	       "average", "1990 local: runs, avg | bridged: runs, avg");
+	for (int s = 0; s < IPX_BN_COPY_SIZES; s++) {
+		const struct ipx_bn_copy_pub *p = &ipx_bn_copy_published[s];
+
+		printf("%9u  ", ipx_bn_copy_size[s]);
+		for (unsigned i = 0; i < c->copies; i++)
+			printf("%8.4f ", c->t[s][i]);
+		printf("%9.4f  %.2f %.2f %.2f avg %.2f | %.2f %.2f %.2f avg "
+		       "%.2f\n",
+		       avg(c->t[s], c->copies), p->local[0], p->local[1],
+		       p->local[2], p->local_avg, p->bridged[0], p->bridged[1],
+		       p->bridged[2], p->bridged_avg);
+	}
+	printf("1990 times include the copy program's start-up on a 1990 PC; "
+	       "ours are the copy alone.\n");
+}
+
+static void print_json(const struct copyb *c)
+{
+	printf("{\"benchmark\":\"copy\",\"conditions\":{");
+	fsbench_json_conditions(&c->b, stdout);
+	printf(",\"copies\":%u},\"sizes\":[", c->copies);
+	for (int s = 0; s < IPX_BN_COPY_SIZES; s++) {
+		const struct ipx_bn_copy_pub *p = &ipx_bn_copy_published[s];
+
+		printf("%s{\"bytes\":%u,\"seconds\":[", s ? "," : "",
+		       ipx_bn_copy_size[s]);
+		for (unsigned i = 0; i < c->copies; i++)
+			printf("%s%.6f", i ? "," : "", c->t[s][i]);
+		printf("],\"average\":%.6f,\"published\":{\"local\":[%.2f,%.2f,"
+		       "%.2f],\"local_avg\":%.2f,\"bridged\":[%.2f,%.2f,%.2f],"
+		       "\"bridged_avg\":%.2f}}",
+		       avg(c->t[s], c->copies), p->local[0], p->local[1],
+		       p->local[2], p->local_avg, p->bridged[0], p->bridged[1],
+		       p->bridged[2], p->bridged_avg);
+	}
+	printf("]}\n");
+}
+
+static void print_csv(const struct copyb *c)
+{
+	printf("bytes,copy,seconds\n");
+	for (int s = 0; s < IPX_BN_COPY_SIZES; s++)
+		for (unsigned i = 0; i < c->copies; i++)
+			printf("%u,%u,%.6f\n", ipx_bn_copy_size[s], i + 1,
+			       c->t[s][i]);
+}
+
+static int run(struct copyb *c)
+{
+	char err[768];
+	int rc = IPX_OK;
+
+	for (int s = 0; rc == IPX_OK && s < IPX_BN_COPY_SIZES; s++) {
+		for (unsigned i = 0; rc == IPX_OK && i < c->copies; i++) {
+			struct ipx_bw_result r;
+
+			if (c->b.progress) {
+				fprintf(stderr, "\r\033[K  copy: %u bytes, "
+						"copy %u/%u",
+					ipx_bn_copy_size[s], i + 1, c->copies);
+				fflush(stderr);
+			}
+			rc = ipx_bn_run(c->b.ctl, &c->b.ro, IPX_BN_COPY, 1, 0, 1,
+					ipx_bn_copy_size[s], (uint16_t)i, &r,
+					err, sizeof(err));
+			c->t[s][i] = r.seconds;
+		}
+	}
+	if (c->b.progress)
+		fprintf(stderr, "\r\033[K");
+	if (rc != IPX_OK) {
+		cli_error(CMD, "copy: %s", err);
+		return CLI_FAIL;
+	}
+	if (c->b.json)
+		print_json(c);
+	else if (c->b.csv)
+		print_csv(c);
+	else
+		print_table(c);
+	return CLI_OK;
+}
+
+int bench_copy(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "copies", required_argument, NULL, 'n' },
+		{ "quick", no_argument, NULL, OPT_COPIES },
+		FSBENCH_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct copyb *c = calloc(1, sizeof(*c));
+	unsigned long v;
+	int opt, rc, code = CLI_OK;
+
+	if (!c) {
+		cli_error(CMD, "out of memory");
+		return CLI_FAIL;
+	}
+	c->b.cmd = "copy";
+	c->b.wait = 10;
+	c->b.agents = 1;
+	c->copies = DEFAULT_COPIES;
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":n:qvh", longopts, NULL)) !=
+	       -1) {
+		if (opt == 'n') {
+			if (cli_parse_uint(CMD, "--copies", optarg, 1,
+					   MAX_COPIES, &v) < 0) {
+				free(c);
+				return CLI_USAGE;
+			}
+			c->copies = (unsigned)v;
+			continue;
+		}
+		if (opt == OPT_COPIES)
+			continue;
+		if (opt == 'h') {
+			help_bench_copy(stdout);
+			free(c);
+			return CLI_OK;
+		}
+		rc = fsbench_opt(&c->b, opt, optarg, 1, &code);
+		if (rc == 2 || rc <= 0) {
+			free(c);
+			return rc == 2 ? code
+			       : rc < 0 ? CLI_USAGE
+					: bench_bad_option("copy", opt, argv);
+		}
+	}
+	if (optind < argc) {
+		cli_error(CMD, "copy: unexpected argument '%s'", argv[optind]);
+		free(c);
+		return CLI_USAGE;
+	}
+	rc = fsbench_check(&c->b);
+	if (rc == CLI_OK) {
+		if (ipx_log_get_level() == IPX_LOG_INFO)
+			ipx_log_set_level(IPX_LOG_WARN);
+		rc = fsbench_start(&c->b);
+		if (rc == CLI_OK)
+			rc = run(c);
+		fsbench_stop(&c->b, rc == CLI_OK);
+	}
+	free(c);
+	return rc;
+}

@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# battery_test.sh [IPXLAB] - the file-server benchmarks as a user runs them
+# (`ipxlab bench battery`, `ipxlab bench copy`, `ipxlab bench perftest`): bad options refused with
+# clear messages, --fixtures writes the volume, a short battery with 1 and
+# 2 workstations whose JSON has every test with every workstation's count
+# and whose CSV has a line per workstation, a copy run with every size,
+# an existing server named with --server, and a workstation killed
+# mid-run reported by name with nothing left.
+set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build "${1:-}"
+need_exe "$BIN"
+need_cmd python3
+make_tmp battery
+
+# refused BENCH OPTIONS... -- PATTERN: exit 2 and the message on stderr
+refused() {
+	local b=$1 want=${*: -1} args=("${@:2:$#-2}") out rc
+	out=$(timeout 10 "$BIN" bench "$b" "${args[@]}" 2>&1 >/dev/null); rc=$?
+	if [ $rc = 2 ] && grep -q -- "$want" <<<"$out"; then
+		pass "bench $b refuses ${args[*]}"
+	else
+		fail "bench $b refuses ${args[*]}" "rc=$rc" "$out"
+	fi
+}
+
+refused battery --seconds 0 "--seconds must be a number of seconds"
+refused battery --stations 0 "--stations must be a whole number from 1 to 16"
+refused battery --stations 17 "--stations must be a whole number from 1 to 16"
+refused battery --only frob "--only: unknown test 'frob'"
+refused battery --only ping "--only: unknown test 'ping'"
+refused battery --quick --seconds 2 "--quick and --seconds exclude each other"
+refused battery --json --csv "--json and --csv exclude each other"
+refused battery --server X "--server X needs --hub"
+refused battery --frobnicate "unknown option '--frobnicate'"
+refused battery extra "unexpected argument 'extra'"
+refused copy --copies 0 "--copies must be a whole number from 1 to 50"
+refused copy --json --csv "--json and --csv exclude each other"
+out=$("$BIN" bench battery --help); rc=$?
+[ $rc = 0 ] && grep -q -- "--stations LIST" <<<"$out" && grep -q -- "--only OPS" <<<"$out" &&
+	pass "bench battery --help lists its options" || fail "bench battery --help lists its options" "$out"
+out=$("$BIN" bench --help); grep -q "battery" <<<"$out" && grep -q "copy" <<<"$out" &&
+	pass "bench --help names battery and copy" || fail "bench --help names battery and copy" "$out"
+
+# --- fixtures -------------------------------------------------------------------
+mkdir "$TMP/vol"
+if "$BIN" bench battery --stations 3 --fixtures "$TMP/vol" >/dev/null &&
+	[ "$(stat -c %s "$TMP/vol/BATTERY/SHARED4M.DAT")" = 4194304 ] &&
+	[ "$(stat -c %s "$TMP/vol/BATTERY/PRIV03.DAT")" = 131072 ] &&
+	[ ! -e "$TMP/vol/BATTERY/PRIV04.DAT" ] &&
+	[ -f "$TMP/vol/BATTERY/D1/D0/D1/D0/F3.DAT" ] &&
+	[ "$(stat -c %s "$TMP/vol/BATTERY/C214705.DAT")" = 214705 ]; then
+	pass "--fixtures writes the shared, private, copy and four-level files"
+else
+	fail "--fixtures writes the shared, private, copy and four-level files" "$(find "$TMP/vol" | head)"
+fi
+
+# --- a short real battery -------------------------------------------------------
+start=$SECONDS
+if timeout 120 "$BIN" bench battery --seconds 0.4 --stations 1,2 --json >"$TMP/b.json" 2>"$TMP/b.err" &&
+	python3 - "$TMP/b.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d["tests"]
+names = {x["test"] for x in t}
+assert len(names) == 11, names
+assert len(t) == 22, len(t)
+for x in t:
+    assert len(x["per_workstation"]) == x["workstations"], x
+    for w in x["per_workstation"]:
+        assert w["ops"] > 0 and w["seconds"] > 0 and w["wire_bytes"] > 0, x
+    if x["workstations"] == 1:
+        assert "published_peak_kbytes_per_s" in x, x
+rs = [x for x in t if x["test"] == "random-search"]
+assert all(sum(w["misses"] for w in x["per_workstation"]) > 0 for x in rs)
+single = [x for x in t if x["workstations"] == 1 and "round_trip_bound" in x]
+assert {x["test"] for x in single} == {"shared-small", "shared-large", "lock"}, single
+assert d["conditions"]["rtt_us"] > 0 and len(d["conditions"]["agents"]) == 2
+PY
+then
+	pass "battery --json: 11 tests with 1 and 2 workstations, every count, misses, targets ($((SECONDS - start)) s)"
+else
+	fail "battery --json: 11 tests with 1 and 2 workstations, every count, misses, targets" "$(cat "$TMP/b.err")" "$(head -c 600 "$TMP/b.json")"
+fi
+if timeout 60 "$BIN" bench battery --seconds 0.2 --stations 2 --only lock,open-single --csv >"$TMP/b.csv" 2>"$TMP/b.err" &&
+	[ "$(grep -c '^lock,2,' "$TMP/b.csv")" = 2 ] && [ "$(grep -c '^open-single,2,' "$TMP/b.csv")" = 2 ]; then
+	pass "battery --csv: a line per workstation and test"
+else
+	fail "battery --csv: a line per workstation and test" "$(cat "$TMP/b.err")" "$(cat "$TMP/b.csv")"
+fi
+if timeout 60 "$BIN" bench battery --seconds 0.2 --stations 1 --only lock >"$TMP/b.txt" 2>&1 &&
+	has "$TMP/b.txt" "record lock/unlock +1 " && has "$TMP/b.txt" "55 \| 17" &&
+	has "$TMP/b.txt" "bound .*(PASS|MISS)"; then
+	pass "battery table: the test, the 1990 peak KB/s beside, the round-trip target"
+else
+	fail "battery table: the test, the 1990 peak KB/s beside, the round-trip target" "$(cat "$TMP/b.txt")"
+fi
+
+if command -v script >/dev/null 2>&1; then
+	script -qec "timeout 60 '$BIN' bench battery --seconds 0.2 --stations 1 --only lock,create" /dev/null \
+		>"$TMP/tty.out" 2>&1
+	if grep -q "battery 3/3: lock, 1 workstation, 0.2 s (about [0-9]* s left)" "$TMP/tty.out" &&
+		grep -q "record lock/unlock" "$TMP/tty.out"; then
+		pass "battery on a terminal: a progress line with the test and the time left"
+	else
+		fail "battery on a terminal: a progress line with the test and the time left" "$(tr '\r' '\n' <"$TMP/tty.out" | head -20)"
+	fi
+fi
+
+# --- copy -----------------------------------------------------------------------
+if timeout 60 "$BIN" bench copy --copies 2 --json >"$TMP/c.json" 2>"$TMP/c.err" &&
+	python3 - "$TMP/c.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["sizes"]
+assert [x["bytes"] for x in s] == [1205, 5079, 10752, 25184, 50176, 108048, 214705]
+assert all(len(x["seconds"]) == 2 and min(x["seconds"]) > 0 for x in s)
+assert s[0]["published"]["local_avg"] == 0.72 and s[6]["published"]["bridged_avg"] == 10.04
+PY
+then
+	pass "copy --json: seven sizes, each copy timed, the 1990 seconds beside"
+else
+	fail "copy --json: seven sizes, each copy timed, the 1990 seconds beside" "$(cat "$TMP/c.err")" "$(cat "$TMP/c.json")"
+fi
+
+# --- perftest -------------------------------------------------------------------
+refused perftest --size 0 "--size must be a whole number from 1 to 65536"
+refused perftest --quick --seconds 1 "--quick and --seconds exclude each other"
+if timeout 60 "$BIN" bench perftest --seconds 0.3 --stations 2 --json >"$TMP/p.json" 2>"$TMP/p.err" &&
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); w=d["per_workstation"]
+assert len(w)==2 and all(x["records"]>0 and x["kbytes_per_s"]>0 for x in w) and d["conditions"]["record"]==4096' "$TMP/p.json"; then
+	pass "perftest --json: every workstation's records and KB/s"
+else
+	fail "perftest --json: every workstation's records and KB/s" "$(cat "$TMP/p.err")" "$(cat "$TMP/p.json")"
+fi
+
+# --- an existing server on an existing hub --------------------------------------
+start_hub
+"$BIN" server --hub "$HUB" --name BATT-IT --volume "SYS=$TMP/vol" -q >/dev/null 2>"$TMP/srv.err" & PIDS+=($!)
+if timeout 60 "$BIN" bench battery --hub "$HUB" --server BATT-IT --seconds 0.2 --stations 1 \
+	--only private-random,lock --json >"$TMP/s.json" 2>"$TMP/s.err" &&
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); c=d["conditions"]
+assert c["server"]=="BATT-IT" and not c["server_started_here"] and not c["hub_started_here"]
+assert all(x["per_workstation"][0]["ops"] > 0 for x in d["tests"])' "$TMP/s.json"; then
+	pass "battery --hub --server: an existing server with the fixtures, recorded as given"
+else
+	fail "battery --hub --server: an existing server with the fixtures, recorded as given" "$(cat "$TMP/s.err")" "$(cat "$TMP/srv.err")"
+fi
+
+# --- a workstation killed mid-run -----------------------------------------------
+# ws2 kills itself when asked to prepare the third test (repeat 3).
+start=$SECONDS
+IPXLAB_AGENT_FAULT=ws2:ncp:3:die timeout 60 "$BIN" bench battery --seconds 0.2 --stations 2 \
+	>"$TMP/kill.out" 2>"$TMP/kill.err" & c=$!
+PIDS+=($c)
+sleep 0.5
+kids=$(pgrep -P "$(pgrep -P $c | head -1)" | tr '\n' ' ')
+wait $c; rc=$?
+sleep 0.2
+left=""; for k in $kids; do kill -0 "$k" 2>/dev/null && left="$left $k"; done
+if [ $rc = 1 ] && grep -q "agent 'ws2' (pid [0-9]*) died: killed by signal 9" "$TMP/kill.err" &&
+	[ -z "$left" ] && [ $((SECONDS - start)) -lt 40 ]; then
+	pass "a killed workstation is reported by name, exit 1, nothing left running"
+else
+	fail "a killed workstation is reported by name, exit 1, nothing left running" "rc=$rc left '$left'" "$(cat "$TMP/kill.err")"
+fi
+
+finish
