@@ -37,7 +37,8 @@ void help_ncp(FILE *out)
 		"  mkdir PATH, rmdir PATH, mv FROM TO, stat PATH\n"
 		"  info                the server's name, version, connections\n"
 		"  whoami              the user and station of this connection\n"
-		"Paths: VOL:DIR\\NAME, or relative to SYS:. Exit 0 success, 1 a\n"
+		"Paths: VOL:DIR\\NAME, or relative to SYS:; options go anywhere\n"
+		"(after -- a path may start with -). Exit 0 success, 1 a\n"
 		"failure (the server's completion code or a time-out, named),\n"
 		"2 bad usage. Large transfers show progress on a terminal.\n\n"
 		"  -s, --server NAME   the server (default: the nearest that\n"
@@ -350,7 +351,8 @@ static int do_stat(struct session *s, const char *path)
 	return CLI_OK;
 }
 
-static int run_command(struct session *s, int argc, char **argv)
+/* The number of arguments each command takes, checked before we join. */
+static int check_args(int argc, char **argv)
 {
 	const char *c = argv[0];
 	int want = !strcmp(c, "ls") ? -1
@@ -358,7 +360,6 @@ static int run_command(struct session *s, int argc, char **argv)
 		   : !strcmp(c, "mv") ? 2
 		   : !strcmp(c, "get") || !strcmp(c, "put") ? -2
 							     : 1;
-	int rc;
 
 	if ((want >= 0 && argc - 1 != want) || (want == -1 && argc > 2) ||
 	    (want == -2 && (argc < 2 || argc > 3))) {
@@ -366,6 +367,14 @@ static int run_command(struct session *s, int argc, char **argv)
 				 "'ipxlab ncp --help')", c);
 		return CLI_USAGE;
 	}
+	return CLI_OK;
+}
+
+static int run_command(struct session *s, int argc, char **argv)
+{
+	const char *c = argv[0];
+	int rc;
+
 	if (!strcmp(c, "ls"))
 		return do_ls(s, argc > 1 ? argv[1] : NULL);
 	if (!strcmp(c, "get"))
@@ -438,8 +447,9 @@ int cmd_ncp(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	cli_node_opts_init(&no);
 	optind = 1;
-	/* Options stop at the command: its arguments may start with '-'. */
-	while ((opt = getopt_long(argc, argv, "+s:u:p:vqh", longopts, NULL)) !=
+	/* Options anywhere, as in the other commands; after `--` a path may
+	 * start with '-'. */
+	while ((opt = getopt_long(argc, argv, "s:u:p:vqh", longopts, NULL)) !=
 	       -1) {
 		switch (opt) {
 		case 's':
@@ -491,6 +501,8 @@ int cmd_ncp(int argc, char **argv)
 			  argv[optind]);
 		return CLI_USAGE;
 	}
+	if (check_args(argc - optind, argv + optind) != CLI_OK)
+		return CLI_USAGE;
 	if (strlen(user) == 0 || strlen(user) > 47 ||
 	    (pass && strlen(pass) > 127)) {
 		cli_error("ncp", "--user must be 1 to 47 characters and "

@@ -301,7 +301,7 @@ if git -C "$REPO" rev-parse --git-dir >/dev/null 2>&1; then
 	mkdir -p "$TMP/src"
 	tar -xzf "$REPO/$tarball" -C "$TMP/src" 2>>"$TMP/dist.err"
 	top=$TMP/src/ipxlab-${VER% *}
-	make -s --no-print-directory -C "$top" build/gen/version.h >>"$TMP/dist.err" 2>&1
+	env -u SANITIZE -u BUILD make -s --no-print-directory -C "$top" build/gen/version.h >>"$TMP/dist.err" 2>&1
 	grep -q "IPXLAB_COMMIT \"$head\"" "$top/build/gen/version.h" 2>/dev/null
 	check "a build from 'make dist' names the commit ($head)" $? "$TMP/dist.err" \
 		"$top/build/gen/version.h"

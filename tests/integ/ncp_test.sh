@@ -143,6 +143,13 @@ timeout 60 "$BIN" bench ncp -s 0.5 --size 1 >"$TMP/bench.out" 2>&1; rc=$?
 # Bad usage.
 "$BIN" ncp --hub "$HUB" frobnicate >/dev/null 2>&1; [ $? = 2 ] && pass "an unknown ncp command exits 2" || fail "an unknown ncp command exits 2"
 "$BIN" ncp --hub "$HUB" mv A >/dev/null 2>&1; [ $? = 2 ] && pass "a missing argument exits 2" || fail "a missing argument exits 2"
+out=$(timeout 5 "$BIN" ncp ls --help 2>&1); rc=$?
+[ $rc = 0 ] && grep -q "^usage: ipxlab ncp" <<<"$out" && pass "ncp VERB --help prints the help at once" || fail "ncp VERB --help prints the help at once" "rc=$rc $out"
+P0=$(free_port)
+out=$(timeout 5 "$BIN" ncp get X --hub "127.0.0.1:$P0" --wait 0.3 2>&1); rc=$?
+[ $rc = 1 ] && grep -q "127.0.0.1:$P0 after 0.3 s" <<<"$out" && pass "ncp options after the command are options (--hub, --wait)" || fail "ncp options after the command are options (--hub, --wait)" "rc=$rc $out"
+out=$(timeout 5 "$BIN" ncp get --hub "127.0.0.1:$P0" --wait 5 2>&1); rc=$?
+[ $rc = 2 ] && grep -q "wrong number of arguments" <<<"$out" && pass "a missing argument is refused before joining the network" || fail "a missing argument is refused before joining the network" "rc=$rc $out"
 "$BIN" server --hub "$HUB" --volume DATA="$TMP/data" >/dev/null 2>"$TMP/nosys.err"; rc=$?
 [ $rc = 1 ] && has "$TMP/nosys.err" "SYS is required" && pass "a server without SYS is refused" || fail "a server without SYS is refused" "rc=$rc" "$TMP/nosys.err"
 "$BIN" server --volume SYS >/dev/null 2>&1; [ $? = 2 ] && pass "a bad --volume exits 2" || fail "a bad --volume exits 2"
