@@ -11,8 +11,8 @@ MODE=${2:-unit}
 cd "$(dirname "$0")/.."
 
 # Modules with a target (docs/testing.md); the others are shown only.
-TARGETED="base link ipx spx netbios rip sap hub"
-MODULES="base link ipx spx netbios rip sap hub diag bench"
+TARGETED="base link ipx spx netbios rip sap hub ncp"
+MODULES="base link ipx spx netbios rip sap hub ncp diag bench"
 LINE_TARGET=85
 BRANCH_TARGET=70
 
