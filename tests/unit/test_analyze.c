@@ -270,6 +270,37 @@ static void live_beside_a_capture(void **state)
 	ipx_analyze_free(&a);
 }
 
+/* One frame at a time (live): an Ethernet II frame whose IPX length is
+ * more than was captured is "cut" when the capture's snap length kept
+ * less than the wire carried, and bad IPX when it was all there. */
+static void snap_length_cut_is_not_bad_ipx(void **state)
+{
+	struct ipx_analyze a;
+	uint8_t f[14 + 86] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+			       2, 0, 0, 0, 0, 1, 0x81, 0x37 };
+	struct ipx_header h = { .checksum = 0xFFFF, .length = 86, .type = 4 };
+
+	(void)state;
+	memset(h.dst.node, 0xFF, 6);
+	h.src.node[5] = 1;
+	ipx_header_encode(&h, f + 14);
+	ipx_analyze_init(&a, NULL);
+	assert_int_equal(ipx_analyze_add(&a, 0, f, sizeof(f), sizeof(f)),
+			 IPX_OK);
+	assert_int_equal(a.packets, 1);
+	/* tcpdump -s 64: 64 of the 100 bytes kept. */
+	assert_int_equal(ipx_analyze_add(&a, 10, f, 64, sizeof(f)), IPX_OK);
+	assert_int_equal(a.drops[IPX_ANALYZE_DROP_CUT], 1);
+	assert_int_equal(a.drops[IPX_ANALYZE_DROP_BAD_IPX], 0);
+	/* The same 64 bytes as the whole frame: its length field lies. */
+	assert_int_equal(ipx_analyze_add(&a, 20, f, 64, 64), IPX_OK);
+	assert_int_equal(a.drops[IPX_ANALYZE_DROP_CUT], 1);
+	assert_int_equal(a.drops[IPX_ANALYZE_DROP_BAD_IPX], 1);
+	assert_int_equal(a.packets, 1);
+	assert_int_equal(a.frames, 3);
+	ipx_analyze_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -278,6 +309,7 @@ int main(void)
 		cmocka_unit_test(bad_and_cut_files),
 		cmocka_unit_test(linux_cooked_capture),
 		cmocka_unit_test(live_beside_a_capture),
+		cmocka_unit_test(snap_length_cut_is_not_bad_ipx),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

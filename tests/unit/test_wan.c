@@ -265,6 +265,33 @@ static void local_traffic_stays_home(void **state)
 	rig_close(&r);
 }
 
+/* A steady trickle, one small frame every 50 ms: each batch leaves when
+ * the hold timer its first frame started runs out, so no frame waits
+ * longer than the 200 ms hold (and its time on the trunk). */
+static void a_trickle_leaves_at_each_hold(void **state)
+{
+	static struct rig r;
+	const struct ipx_wan_module_stats *a;
+
+	(void)state;
+	rig_open(&r, NULL);
+	rig_wan(&r);
+	r.len = 100;
+	ipx_timer_start(r.loop, &r.flood, 0, 50 * IPX_MSEC);
+	ipx_loop_run_for(r.loop, 1010 * IPX_MSEC);
+	a = ipx_wan_stats(r.wan, 0);
+	assert_int_equal(r.sent, 21);	/* at 0, 50, ..., 1000 ms */
+	assert_int_equal(a->timer_releases, 5);
+	assert_int_equal(a->fill_releases, 0);
+	/* Sent at 0..950 ms: out by the 1000 ms release at the latest. */
+	assert_true(r.n >= 20);
+	for (unsigned i = 0; i < r.n; i++)
+		if (r.at[i] > i * 50 * IPX_MSEC + 205 * IPX_MSEC)
+			fail_msg("frame %u sent at %u ms arrived at %llu us", i,
+				 i * 50, (unsigned long long)r.at[i]);
+	rig_close(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +300,7 @@ int main(void)
 		cmocka_unit_test(overload_is_carried_at_trunk_rate_and_dropped),
 		cmocka_unit_test(big_packets_do_not_cross),
 		cmocka_unit_test(local_traffic_stays_home),
+		cmocka_unit_test(a_trickle_leaves_at_each_hold),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
