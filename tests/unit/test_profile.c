@@ -2,8 +2,8 @@
  * test_profile.c - link profiles in simulated time: exact wire times, a
  * shared Ethernet that five stations share fairly and never overfill, the
  * token ring's rotation, a delay added to arrival only, loss, the
- * frame-size limit on the in-memory
- * segment, and the profile-file parser's messages.
+ * frame-size limit on the in-memory segment, and the profile-file
+ * parser's messages.
  */
 #include "cm.h"
 

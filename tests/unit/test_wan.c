@@ -1,9 +1,10 @@
 /*
  * test_wan.c - the WAN bridge in simulated time: two in-memory segments
  * joined by the isn bridge modules. A lone frame waits for the hold timer;
- * a busy Ethernet fills the receive buffer first; load above the trunk
- * rate is carried at that rate and the rest dropped and counted; packets
- * over 576 bytes never cross; the learning table keeps local traffic home.
+ * a trickle leaves at each hold; a busy Ethernet fills the receive
+ * buffer first; load above the trunk rate is carried at that rate and the
+ * rest dropped and counted; packets over 576 bytes never cross; the
+ * learning table keeps local traffic home.
  */
 #include "cm.h"
 
