@@ -4,10 +4,12 @@
  * a trickle leaves at each hold; a busy Ethernet fills the receive
  * buffer first; load above the trunk rate is carried at that rate and the
  * rest dropped and counted; packets over 576 bytes never cross; the
- * learning table keeps local traffic home.
+ * learning table keeps local traffic home; the statistics as printed.
  */
 #include "cm.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ipxlab/bytes.h"
@@ -32,6 +34,12 @@ struct rig {
 	unsigned sent, n;
 	ipx_time at[MAXLOG];
 };
+
+static void expect_prefix(const char *text, const char *want)
+{
+	if (strncmp(text, want, strlen(want)))
+		fail_msg("got:\n%s\nwant first:\n%s", text, want);
+}
 
 static void to_wan(struct ipx_link *l, const uint8_t *pkt, size_t len,
 		   void *ctx)
@@ -163,6 +171,28 @@ static void lone_frame_waits_for_the_hold_timer(void **state)
 	assert_int_equal(a->timer_frames, 1);
 	assert_int_equal(a->fill_releases, 0);
 	assert_int_equal(a->crossed, 1);
+	/* As `ipxlab bridge` prints them (SIGUSR1 and at exit). */
+	{
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		assert_non_null(f);
+		ipx_wan_print_stats(r.wan, f);
+		fclose(f);
+		/* 4.328 ms of trunk time in the 1.199 s run: 0.4 %. */
+		expect_prefix(text,
+			"a_seen 1\na_filtered 0\na_held 1\na_held_bytes 500\n"
+			"a_fill_releases 0\na_fill_frames 0\n"
+			"a_timer_releases 1\na_timer_frames 1\na_crossed 1\n"
+			"a_crossed_bytes 500\na_trunk_utilisation 0.4%\n"
+			"a_drop_bad_ipx 0\na_drop_too_big_for_bridge 0\n"
+			"a_drop_tx_buffer_full 0\nb_seen 0\n");
+		assert_non_null(strstr(text, "\nb_trunk_utilisation 0.0%\n"));
+		assert_non_null(strstr(text, "\ntrunk_frames 1\n"));
+		assert_non_null(strstr(text, "\ntrunk_busy_ms 4.328\n"));
+		free(text);
+	}
 	rig_close(&r);
 }
 
