@@ -148,10 +148,11 @@ unit: $(UNIT_BIN)
 
 # Line and branch coverage per module (gcovr), from the unit tests in an
 # instrumented build of its own (build/coverage); INTEG=1 runs the
-# integration and interop scripts too. Targets: docs/testing.md.
+# integration and interop scripts too, SCRIPTS="a_test.sh ..." those
+# scripts after the unit tests. Targets: docs/testing.md.
 coverage:
 	@$(MAKE) --no-print-directory COVERAGE=1 OPT="-O0 -g" coverage-bins
-	@scripts/coverage.sh build/coverage $(if $(INTEG),all,unit)
+	@scripts/coverage.sh build/coverage $(if $(INTEG),all,unit) $(SCRIPTS)
 
 coverage-bins: $(BIN) $(UNIT_BIN) $(TOOL_BIN)
 

@@ -23,7 +23,11 @@ B=$(dirname "$BIN")
 B=${B#"$REPO"/}
 S=
 case $B in */san-*) S=${B##*/san-} S=${S//-/,} ;; esac
-M=(make -s --no-print-directory -C "$REPO" BUILD="$B" SANITIZE="$S")
+# `make coverage INTEG=1`: anything rebuilt there (version.h follows
+# HEAD) is instrumented as the rest, and linked with gcov.
+C=()
+case $B in build/coverage | build/coverage/*) C=(COVERAGE=1 OPT="-O0 -g") ;; esac
+M=(make -s --no-print-directory -C "$REPO" BUILD="$B" SANITIZE="$S" "${C[@]}")
 DEST=$TMP/dest
 PFX=$DEST/usr/local
 IBIN=$PFX/bin/ipxlab
@@ -223,6 +227,7 @@ flags=$(PKG_CONFIG_PATH=$PFX/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$DEST \
 	pkg-config --cflags --libs ipxlab 2>"$TMP/pc.err")
 san=()
 [ -n "$S" ] && san=("-fsanitize=$S")
+[ ${#C[@]} -gt 0 ] && san+=(--coverage)	# an instrumented library
 # shellcheck disable=SC2086  # (pkg-config's flags are words)
 ${CC:-cc} -std=c11 -o "$TMP/use" "$TMP/use.c" $flags "${san[@]}" \
 	>"$TMP/cc.out" 2>&1 && out=$("$TMP/use")

@@ -1,7 +1,8 @@
 /*
  * test_analyze.c - the analyzer against a pcap built with known times,
  * sizes and protocols: every gap bucket edge, Kbyte/s per second and its
- * peak, the protocol rules, one conversation, and bad files.
+ * peak, the protocol rules, one conversation, bad files, a frame cut by
+ * the snap length, and the report as text and JSON.
  */
 #include "cm.h"
 
@@ -270,6 +271,131 @@ static void live_beside_a_capture(void **state)
 	ipx_analyze_free(&a);
 }
 
+/* One frame at a time (live): an Ethernet II frame whose IPX length is
+ * more than was captured is "cut" when the capture's snap length kept
+ * less than the wire carried, and bad IPX when it was all there. */
+static void snap_length_cut_is_not_bad_ipx(void **state)
+{
+	struct ipx_analyze a;
+	uint8_t f[14 + 86] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+			       2, 0, 0, 0, 0, 1, 0x81, 0x37 };
+	struct ipx_header h = { .checksum = 0xFFFF, .length = 86, .type = 4 };
+
+	(void)state;
+	memset(h.dst.node, 0xFF, 6);
+	h.src.node[5] = 1;
+	ipx_header_encode(&h, f + 14);
+	ipx_analyze_init(&a, NULL);
+	assert_int_equal(ipx_analyze_add(&a, 0, f, sizeof(f), sizeof(f)),
+			 IPX_OK);
+	assert_int_equal(a.packets, 1);
+	/* tcpdump -s 64: 64 of the 100 bytes kept. */
+	assert_int_equal(ipx_analyze_add(&a, 10, f, 64, sizeof(f)), IPX_OK);
+	assert_int_equal(a.drops[IPX_ANALYZE_DROP_CUT], 1);
+	assert_int_equal(a.drops[IPX_ANALYZE_DROP_BAD_IPX], 0);
+	/* The same 64 bytes as the whole frame: its length field lies. */
+	assert_int_equal(ipx_analyze_add(&a, 20, f, 64, 64), IPX_OK);
+	assert_int_equal(a.drops[IPX_ANALYZE_DROP_CUT], 1);
+	assert_int_equal(a.drops[IPX_ANALYZE_DROP_BAD_IPX], 1);
+	assert_int_equal(a.packets, 1);
+	assert_int_equal(a.frames, 3);
+	ipx_analyze_free(&a);
+}
+
+/* What `ipxlab analyze` prints for the trace, as text and as JSON; a
+ * file cut short says what it skipped; a missing file is named. */
+static char *report(const struct ipx_analyze *a, bool json)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	if (json)
+		ipx_analyze_print_json(a, f);
+	else
+		ipx_analyze_print(a, f);
+	fclose(f);
+	return text;
+}
+
+static void the_report(void **state)
+{
+	struct ipx_analyze a;
+	char err[300], *text;
+	uint8_t buf[4096];
+	size_t n;
+	FILE *f;
+
+	(void)state;
+	ipx_analyze_init(&a, NULL);
+	assert_int_equal(ipx_analyze_file(&a, path, err, sizeof(err)), IPX_OK);
+	/* The figures of buckets_rates_and_protocols: 912, 1,014 and 514
+	 * bytes a second, (2,440 - 114) / 2 s = 1,163 bytes/s. */
+	text = report(&a, false);
+	assert_string_equal(text,
+		"packets 10 bytes 2440 over 2.000 s (10 frames read)\n"
+		"Kbyte/s per second: 0.9 1.0 0.5\n"
+		"peak 1.0 Kbyte/s, mean 1.1 Kbyte/s\n"
+		"by protocol: ipx 4 spx 1 ncp 2 netbios 1 sap 1 rip 1\n"
+		"arrival gaps (ms), 9 gaps:\n"
+		"  0-4           1   11.1%\n"
+		"  5-9           1   11.1%\n"
+		"  10-14         1   11.1%\n"
+		"  15-19         1   11.1%\n"
+		"  20-24         1   11.1%\n"
+		"  25-29         1   11.1%\n"
+		"  >=30          3   33.3%\n");
+	free(text);
+	text = report(&a, true);
+	assert_string_equal(text,
+		"{\"frames\":10,\"packets\":10,\"bytes\":2440,"
+		"\"first_us\":1700000000000000,\"last_us\":1700000002000000,"
+		"\"mean_bytes_per_s\":1163.000,\"peak_kbyte_per_s\":0.990,"
+		"\"kbyte_per_s\":[0.891,0.990,0.502],"
+		"\"protocols\":{\"ipx\":4,\"spx\":1,\"ncp\":2,\"netbios\":1,"
+		"\"sap\":1,\"rip\":1},"
+		"\"gaps_ms\":{\"0-4\":1,\"5-9\":1,\"10-14\":1,\"15-19\":1,"
+		"\"20-24\":1,\"25-29\":1,\">=30\":3},"
+		"\"gap_share_percent\":{\"0-4\":11.11,\"5-9\":11.11,"
+		"\"10-14\":11.11,\"15-19\":11.11,\"20-24\":11.11,"
+		"\"25-29\":11.11,\">=30\":33.33},"
+		"\"skipped\":{\"not_ipx\":0,\"bad_ipx\":0,\"cut_short\":0,"
+		"\"other_conversation\":0}}\n");
+	free(text);
+	ipx_analyze_free(&a);
+	/* Cut in the last record: the text says what was skipped. */
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	ipx_analyze_init(&a, NULL);
+	assert_int_equal(ipx_analyze_pcap(&a, buf, n - 10, err, sizeof(err)),
+			 IPX_OK);
+	text = report(&a, false);
+	assert_non_null(strstr(text, "\nskipped cut_short 1\n"));
+	assert_null(strstr(text, "skipped not_ipx"));
+	free(text);
+	ipx_analyze_free(&a);
+	/* No packet at all: zeros, no division by zero. */
+	ipx_analyze_init(&a, NULL);
+	text = report(&a, false);
+	assert_non_null(strstr(text, "packets 0 bytes 0 over 0.000 s"));
+	assert_non_null(strstr(text, "peak 0.0 Kbyte/s, mean 0.0 Kbyte/s"));
+	assert_non_null(strstr(text, "  >=30          0    0.0%\n"));
+	free(text);
+	assert_int_equal(ipx_analyze_file(&a, "/nonexistent/x.pcap", err,
+					  sizeof(err)), IPX_EIO);
+	assert_string_equal(err, "/nonexistent/x.pcap: No such file or "
+				 "directory");
+	assert_string_equal(ipx_analyze_drop_name(IPX_ANALYZE_DROP_CUT),
+			    "cut_short");
+	assert_string_equal(ipx_analyze_drop_name(IPX_ANALYZE_DROP_COUNT), "?");
+	assert_string_equal(ipx_analyze_gap_name(6), ">=30");
+	assert_string_equal(ipx_analyze_gap_name(7), "?");
+	ipx_analyze_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -278,6 +404,8 @@ int main(void)
 		cmocka_unit_test(bad_and_cut_files),
 		cmocka_unit_test(linux_cooked_capture),
 		cmocka_unit_test(live_beside_a_capture),
+		cmocka_unit_test(snap_length_cut_is_not_bad_ipx),
+		cmocka_unit_test(the_report),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

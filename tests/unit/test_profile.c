@@ -1,8 +1,9 @@
 /*
  * test_profile.c - link profiles in simulated time: exact wire times, a
  * shared Ethernet that five stations share fairly and never overfill, the
- * token ring's rotation, loss, the frame-size limit on the in-memory
- * segment, and the profile-file parser's messages.
+ * token ring's rotation, a delay added to arrival only, loss, the
+ * frame-size limit on the in-memory segment, and the profile-file
+ * parser's messages.
  */
 #include "cm.h"
 
@@ -144,6 +145,31 @@ static void lone_frame_arrives_after_its_wire_time(void **state)
 					   : NULL;
 	assert_non_null(ms);
 	assert_int_equal(ms->busy_ns, 1230400);
+	rig_close(&r);
+}
+
+/* A profile's delay (propagation, a repeater) is added to arrival but
+ * does not hold the wire: two frames back to back arrive one wire time
+ * apart, each 25 us later than without it. */
+static void delay_is_added_to_arrival_not_to_the_wire(void **state)
+{
+	static struct rig r;
+	struct ipx_profile p = named("eth10");
+	const struct ipx_medium_stats *ms;
+
+	(void)state;
+	rig_open(&r, "eth10", 1, 1500, 0);
+	p.delay_ns = 25000;
+	assert_int_equal(ipx_mem_segment_set_profile(r.seg, &p), IPX_OK);
+	send_round(r.loop, NULL, &r);
+	send_round(r.loop, NULL, &r);
+	ipx_loop_run_for(r.loop, IPX_SEC);
+	assert_int_equal(r.n, 2);
+	/* 1,230.4 + 25 us; then 2,460.8 + 25 us. */
+	assert_int_equal(r.at[0], 1256);
+	assert_int_equal(r.at[1], 2486);
+	ms = ipx_medium_stats(ipx_mem_segment_medium(r.seg));
+	assert_int_equal(ms->busy_ns, 2 * 1230400);
 	rig_close(&r);
 }
 
@@ -462,6 +488,7 @@ int main(void)
 		cmocka_unit_test(wire_times_are_exact),
 		cmocka_unit_test(lone_frame_arrives_after_its_wire_time),
 		cmocka_unit_test(back_to_back_frames_do_not_drift),
+		cmocka_unit_test(delay_is_added_to_arrival_not_to_the_wire),
 		cmocka_unit_test(two_stations_share_eth10_fairly),
 		cmocka_unit_test(five_stations_share_eth10_fairly),
 		cmocka_unit_test(token_ring_passes_the_token_in_turn),

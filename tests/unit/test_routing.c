@@ -6,10 +6,12 @@
  * network number: from RIP answers, router broadcasts and routed packets,
  * so that their own network's addresses go straight to the node), the
  * internal network, NetBIOS type-20 propagation (an unknown source network
- * filled in by the first router), and the RIP codec.
+ * filled in by the first router), the RIP codec, and the table as
+ * `ipxlab routes` prints it.
  */
 #include "cm.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -686,6 +688,40 @@ static void full_table_spans_packets_of_50(void **state)
 	(void)s;
 }
 
+/* `ipxlab routes`: the table as a router prints it (attached networks,
+ * learned ones with their next hop and age), then its counters. */
+static void the_printed_table(void **state)
+{
+	struct topo *t = *state;
+	char *text = NULL, want[512], hop[13];
+	size_t len = 0;
+	struct ipx_route r;
+	FILE *f;
+
+	run(t, IPX_SEC);
+	run(t, 30 * IPX_SEC);
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	ipx_rip_print(t->r1->rip, f);
+	fclose(f);
+	/* C was learned from R2 at 0 s and is 31 s old (the next periodic
+	 * broadcast is at 60 s). */
+	assert_int_equal(ipx_node_route_lookup(t->r1->node, NET_C, &r), IPX_OK);
+	snprintf(want, sizeof(want),
+		 "routes 3\n"
+		 "network  hops ticks  next hop     link     age\n"
+		 "0000000A    0     0  attached     0 (mem)  -\n"
+		 "0000000B    0     0  attached     1 (mem)  -\n"
+		 "0000000C    1     1  %-12s 1 (mem)  31 s\n"
+		 "rip_rx_requests ", ipx_node_format(r.via, hop));
+	if (strncmp(text, want, strlen(want)))
+		fail_msg("got:\n%s\nwant:\n%s", text, want);
+	assert_non_null(strstr(text, "\nrip_learned 1\n"));
+	assert_non_null(strstr(text, "\nrip_withdrawn 0\n"));
+	assert_non_null(strstr(text, "\nrip_drop_not_router 0\n"));
+	free(text);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -706,6 +742,7 @@ int main(void)
 		T(a_routed_packet_is_answered_through_the_routers),
 		T(rip_codec_and_bad_packets),
 		T(full_table_spans_packets_of_50),
+		T(the_printed_table),
 	};
 #undef T
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -475,6 +475,36 @@ static void a_far_server_answers_a_query_across_routers(void **state)
 		ipx_sap_stats(t->r1->sap)->drops[IPX_SAP_DROP_NOT_NEIGHBOUR], 1);
 }
 
+/* 16 hops is "down": a service 15 hops away is kept but passed on by no
+ * router (it would arrive at 16), one 14 hops away is passed on at 15. */
+static void a_service_15_hops_away_is_not_passed_on(void **state)
+{
+	struct topo *t = *state;
+	const struct ipx_sap_entry *e;
+	bool near = false;
+
+	run(t, IPX_SEC);
+	sap_says(t, node_x, "AT15", NET_B, 15, 0);
+	sap_says(t, node_x, "AT14", NET_B, 14, 0);
+	e = lookup(t->r1->sap, 4, "AT15");
+	assert_non_null(e);
+	assert_int_equal(e->hops, 15);
+	assert_int_equal(lookup(t->r1->sap, 4, "AT14")->hops, 14);
+	forget(t);
+	run(t, 61 * IPX_SEC);	/* a periodic broadcast at least */
+	assert_true(t->responses >= 1);
+	for (size_t i = 0; i < t->nseen; i++) {
+		if (!strcmp(t->seen[i].name, "AT15"))
+			fail_msg("AT15 passed on to A at %u hops",
+				 t->seen[i].hops);
+		if (!strcmp(t->seen[i].name, "AT14")) {
+			assert_int_equal(t->seen[i].hops, 15);
+			near = true;
+		}
+	}
+	assert_true(near);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -489,6 +519,7 @@ int main(void)
 		T(a_response_that_crossed_a_router_is_dropped),
 		T(an_equal_copy_from_a_second_router_changes_nothing),
 		T(a_far_server_answers_a_query_across_routers),
+		T(a_service_15_hops_away_is_not_passed_on),
 	};
 #undef T
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,12 +1,15 @@
 /*
  * test_wan.c - the WAN bridge in simulated time: two in-memory segments
  * joined by the isn bridge modules. A lone frame waits for the hold timer;
- * a busy Ethernet fills the receive buffer first; load above the trunk
- * rate is carried at that rate and the rest dropped and counted; packets
- * over 576 bytes never cross; the learning table keeps local traffic home.
+ * a trickle leaves at each hold; a busy Ethernet fills the receive
+ * buffer first; load above the trunk rate is carried at that rate and the
+ * rest dropped and counted; packets over 576 bytes never cross; the
+ * learning table keeps local traffic home; the statistics as printed.
  */
 #include "cm.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ipxlab/bytes.h"
@@ -31,6 +34,12 @@ struct rig {
 	unsigned sent, n;
 	ipx_time at[MAXLOG];
 };
+
+static void expect_prefix(const char *text, const char *want)
+{
+	if (strncmp(text, want, strlen(want)))
+		fail_msg("got:\n%s\nwant first:\n%s", text, want);
+}
 
 static void to_wan(struct ipx_link *l, const uint8_t *pkt, size_t len,
 		   void *ctx)
@@ -162,6 +171,28 @@ static void lone_frame_waits_for_the_hold_timer(void **state)
 	assert_int_equal(a->timer_frames, 1);
 	assert_int_equal(a->fill_releases, 0);
 	assert_int_equal(a->crossed, 1);
+	/* As `ipxlab bridge` prints them (SIGUSR1 and at exit). */
+	{
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		assert_non_null(f);
+		ipx_wan_print_stats(r.wan, f);
+		fclose(f);
+		/* 4.328 ms of trunk time in the 1.199 s run: 0.4 %. */
+		expect_prefix(text,
+			"a_seen 1\na_filtered 0\na_held 1\na_held_bytes 500\n"
+			"a_fill_releases 0\na_fill_frames 0\n"
+			"a_timer_releases 1\na_timer_frames 1\na_crossed 1\n"
+			"a_crossed_bytes 500\na_trunk_utilisation 0.4%\n"
+			"a_drop_bad_ipx 0\na_drop_too_big_for_bridge 0\n"
+			"a_drop_tx_buffer_full 0\nb_seen 0\n");
+		assert_non_null(strstr(text, "\nb_trunk_utilisation 0.0%\n"));
+		assert_non_null(strstr(text, "\ntrunk_frames 1\n"));
+		assert_non_null(strstr(text, "\ntrunk_busy_ms 4.328\n"));
+		free(text);
+	}
 	rig_close(&r);
 }
 
@@ -265,6 +296,33 @@ static void local_traffic_stays_home(void **state)
 	rig_close(&r);
 }
 
+/* A steady trickle, one small frame every 50 ms: each batch leaves when
+ * the hold timer its first frame started runs out, so no frame waits
+ * longer than the 200 ms hold (and its time on the trunk). */
+static void a_trickle_leaves_at_each_hold(void **state)
+{
+	static struct rig r;
+	const struct ipx_wan_module_stats *a;
+
+	(void)state;
+	rig_open(&r, NULL);
+	rig_wan(&r);
+	r.len = 100;
+	ipx_timer_start(r.loop, &r.flood, 0, 50 * IPX_MSEC);
+	ipx_loop_run_for(r.loop, 1010 * IPX_MSEC);
+	a = ipx_wan_stats(r.wan, 0);
+	assert_int_equal(r.sent, 21);	/* at 0, 50, ..., 1000 ms */
+	assert_int_equal(a->timer_releases, 5);
+	assert_int_equal(a->fill_releases, 0);
+	/* Sent at 0..950 ms: out by the 1000 ms release at the latest. */
+	assert_true(r.n >= 20);
+	for (unsigned i = 0; i < r.n; i++)
+		if (r.at[i] > i * 50 * IPX_MSEC + 205 * IPX_MSEC)
+			fail_msg("frame %u sent at %u ms arrived at %llu us", i,
+				 i * 50, (unsigned long long)r.at[i]);
+	rig_close(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +331,7 @@ int main(void)
 		cmocka_unit_test(overload_is_carried_at_trunk_rate_and_dropped),
 		cmocka_unit_test(big_packets_do_not_cross),
 		cmocka_unit_test(local_traffic_stays_home),
+		cmocka_unit_test(a_trickle_leaves_at_each_hold),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
