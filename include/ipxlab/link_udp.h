@@ -51,5 +51,8 @@ int ipx_udp_link_error(const struct ipx_link *link);
 void ipx_udp_link_server(const struct ipx_link *link, struct sockaddr_in *out);
 /* The local UDP address the link sends from. */
 int ipx_udp_link_local(const struct ipx_link *link, struct sockaddr_in *out);
+/* A registration request as DOSBox sends it: a bare 30-byte IPX header,
+ * type echo (2), socket 2 both ways, no checksum. */
+void ipx_udp_registration_encode(uint8_t pkt[IPX_HDR_LEN]);
 
 #endif

@@ -73,13 +73,8 @@ static void announce(struct ipx_hub_port *p)
 static void reregister(struct ipx_hub_port *p)
 {
 	uint8_t pkt[IPX_HDR_LEN];
-	struct ipx_header h = { .checksum = IPX_NO_CHECKSUM,
-				.length = IPX_HDR_LEN,
-				.type = IPX_TYPE_ECHO };
 
-	h.dst.socket = IPX_SOCK_ECHO;
-	h.src.socket = IPX_SOCK_ECHO;
-	ipx_header_encode(&h, pkt);
+	ipx_udp_registration_encode(pkt);
 	ipx_link_send(p->link, pkt, sizeof(pkt), NULL);
 }
 

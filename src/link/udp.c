@@ -139,9 +139,8 @@ static int udp_send(struct ipx_link *link, const uint8_t *pkt, size_t len,
 	return enqueue(u, pkt, len);
 }
 
-static void send_registration(struct udp_link *u)
+void ipx_udp_registration_encode(uint8_t pkt[IPX_HDR_LEN])
 {
-	uint8_t pkt[IPX_HDR_LEN];
 	struct ipx_header h = { .checksum = IPX_NO_CHECKSUM,
 				.length = IPX_HDR_LEN,
 				.type = IPX_TYPE_ECHO };
@@ -149,6 +148,13 @@ static void send_registration(struct udp_link *u)
 	h.dst.socket = IPX_SOCK_ECHO;
 	h.src.socket = IPX_SOCK_ECHO;
 	ipx_header_encode(&h, pkt);
+}
+
+static void send_registration(struct udp_link *u)
+{
+	uint8_t pkt[IPX_HDR_LEN];
+
+	ipx_udp_registration_encode(pkt);
 	enqueue(u, pkt, sizeof(pkt));
 	flush(&u->link);
 }
