@@ -67,10 +67,10 @@ int ncp_volume_spec_parse(const char *text, struct ncp_volume_spec *out,
 	}
 	snprintf(dir, sizeof(out->dir), "%s", eq + 1);
 	dl = strlen(dir);
-	if (dl > 3 && !strcmp(dir + dl - 3, ",ro")) {
+	if (dl >= 3 && !strcmp(dir + dl - 3, ",ro")) {
 		out->read_only = true;
 		dir[dl - 3] = '\0';
-	} else if (dl > 3 && !strcmp(dir + dl - 3, ",rw")) {
+	} else if (dl >= 3 && !strcmp(dir + dl - 3, ",rw")) {
 		dir[dl - 3] = '\0';
 	}
 	if (!dir[0]) {

@@ -62,6 +62,12 @@ static void volume_specs(void **state)
 	assert_int_equal(ncp_volume_spec_parse("SYS=", &v, err, sizeof(err)),
 			 -1);
 	assert_string_equal(err, "volume SYS: no directory");
+	/* ",ro" alone is the flag without a directory, not a directory. */
+	assert_int_equal(ncp_volume_spec_parse("SYS=,ro", &v, err, sizeof(err)),
+			 -1);
+	assert_string_equal(err, "volume SYS: no directory");
+	assert_int_equal(ncp_volume_spec_parse("SYS=,rw", &v, err, sizeof(err)),
+			 -1);
 }
 
 /* ---- refusals at start ---- */
