@@ -89,7 +89,7 @@ static void scan_dir(struct ncp_call *c)
 	fd = ncp_path_open_dir(c, &p, &c->cc);
 	if (fd < 0)
 		return;
-	ncp_list_dir(fd, &v, &n);
+	ncp_list_path(c, &p, fd, &v, &n);
 	close(fd);
 	c->cc = NCP_CC_FAILURE;
 	/* Search numbers count from 1: entry k is number k + 1. */

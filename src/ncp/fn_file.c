@@ -281,7 +281,7 @@ static void erase(struct ncp_call *c)
 	fd = ncp_path_open_dir(c, &p, &c->cc);
 	if (fd < 0)
 		return;
-	ncp_list_dir(fd, &v, &cnt);
+	ncp_list_path(c, &p, fd, &v, &cnt);
 	for (size_t k = 0; k < cnt; k++) {
 		if (!S_ISREG(v[k].st.st_mode) || !ncp_wild_match(pat, v[k].name))
 			continue;

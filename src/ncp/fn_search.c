@@ -133,7 +133,7 @@ static void search_continue(struct ncp_call *c)
 	fd = ncp_path_open_dir(c, &s->path, &c->cc);
 	if (fd < 0)
 		return;
-	ncp_list_dir(fd, &v, &n);
+	ncp_list_path(c, &s->path, fd, &v, &n);
 	close(fd);
 	k = next_match(v, n, seq, sattr, pat);
 	if (k < 0) {
@@ -170,7 +170,7 @@ static void search_file(struct ncp_call *c)
 	fd = ncp_path_open_dir(c, &p, &c->cc);
 	if (fd < 0)
 		return;
-	ncp_list_dir(fd, &v, &cnt);
+	ncp_list_path(c, &p, fd, &v, &cnt);
 	close(fd);
 	k = next_match(v, cnt, seq, sattr, pat);
 	if (k < 0) {

@@ -205,10 +205,16 @@ uint8_t ncp_path_parse(struct ncp_call *c, uint8_t dh, const uint8_t *text,
 			       NCP_NAME_LEN + 1);
 	}
 	if (!c->conn->logged_in) {
-		/* Before login only SYS:LOGIN and what is inside it. */
+		/* Before login only SYS:LOGIN and what is inside it, and the
+		 * root of SYS as the way there: the root itself, or a
+		 * wildcard in it, whose listings show LOGIN alone
+		 * (ncp_list_path), as a NetWare server shows a user the
+		 * parents of a directory he has rights in. */
 		bool ok = out->vol == 0 &&
 			  ((out->depth >= 1 && !strcmp(out->comp[0], "LOGIN")) ||
-			   (out->depth == 0 && last && !strcmp(last, "LOGIN")));
+			   (out->depth == 0 &&
+			    (!last || !strcmp(last, "LOGIN") ||
+			     (wild && ncp_has_wild(last)))));
 
 		if (!ok)
 			return ncp_refuse(c, NCP_SRV_REF_LOGIN_ONLY,
@@ -364,6 +370,22 @@ int ncp_list_dir(int dirfd, struct ncp_dirent **out, size_t *n)
 	*out = v;
 	*n = cnt;
 	return 0;
+}
+
+int ncp_list_path(struct ncp_call *c, const struct ncp_path *p, int dirfd,
+		  struct ncp_dirent **out, size_t *n)
+{
+	int rc = ncp_list_dir(dirfd, out, n);
+	size_t k = 0;
+
+	if (c->conn->logged_in || p->vol != 0 || p->depth != 0)
+		return rc;
+	/* The root of SYS before login: LOGIN alone. */
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*out)[i].name, "LOGIN"))
+			(*out)[k++] = (*out)[i];
+	*n = k;
+	return rc;
 }
 
 uint8_t ncp_attr_of(const struct stat *st)

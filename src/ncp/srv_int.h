@@ -194,6 +194,10 @@ struct ncp_dirent {
 };
 /* The visible entries of 'dirfd', sorted by DOS name. Caller frees. */
 int ncp_list_dir(int dirfd, struct ncp_dirent **out, size_t *n);
+/* The same for the directory of 'p' as connection c may see it: before
+ * login the root of SYS lists LOGIN alone. */
+int ncp_list_path(struct ncp_call *c, const struct ncp_path *p, int dirfd,
+		  struct ncp_dirent **out, size_t *n);
 /* The DOS attributes of a host file. */
 uint8_t ncp_attr_of(const struct stat *st);
 /* A change on the volume of 'p' when it is read-only: the refusal. */

@@ -84,8 +84,12 @@ n -u alice -p Secret whoami >"$TMP/who.out" 2>&1 && has "$TMP/who.out" '^user AL
 	pass "login as a user from the file" || fail "login as a user from the file" "$TMP/who.out"
 n -u alice -p wrong whoami 2>"$TMP/bad.err"; rc=$?
 [ $rc = 1 ] && has "$TMP/bad.err" "BAD_PASSWORD" && pass "a wrong password is refused by name" || fail "a wrong password is refused by name" "rc=$rc" "$TMP/bad.err"
-n --no-login ls SYS: 2>"$TMP/nl.err"; rc=$?
-[ $rc = 1 ] && has "$TMP/nl.err" "BAD_PATH" && pass "before login only SYS:LOGIN is visible" || fail "before login only SYS:LOGIN is visible" "rc=$rc" "$TMP/nl.err"
+n --no-login ls SYS: >"$TMP/nl.out" 2>"$TMP/nl.err"; rc=$?
+[ $rc = 0 ] && has "$TMP/nl.out" 'LOGIN' && [ "$(grep -c . "$TMP/nl.out")" = 1 ] &&
+	pass "before login SYS: lists LOGIN alone" || fail "before login SYS: lists LOGIN alone" "rc=$rc" "$TMP/nl.out" "$TMP/nl.err"
+n --no-login get F1024.BIN "$TMP/out/nl" 2>"$TMP/nl2.err"; rc=$?
+[ $rc = 1 ] && [ ! -e "$TMP/out/nl" ] && pass "before login a file outside SYS:LOGIN cannot be read" ||
+	fail "before login a file outside SYS:LOGIN cannot be read" "rc=$rc" "$TMP/nl2.err"
 n info >"$TMP/info.out" 2>&1 && has "$TMP/info.out" '^server ITEST$' && has "$TMP/info.out" '^buffer [0-9]+$' &&
 	pass "info" || fail "info" "$TMP/info.out"
 n put "$TMP/f1024" DATA:X.BIN 2>"$TMP/ro.err"; rc=$?

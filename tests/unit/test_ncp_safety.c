@@ -321,17 +321,33 @@ static void test_before_login(void **state)
 	const uint8_t *rep;
 	size_t l;
 
-	/* 0x16 0x12 allocate a handle on SYS: and DATA: - refused. */
-	rep = rawconn_call(s->r, b, 0x16, "\x00\x07\x12\x00\x5A\x04SYS:", 10,
-			   &l);
-	assert_int_equal(rep[6], NCP_CC_BAD_PATH);
+	uint8_t cont[13] = { 0 };
+
+	/* 0x16 0x12 allocate a handle on DATA: or on a file of SYS's root
+	 * - refused. */
 	rep = rawconn_call(s->r, b, 0x16, "\x00\x08\x12\x00\x5A\x05" "DATA:", 11,
 			   &l);
 	assert_int_equal(rep[6], NCP_CC_BAD_PATH);
 	rep = rawconn_call(s->r, b, 0x16,
-			   "\x00\x0F\x12\x00\x5A\x0CSYS:LOGIN\\..", 18, &l);
+			   "\x00\x10\x12\x00\x5A\x0DSYS:LOWER.TXT", 19, &l);
+	assert_int_equal(rep[6], NCP_CC_BAD_PATH);
+	rep = rawconn_call(s->r, b, 0x16,
+			   "\x00\x19\x12\x00\x5A\x16SYS:LOGIN\\..\\LOWER.TXT",
+			   28, &l);
 	assert_int_equal(rep[6], NCP_CC_BAD_PATH);
 	assert_int_equal(refused(s, NCP_SRV_REF_LOGIN_ONLY), before + 3);
+	/* The root of SYS is the way to LOGIN: a search of it (0x3E, 0x3F
+	 * "*.*" with directories) finds LOGIN and nothing else. */
+	rep = rawconn_call(s->r, b, 0x3E, "\x00\x04SYS:", 6, &l);
+	assert_int_equal(rep[6], 0);
+	memcpy(cont, rep + 8, 3);	/* volume, search id */
+	memcpy(cont + 3, "\xFF\xFF\x10\x03*.*", 7);
+	rep = rawconn_call(s->r, b, 0x3F, (const char *)cont, 10, &l);
+	assert_int_equal(rep[6], 0);
+	assert_memory_equal(rep + 12, "LOGIN", 6);
+	memcpy(cont + 3, rep + 8, 2);	/* on from LOGIN's number */
+	rep = rawconn_call(s->r, b, 0x3F, (const char *)cont, 10, &l);
+	assert_int_equal(rep[6], NCP_CC_FAILURE);
 	/* SYS:LOGIN itself is fine (handle 1), read-only. */
 	rep = rawconn_call(s->r, b, 0x16, "\x00\x0C\x12\x00\x5A\x09SYS:LOGIN",
 			   15, &l);
