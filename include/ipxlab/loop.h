@@ -105,6 +105,9 @@ int ipx_loop_run_until(struct ipx_loop *loop, bool (*done)(void *ctx),
 		       void *ctx, ipx_time timeout);
 /* Run for 'duration' of loop time. */
 int ipx_loop_run_for(struct ipx_loop *loop, ipx_time duration);
+/* Ask the run under way to return (ipx_loop_run_until: IPX_ECLOSED). A
+ * top-level run clears an earlier stop when it starts; a run nested in a
+ * callback keeps it and returns at once, and so does the run around it. */
 void ipx_loop_stop(struct ipx_loop *loop);
 bool ipx_loop_stopped(const struct ipx_loop *loop);
 

@@ -30,6 +30,7 @@ struct ipx_loop {
 	int epfd;
 	unsigned batch;
 	bool stopped;
+	unsigned depth;		/* runs under way (a callback may nest one) */
 	unsigned nwatch;	/* live watches */
 	struct watch *watches;
 	bool dispatching;
@@ -449,9 +450,22 @@ static int run_once(struct ipx_loop *loop, ipx_time max_wait, bool may_jump)
 	return 0;
 }
 
-int ipx_loop_run(struct ipx_loop *loop)
+/* A top-level run starts afresh; a run nested in a callback keeps a stop
+ * asked for before it, so that the stop reaches the run outside it too. */
+static void run_enter(struct ipx_loop *loop)
 {
-	loop->stopped = false;
+	if (loop->depth++ == 0)
+		loop->stopped = false;
+}
+
+static int run_leave(struct ipx_loop *loop, int rc)
+{
+	loop->depth--;
+	return rc;
+}
+
+static int run_plain(struct ipx_loop *loop)
+{
 	while (!loop->stopped) {
 		int rc = ipx_loop_run_once(loop, 60 * IPX_SEC);
 
@@ -463,13 +477,18 @@ int ipx_loop_run(struct ipx_loop *loop)
 	return IPX_OK;
 }
 
-int ipx_loop_run_until(struct ipx_loop *loop, bool (*done)(void *ctx),
-		       void *ctx, ipx_time timeout)
+int ipx_loop_run(struct ipx_loop *loop)
+{
+	run_enter(loop);
+	return run_leave(loop, run_plain(loop));
+}
+
+static int run_until(struct ipx_loop *loop, bool (*done)(void *ctx),
+		     void *ctx, ipx_time timeout)
 {
 	ipx_time end = ipx_loop_now(loop) + timeout;
 	bool last = false;
 
-	loop->stopped = false;
 	while (!done || !done(ctx)) {
 		ipx_time now = ipx_loop_now(loop);
 		int rc;
@@ -500,6 +519,13 @@ int ipx_loop_run_until(struct ipx_loop *loop, bool (*done)(void *ctx),
 			return rc;
 	}
 	return IPX_OK;
+}
+
+int ipx_loop_run_until(struct ipx_loop *loop, bool (*done)(void *ctx),
+		       void *ctx, ipx_time timeout)
+{
+	run_enter(loop);
+	return run_leave(loop, run_until(loop, done, ctx, timeout));
 }
 
 static bool never(void *ctx)

@@ -205,6 +205,41 @@ static void run_until_reports_done_and_timeout(void **state)
 	ipx_loop_free(loop);
 }
 
+/* A timer callback that asks the loop to stop, then waits in a nested
+ * run (what a blocking helper called from a callback does). */
+static int nested_rc = 1;
+
+static void stop_then_nest(struct ipx_loop *loop, struct ipx_timer *t,
+			   void *ctx)
+{
+	(void)t;
+	(void)ctx;
+	ipx_loop_stop(loop);
+	nested_rc = ipx_loop_run_for(loop, 5 * IPX_SEC);
+}
+
+static void a_nested_run_keeps_a_pending_stop(void **state)
+{
+	struct ipx_clock clk;
+	struct ipx_loop *loop;
+	struct ipx_timer t;
+
+	(void)state;
+	ipx_clock_fake_init(&clk, 0);
+	loop = ipx_loop_new(&clk);
+	ipx_timer_init(&t, stop_then_nest, NULL);
+	ipx_timer_start(loop, &t, IPX_SEC, 0);
+	/* The nested run ends at once on the stop, and so does the outer
+	 * one: neither waits out its time. */
+	assert_int_equal(ipx_loop_run_for(loop, 60 * IPX_SEC), IPX_ECLOSED);
+	assert_int_equal(nested_rc, IPX_ECLOSED);
+	assert_int_equal(ipx_loop_now(loop), IPX_SEC);
+	/* A new top-level run starts afresh. */
+	assert_int_equal(ipx_loop_run_for(loop, IPX_SEC), IPX_OK);
+	assert_int_equal(ipx_loop_now(loop), 2 * IPX_SEC);
+	ipx_loop_free(loop);
+}
+
 static void on_pipe(struct ipx_loop *loop, int fd, unsigned ev, void *ctx)
 {
 	char c;
@@ -275,6 +310,7 @@ int main(void)
 		cmocka_unit_test(restart_moves_the_deadline),
 		cmocka_unit_test(hooks_run_before_sleep_and_can_be_removed),
 		cmocka_unit_test(run_until_reports_done_and_timeout),
+		cmocka_unit_test(a_nested_run_keeps_a_pending_stop),
 		cmocka_unit_test(descriptors_wake_the_real_loop),
 		cmocka_unit_test(signals_arrive_as_callbacks),
 		cmocka_unit_test(time_comparison_is_wrap_safe),
