@@ -103,6 +103,15 @@ int ipx_loop_run(struct ipx_loop *loop);
  * passes. Returns 0 when done, IPX_ETIMEOUT, or a negative error. */
 int ipx_loop_run_until(struct ipx_loop *loop, bool (*done)(void *ctx),
 		       void *ctx, ipx_time timeout);
+/*
+ * True when a run_until in progress (this call's own or one it is nested
+ * in: a callback that waits runs inside the wait that ran it) already has
+ * what it waits for. Such a wait returns only after every wait inside it
+ * has, so a caller about to start another wait may hold back instead: many
+ * synchronous clients on one loop (the benchmarks in simulated time) then
+ * do not bury one another's finished calls.
+ */
+bool ipx_loop_wait_satisfied(const struct ipx_loop *loop);
 /* Run for 'duration' of loop time. */
 int ipx_loop_run_for(struct ipx_loop *loop, ipx_time duration);
 void ipx_loop_stop(struct ipx_loop *loop);

@@ -25,8 +25,16 @@ struct watch {
 	struct watch *next;	/* all watches, live and dead */
 };
 
+/* One ipx_loop_run_until in progress; a callback it runs may wait too. */
+struct wait_frame {
+	bool (*done)(void *ctx);
+	void *ctx;
+	struct wait_frame *outer;
+};
+
 struct ipx_loop {
 	struct ipx_clock *clock;
+	struct wait_frame *waits;	/* the innermost wait in progress */
 	int epfd;
 	unsigned batch;
 	bool stopped;
@@ -463,8 +471,8 @@ int ipx_loop_run(struct ipx_loop *loop)
 	return IPX_OK;
 }
 
-int ipx_loop_run_until(struct ipx_loop *loop, bool (*done)(void *ctx),
-		       void *ctx, ipx_time timeout)
+static int run_until(struct ipx_loop *loop, bool (*done)(void *ctx),
+		     void *ctx, ipx_time timeout)
 {
 	ipx_time end = ipx_loop_now(loop) + timeout;
 	bool last = false;
@@ -500,6 +508,26 @@ int ipx_loop_run_until(struct ipx_loop *loop, bool (*done)(void *ctx),
 			return rc;
 	}
 	return IPX_OK;
+}
+
+int ipx_loop_run_until(struct ipx_loop *loop, bool (*done)(void *ctx),
+		       void *ctx, ipx_time timeout)
+{
+	struct wait_frame f = { done, ctx, loop->waits };
+	int rc;
+
+	loop->waits = &f;
+	rc = run_until(loop, done, ctx, timeout);
+	loop->waits = f.outer;
+	return rc;
+}
+
+bool ipx_loop_wait_satisfied(const struct ipx_loop *loop)
+{
+	for (const struct wait_frame *f = loop->waits; f; f = f->outer)
+		if (f->done && f->done(f->ctx))
+			return true;
+	return false;
 }
 
 static bool never(void *ctx)
