@@ -104,14 +104,19 @@ int ipx_loop_run(struct ipx_loop *loop);
 int ipx_loop_run_until(struct ipx_loop *loop, bool (*done)(void *ctx),
 		       void *ctx, ipx_time timeout);
 /*
- * True when a run_until in progress (this call's own or one it is nested
- * in: a callback that waits runs inside the wait that ran it) already has
- * what it waits for. Such a wait returns only after every wait inside it
- * has, so a caller about to start another wait may hold back instead: many
- * synchronous clients on one loop (the benchmarks in simulated time) then
- * do not bury one another's finished calls.
+ * Run fn(ctx) as a task, on a stack of its own, until it first waits or
+ * ends. Inside a task, ipx_loop_run_until (and run_for) does not run the
+ * loop: the task gives the thread back and the loop resumes it, after a
+ * turn, once done(ctx) is true or its timeout has passed (same returns).
+ * Synchronous clients sharing one loop thus wait side by side, not one
+ * inside another's wait (the benchmarks' workstations in one process, in
+ * simulated time). A task spawned from a task just runs inline. Tasks
+ * still waiting when the loop is freed are abandoned. IPX_OK, or
+ * IPX_ENOMEM.
  */
-bool ipx_loop_wait_satisfied(const struct ipx_loop *loop);
+int ipx_loop_spawn(struct ipx_loop *loop, void (*fn)(void *ctx), void *ctx);
+/* Has a task been spawned that has not ended (to let them end first)? */
+bool ipx_loop_tasks_busy(const struct ipx_loop *loop);
 /* Run for 'duration' of loop time. */
 int ipx_loop_run_for(struct ipx_loop *loop, ipx_time duration);
 void ipx_loop_stop(struct ipx_loop *loop);

@@ -15,6 +15,8 @@
 
 #include "ipxlab/err.h"
 
+#include "loop_int.h"
+
 /* One registered descriptor. Freed lazily so a callback may delete any. */
 struct watch {
 	int fd;
@@ -25,16 +27,9 @@ struct watch {
 	struct watch *next;	/* all watches, live and dead */
 };
 
-/* One ipx_loop_run_until in progress; a callback it runs may wait too. */
-struct wait_frame {
-	bool (*done)(void *ctx);
-	void *ctx;
-	struct wait_frame *outer;
-};
-
 struct ipx_loop {
 	struct ipx_clock *clock;
-	struct wait_frame *waits;	/* the innermost wait in progress */
+	struct task_set *tasks;	/* ipx_loop_spawn's, made on first use */
 	int epfd;
 	unsigned batch;
 	bool stopped;
@@ -87,6 +82,7 @@ void ipx_loop_free(struct ipx_loop *loop)
 {
 	if (!loop)
 		return;
+	task_set_free(loop->tasks);
 	for (struct watch *w = loop->watches; w; w = w->next)
 		w->dead = true;
 	reap_watches(loop);
@@ -385,6 +381,7 @@ static int run_once(struct ipx_loop *loop, ipx_time max_wait, bool may_jump)
 
 	ran = run_timers(loop);
 	run_hooks(loop);
+	ran |= task_resume_ready(loop->tasks);
 	if (loop->stopped)
 		return 1;
 
@@ -442,6 +439,7 @@ static int run_once(struct ipx_loop *loop, ipx_time max_wait, bool may_jump)
 	reap_watches(loop);
 	if (n > 0) {
 		run_hooks(loop);
+		task_resume_ready(loop->tasks);
 		return 1;
 	}
 	if (ran)
@@ -471,12 +469,14 @@ int ipx_loop_run(struct ipx_loop *loop)
 	return IPX_OK;
 }
 
-static int run_until(struct ipx_loop *loop, bool (*done)(void *ctx),
-		     void *ctx, ipx_time timeout)
+int ipx_loop_run_until(struct ipx_loop *loop, bool (*done)(void *ctx),
+		       void *ctx, ipx_time timeout)
 {
 	ipx_time end = ipx_loop_now(loop) + timeout;
 	bool last = false;
 
+	if (task_current(loop->tasks))	/* wait on the task's own stack */
+		return task_wait(loop->tasks, done, ctx, timeout);
 	loop->stopped = false;
 	while (!done || !done(ctx)) {
 		ipx_time now = ipx_loop_now(loop);
@@ -510,24 +510,16 @@ static int run_until(struct ipx_loop *loop, bool (*done)(void *ctx),
 	return IPX_OK;
 }
 
-int ipx_loop_run_until(struct ipx_loop *loop, bool (*done)(void *ctx),
-		       void *ctx, ipx_time timeout)
+int ipx_loop_spawn(struct ipx_loop *loop, void (*fn)(void *ctx), void *ctx)
 {
-	struct wait_frame f = { done, ctx, loop->waits };
-	int rc;
-
-	loop->waits = &f;
-	rc = run_until(loop, done, ctx, timeout);
-	loop->waits = f.outer;
-	return rc;
+	if (!loop->tasks)
+		loop->tasks = task_set_new(loop);
+	return task_spawn(loop->tasks, fn, ctx);
 }
 
-bool ipx_loop_wait_satisfied(const struct ipx_loop *loop)
+bool ipx_loop_tasks_busy(const struct ipx_loop *loop)
 {
-	for (const struct wait_frame *f = loop->waits; f; f = f->outer)
-		if (f->done && f->done(f->ctx))
-			return true;
-	return false;
+	return task_busy(loop->tasks);
 }
 
 static bool never(void *ctx)

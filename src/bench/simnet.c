@@ -21,6 +21,8 @@
 /* Simulated time the controller may take to find and connect to the
  * agents (SAP queries, SPX connects). */
 #define ATTACH_WAIT (10 * IPX_SEC)
+/* Simulated time the workstations' last calls get when it is all freed. */
+#define DRAIN_WAIT (30 * IPX_SEC)
 
 struct probe {
 	struct ipx_bsim *sim;
@@ -280,11 +282,20 @@ int ipx_bsim_new(const struct ipx_bsim_opts *o, struct ipx_bsim **out,
 	return IPX_OK;
 }
 
+static bool tasks_idle(void *ctx)
+{
+	return !ipx_loop_tasks_busy(ctx);
+}
+
 void ipx_bsim_free(struct ipx_bsim *s)
 {
 	if (!s)
 		return;
 	ipx_hctl_free(s->ctl);
+	/* the workstations' last calls (a disconnect after the RESULT) end
+	 * in simulated time, so nothing they hold is abandoned */
+	if (s->loop)
+		ipx_loop_run_until(s->loop, tasks_idle, s->loop, DRAIN_WAIT);
 	ipx_node_free(s->ctlnode);
 	for (unsigned i = 0; i < s->nws; i++) {
 		ipx_agent_free(s->ag[i]);

@@ -8,13 +8,11 @@
  * never inside the harness's message handling, one operation per timer
  * run; while one is in progress the loop keeps serving the control
  * session, and a free asked for meanwhile waits for the call to return
- * (bw_enter/bw_leave). Many workstations on one loop (the whole network
- * in one process, in simulated time: bench_sim.h) nest their calls: one
- * that started inside another's must return first. So an operation is
- * held back while an enclosing call already has its reply
- * (ipx_loop_wait_satisfied), and started again when a call returns;
- * otherwise finished calls would stay buried under new ones for as long
- * as the others keep going. What an operation does, exactly:
+ * (bw_enter/bw_leave). Each timer run is a loop task (ipx_loop_spawn):
+ * its calls wait on its own stack, so many workstations on one loop (the
+ * whole network in one process, in simulated time: bench_sim.h) wait side
+ * by side and each call returns when its reply is there, not once the
+ * calls started after it have. What an operation does, exactly:
  *
  *   open-multi/single  0x4C open (read) of a random fixture file, 0x42
  *                      close; the server counts both
@@ -74,15 +72,7 @@ struct ncpw {
 	bool wire_frozen;
 	uint64_t misses;
 	char local[64];		/* copy: the local file */
-	struct ipx_bw *w;
-	bool held;		/* in the held list (on_step) */
-	struct ncpw *held_next;
 };
-
-/* Operations held back, every workload of this process (on_step). */
-static struct ncpw *held_list;
-/* A held operation looks again after this even if no call returned. */
-#define HOLD_RECHECK (10 * IPX_MSEC)
 
 static uint32_t next_rand(struct ncpw *f)
 {
@@ -351,53 +341,21 @@ static bool finish(struct ipx_bw *w, struct ncpw *f)
 	return bw_leave(w);
 }
 
-static void unhold(struct ncpw *f)
+/* Run a timer's work as a loop task (inline if none can be made). */
+static void as_task(struct ipx_loop *loop, void (*fn)(void *ctx), void *ctx)
 {
-	for (struct ncpw **pp = &held_list; f->held && *pp;
-	     pp = &(*pp)->held_next) {
-		if (*pp == f) {
-			*pp = f->held_next;
-			f->held = false;
-		}
-	}
+	if (ipx_loop_spawn(loop, fn, ctx) != IPX_OK)
+		fn(ctx);
 }
 
-/* A call returned: the held operations of this loop look again (their
- * timers run in the wait this call returns to). */
-static void release_held(struct ipx_loop *loop)
-{
-	struct ncpw **pp = &held_list;
-
-	while (*pp) {
-		struct ncpw *f = *pp;
-
-		if (f->w->loop != loop) {
-			pp = &f->held_next;
-			continue;
-		}
-		*pp = f->held_next;
-		f->held = false;
-		ipx_timer_start(loop, &f->step, 0, 0);
-	}
-}
-
-static void on_step(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
+static void step_task(void *ctx)
 {
 	struct ipx_bw *w = ctx;
+	struct ipx_loop *loop = w->loop;
 	struct ncpw *f = w->fam;
 	ipx_time since;
 	int rc;
 
-	(void)t;
-	if (ipx_loop_wait_satisfied(loop)) {	/* before bw_may_start counts */
-		if (!f->held) {
-			f->held = true;
-			f->held_next = held_list;
-			held_list = f;
-		}
-		ipx_timer_start(loop, &f->step, HOLD_RECHECK, 0);
-		return;
-	}
 	if (!bw_may_start(w)) {
 		if (!bw_live(w))
 			finish(w, f);
@@ -408,7 +366,6 @@ static void on_step(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 	rc = do_op(w, f);
 	if (!bw_leave(w))
 		return;		/* freed while the call ran */
-	release_held(loop);
 	if (rc)
 		bw_fail(w, "%s: %s", ipx_bn_op_name((enum ipx_bn_op)w->p.op),
 			err_text(rc));
@@ -418,6 +375,12 @@ static void on_step(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 		ipx_timer_start(loop, &f->step, 0, 0);
 	else
 		finish(w, f);
+}
+
+static void on_step(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
+{
+	(void)t;
+	as_task(loop, step_task, ctx);
 }
 
 /* ---- set-up ---- */
@@ -488,23 +451,27 @@ static int setup(struct ipx_bw *w, struct ncpw *f)
 	return 0;
 }
 
-static void on_setup(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
+static void setup_task(void *ctx)
 {
 	struct ipx_bw *w = ctx;
 	int rc;
 
-	(void)t;
 	bw_enter(w);
 	rc = setup(w, w->fam);
 	if (!bw_leave(w))
 		return;
-	release_held(loop);
 	if (rc) {
 		bw_fail(w, "%s", w->err);
 		finish(w, w->fam);
 	} else {
 		bw_ready(w);
 	}
+}
+
+static void on_setup(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
+{
+	(void)t;
+	as_task(loop, setup_task, ctx);
 }
 
 static int ncpw_open(struct ipx_bw *w)
@@ -540,7 +507,6 @@ static int ncpw_open(struct ipx_bw *w)
 		return IPX_ENOMEM;
 	}
 	w->fam = f;
-	f->w = w;
 	f->rng = 2654435761u * (w->p.station + 1u) + w->p.op;
 	if (!f->rng)
 		f->rng = 1;
@@ -602,7 +568,6 @@ static void ncpw_close(struct ipx_bw *w)
 	if (!f)
 		return;
 	ipx_timer_stop(w->loop, &f->step);
-	unhold(f);
 	/* no call that runs the loop here (a free may come from inside the
 	 * harness's message handling): a run that ended has disconnected
 	 * already (finish); else the server's watchdog clears it */

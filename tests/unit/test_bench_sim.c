@@ -4,8 +4,10 @@
  * rate is what the wire time of its frames allows, and the wire never
  * carries more than its rate; bridged over isn the same test is slower
  * and its peak Kbyte/s lower, the frames cross the bridge and none is
- * too big for it; the same seed gives the same run, frame for frame; the
- * analyzer starts afresh on reset.
+ * too big for it; five workstations on one loop share the wire evenly
+ * (each call returns when its reply is there, not buried under the others'
+ * calls); the same seed gives the same run, frame for frame; the analyzer
+ * starts afresh on reset.
  */
 #include "cm.h"
 
@@ -125,6 +127,25 @@ static void bridged_is_slower_and_carries_less(void **state)
 	ipx_bsim_free(b);
 }
 
+static void five_workstations_share_the_wire_evenly(void **state)
+{
+	struct ipx_bsim *s = sim_new("eth10", NULL, 5, 3);
+	struct ipx_bw_result r[5];
+	uint64_t lo = UINT64_MAX, hi = 0, sum = 0;
+
+	(void)state;
+	run(s, IPX_BN_DIR_SEARCH, 5, 0.5, r);
+	for (int i = 0; i < 5; i++) {
+		lo = r[i].sent < lo ? r[i].sent : lo;
+		hi = r[i].sent > hi ? r[i].sent : hi;
+		sum += r[i].sent;
+	}
+	assert_true(lo * 10 >= hi * 9);
+	/* together no faster than the wire lets one workstation alone */
+	assert_true(sum / 0.5 < 1 / (4 * 67.2e-6) * 2);
+	ipx_bsim_free(s);
+}
+
 static void same_seed_same_run(void **state)
 {
 	struct ipx_bw_result r1[2], r2[2];
@@ -181,6 +202,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(eth10_open_close_is_bound_by_the_wire),
 		cmocka_unit_test(bridged_is_slower_and_carries_less),
+		cmocka_unit_test(five_workstations_share_the_wire_evenly),
 		cmocka_unit_test(same_seed_same_run),
 		cmocka_unit_test(bad_options_are_refused),
 	};
