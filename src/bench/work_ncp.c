@@ -8,11 +8,12 @@
  * never inside the harness's message handling, one operation per timer
  * run; while one is in progress the loop keeps serving the control
  * session, and a free asked for meanwhile waits for the call to return
- * (bw_enter/bw_leave). Each timer run is a loop task (ipx_loop_spawn):
- * its calls wait on its own stack, so many workstations on one loop (the
- * whole network in one process, in simulated time: bench_sim.h) wait side
+ * (bw_enter/bw_leave). On a simulated clock each timer run is a loop task
+ * (ipx_loop_spawn): its calls wait on its own stack, so many workstations
+ * on one loop (the whole network in one process: bench_sim.h) wait side
  * by side and each call returns when its reply is there, not once the
- * calls started after it have. What an operation does, exactly:
+ * calls started after it have. In real time each workstation is its own
+ * process and runs them inline. What an operation does, exactly:
  *
  *   open-multi/single  0x4C open (read) of a random fixture file, 0x42
  *                      close; the server counts both
@@ -341,10 +342,13 @@ static bool finish(struct ipx_bw *w, struct ncpw *f)
 	return bw_leave(w);
 }
 
-/* Run a timer's work as a loop task (inline if none can be made). */
+/* Run a timer's work as a loop task on a simulated clock, where many
+ * workstations share the loop; inline on a real one, where each is its
+ * own process (and if no task can be made). */
 static void as_task(struct ipx_loop *loop, void (*fn)(void *ctx), void *ctx)
 {
-	if (ipx_loop_spawn(loop, fn, ctx) != IPX_OK)
+	if (!ipx_loop_clock(loop)->simulated ||
+	    ipx_loop_spawn(loop, fn, ctx) != IPX_OK)
 		fn(ctx);
 }
 
