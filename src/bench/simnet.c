@@ -266,6 +266,9 @@ int ipx_bsim_new(const struct ipx_bsim_opts *o, struct ipx_bsim **out,
 	s->cfg.spx_listen_timeout = 18;
 	s->cfg.spx_verify_timeout = 9;
 	s->cfg.spx_abort_timeout = 108;
+	/* the controller holds a session to every workstation */
+	if (s->cfg.spx_connections < IPX_BN_MAX_STATIONS + 1)
+		s->cfg.spx_connections = IPX_BN_MAX_STATIONS + 1;
 	rc = s->loop ? build_wire(s, o, err, errlen) : IPX_ENOMEM;
 	if (rc == IPX_OK)
 		rc = build_server(s, o, err, errlen);

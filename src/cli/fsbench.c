@@ -250,6 +250,9 @@ int fsbench_start(struct fsbench *b)
 		ccfg.spx_listen_timeout = 18;
 		ccfg.spx_verify_timeout = 9;
 		ccfg.spx_abort_timeout = 108;
+		/* and holds a session to every workstation */
+		if (ccfg.spx_connections < IPX_BN_MAX_STATIONS + 1)
+			ccfg.spx_connections = IPX_BN_MAX_STATIONS + 1;
 		rc = ipx_hnet_join(&hub, &ccfg, wait, &b->loop, &b->node, err,
 				   sizeof(err));
 	}

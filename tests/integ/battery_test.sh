@@ -147,6 +147,12 @@ then
 else
 	fail "battery --sim --profile tr4 --json: every test's analyzer peak within the ring's rate" "$(cat "$TMP/sim.err")" "$(head -c 600 "$TMP/sim.json")"
 fi
+if timeout 30 "$BIN" bench battery --sim --seconds 0.2 --stations 16 --only lock --csv >"$TMP/sim16.csv" 2>"$TMP/sim.err" &&
+	[ "$(grep -c '^lock,16,' "$TMP/sim16.csv")" = 16 ]; then
+	pass "battery --sim --stations 16: the controller holds a session to each of 16 workstations"
+else
+	fail "battery --sim --stations 16: the controller holds a session to each of 16 workstations" "$(cat "$TMP/sim.err")"
+fi
 if timeout 30 "$BIN" bench copy --sim --copies 1 --json >"$TMP/simc.json" 2>"$TMP/simc.err" &&
 	timeout 30 "$BIN" bench perftest --sim --quick --json >"$TMP/simp.json" 2>>"$TMP/simc.err" &&
 	python3 - "$TMP/simc.json" "$TMP/simp.json" <<'PY'
