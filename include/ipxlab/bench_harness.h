@@ -51,6 +51,7 @@
 #include "ipxlab/clock.h"
 #include "ipxlab/config.h"
 #include "ipxlab/ipx.h"
+#include "ipxlab/link_profile.h"
 #include "ipxlab/loop.h"
 #include "ipxlab/node.h"
 
@@ -232,6 +233,9 @@ struct ipx_hnet_opts {
 	/* The hub started here records what it receives and sends to this
 	 * pcap file (ipxlab/hub_capture.h); NULL: no capture. */
 	const char *pcap;
+	/* The hub started here is one segment of this link profile
+	 * (link_profile.h; the hub's --profile); NULL: none. */
+	const struct ipx_profile *profile;
 };
 
 struct ipx_hnet;

@@ -108,6 +108,9 @@ void ipx_bn_path_perf(unsigned station, char *buf, size_t len);
  * 'stations' workstations. IPX_OK, or an error with a message in err. */
 int ipx_bn_fixtures_make(const char *root, unsigned stations, char *err,
 			 size_t errlen);
+/* Remove a scratch volume: 'root' and everything below it (symbolic links
+ * as links, never followed). */
+void ipx_bn_fixtures_remove(const char *root);
 
 /* ---- the controller's runs (battery.c) ---- */
 

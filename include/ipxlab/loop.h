@@ -103,6 +103,20 @@ int ipx_loop_run(struct ipx_loop *loop);
  * passes. Returns 0 when done, IPX_ETIMEOUT, or a negative error. */
 int ipx_loop_run_until(struct ipx_loop *loop, bool (*done)(void *ctx),
 		       void *ctx, ipx_time timeout);
+/*
+ * Run fn(ctx) as a task, on a stack of its own, until it first waits or
+ * ends. Inside a task, ipx_loop_run_until (and run_for) does not run the
+ * loop: the task gives the thread back and the loop resumes it, after a
+ * turn, once done(ctx) is true or its timeout has passed (same returns).
+ * Synchronous clients sharing one loop thus wait side by side, not one
+ * inside another's wait (the benchmarks' workstations in one process, in
+ * simulated time). A task spawned from a task just runs inline. Tasks
+ * still waiting when the loop is freed are abandoned. IPX_OK, or
+ * IPX_ENOMEM.
+ */
+int ipx_loop_spawn(struct ipx_loop *loop, void (*fn)(void *ctx), void *ctx);
+/* Has a task been spawned that has not ended (to let them end first)? */
+bool ipx_loop_tasks_busy(const struct ipx_loop *loop);
 /* Run for 'duration' of loop time. */
 int ipx_loop_run_for(struct ipx_loop *loop, ipx_time duration);
 /* Ask the run under way to return (ipx_loop_run_until: IPX_ECLOSED). A

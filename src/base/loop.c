@@ -15,6 +15,8 @@
 
 #include "ipxlab/err.h"
 
+#include "loop_int.h"
+
 /* One registered descriptor. Freed lazily so a callback may delete any. */
 struct watch {
 	int fd;
@@ -27,6 +29,7 @@ struct watch {
 
 struct ipx_loop {
 	struct ipx_clock *clock;
+	struct task_set *tasks;	/* ipx_loop_spawn's, made on first use */
 	int epfd;
 	unsigned batch;
 	bool stopped;
@@ -80,6 +83,7 @@ void ipx_loop_free(struct ipx_loop *loop)
 {
 	if (!loop)
 		return;
+	task_set_free(loop->tasks);
 	for (struct watch *w = loop->watches; w; w = w->next)
 		w->dead = true;
 	reap_watches(loop);
@@ -378,6 +382,7 @@ static int run_once(struct ipx_loop *loop, ipx_time max_wait, bool may_jump)
 
 	ran = run_timers(loop);
 	run_hooks(loop);
+	ran |= task_resume_ready(loop->tasks);
 	if (loop->stopped)
 		return 1;
 
@@ -435,6 +440,7 @@ static int run_once(struct ipx_loop *loop, ipx_time max_wait, bool may_jump)
 	reap_watches(loop);
 	if (n > 0) {
 		run_hooks(loop);
+		task_resume_ready(loop->tasks);
 		return 1;
 	}
 	if (ran)
@@ -524,8 +530,24 @@ static int run_until(struct ipx_loop *loop, bool (*done)(void *ctx),
 int ipx_loop_run_until(struct ipx_loop *loop, bool (*done)(void *ctx),
 		       void *ctx, ipx_time timeout)
 {
+	/* In a task: wait on the task's own stack (task.c); the run the
+	 * task was started from goes on meanwhile. */
+	if (task_current(loop->tasks))
+		return task_wait(loop->tasks, done, ctx, timeout);
 	run_enter(loop);
 	return run_leave(loop, run_until(loop, done, ctx, timeout));
+}
+
+int ipx_loop_spawn(struct ipx_loop *loop, void (*fn)(void *ctx), void *ctx)
+{
+	if (!loop->tasks)
+		loop->tasks = task_set_new(loop);
+	return task_spawn(loop->tasks, fn, ctx);
+}
+
+bool ipx_loop_tasks_busy(const struct ipx_loop *loop)
+{
+	return task_busy(loop->tasks);
 }
 
 static bool never(void *ctx)

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -127,4 +128,18 @@ int ipx_bn_fixtures_make(const char *root, unsigned stations, char *err,
 		rc = make_file(root, rel, ipx_bn_copy_size[i], i, err, errlen);
 	}
 	return rc;
+}
+
+static int rm_one(const char *p, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(p);
+}
+
+void ipx_bn_fixtures_remove(const char *root)
+{
+	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }

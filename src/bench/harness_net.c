@@ -164,8 +164,10 @@ static void on_term(struct ipx_loop *loop, int signo, void *ctx)
 
 /* The hub child: serves until SIGTERM (then closes its capture, so the
  * pcap file is whole) or SIGKILL. */
-static void hub_main(int fd, const char *pcap) __attribute__((noreturn));
-static void hub_main(int fd, const char *pcap)
+static void hub_main(int fd, const char *pcap,
+		     const struct ipx_profile *profile) __attribute__((noreturn));
+static void hub_main(int fd, const char *pcap,
+		     const struct ipx_profile *profile)
 {
 	static const int sigs[] = { SIGTERM };
 	struct ipx_hub_options ho = { 0 };
@@ -194,6 +196,7 @@ static void hub_main(int fd, const char *pcap)
 	}
 	ho.bind.sin_family = AF_INET;
 	ho.bind.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ho.profile = profile;
 	if (ipx_hub_open(loop, &ho, &hub, err, sizeof(err)) != IPX_OK) {
 		report(fd, err);
 		_exit(1);
@@ -292,7 +295,7 @@ static int spawn(struct ipx_hnet *net, struct hchild *ch,
 		child_prologue(parent);
 		if (name)
 			agent_main(fds[1], o, &net->hub, name);
-		hub_main(fds[1], o->pcap);
+		hub_main(fds[1], o->pcap, o->profile);
 	}
 	close(fds[1]);
 	return read_report(ch, fds[0], text, err, errlen);

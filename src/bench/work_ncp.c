@@ -8,7 +8,12 @@
  * never inside the harness's message handling, one operation per timer
  * run; while one is in progress the loop keeps serving the control
  * session, and a free asked for meanwhile waits for the call to return
- * (bw_enter/bw_leave). What an operation does, exactly:
+ * (bw_enter/bw_leave). On a simulated clock each timer run is a loop task
+ * (ipx_loop_spawn): its calls wait on its own stack, so many workstations
+ * on one loop (the whole network in one process: bench_sim.h) wait side
+ * by side and each call returns when its reply is there, not once the
+ * calls started after it have. In real time each workstation is its own
+ * process and runs them inline. What an operation does, exactly:
  *
  *   open-multi/single  0x4C open (read) of a random fixture file, 0x42
  *                      close; the server counts both
@@ -337,14 +342,24 @@ static bool finish(struct ipx_bw *w, struct ncpw *f)
 	return bw_leave(w);
 }
 
-static void on_step(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
+/* Run a timer's work as a loop task on a simulated clock, where many
+ * workstations share the loop; inline on a real one, where each is its
+ * own process (and if no task can be made). */
+static void as_task(struct ipx_loop *loop, void (*fn)(void *ctx), void *ctx)
+{
+	if (!ipx_loop_clock(loop)->simulated ||
+	    ipx_loop_spawn(loop, fn, ctx) != IPX_OK)
+		fn(ctx);
+}
+
+static void step_task(void *ctx)
 {
 	struct ipx_bw *w = ctx;
+	struct ipx_loop *loop = w->loop;
 	struct ncpw *f = w->fam;
 	ipx_time since;
 	int rc;
 
-	(void)t;
 	if (!bw_may_start(w)) {
 		if (!bw_live(w))
 			finish(w, f);
@@ -364,6 +379,12 @@ static void on_step(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 		ipx_timer_start(loop, &f->step, 0, 0);
 	else
 		finish(w, f);
+}
+
+static void on_step(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
+{
+	(void)t;
+	as_task(loop, step_task, ctx);
 }
 
 /* ---- set-up ---- */
@@ -434,13 +455,11 @@ static int setup(struct ipx_bw *w, struct ncpw *f)
 	return 0;
 }
 
-static void on_setup(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
+static void setup_task(void *ctx)
 {
 	struct ipx_bw *w = ctx;
 	int rc;
 
-	(void)loop;
-	(void)t;
 	bw_enter(w);
 	rc = setup(w, w->fam);
 	if (!bw_leave(w))
@@ -451,6 +470,12 @@ static void on_setup(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 	} else {
 		bw_ready(w);
 	}
+}
+
+static void on_setup(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
+{
+	(void)t;
+	as_task(loop, setup_task, ctx);
 }
 
 static int ncpw_open(struct ipx_bw *w)

@@ -39,7 +39,8 @@ void help_bench_battery(FILE *out)
 		"workstations at once. Workstations are agents (own process, own\n"
 		"IPX node, own NCP connection), started together behind a barrier;\n"
 		"the table gives ops/s per workstation and in total, each one's\n"
-		"traffic on its link, and the 1990 peak Kbyte/s beside. 1-byte\n"
+		"traffic on its link, the analyzer's peak Kbyte/s on the wire\n"
+		"(with --sim) and the 1990 peak Kbyte/s beside. 1-byte\n"
 		"reads and lock/unlock are set against the round trip (ping of\n"
 		"the server) measured first: target %.0f%% of one round trip per\n"
 		"request.\n\n"
@@ -69,6 +70,8 @@ struct battery {
 	double rtt_op[IPX_BN_BATTERY_OPS];
 	/* results[set][op][station] */
 	struct ipx_bw_result (*res)[IPX_BN_BATTERY_OPS][IPX_BN_MAX_STATIONS];
+	/* the analyzer's view of each test: wire[set][op] */
+	struct fsbench_wire (*wire)[IPX_BN_BATTERY_OPS];
 };
 
 static double op_seconds(const struct battery *t, enum ipx_bn_op op)
@@ -197,10 +200,11 @@ static void print_table(const struct battery *t)
 	printf("# round trip %.1f us (ping of the server by ws1, %llu in "
 	       "%.1f s)\n",
 	       t->rtt * 1e6, (unsigned long long)t->pings, PING_SECONDS);
-	printf("%-38s %3s %9s %9s %9s %10s %9s  %s\n", "", "",
-	       "ops/s per", "", "", "total", "wire KB/s", "1990 peak KB/s");
-	printf("%-38s %3s %9s %9s %9s %10s %9s  %s\n", "test", "ws", "ws mean",
-	       "min", "max", "ops/s", "per ws", "local | bridged");
+	printf("%-38s %3s %9s %9s %9s %10s %9s %9s  %s\n", "", "",
+	       "ops/s per", "", "", "total", "wire KB/s", "peak", "1990 peak KB/s");
+	printf("%-38s %3s %9s %9s %9s %10s %9s %9s  %s\n", "test", "ws",
+	       "ws mean", "min", "max", "ops/s", "per ws", "KB/s",
+	       "local | bridged");
 	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++) {
 		if (!t->only[op])
 			continue;
@@ -210,9 +214,13 @@ static void print_table(const struct battery *t)
 
 			summarize(t->res[s][op], t->sets[s], &w);
 			ipx_bn_published_kbs(op, &l, &br);
-			printf("%-38s %3u %9.0f %9.0f %9.0f %10.0f %9.1f  ",
+			printf("%-38s %3u %9.0f %9.0f %9.0f %10.0f %9.1f ",
 			       s ? "" : ipx_bn_op_title(op), t->sets[s], w.mean,
 			       w.min, w.max, w.total, w.wire_kbs);
+			if (t->wire[s][op].valid)
+				printf("%9.1f  ", t->wire[s][op].peak_kbs);
+			else
+				printf("%9s  ", "-");
 			if (t->sets[s] == 1)
 				printf("%5.0f | %.0f", l, br);
 			else
@@ -224,11 +232,16 @@ static void print_table(const struct battery *t)
 			printf("\n");
 		}
 	}
-	printf("Per-test seconds: %.1f (searches %.1f). KB/s on the wire: IPX "
+	printf("Per-test seconds: %.1f (searches %.1f)%s. Wire KB/s per ws: IPX "
 	       "bytes the workstation's link sent and received, mean over "
-	       "the test (1990: the analyzer's peak); 1990 figures are for one "
-	       "workstation only.\n",
-	       op_seconds(t, IPX_BN_LOCK), op_seconds(t, IPX_BN_DIR_SEARCH));
+	       "the test. Peak KB/s: the analyzer's busiest whole second on "
+	       "the wire, every station's frames (%s), as the 1990 analyzer "
+	       "measured; 1990 figures are for one workstation only.\n",
+	       op_seconds(t, IPX_BN_LOCK), op_seconds(t, IPX_BN_DIR_SEARCH),
+	       t->b.sim ? ", simulated" : "",
+	       t->b.sim ? "the simulated segment's analyzer, the profile's "
+			  "wire bytes per frame"
+			: "- : no analyzer in real time");
 	printf("Round-trip targets (1 workstation alone; %.0f%% of one round "
 	       "trip per request, the round trip pinged just before the "
 	       "test):\n",
@@ -257,6 +270,22 @@ static void print_table(const struct battery *t)
 	if (!targets)
 		printf("  none: no 1-byte read or lock test ran with 1 "
 		       "workstation\n");
+}
+
+/* ,"analyzer":{...} when something measured the wire */
+static void print_json_wire(const struct fsbench_wire *x)
+{
+	if (!x->valid)
+		return;
+	printf(",\"analyzer\":{\"source\":");
+	fsbench_json_str(stdout, x->source);
+	printf(",\"peak_kbytes_per_s\":%.3f,\"mean_kbytes_per_s\":%.3f,"
+	       "\"packets\":%llu,\"bytes\":%llu,\"gaps\":[",
+	       x->peak_kbs, x->mean_kbs, (unsigned long long)x->packets,
+	       (unsigned long long)x->bytes);
+	for (int g = 0; g < IPX_ANALYZE_GAPS; g++)
+		printf("%s%llu", g ? "," : "", (unsigned long long)x->gaps[g]);
+	printf("]}");
 }
 
 static void print_json(const struct battery *t)
@@ -299,6 +328,7 @@ static void print_json(const struct battery *t)
 			printf("],\"mean_ops_per_s\":%.3f,\"total_ops_per_s\":"
 			       "%.3f,\"wire_kbytes_per_s\":%.3f",
 			       w.mean, w.total, w.wire_kbs);
+			print_json_wire(&t->wire[s][op]);
 			if (t->sets[s] == 1)
 				printf(",\"published_peak_kbytes_per_s\":"
 				       "{\"local\":%.0f,\"bridged\":%.0f}",
@@ -318,7 +348,7 @@ static void print_json(const struct battery *t)
 static void print_csv(const struct battery *t)
 {
 	printf("test,workstations,station,ops,seconds,ops_per_s,"
-	       "wire_kbytes_per_s,misses\n");
+	       "wire_kbytes_per_s,misses,analyzer_peak_kbytes_per_s\n");
 	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
 		for (size_t s = 0; s < t->nsets && t->only[op]; s++)
 			for (unsigned i = 0; i < t->sets[s]; i++) {
@@ -326,12 +356,16 @@ static void print_csv(const struct battery *t)
 					&t->res[s][op][i];
 				double secs = r->seconds;
 
-				printf("%s,%u,%u,%llu,%.6f,%.3f,%.3f,%llu\n",
+				printf("%s,%u,%u,%llu,%.6f,%.3f,%.3f,%llu,",
 				       ipx_bn_op_name(op), t->sets[s], i + 1,
 				       (unsigned long long)r->sent, secs,
 				       secs > 0 ? r->sent / secs : 0,
 				       secs > 0 ? r->bytes / 1024.0 / secs : 0,
 				       (unsigned long long)r->delivered);
+				if (t->wire[s][op].valid)
+					printf("%.3f",
+					       t->wire[s][op].peak_kbs);
+				printf("\n");
 			}
 }
 
@@ -343,6 +377,13 @@ static void progress(const struct battery *t, unsigned k, unsigned n,
 {
 	if (!t->b.progress)
 		return;
+	if (t->b.sim) {	/* simulated seconds say nothing of the time left */
+		fprintf(stderr, "\r\033[K  battery %u/%u: %s, %u workstation%s, "
+				"%.1f simulated s",
+			k, n, what, ws, ws == 1 ? "" : "s", secs);
+		fflush(stderr);
+		return;
+	}
 	fprintf(stderr, "\r\033[K  battery %u/%u: %s, %u workstation%s, "
 			"%.1f s (about %.0f %s left)",
 		k, n, what, ws, ws == 1 ? "" : "s", secs,
@@ -378,9 +419,11 @@ static int run(struct battery *t)
 			progress(t, ++k, n, ipx_bn_op_name(op), t->sets[s],
 				 op_seconds(t, op), left);
 			left -= op_seconds(t, op);
+			fsbench_wire_begin(&t->b);
 			rc = ipx_bn_run(t->b.ctl, &t->b.ro, op, t->sets[s],
 					op_seconds(t, op), 0, 0, (uint16_t)k,
 					t->res[s][op], err, sizeof(err));
+			fsbench_wire_end(&t->b, &t->wire[s][op]);
 		}
 	}
 	if (t->b.progress)
@@ -479,7 +522,10 @@ int bench_battery(int argc, char **argv)
 	if (rc != CLI_OK)
 		return rc;
 	t.res = calloc(t.nsets, sizeof(*t.res));
-	if (!t.res) {
+	t.wire = calloc(t.nsets, sizeof(*t.wire));
+	if (!t.res || !t.wire) {
+		free(t.res);
+		free(t.wire);
 		cli_error(CMD, "out of memory");
 		return CLI_FAIL;
 	}
@@ -490,5 +536,6 @@ int bench_battery(int argc, char **argv)
 		rc = run(&t);
 	fsbench_stop(&t.b, rc == CLI_OK);
 	free(t.res);
+	free(t.wire);
 	return rc;
 }

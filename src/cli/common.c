@@ -5,7 +5,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -18,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ipxlab/bench_ncp.h"
 #include "ipxlab/err.h"
 #include "ipxlab/link_eth.h"
 #include "ipxlab/link_profile.h"
@@ -623,16 +623,7 @@ int cli_free_udp_port(void)
 	return port;
 }
 
-static int rm_one(const char *p, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
-
 void cli_remove_tree(const char *dir)
 {
-	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	ipx_bn_fixtures_remove(dir);
 }

@@ -2,7 +2,9 @@
  * fsbench.c - the network the file-server benchmarks run on (fsbench.h):
  * hub and workstation agents through the harness (ipx_hnet_start), the
  * file server as a child process of this binary on a scratch volume with
- * the fixtures, found by SAP like any server, and the run's conditions.
+ * the fixtures, found by SAP like any server, and the run's conditions;
+ * or, with --sim, all of it in this process in simulated time
+ * (bench_sim.h), with its analyzer's figures per test.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -19,13 +21,29 @@
 #include "ipxlab/sap.h"
 
 #define CMD "bench"
+#define SIM_DEFAULT_PROFILE "eth10"
 
 int fsbench_opt(struct fsbench *b, int opt, const char *arg, unsigned stations,
 		int *exit_code)
 {
 	char err[300];
+	unsigned long v;
 
 	switch (opt) {
+	case FSB_OPT_PROFILE:
+		if (cli_profile_opt(CMD, "--profile", arg, &b->profile) < 0)
+			return -1;
+		b->have_profile = true;
+		return 1;
+	case FSB_OPT_SIM:
+		b->sim = true;
+		return 1;
+	case FSB_OPT_SEED:
+		if (cli_parse_uint(CMD, "--seed", arg, 0, UINT32_MAX, &v) < 0)
+			return -1;
+		b->seed = v;
+		b->seed_given = true;
+		return 1;
 	case FSB_OPT_SERVER:
 		if (!*arg || strlen(arg) > 47) {
 			cli_error(CMD, "--server: a server name has 1 to 47 "
@@ -76,6 +94,31 @@ int fsbench_check(struct fsbench *b)
 		cli_error(CMD, "--json and --csv exclude each other");
 		return CLI_USAGE;
 	}
+	if (b->sim && (b->hub || b->server)) {
+		cli_error(CMD, "--sim builds the whole network in this process "
+			       "(its own file server and workstations): not "
+			       "with %s",
+			  b->hub ? "--hub" : "--server");
+		return CLI_USAGE;
+	}
+	if (!b->sim && b->seed_given) {
+		cli_error(CMD, "--seed is for --sim runs only");
+		return CLI_USAGE;
+	}
+	if (!b->sim && b->have_profile && b->hub) {
+		cli_error(CMD, "--profile applies to the hub started here; give "
+			       "the hub at %s its profile with 'ipxlab hub "
+			       "--profile'",
+			  b->hub);
+		return CLI_USAGE;
+	}
+	if (b->sim && !b->have_profile) {
+		/* an in-memory link without a profile takes no time at all */
+		ipx_profile_named(SIM_DEFAULT_PROFILE, &b->profile);
+		b->have_profile = b->profile_default = true;
+	}
+	if (b->sim && !b->seed_given)
+		b->seed = 1;
 	if (b->server && !b->hub) {
 		cli_error(CMD, "--server %s needs --hub HOST[:PORT]: the network "
 			       "the server is on",
@@ -145,6 +188,28 @@ static int find_server(struct fsbench *b)
 	return CLI_OK;
 }
 
+/* --sim: the network of bench_sim.h, the controller already attached. */
+static int start_sim(struct fsbench *b)
+{
+	struct ipx_bsim_opts o = { .profile = &b->profile,
+				   .stations = b->agents, .seed = b->seed,
+				   .name = "BATTERY-SIM" };
+	char err[768];
+
+	if (ipx_bsim_new(&o, &b->bsim, err, sizeof(err)) != IPX_OK) {
+		cli_error(CMD, "%s --sim: %s", b->cmd, err);
+		return CLI_FAIL;
+	}
+	b->loop = ipx_bsim_loop(b->bsim);
+	b->ctl = ipx_bsim_ctl(b->bsim);
+	b->ro = *ipx_bsim_run_opts(b->bsim);
+	snprintf(b->srvname, sizeof(b->srvname), "%s",
+		 ipx_bsim_server_name(b->bsim));
+	snprintf(b->hubtext, sizeof(b->hubtext), "in-process");
+	cli_stop_on_signals(b->loop);
+	return CLI_OK;
+}
+
 int fsbench_start(struct fsbench *b)
 {
 	char names[IPX_BN_MAX_STATIONS][IPX_HARNESS_NAME_MAX + 1];
@@ -156,6 +221,8 @@ int fsbench_start(struct fsbench *b)
 	char err[768], host[32];
 	int rc;
 
+	if (b->sim)
+		return start_sim(b);
 	ipx_config_defaults(&cfg);
 	for (unsigned i = 0; i < b->agents; i++) {
 		if (b->hub)	/* on a shared hub, names nobody else uses */
@@ -171,6 +238,7 @@ int fsbench_start(struct fsbench *b)
 	no.cfg = &cfg;
 	no.wait = wait;
 	no.fault = getenv("IPXLAB_AGENT_FAULT");
+	no.profile = b->have_profile ? &b->profile : NULL;
 	rc = ipx_hnet_start(&no, &b->net, err, sizeof(err));
 	if (rc == IPX_OK) {
 		ipx_hnet_hub(b->net, &hub);
@@ -182,6 +250,9 @@ int fsbench_start(struct fsbench *b)
 		ccfg.spx_listen_timeout = 18;
 		ccfg.spx_verify_timeout = 9;
 		ccfg.spx_abort_timeout = 108;
+		/* and holds a session to every workstation */
+		if (ccfg.spx_connections < IPX_BN_MAX_STATIONS + 1)
+			ccfg.spx_connections = IPX_BN_MAX_STATIONS + 1;
 		rc = ipx_hnet_join(&hub, &ccfg, wait, &b->loop, &b->node, err,
 				   sizeof(err));
 	}
@@ -213,6 +284,13 @@ int fsbench_start(struct fsbench *b)
 
 void fsbench_stop(struct fsbench *b, bool ok)
 {
+	if (b->bsim) {	/* it owns the loop, the nodes and the controller */
+		ipx_bsim_free(b->bsim);
+		b->bsim = NULL;
+		b->ctl = NULL;
+		b->loop = NULL;
+		return;
+	}
 	ipx_hctl_free(b->ctl);	/* QUIT: the agents started here exit */
 	b->ctl = NULL;
 	ipx_node_free(b->node);
@@ -225,6 +303,29 @@ void fsbench_stop(struct fsbench *b, bool ok)
 	if (b->dir[0])
 		cli_remove_tree(b->dir);
 	b->dir[0] = '\0';
+}
+
+void fsbench_wire_begin(struct fsbench *b)
+{
+	if (b->bsim)
+		ipx_bsim_reset(b->bsim);
+}
+
+void fsbench_wire_end(struct fsbench *b, struct fsbench_wire *out)
+{
+	const struct ipx_analyze *a;
+
+	memset(out, 0, sizeof(*out));
+	if (!b->bsim)
+		return;
+	a = ipx_bsim_analyze(b->bsim, IPX_BSIM_STATIONS);
+	out->valid = true;
+	out->source = "simulated analyzer";
+	out->peak_kbs = ipx_analyze_peak_kbps(a);
+	out->mean_kbs = ipx_analyze_mean_rate(a) / 1024;
+	out->packets = a->packets;
+	out->bytes = a->bytes;
+	memcpy(out->gaps, a->gaps, sizeof(out->gaps));
 }
 
 void fsbench_json_str(FILE *out, const char *s)
@@ -259,9 +360,20 @@ void fsbench_json_conditions(const struct fsbench *b, FILE *out)
 	fsbench_json_str(out, cli_version_text());
 	fprintf(out, ",\"machine\":");
 	fsbench_json_str(out, machine(m, sizeof(m)));
-	fprintf(out, ",\"cpus_online\":%ld,\"link\":\"udp hub\",\"profile\":"
-		     "null,\"hub\":",
-		sysconf(_SC_NPROCESSORS_ONLN));
+	fprintf(out, ",\"cpus_online\":%ld,\"link\":\"%s\",\"profile\":",
+		sysconf(_SC_NPROCESSORS_ONLN),
+		b->sim ? "in-memory segment" : "udp hub");
+	if (b->have_profile)
+		fsbench_json_str(out, b->profile.name);
+	else
+		fprintf(out, "null");
+	fprintf(out, ",\"profile_default\":%s,\"simulated\":%s",
+		b->profile_default ? "true" : "false", b->sim ? "true" : "false");
+	if (b->bsim)
+		fprintf(out, ",\"seed\":%llu,\"simulated_seconds\":%.6f",
+			(unsigned long long)b->seed,
+			ipx_bsim_seconds(b->bsim));
+	fprintf(out, ",\"hub\":");
 	fsbench_json_str(out, b->hubtext);
 	fprintf(out, ",\"hub_started_here\":%s,\"server\":",
 		b->hub ? "false" : "true");
@@ -274,7 +386,11 @@ void fsbench_json_conditions(const struct fsbench *b, FILE *out)
 
 		fprintf(out, "%s{\"name\":", i ? "," : "");
 		fsbench_json_str(out, g->name);
-		fprintf(out, ",\"pid\":%u,\"cpus\":%u}", g->pid, g->cpus);
+		if (b->sim)	/* one process: no pid, so runs compare */
+			fprintf(out, ",\"in_process\":true}");
+		else
+			fprintf(out, ",\"pid\":%u,\"cpus\":%u}", g->pid,
+				g->cpus);
 	}
 	fprintf(out, "]");
 }
@@ -286,11 +402,27 @@ void fsbench_print_conditions(const struct fsbench *b, FILE *out)
 	fprintf(out, "# ipxlab %s on %s, %ld CPUs online; no CPU pinning\n",
 		cli_version_text(), machine(m, sizeof(m)),
 		sysconf(_SC_NPROCESSORS_ONLN));
-	fprintf(out, "# hub %s (%s), today's link (no profile); file server "
-		     "'%s' (%s)\n",
-		b->hubtext, b->hub ? "given" : "started here", b->srvname,
-		b->server ? "given" : "ipxlab server, scratch volume");
-	fprintf(out, "# workstations: %zu agent(s), each its own process, IPX "
+	if (b->bsim) {
+		fprintf(out, "# simulated time, seed %llu: server, workstations "
+			     "and controller in this process on one in-memory "
+			     "segment, profile %s%s; %.1f simulated seconds in "
+			     "all; only the wire takes time (no server or "
+			     "workstation CPU); file server '%s' (ipxlab's, "
+			     "scratch volume)\n",
+			(unsigned long long)b->seed, b->profile.name,
+			b->profile_default ? " (--sim's default)" : "",
+			ipx_bsim_seconds(b->bsim), b->srvname);
+	} else {
+		fprintf(out, "# hub %s (%s), %s%s%s; file server '%s' (%s)\n",
+			b->hubtext, b->hub ? "given" : "started here",
+			b->have_profile ? "link profile " : "today's link (no "
+							    "profile)",
+			b->have_profile ? b->profile.name : "",
+			b->have_profile ? " (the hub's)" : "", b->srvname,
+			b->server ? "given" : "ipxlab server, scratch volume");
+	}
+	fprintf(out, "# workstations: %zu agent(s)%s, each its own %sIPX "
 		     "node and NCP connection\n",
-		ipx_hctl_agent_count(b->ctl));
+		ipx_hctl_agent_count(b->ctl), b->sim ? " in this process" : "",
+		b->sim ? "" : "process, ");
 }

@@ -4,6 +4,8 @@
  * a hub and N workstation agents as child processes (or an existing hub),
  * ipxlab's file server started on a scratch volume filled with the
  * fixtures (or an existing server by name), and the controller attached.
+ * With --sim the whole network is built in this process on a fake clock
+ * instead (bench_sim.h); --profile gives the link either way.
  */
 #ifndef IPXLAB_CLI_FSBENCH_H
 #define IPXLAB_CLI_FSBENCH_H
@@ -14,6 +16,8 @@
 
 #include "ipxlab/bench_harness.h"
 #include "ipxlab/bench_ncp.h"
+#include "ipxlab/bench_sim.h"
+#include "ipxlab/link_profile.h"
 
 struct fsbench {
 	/* options */
@@ -24,6 +28,14 @@ struct fsbench {
 	bool json, csv, quiet;
 	bool progress;		/* a terminal and not --quiet */
 	unsigned agents;	/* workstations to start */
+	/* --sim, --profile, --seed */
+	bool sim;		/* the whole network here, simulated time */
+	bool have_profile;	/* --profile given (or --sim's default) */
+	bool profile_default;	/* --sim without --profile: eth10 */
+	struct ipx_profile profile;
+	uint64_t seed;		/* --sim: the segments' randomness */
+	bool seed_given;
+	struct ipx_bsim *bsim;
 	/* the run */
 	char dir[64];		/* the scratch volume ("" none) */
 	char srvname[48];
@@ -36,6 +48,26 @@ struct fsbench {
 	struct ipx_bn_run_opts ro;
 };
 
+/*
+ * What an analyzer saw on the wire during one test: with --sim the
+ * simulated network's analyzer of the workstations' segment fills it
+ * (fsbench_wire_end); in real time another source (the hub's capture) can,
+ * through the same struct. valid is false when nothing measured it.
+ */
+struct fsbench_wire {
+	bool valid;
+	const char *source;	/* "simulated analyzer", ... */
+	double peak_kbs;	/* the busiest whole second, Kbyte/s */
+	double mean_kbs;	/* first to last packet */
+	uint64_t packets, bytes;
+	uint64_t gaps[IPX_ANALYZE_GAPS];	/* arrival gaps, analyze.h */
+};
+
+/* Before a test: the analyzer starts afresh (nothing in real time). */
+void fsbench_wire_begin(struct fsbench *b);
+/* After it: what was seen since fsbench_wire_begin, or valid false. */
+void fsbench_wire_end(struct fsbench *b, struct fsbench_wire *out);
+
 /* The options both commands take (fsbench_opt); for their help texts. */
 #define FSBENCH_HELP                                                          \
 	"      --server NAME   use this running file server (its SYS volume\n"  \
@@ -46,6 +78,17 @@ struct fsbench {
 	"      --fixtures DIR  write the fixtures into DIR (a SYS volume for\n"  \
 	"                      'ipxlab server') and exit\n"                     \
 	"      --wait S        for the hub, agents and server (default 10)\n"  \
+	"      --profile NAME|FILE  the link: eth10, tr4, tr16, isn or a\n"    \
+	"                      profile file; in real time the hub started\n"  \
+	"                      here becomes one segment of it (default:\n"    \
+	"                      today's link, no profile)\n"                  \
+	"      --sim           the whole network in this process in simulated\n" \
+	"                      time on an in-memory segment of the profile\n"  \
+	"                      (default eth10): only the wire takes time, the\n" \
+	"                      server's and workstations' CPU is not modelled;\n" \
+	"                      deterministic; not with --hub or --server\n"    \
+	"      --seed N        --sim's randomness (default 1): same seed,\n"   \
+	"                      same output\n"                                  \
 	"      --json, --csv   machine-readable output instead of the table\n" \
 	"  -q, --quiet         no progress line; -v, --verbose more log lines\n"
 
@@ -54,6 +97,9 @@ enum {
 	FSB_OPT_FIXTURES,
 	FSB_OPT_JSON,
 	FSB_OPT_CSV,
+	FSB_OPT_PROFILE,
+	FSB_OPT_SIM,
+	FSB_OPT_SEED,
 	FSB_OPT_FIRST,		/* each command's own from here */
 };
 
@@ -64,6 +110,9 @@ enum {
 	{ "wait", required_argument, NULL, OPT_WAIT },              \
 	{ "json", no_argument, NULL, FSB_OPT_JSON },                \
 	{ "csv", no_argument, NULL, FSB_OPT_CSV },                  \
+	{ "profile", required_argument, NULL, FSB_OPT_PROFILE },    \
+	{ "sim", no_argument, NULL, FSB_OPT_SIM },                  \
+	{ "seed", required_argument, NULL, FSB_OPT_SEED },          \
 	{ "quiet", no_argument, NULL, 'q' },                        \
 	{ "verbose", no_argument, NULL, 'v' },                      \
 	{ "help", no_argument, NULL, 'h' }

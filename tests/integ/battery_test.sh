@@ -3,7 +3,9 @@
 # (`ipxlab bench battery`, `ipxlab bench copy`, `ipxlab bench perftest`): bad options refused with
 # clear messages, --fixtures writes the volume, a short battery with 1 and
 # 2 workstations whose JSON has every test with every workstation's count
-# and whose CSV has a line per workstation, a copy run with every size,
+# and whose CSV has a line per workstation, the same in simulated time
+# (--sim: deterministic, the analyzer's peak per test) and on a link
+# profile (--profile), a copy run with every size,
 # an existing server named with --server, and a workstation killed
 # mid-run reported by name with nothing left.
 set -u
@@ -106,6 +108,74 @@ if command -v script >/dev/null 2>&1; then
 	else
 		fail "battery on a terminal: a progress line with the test and the time left" "$(tr '\r' '\n' <"$TMP/tty.out" | head -20)"
 	fi
+fi
+
+# --- simulated time and link profiles -------------------------------------------
+refused battery --sim --hub 127.0.0.1:1 "--sim builds the whole network in this process .*not with --hub"
+refused copy --sim --server X "not with --server"
+refused perftest --seed 3 "--seed is for --sim runs only"
+refused battery --profile eth10 --hub 127.0.0.1:1 "--profile applies to the hub started here"
+refused battery --sim --profile nosuch "--profile: no profile named 'nosuch'"
+start=$SECONDS
+if timeout 30 "$BIN" bench battery --sim --quick --only lock >"$TMP/sim1.txt" 2>&1 &&
+	timeout 30 "$BIN" bench battery --sim --quick --only lock >"$TMP/sim2.txt" 2>&1 &&
+	cmp -s "$TMP/sim1.txt" "$TMP/sim2.txt" &&
+	has "$TMP/sim1.txt" "^# simulated time, seed 1: .*profile eth10 \(--sim's default\); [0-9.]+ simulated seconds" &&
+	has "$TMP/sim1.txt" "record lock/unlock +1 +[0-9]+ .* [0-9]+\.[0-9] +55 \| 17" &&
+	has "$TMP/sim1.txt" "bound .*PASS"; then
+	pass "battery --sim: simulated seconds and profile in the conditions, the analyzer's peak beside 1990's, the same twice ($((SECONDS - start)) s)"
+else
+	fail "battery --sim: simulated seconds and profile in the conditions, the analyzer's peak beside 1990's, the same twice" "$(cat "$TMP/sim1.txt")" "$(diff "$TMP/sim1.txt" "$TMP/sim2.txt" | head)"
+fi
+if timeout 30 "$BIN" bench battery --sim --profile tr4 --seed 5 --seconds 0.5 --stations 1,3 --json >"$TMP/sim.json" 2>"$TMP/sim.err" &&
+	python3 - "$TMP/sim.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["conditions"]
+assert c["simulated"] and c["profile"] == "tr4" and not c["profile_default"] and c["seed"] == 5, c
+assert c["simulated_seconds"] > 11 * 0.5, c
+t = d["tests"]
+assert len(t) == 22, len(t)
+for x in t:
+    a = x["analyzer"]
+    # 4 Mbit/s: never more than 488 Kbyte/s on the wire
+    assert 0 < a["peak_kbytes_per_s"] <= 4e6 / 8 / 1024, x
+    assert a["packets"] > 0 and sum(a["gaps"]) == a["packets"] - 1, x
+PY
+then
+	pass "battery --sim --profile tr4 --json: every test's analyzer peak within the ring's rate"
+else
+	fail "battery --sim --profile tr4 --json: every test's analyzer peak within the ring's rate" "$(cat "$TMP/sim.err")" "$(head -c 600 "$TMP/sim.json")"
+fi
+if timeout 30 "$BIN" bench battery --sim --seconds 0.2 --stations 16 --only lock --csv >"$TMP/sim16.csv" 2>"$TMP/sim.err" &&
+	[ "$(grep -c '^lock,16,' "$TMP/sim16.csv")" = 16 ]; then
+	pass "battery --sim --stations 16: the controller holds a session to each of 16 workstations"
+else
+	fail "battery --sim --stations 16: the controller holds a session to each of 16 workstations" "$(cat "$TMP/sim.err")"
+fi
+if timeout 30 "$BIN" bench copy --sim --copies 1 --json >"$TMP/simc.json" 2>"$TMP/simc.err" &&
+	timeout 30 "$BIN" bench perftest --sim --quick --json >"$TMP/simp.json" 2>>"$TMP/simc.err" &&
+	python3 - "$TMP/simc.json" "$TMP/simp.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+p = json.load(open(sys.argv[2]))
+assert c["conditions"]["simulated"] and p["conditions"]["simulated"]
+s = c["sizes"]
+# eth10 carries at most 1.25 MB/s: the largest copy takes at least 0.17 s
+assert s[6]["seconds"][0] > 214705 / 1.25e6 and s[0]["seconds"][0] < s[6]["seconds"][0]
+assert 0 < p["total_kbytes_per_s"] < 1.25e6 / 1024
+PY
+then
+	pass "copy and perftest --sim: simulated seconds bound by the eth10 wire"
+else
+	fail "copy and perftest --sim: simulated seconds bound by the eth10 wire" "$(cat "$TMP/simc.err")" "$(cat "$TMP/simc.json")"
+fi
+if timeout 60 "$BIN" bench perftest --profile eth10 --seconds 0.3 --json >"$TMP/prof.json" 2>"$TMP/prof.err" &&
+	python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["conditions"]
+assert c["profile"]=="eth10" and not c["simulated"] and c["link"]=="udp hub"' "$TMP/prof.json"; then
+	pass "perftest --profile eth10 in real time: the hub started here has the profile"
+else
+	fail "perftest --profile eth10 in real time: the hub started here has the profile" "$(cat "$TMP/prof.err")" "$(cat "$TMP/prof.json")"
 fi
 
 # --- copy -----------------------------------------------------------------------

@@ -10,7 +10,6 @@
  */
 #include "cm.h"
 
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,108 +17,47 @@
 #include <unistd.h>
 
 #include "ipxlab/bench_ncp.h"
+#include "ipxlab/bench_sim.h"
 #include "ipxlab/err.h"
-#include "ipxlab/link_mem.h"
 #include "ipxlab/log.h"
 #include "ipxlab/ncp_server.h"
-#include "ipxlab/ping.h"
 
 #define WS 5
 
+/* The network of bench_sim.h with no profile: 100 us per frame. */
 struct world {
-	struct ipx_clock clk;
+	struct ipx_bsim *sim;
 	struct ipx_loop *loop;
-	struct ipx_mem_segment *seg;
-	struct ipx_config cfg;
-	struct ipx_node *c, *srvnode, *ws[WS];
-	struct ipx_agent *ag[WS];
 	struct ipx_hctl *ctl;
 	struct ncp_server *srv;
-	struct ipx_ping_responder *pong;
+	struct ipx_node *ws[WS];
 	struct ipx_bn_run_opts o;
-	char root[64];
+	const char *root;
 };
-
-static struct ipx_node *add_node(struct world *w)
-{
-	struct ipx_node *n = ipx_node_new(w->loop, &w->cfg);
-
-	assert_non_null(n);
-	assert_int_equal(ipx_node_add_link(n, ipx_mem_link_new(w->seg, NULL)),
-			 IPX_OK);
-	return n;
-}
 
 static struct world *world_new(void)
 {
 	struct world *w = calloc(1, sizeof(*w));
-	struct ipx_mem_faults f = { .delay = 100 };
-	struct ncp_server_opts so = { .name = "BENCHSRV" };
-	const char *names[WS] = { "ws1", "ws2", "ws3", "ws4", "ws5" };
+	struct ipx_bsim_opts so = { .stations = WS, .seed = 1,
+				    .delay = 100 };
 	char err[300] = "";
 
 	assert_non_null(w);
-	snprintf(w->root, sizeof(w->root), "/tmp/ipxlab-battery.XXXXXX");
-	assert_non_null(mkdtemp(w->root));
-	if (ipx_bn_fixtures_make(w->root, WS, err, sizeof(err)) != IPX_OK)
-		fail_msg("fixtures: %s", err);
-	ipx_clock_fake_init(&w->clk, 1000);
-	w->loop = ipx_loop_new(&w->clk);
-	w->seg = ipx_mem_segment_new(w->loop, 0x10, 1);
-	ipx_mem_segment_set_faults(w->seg, &f);
-	ipx_config_defaults(&w->cfg);
-	w->cfg.spx_listen_timeout = 18;
-	w->cfg.spx_verify_timeout = 9;
-	w->cfg.spx_abort_timeout = 108;
-	w->c = add_node(w);
-	w->srvnode = add_node(w);
-	snprintf(so.volumes[0].name, sizeof(so.volumes[0].name), "SYS");
-	snprintf(so.volumes[0].dir, sizeof(so.volumes[0].dir), "%s", w->root);
-	so.nvolumes = 1;
-	if (ncp_server_new(w->srvnode, &so, &w->srv, err, sizeof(err)) !=
-	    IPX_OK)
-		fail_msg("server: %s", err);
-	assert_int_equal(ipx_ping_responder_new(w->srvnode, &w->pong), IPX_OK);
-	for (int i = 0; i < WS; i++) {
-		struct ipx_agent_opts ao = { .name = names[i] };
-
-		w->ws[i] = add_node(w);
-		assert_int_equal(ipx_agent_new(w->ws[i], &ao, &w->ag[i], err,
-					       sizeof(err)),
-				 IPX_OK);
-	}
-	assert_int_equal(ipx_hctl_new(w->c, &w->ctl), IPX_OK);
-	if (ipx_hctl_attach(w->ctl, names, WS, 5 * IPX_SEC, err,
-			    sizeof(err)) != IPX_OK)
-		fail_msg("attach: %s", err);
-	ipx_node_address(w->srvnode, &w->o.server);
-	w->o.server.socket = IPX_SOCK_NCP;
+	if (ipx_bsim_new(&so, &w->sim, err, sizeof(err)) != IPX_OK)
+		fail_msg("sim: %s", err);
+	w->loop = ipx_bsim_loop(w->sim);
+	w->ctl = ipx_bsim_ctl(w->sim);
+	w->srv = ipx_bsim_server(w->sim);
+	w->root = ipx_bsim_root(w->sim);
+	w->o = *ipx_bsim_run_opts(w->sim);
+	for (unsigned i = 0; i < WS; i++)
+		w->ws[i] = ipx_bsim_station(w->sim, i);
 	return w;
-}
-
-static int rm_one(const char *p, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
 }
 
 static void world_free(struct world *w)
 {
-	ipx_hctl_free(w->ctl);
-	for (int i = 0; i < WS; i++) {
-		ipx_agent_free(w->ag[i]);
-		ipx_node_free(w->ws[i]);
-	}
-	ipx_ping_responder_free(w->pong);
-	ncp_server_free(w->srv);
-	ipx_node_free(w->srvnode);
-	ipx_node_free(w->c);
-	ipx_mem_segment_free(w->seg);
-	ipx_loop_free(w->loop);
-	nftw(w->root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	ipx_bsim_free(w->sim);
 	free(w);
 }
 

@@ -1,6 +1,8 @@
 /*
  * test_loop.c - the event loop's timers, hooks and run modes, on the fake
- * clock (and briefly on the real one for descriptors and signals).
+ * clock (and briefly on the real one for descriptors and signals), and
+ * tasks: waits on their own stacks that return in the order their
+ * conditions come true, not nested one inside another.
  */
 #include "cm.h"
 
@@ -205,6 +207,88 @@ static void run_until_reports_done_and_timeout(void **state)
 	ipx_loop_free(loop);
 }
 
+/* A synchronous client in a task: waits for its flag. */
+struct waiter {
+	struct ipx_loop *loop;
+	bool flag;
+	ipx_time wait, returned;
+	int rc;
+	struct ipx_timer set, start;
+};
+
+static bool flag_set(void *ctx)
+{
+	return ((struct waiter *)ctx)->flag;
+}
+
+static void set_flag(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
+{
+	(void)loop;
+	(void)t;
+	((struct waiter *)ctx)->flag = true;
+}
+
+static void waiter_task(void *ctx)
+{
+	struct waiter *w = ctx;
+
+	w->rc = ipx_loop_run_until(w->loop, flag_set, w, w->wait);
+	w->returned = ipx_loop_now(w->loop);
+}
+
+static void start_waiter(struct ipx_loop *loop, struct ipx_timer *t,
+			 void *ctx)
+{
+	(void)t;
+	assert_int_equal(ipx_loop_spawn(loop, waiter_task, ctx), IPX_OK);
+}
+
+static void waiter_init(struct waiter *w, struct ipx_loop *loop,
+			ipx_time start, ipx_time flag, ipx_time wait)
+{
+	memset(w, 0, sizeof(*w));
+	w->loop = loop;
+	w->wait = wait;
+	w->rc = 99;
+	ipx_timer_init(&w->start, start_waiter, w);
+	ipx_timer_start(loop, &w->start, start, 0);
+	ipx_timer_init(&w->set, set_flag, w);
+	if (flag)
+		ipx_timer_start(loop, &w->set, flag, 0);
+}
+
+static void tasks_wait_side_by_side(void **state)
+{
+	struct ipx_clock clk;
+	struct ipx_loop *loop;
+	struct waiter a, b, c, d;
+
+	(void)state;
+	ipx_clock_fake_init(&clk, 0);
+	loop = ipx_loop_new(&clk);
+	/* b starts while a waits and waits longer: a still returns at its
+	 * own time (nested waits would bury it until b's) */
+	waiter_init(&a, loop, 0, IPX_SEC, 10 * IPX_SEC);
+	waiter_init(&b, loop, IPX_SEC / 2, 5 * IPX_SEC, 10 * IPX_SEC);
+	waiter_init(&c, loop, IPX_SEC / 5, 0, 2 * IPX_SEC);
+	/* a flag already set: back after one turn, no time passes */
+	waiter_init(&d, loop, 3 * IPX_SEC, IPX_SEC, IPX_SEC);
+	assert_int_equal(ipx_loop_run_for(loop, 10 * IPX_SEC), IPX_OK);
+	assert_int_equal(a.rc, IPX_OK);
+	assert_int_equal(a.returned, IPX_SEC);
+	assert_int_equal(b.rc, IPX_OK);
+	assert_int_equal(b.returned, 5 * IPX_SEC);
+	assert_int_equal(c.rc, IPX_ETIMEOUT);
+	assert_int_equal(c.returned, 2 * IPX_SEC + IPX_SEC / 5);
+	assert_int_equal(d.rc, IPX_OK);
+	assert_int_equal(d.returned, 3 * IPX_SEC);
+	/* one left waiting when the loop goes is abandoned with it */
+	waiter_init(&a, loop, 0, 0, 10 * IPX_SEC);
+	ipx_loop_run_for(loop, IPX_SEC);
+	assert_int_equal(a.rc, 99);
+	ipx_loop_free(loop);
+}
+
 /* A timer callback that asks the loop to stop, then waits in a nested
  * run (what a blocking helper called from a callback does). */
 static int nested_rc = 1;
@@ -311,6 +395,7 @@ int main(void)
 		cmocka_unit_test(hooks_run_before_sleep_and_can_be_removed),
 		cmocka_unit_test(run_until_reports_done_and_timeout),
 		cmocka_unit_test(a_nested_run_keeps_a_pending_stop),
+		cmocka_unit_test(tasks_wait_side_by_side),
 		cmocka_unit_test(descriptors_wake_the_real_loop),
 		cmocka_unit_test(signals_arrive_as_callbacks),
 		cmocka_unit_test(time_comparison_is_wrap_safe),

@@ -1,0 +1,212 @@
+/*
+ * test_bench_sim.c - the file-server benchmarks' network in simulated
+ * time (bench_sim.h): on an eth10 segment a lone workstation's open/close
+ * rate is what the wire time of its frames allows, and the wire never
+ * carries more than its rate; bridged over isn the same test is slower
+ * and its peak Kbyte/s lower, the frames cross the bridge and none is
+ * too big for it; five workstations on one loop share the wire evenly
+ * (each call returns when its reply is there, not buried under the others'
+ * calls); the same seed gives the same run, frame for frame; the analyzer
+ * starts afresh on reset.
+ */
+#include "cm.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ipxlab/bench_sim.h"
+#include "ipxlab/err.h"
+#include "ipxlab/log.h"
+
+static struct ipx_bsim *sim_new(const char *profile, const char *wan,
+				unsigned stations, uint64_t seed)
+{
+	struct ipx_profile p, w;
+	struct ipx_bsim_opts o = { .stations = stations, .seed = seed };
+	struct ipx_bsim *s;
+	char err[300] = "";
+
+	if (profile) {
+		assert_int_equal(ipx_profile_named(profile, &p), IPX_OK);
+		o.profile = &p;
+	}
+	if (wan) {
+		assert_int_equal(ipx_profile_named(wan, &w), IPX_OK);
+		o.wan = &w;
+	}
+	if (ipx_bsim_new(&o, &s, err, sizeof(err)) != IPX_OK)
+		fail_msg("sim: %s", err);
+	return s;
+}
+
+/* 'op' on n workstations for 'secs' of simulated time; the analyzer of
+ * the workstations' side is fresh for it. Returns ops/s of ws1. */
+static double run(struct ipx_bsim *s, enum ipx_bn_op op, size_t n,
+		  double secs, struct ipx_bw_result *res)
+{
+	char err[400] = "";
+
+	ipx_bsim_reset(s);
+	if (ipx_bn_run(ipx_bsim_ctl(s), ipx_bsim_run_opts(s), op, n, secs, 0,
+		       0, 1, res, err, sizeof(err)) != IPX_OK)
+		fail_msg("%s: %s", ipx_bn_op_name(op), err);
+	assert_true(res[0].seconds > 0);
+	return res[0].sent / res[0].seconds;
+}
+
+static void eth10_open_close_is_bound_by_the_wire(void **state)
+{
+	struct ipx_bsim *s = sim_new("eth10", NULL, 1, 1);
+	const struct ipx_analyze *a = ipx_bsim_analyze(s, IPX_BSIM_STATIONS);
+	struct ipx_bw_result r;
+	double t0 = ipx_bsim_seconds(s), ops, wire_s, per_op;
+
+	(void)state;
+	assert_false(ipx_bsim_bridged(s));
+	assert_ptr_equal(a, ipx_bsim_analyze(s, IPX_BSIM_SERVER));
+	ops = run(s, IPX_BN_OPEN_SINGLE, 1, 1.0, &r);
+	/* the test took its simulated second (plus set-up) */
+	assert_true(ipx_bsim_seconds(s) - t0 >= 1.0);
+	assert_true(r.seconds >= 1.0 && r.seconds < 1.01);
+	/* four frames per operation (open, its reply, close, its reply),
+	 * each at least a 60-byte frame + 24 bytes of preamble, FCS and gap
+	 * at 10 Mbit/s: at most one operation per 4 x 67.2 us */
+	assert_true(ops > 100);
+	assert_true(ops < 1 / (4 * 67.2e-6));
+	/* all the wire time the analyzer saw was carried within the time */
+	wire_s = a->bytes * 8.0 / 10e6;
+	assert_true(wire_s <= ipx_bsim_seconds(s) - t0);
+	/* one workstation, one request at a time, nothing but the wire
+	 * takes time: the wire is busy the whole test, operation after
+	 * operation (a little control and set-up traffic besides) */
+	per_op = wire_s / (double)r.sent;
+	assert_true(ops * per_op > 0.95 && ops * per_op < 1.1);
+	assert_true(a->proto[IPX_ANALYZE_NCP] >= 4 * r.sent);
+	/* the peak second is what the wire carried: near the mean */
+	assert_true(ipx_analyze_peak_kbps(a) >
+		    0.8 * (double)a->bytes / 1024 / r.seconds);
+	assert_true(ipx_analyze_peak_kbps(a) <= 10e6 / 8 / 1024);
+	ipx_bsim_free(s);
+}
+
+static void bridged_is_slower_and_carries_less(void **state)
+{
+	struct ipx_bsim *l = sim_new("eth10", NULL, 1, 1);
+	struct ipx_bsim *b = sim_new("eth10", "isn", 1, 1);
+	const struct ipx_wan_module_stats *ws, *ss;
+	struct ipx_bw_result r;
+	double ops_l, ops_b, kbs_l, kbs_b;
+
+	(void)state;
+	assert_true(ipx_bsim_bridged(b));
+	ops_l = run(l, IPX_BN_LOCK, 1, 2.0, &r);
+	kbs_l = ipx_analyze_peak_kbps(ipx_bsim_analyze(l, IPX_BSIM_STATIONS));
+	ops_b = run(b, IPX_BN_LOCK, 1, 2.0, &r);
+	kbs_b = ipx_analyze_peak_kbps(ipx_bsim_analyze(b, IPX_BSIM_STATIONS));
+	assert_true(r.sent > 0);
+	assert_true(ops_b < ops_l / 10);
+	assert_true(kbs_b < kbs_l / 10);
+	/* the requests crossed from the workstations (B) to the server
+	 * (A) and the answers back; nothing was too big for the bridge */
+	ss = ipx_wan_stats(ipx_bsim_wan(b), 0);
+	ws = ipx_wan_stats(ipx_bsim_wan(b), 1);
+	assert_true(ws->crossed >= 2 * r.sent);
+	assert_true(ss->crossed >= 2 * r.sent);
+	assert_int_equal(ws->drops[IPX_WAN_DROP_TOO_BIG], 0);
+	assert_int_equal(ss->drops[IPX_WAN_DROP_TOO_BIG], 0);
+	/* both segments' analyzers saw the test's NCP frames */
+	assert_true(ipx_bsim_analyze(b, IPX_BSIM_SERVER)->proto[IPX_ANALYZE_NCP] >=
+		    4 * r.sent);
+	assert_true(ipx_bsim_analyze(b, IPX_BSIM_STATIONS)
+			    ->proto[IPX_ANALYZE_NCP] >= 4 * r.sent);
+	/* 16 KB block reads cross in pieces the bridge carries */
+	run(b, IPX_BN_BLOCK, 1, 1.0, &r);
+	assert_true(r.sent > 0);
+	assert_int_equal(ss->drops[IPX_WAN_DROP_TOO_BIG], 0);
+	ipx_bsim_free(l);
+	ipx_bsim_free(b);
+}
+
+static void five_workstations_share_the_wire_evenly(void **state)
+{
+	struct ipx_bsim *s = sim_new("eth10", NULL, 5, 3);
+	struct ipx_bw_result r[5];
+	uint64_t lo = UINT64_MAX, hi = 0, sum = 0;
+
+	(void)state;
+	run(s, IPX_BN_DIR_SEARCH, 5, 0.5, r);
+	for (int i = 0; i < 5; i++) {
+		lo = r[i].sent < lo ? r[i].sent : lo;
+		hi = r[i].sent > hi ? r[i].sent : hi;
+		sum += r[i].sent;
+	}
+	assert_true(lo * 10 >= hi * 9);
+	/* together no faster than the wire lets one workstation alone */
+	assert_true(sum / 0.5 < 1 / (4 * 67.2e-6) * 2);
+	ipx_bsim_free(s);
+}
+
+static void same_seed_same_run(void **state)
+{
+	struct ipx_bw_result r1[2], r2[2];
+	struct ipx_analyze a1;
+	struct ipx_bsim *s;
+
+	(void)state;
+	s = sim_new("eth10", NULL, 2, 9);
+	run(s, IPX_BN_SHARED_SMALL, 2, 0.3, r1);
+	a1 = *ipx_bsim_analyze(s, IPX_BSIM_STATIONS);
+	a1.per_second = NULL;
+	ipx_bsim_free(s);
+	s = sim_new("eth10", NULL, 2, 9);
+	run(s, IPX_BN_SHARED_SMALL, 2, 0.3, r2);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(r1[i].sent, r2[i].sent);
+		assert_int_equal(r1[i].bytes, r2[i].bytes);
+		assert_true(r1[i].seconds == r2[i].seconds);
+	}
+	assert_int_equal(a1.packets, ipx_bsim_analyze(s, IPX_BSIM_STATIONS)->packets);
+	assert_int_equal(a1.bytes, ipx_bsim_analyze(s, IPX_BSIM_STATIONS)->bytes);
+	assert_memory_equal(a1.gaps, ipx_bsim_analyze(s, IPX_BSIM_STATIONS)->gaps,
+			    sizeof(a1.gaps));
+	/* reset: nothing counted until the next frame */
+	ipx_bsim_reset(s);
+	assert_int_equal(ipx_bsim_analyze(s, IPX_BSIM_STATIONS)->packets, 0);
+	assert_true(ipx_analyze_peak_kbps(ipx_bsim_analyze(s, IPX_BSIM_STATIONS)) == 0);
+	ipx_bsim_free(s);
+}
+
+static void bad_options_are_refused(void **state)
+{
+	struct ipx_profile eth;
+	struct ipx_bsim_opts o = { .stations = 0 };
+	struct ipx_bsim *s = (struct ipx_bsim *)&o;
+	char err[300] = "";
+
+	(void)state;
+	assert_int_equal(ipx_bsim_new(&o, &s, err, sizeof(err)), IPX_EINVAL);
+	assert_null(s);
+	assert_non_null(strstr(err, "workstations"));
+	/* a bridge profile without buffers is not a bridge */
+	assert_int_equal(ipx_profile_named("eth10", &eth), IPX_OK);
+	o.stations = 1;
+	o.wan = &eth;
+	assert_int_not_equal(ipx_bsim_new(&o, &s, err, sizeof(err)), IPX_OK);
+	assert_null(s);
+	assert_non_null(strstr(err, "eth10"));
+	ipx_bsim_free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(eth10_open_close_is_bound_by_the_wire),
+		cmocka_unit_test(bridged_is_slower_and_carries_less),
+		cmocka_unit_test(five_workstations_share_the_wire_evenly),
+		cmocka_unit_test(same_seed_same_run),
+		cmocka_unit_test(bad_options_are_refused),
+	};
+
+	ipx_log_set_level(IPX_LOG_ERROR);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
