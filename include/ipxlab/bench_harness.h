@@ -54,7 +54,7 @@
 #include "ipxlab/loop.h"
 #include "ipxlab/node.h"
 
-#define IPX_HARNESS_VERSION 2
+#define IPX_HARNESS_VERSION 3
 #define IPX_HARNESS_MAGIC 0x4942
 /* The SAP service type agents advertise: "ipxlab benchmark agent", from
  * the range no Novell product is known to use. */
