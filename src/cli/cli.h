@@ -257,6 +257,10 @@ int bench_window_opt(int opt, const char *arg, double *seconds,
 		     unsigned long max_repeat);
 /* "ipxlab bench netbios" (cmd_netbios.c). */
 int bench_netbios(int argc, char **argv);
+/* "1234567" -> "1,234,567" (cmd_bench.c). */
+const char *bench_grouped(double v, char *buf, size_t len);
+/* "ipxlab bench hub" (cmd_bench_hub.c). */
+int bench_hub(int argc, char **argv);
 /* Run this binary with argv as a child (stdio on /dev/null, killed when
  * this process dies); its pid, or -1. */
 pid_t cli_spawn_self(char *const argv[]);
