@@ -1,7 +1,6 @@
 /*
- * bench.h - the benchmarks that still run their own processes: the SPX
- * goodput benchmark ("ipxlab bench spx") and the NetBIOS benchmark
- * ("ipxlab bench netbios"). The others run on the harness
+ * bench.h - the benchmark that still runs its own processes: the SPX
+ * goodput benchmark ("ipxlab bench spx"). The others run on the harness
  * (bench_harness.h); what a benchmark records of the machine is in
  * bench_sys.h.
  */
@@ -103,53 +102,5 @@ int ipx_spxb_run(const struct ipx_spxb_opts *o, enum ipx_spxb_link link,
 		 char *err, size_t errlen);
 const char *ipx_spxb_link_name(enum ipx_spxb_link link);
 const char *ipx_spxb_kind_name(enum ipx_spxb_kind kind);
-
-/*
- * ---- The NetBIOS benchmark (src/bench/nbrate.c, "ipxlab bench netbios") ----
- *
- * NetBIOS datagram and session message rates beside IPX, measured in one
- * run over one hub on loopback: the hub, a responder node and the
- * measuring node are three processes. Rows: IPX round trips (ping-pong),
- * IPX datagrams and NetBIOS datagrams of 'size' bytes (at most 'window'
- * not yet credited by the responder), session messages of 'size' bytes
- * and of 65,535 bytes (each SEND timed from submission to its POST).
- * The session is stop-and-wait, so its message rate is bounded by the
- * round trip: the result has both to compare.
- */
-#define IPX_NBB_DEFAULT_SECONDS 1.0
-#define IPX_NBB_DEFAULT_WARMUP 0.2
-#define IPX_NBB_DEFAULT_SIZE 512
-#define IPX_NBB_DEFAULT_WINDOW 16
-
-struct ipx_nbb_opts {
-	double seconds;		/* measurement window per row */
-	double warmup;		/* before it */
-	size_t size;		/* datagram and small message bytes (<= 512) */
-	unsigned window;	/* datagrams not yet credited (>= 4) */
-};
-
-/* One row. */
-struct ipx_nbb_rate {
-	double seconds;		/* the measurement window */
-	uint64_t count;		/* round trips, datagrams or messages in it */
-	double rate;		/* count per second */
-	double rtt_p50_us, rtt_p99_us;	/* per round trip or SEND */
-	uint64_t samples;
-	uint64_t sent, delivered, stalls;	/* datagram rows, whole run */
-};
-
-struct ipx_nbb_result {
-	size_t size;
-	unsigned window;
-	size_t max_data;	/* session bytes per packet */
-	struct ipx_nbb_rate ipx_rtt, ipx_dgram, nb_dgram, session, big;
-	uint64_t retransmits;	/* by the session's sender */
-};
-
-void ipx_nbb_opts_default(struct ipx_nbb_opts *o);
-/* Fork the hub and the responder, measure every row, reap them all.
- * Returns 0, or a negative ipx_err with a message in err. */
-int ipx_nbb_run(const struct ipx_nbb_opts *o, struct ipx_nbb_result *out,
-		char *err, size_t errlen);
 
 #endif
