@@ -89,6 +89,8 @@ struct ipx_spxb_result {
 };
 
 void ipx_spxb_opts_default(struct ipx_spxb_opts *o);
+/* Application bytes one full packet of a row carries. */
+size_t ipx_spxb_payload(size_t packet, enum ipx_spxb_kind kind);
 /* The IPX packet size of a row on a link (ipx-large and spx2: the MTU). */
 size_t ipx_spxb_packet_size(const struct ipx_spxb_opts *o,
 			    enum ipx_spxb_link link, enum ipx_spxb_kind kind);

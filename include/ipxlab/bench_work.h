@@ -94,6 +94,10 @@ struct ipx_bw_params {
 	 * datagrams not yet counted by the receiver, which returns credits
 	 * outside the path (a UDP socket pair, work_credit.c); 0 floods */
 	uint32_t window;
+	/* SPX kinds: the SPX II window in packets and the bytes spx_send
+	 * may hold (struct spx_options); 0: the library's (32, 64 KiB) */
+	uint16_t spx_window;
+	uint32_t send_queue;
 };
 
 /* The receiver's drain when params.drain is 0 (seconds). */

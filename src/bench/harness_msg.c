@@ -6,11 +6,12 @@
  * Bodies, by type (offsets within the body, big-endian):
  *
  * HELLO (38)   0 pid u32, 4 cpus u16, 6 name[32] (NUL padded)
- * PREPARE (81) 0 run u32, 4 role u8, 5 kind u8, 6 cpu s16 (-1 none),
+ * PREPARE (87) 0 run u32, 4 role u8, 5 kind u8, 6 cpu s16 (-1 none),
  *              8 repeat u16, 10 size u32, 14 count u32, 18 seconds ms
  *              u32, 22 drain ms u32, 26 peer info (40, as READY's 6..45),
  *              66 UDP bind IPv4 u32, 70 set-up timeout ms u32, 74 NCP
- *              operation u8, 75 station u16, 77 credit window u32
+ *              operation u8, 75 station u16, 77 credit window u32,
+ *              81 SPX II window u16, 83 SPX send queue u32
  * READY (46)   0 run u32, 4 cpu s16, 6 address (12), 18 NetBIOS
  *              name[16], 34 UDP IPv4 u32, 38 UDP port u16, 40 credit
  *              IPv4 u32, 44 credit port u16
@@ -33,7 +34,7 @@
 #include "ipxlab/err.h"
 
 #define HELLO_LEN 38
-#define PREPARE_LEN 81
+#define PREPARE_LEN 87
 #define READY_LEN 46
 #define INFO_LEN 40
 #define RUN_LEN 4
@@ -42,6 +43,8 @@
 #define ERROR_FIXED 6
 #define MAX_MS 86400000u	/* a day: longer times are refused */
 #define MAX_CPU 1023
+#define MAX_SPX_WINDOW 1024u
+#define MAX_SEND_QUEUE (64u << 20)
 
 static const char *const type_names[IPX_HMSG_TYPE_END] = {
 	[IPX_HMSG_HELLO] = "HELLO",	[IPX_HMSG_PREPARE] = "PREPARE",
@@ -169,6 +172,8 @@ static size_t enc_prepare(uint32_t run, const struct ipx_hmsg_prepare *p,
 	b[74] = w->op;
 	ipx_put16(b + 75, w->station);
 	ipx_put32(b + 77, w->window);
+	ipx_put16(b + 81, w->spx_window);
+	ipx_put32(b + 83, w->send_queue);
 	return PREPARE_LEN;
 }
 
@@ -335,8 +340,17 @@ static int dec_prepare(const uint8_t *b, size_t n, struct ipx_hmsg_prepare *p,
 	w->op = b[74];
 	w->station = ipx_get16(b + 75);
 	w->window = ipx_get32(b + 77);
+	w->spx_window = ipx_get16(b + 81);
+	w->send_queue = ipx_get32(b + 83);
 	if (p->cpu < -1 || p->cpu > MAX_CPU) {
 		hset_err(err, errlen, "PREPARE: CPU %d out of range", p->cpu);
+		return IPX_EINVAL;
+	}
+	if (w->spx_window > MAX_SPX_WINDOW || w->send_queue > MAX_SEND_QUEUE) {
+		hset_err(err, errlen, "PREPARE: SPX window %u or send queue %u "
+				     "out of range (at most %u, %u)",
+			w->spx_window, w->send_queue, MAX_SPX_WINDOW,
+			MAX_SEND_QUEUE);
 		return IPX_EINVAL;
 	}
 	if (w->kind == IPX_BW_NCP ? w->size > 64 * 1024 * 1024

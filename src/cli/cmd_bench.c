@@ -6,6 +6,9 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "bench_pair.h"
 
 #include "cli.h"
 #include "ipxlab/bench.h"
@@ -328,10 +331,140 @@ static void json_spxb_row(const struct ipx_spxb_result *r)
 	printf("}");
 }
 
+/* The udp rows' network: the hub and two agents (bench_pair.h). */
+static struct bench_pair spx_net = { .name = "spx" };
+
+/* One udp row on the harness: the sender agent runs the row's workload
+ * (IPX datagrams under the credit window, or SPX I / SPX II messages of
+ * a full packet each) to the receiver agent through the hub; goodput is
+ * what the receiver counted over its first to last arrival. */
+static int spxb_udp_row(const struct ipx_spxb_opts *o, enum ipx_spxb_kind k,
+			unsigned run, struct ipx_spxb_result *out, char *err,
+			size_t errlen)
+{
+	struct ipx_bw_params w;
+	struct bench_pair_run x;
+	double win, ours, other;
+	char label[48];
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	memset(&w, 0, sizeof(w));
+	out->link = IPX_SPXB_UDP;
+	out->kind = k;
+	out->packet = ipx_spxb_packet_size(o, IPX_SPXB_UDP, k);
+	out->payload = ipx_spxb_payload(out->packet, k);
+	w.kind = k == IPX_SPXB_SPX1   ? IPX_BW_SPX
+		 : k == IPX_SPXB_SPX2 ? IPX_BW_SPX2
+				      : IPX_BW_IPX;
+	w.seconds = run ? o->seconds : o->warmup;
+	w.size = out->payload;
+	if (w.kind == IPX_BW_IPX) {
+		w.window = o->ipx_window ? o->ipx_window
+					 : ipx_bench_default_window(w.size);
+		out->window = w.window;
+	} else {
+		w.spx_window = (uint16_t)o->spx_window;
+		w.send_queue = (uint32_t)o->send_queue;
+		out->version = k == IPX_SPXB_SPX1 ? 1 : 2;
+		out->window = k == IPX_SPXB_SPX1 ? 1
+			      : o->spx_window	 ? o->spx_window
+						 : 32;
+	}
+	snprintf(label, sizeof(label), "udp %s %s", ipx_spxb_kind_name(k),
+		 run ? "run" : "warm-up");
+	if (run)
+		snprintf(label + strlen(label), sizeof(label) - strlen(label),
+			 " %u", run);
+	rc = bench_pair_run(&spx_net, label, run, &w, -1, -1, &x, err, errlen);
+	if (rc != IPX_OK)
+		return rc;
+	out->seconds = x.rcv.seconds;
+	out->bytes = x.rcv.bytes;
+	out->packets = x.rcv.delivered;
+	out->goodput = x.rcv.kbps * 1000;
+	out->pps = x.rcv.pps;
+	out->srtt_us = x.snd.srtt_us;
+	out->retransmits = x.snd.retransmits;
+	out->tx_data = out->version ? x.snd.sent : 0;
+	out->sent = x.snd.sent;
+	out->delivered = x.rcv.delivered;
+	win = x.snd.seconds;
+	if (win > 0) {
+		out->cpu_sender = (x.snd.cpu_user + x.snd.cpu_sys) / win;
+		out->cpu_receiver = (x.rcv.cpu_user + x.rcv.cpu_sys) / win;
+		out->cpu_hub = x.hub_cpu > 0 ? x.hub_cpu / win : 0;
+	}
+	/* machine_busy is kept as this row's processes over the sending
+	 * plus everything else over the whole run, so that 'other' is the
+	 * rest of the machine's load */
+	ours = x.snd.cpu_user + x.snd.cpu_sys + x.rcv.cpu_user +
+	       x.rcv.cpu_sys + (x.hub_cpu > 0 ? x.hub_cpu : 0);
+	other = x.wall > 0 ? x.machine_busy - ours / x.wall : 0;
+	out->machine_busy = out->cpu_sender + out->cpu_hub + out->cpu_receiver +
+			    (other > 0 ? other : 0);
+	return IPX_OK;
+}
+
+static int spxb_row(const struct ipx_spxb_opts *o, enum ipx_spxb_link l,
+		    enum ipx_spxb_kind k, unsigned run,
+		    struct ipx_spxb_result *out, char *err, size_t errlen)
+{
+	if (l == IPX_SPXB_UDP)
+		return spxb_udp_row(o, k, run, out, err, errlen);
+	return ipx_spxb_run(o, l, k, out, err, errlen);
+}
+
+static void spxb_csv(spxb_run *res, unsigned long repeat,
+		     const bool *links,
+		     struct spread ratio[IPX_SPXB_LINKS][IPX_SPXB_KINDS],
+		     const bool *met)
+{
+	static double v[MAX_REPEAT];
+
+	printf("link,row,packet,payload,goodput_median,goodput_min,"
+	       "goodput_max,ratio_median,ratio_min,ratio_max,target,pass\n");
+	for (int l = 0; l < IPX_SPXB_LINKS; l++) {
+		for (int k = 0; links[l] && k < IPX_SPXB_KINDS; k++) {
+			struct spread g;
+
+			for (unsigned long i = 0; i < repeat; i++)
+				v[i] = res[i][l][k].goodput;
+			g = spread_of(v, repeat);
+			printf("%s,%s,%zu,%zu,%.1f,%.1f,%.1f,",
+			       ipx_spxb_link_name((enum ipx_spxb_link)l),
+			       ipx_spxb_kind_name((enum ipx_spxb_kind)k),
+			       res[0][l][k].packet, res[0][l][k].payload,
+			       g.median, g.min, g.max);
+			if (k == IPX_SPXB_SPX1 || k == IPX_SPXB_SPX2)
+				printf("%.4f,%.4f,%.4f,", ratio[l][k].median,
+				       ratio[l][k].min, ratio[l][k].max);
+			else
+				printf(",,,");
+			if (k == IPX_SPXB_SPX2)
+				printf("%.2f,%s\n", IPX_SPXB_TARGET_RATIO,
+				       met[l] ? "PASS" : "MISS");
+			else
+				printf(",\n");
+		}
+	}
+}
+
+static int bench_spx_run(int argc, char **argv);
+
 static int bench_spx(int argc, char **argv)
 {
+	int rc = bench_spx_run(argc, argv);
+
+	bench_pair_progress_end(&spx_net);
+	bench_pair_stop(&spx_net, rc == CLI_OK);
+	return rc;
+}
+
+static int bench_spx_run(int argc, char **argv)
+{
 	enum { OPT_LINKS = OPT_FIRST_CMD + 10, OPT_MTU, OPT_SPXWIN,
-	       OPT_QUEUE, OPT_IPXWIN, OPT_SJSON };
+	       OPT_QUEUE, OPT_IPXWIN, OPT_SJSON, OPT_SCSV };
 	static const struct option longopts[] = {
 		{ "seconds", required_argument, NULL, 's' },
 		{ "warmup", required_argument, NULL, 'w' },
@@ -342,11 +475,15 @@ static int bench_spx(int argc, char **argv)
 		{ "send-queue", required_argument, NULL, OPT_QUEUE },
 		{ "ipx-window", required_argument, NULL, OPT_IPXWIN },
 		{ "json", no_argument, NULL, OPT_SJSON },
+		{ "csv", no_argument, NULL, OPT_SCSV },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static spxb_run res[MAX_REPEAT];
+	struct ipx_spxb_result warm;
+	bool csv = false, quiet = false;
 	static double v[MAX_REPEAT];
 	struct ipx_spxb_opts o;
 	unsigned long repeat = IPX_SPXB_DEFAULT_REPEAT, val;
@@ -360,7 +497,7 @@ static int bench_spx(int argc, char **argv)
 	ipx_spxb_opts_default(&o);
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":s:w:r:vh", longopts, NULL)) !=
+	while ((opt = getopt_long(argc, argv, ":s:w:r:vqh", longopts, NULL)) !=
 	       -1) {
 		switch (opt) {
 		case 's':
@@ -370,6 +507,12 @@ static int bench_spx(int argc, char **argv)
 						 &o.warmup, &repeat,
 						 MAX_REPEAT) < 0)
 				return CLI_USAGE;
+			break;
+		case OPT_SCSV:
+			csv = true;
+			break;
+		case 'q':
+			quiet = true;
 			break;
 		case OPT_LINKS:
 			if (parse_links(optarg, links) < 0)
@@ -418,21 +561,40 @@ static int bench_spx(int argc, char **argv)
 			  argv[optind]);
 		return CLI_USAGE;
 	}
+	if (json && csv) {
+		cli_error("bench", "--json and --csv exclude each other");
+		return CLI_USAGE;
+	}
 	ipx_log_set_level(IPX_LOG_WARN);
+	spx_net.progress = !quiet && isatty(STDERR_FILENO);
+	spx_net.planned = IPX_SPXB_KINDS * (links[IPX_SPXB_UDP] +
+					    links[IPX_SPXB_MEM]) *
+			  (o.warmup + o.seconds * (double)repeat);
+	if (links[IPX_SPXB_UDP] &&
+	    bench_pair_start(&spx_net, NULL, err, sizeof(err)) != IPX_OK) {
+		cli_error("bench", "spx: %s", err);
+		return CLI_FAIL;
+	}
 
-	if (!json) {
+	if (!json && !csv) {
 		printf("ipxlab bench spx: bulk goodput of SPX I and SPX II "
 		       "beside IPX datagrams of the same\nIPX packet size; "
 		       "goodput = application bytes delivered per second "
 		       "(MB = 10^6 bytes)\n");
-		printf("%d CPUs online, %d allowed; %lu run%s of %g s after "
-		       "%g s warm-up per row\n",
+		printf("%d CPUs online, %d allowed; %lu run%s of %g s per row "
+		       "(udp: after a %g s warm-up pass; mem: %g s warm-up "
+		       "per row)\n",
 		       ipx_bench_cpus_online(), ipx_bench_cpus_allowed(),
-		       repeat, repeat == 1 ? "" : "s", o.seconds, o.warmup);
-		if (links[IPX_SPXB_UDP])
-			printf("udp: sender node -> hub -> receiver node on "
+		       repeat, repeat == 1 ? "" : "s", o.seconds, o.warmup,
+		       o.warmup);
+		if (links[IPX_SPXB_UDP]) {
+			bench_pair_conditions(&spx_net, "not pinned", stdout);
+			printf("udp: sender agent -> hub -> receiver agent on "
 			       "127.0.0.1 (3 processes), MTU %d\n",
 			       IPX_UDP_MTU);
+		} else {
+			printf("# ipxlab %s\n", cli_version_text());
+		}
 		if (links[IPX_SPXB_MEM])
 			printf("mem: both nodes in one process on the "
 			       "in-memory link, real clock, MTU %zu\n",
@@ -442,7 +604,20 @@ static int bench_spx(int argc, char **argv)
 		       spx_conn_size());
 		printf("run  link row       packet payload      MB/s     "
 		       "pkt/s  other\n");
+		fflush(stdout);
 	}
+	/* udp: one uncounted pass first (the agents stay up between runs;
+	 * a mem row warms up on its own, in its own process) */
+	for (int k = 0; links[IPX_SPXB_UDP] && o.warmup > 0 &&
+			k < IPX_SPXB_KINDS;
+	     k++)
+		if (spxb_udp_row(&o, (enum ipx_spxb_kind)k, 0, &warm, err,
+				 sizeof(err)) != IPX_OK) {
+			cli_error("bench", "spx: udp %s, warm-up: %s",
+				  ipx_spxb_kind_name((enum ipx_spxb_kind)k),
+				  err);
+			return CLI_FAIL;
+		}
 	for (unsigned long i = 0; i < repeat; i++) {
 		/* Every other run goes backwards, so no row always comes
 		 * first or last. */
@@ -456,16 +631,25 @@ static int bench_spx(int argc, char **argv)
 
 			if (!links[l])
 				continue;
-			if (ipx_spxb_run(&o, l, k, &res[i][l][k], err,
-					 sizeof(err)) != IPX_OK) {
+			if (l == IPX_SPXB_MEM && spx_net.progress) {
+				fprintf(stderr, "\r\033[K  bench spx: mem %s "
+						"run %lu",
+					ipx_spxb_kind_name(k), i + 1);
+				fflush(stderr);
+			}
+			if (spxb_row(&o, l, k, (unsigned)i + 1, &res[i][l][k],
+				     err, sizeof(err)) != IPX_OK) {
 				cli_error("bench", "spx: %s %s, run %lu: %s",
 					  ipx_spxb_link_name(l),
 					  ipx_spxb_kind_name(k), i + 1, err);
 				return CLI_FAIL;
 			}
+			if (l == IPX_SPXB_MEM)
+				spx_net.spent += o.warmup + o.seconds;
 		}
-		if (json)
+		if (json || csv)
 			continue;
+		bench_pair_progress_end(&spx_net);
 		/* Printed in order once the run is complete (ratios need
 		 * both rows). */
 		for (int l = 0; l < IPX_SPXB_LINKS; l++)
@@ -473,7 +657,9 @@ static int bench_spx(int argc, char **argv)
 				print_spxb_row((int)i + 1, &res[i][l][k],
 					       (const spxb_run *)&res[i],
 					       verbose);
+		fflush(stdout);
 	}
+	bench_pair_progress_end(&spx_net);
 
 	for (int l = 0; l < IPX_SPXB_LINKS; l++) {
 		for (int k = 0; k < IPX_SPXB_KINDS; k++) {
@@ -489,8 +675,18 @@ static int bench_spx(int argc, char **argv)
 			met_all = false;
 	}
 
+	if (csv) {
+		spxb_csv(res, repeat, links, ratio, met);
+		return CLI_OK;
+	}
 	if (json) {
-		printf("{\"benchmark\": \"spx\", \"cpus_online\": %d, "
+		printf("{\"benchmark\": \"spx\", ");
+		if (links[IPX_SPXB_UDP]) {
+			bench_pair_json_conditions(&spx_net, "not pinned",
+						   stdout);
+			printf(", ");
+		}
+		printf("\"ref_1990\": null, \"cpus_online\": %d, "
 		       "\"cpus_allowed\": %d, \"seconds\": %g, \"warmup\": %g, "
 		       "\"repeat\": %lu, \"mem_mtu\": %zu, \"udp_mtu\": %d, "
 		       "\"spx_window\": %u, \"send_queue\": %zu, "

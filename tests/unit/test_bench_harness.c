@@ -99,10 +99,14 @@ static void hello_prepare_ready_round_trip(void **state)
 	p->op = 7;
 	p->station = 513;
 	p->window = 70000;
+	p->spx_window = 64;
+	p->send_queue = 1 << 20;
 	p->peer.credit.sin_addr.s_addr = htonl(0x7F000002);
 	p->peer.credit.sin_port = htons(4343);
 	dec_all(enc(&ma));
 	assert_int_equal(mb.u.prepare.params.window, 70000);
+	assert_int_equal(mb.u.prepare.params.spx_window, 64);
+	assert_int_equal(mb.u.prepare.params.send_queue, 1 << 20);
 	assert_int_equal(mb.u.prepare.params.peer.credit.sin_addr.s_addr,
 			 htonl(0x7F000002));
 	assert_int_equal(mb.u.prepare.params.peer.credit.sin_port, htons(4343));
@@ -288,6 +292,9 @@ static void bad_input_is_refused_clearly(void **state)
 	n = enc(&ma);
 	ipx_put16(buf + IPX_HMSG_HDR_LEN + 6, 5000);
 	refused(n, "CPU 5000 out of range");
+	n = enc(&ma);
+	ipx_put32(buf + IPX_HMSG_HDR_LEN + 83, 0xFFFFFFFF);	/* send queue */
+	refused(n, "send queue 4294967295 out of range");
 
 	memset(&ma, 0, sizeof(ma));
 	ma.type = IPX_HMSG_RESULT;
