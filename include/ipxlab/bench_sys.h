@@ -28,8 +28,8 @@ void ipx_sys_mark(struct ipx_sys_mark *m);
 bool ipx_sys_busy(const struct ipx_sys_mark *a, const struct ipx_sys_mark *b,
 		  double *busy, double *steal);
 
-/* Seconds of CPU process pid has used (user + system), and the CPU it
+/* Seconds of CPU process pid has used (user, system), and the CPU it
  * last ran on; false when it cannot be read (gone, or no /proc). */
-bool ipx_sys_proc_cpu(pid_t pid, double *seconds, int *cpu);
+bool ipx_sys_proc_cpu(pid_t pid, double *user, double *sys, int *cpu);
 
 #endif

@@ -73,7 +73,7 @@ bool ipx_sys_busy(const struct ipx_sys_mark *a, const struct ipx_sys_mark *b,
 	return true;
 }
 
-bool ipx_sys_proc_cpu(pid_t pid, double *seconds, int *cpu)
+bool ipx_sys_proc_cpu(pid_t pid, double *user, double *sys, int *cpu)
 {
 	char path[64], buf[1024], *p, *save = NULL;
 	unsigned long long ut = 0, st = 0;
@@ -82,7 +82,7 @@ bool ipx_sys_proc_cpu(pid_t pid, double *seconds, int *cpu)
 	size_t n;
 	FILE *f;
 
-	*seconds = 0;
+	*user = *sys = 0;
 	*cpu = -1;
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	f = fopen(path, "r");
@@ -106,7 +106,8 @@ bool ipx_sys_proc_cpu(pid_t pid, double *seconds, int *cpu)
 	}
 	if (field <= 39)
 		return false;
-	*seconds = (double)(ut + st) / (double)hz;
+	*user = (double)ut / (double)hz;
+	*sys = (double)st / (double)hz;
 	*cpu = last;
 	return true;
 }

@@ -138,7 +138,7 @@ int bench_pair_run(struct bench_pair *b, const char *label, unsigned repeat,
 	};
 	struct ipx_sys_mark m0, m1;
 	pid_t hub = ipx_hnet_hub_pid(b->net);
-	double h0 = 0, h1 = 0;
+	double u0 = 0, s0 = 0, u1 = 0, s1 = 0;
 	bool hub_ok;
 	int c0, rc;
 
@@ -148,14 +148,18 @@ int bench_pair_run(struct bench_pair *b, const char *label, unsigned repeat,
 	memset(out, 0, sizeof(*out));
 	out->hub_cpu = -1;
 	out->hub_last_cpu = -1;
-	hub_ok = hub && ipx_sys_proc_cpu(hub, &h0, &c0);
+	hub_ok = hub && ipx_sys_proc_cpu(hub, &u0, &s0, &c0);
 	ipx_sys_mark(&m0);
 	rc = ipx_hctl_run(b->ctl, &run, res, err, errlen);
 	ipx_sys_mark(&m1);
 	if (rc != IPX_OK)
 		return rc;
-	if (hub_ok && ipx_sys_proc_cpu(hub, &h1, &out->hub_last_cpu))
-		out->hub_cpu = h1 - h0;
+	if (hub_ok &&
+	    ipx_sys_proc_cpu(hub, &u1, &s1, &out->hub_last_cpu)) {
+		out->hub_user = u1 - u0;
+		out->hub_sys = s1 - s0;
+		out->hub_cpu = out->hub_user + out->hub_sys;
+	}
 	ipx_sys_busy(&m0, &m1, &out->machine_busy, &out->machine_steal);
 	out->wall = (double)(m1.t_ns - m0.t_ns) / 1e9;
 	out->snd = res[0];

@@ -34,6 +34,7 @@ struct bench_pair_run {
 	double wall;		/* seconds, PREPARE to the last RESULT */
 	double machine_busy, machine_steal;	/* CPUs, over 'wall' */
 	double hub_cpu;		/* hub's CPU seconds in the run (-1: ?) */
+	double hub_user, hub_sys;	/* the same, split */
 	int hub_last_cpu;
 };
 

@@ -129,8 +129,8 @@ static void help_bench_spx(FILE *out)
 		"Measure bulk goodput (application bytes per second) of SPX I\n"
 		"and SPX II beside IPX datagrams of the same IPX packet size,\n"
 		"in the same run, on two links:\n"
-		"  udp  sender node -> hub -> receiver node on 127.0.0.1, three\n"
-		"       processes, as 'ipxlab bench hub'\n"
+		"  udp  sender agent -> hub -> receiver agent on 127.0.0.1, three\n"
+		"       processes (the benchmark harness), as 'ipxlab bench hub'\n"
 		"  mem  two nodes in one process on the in-memory link, real\n"
 		"       clock (the CPU cost of the stack)\n"
 		"Rows per link: ipx-small (IPX datagrams, %d-byte packets),\n"
@@ -140,9 +140,10 @@ static void help_bench_spx(FILE *out)
 		"the rate it allows (data per packet / smoothed RTT) is printed\n"
 		"beside it. Target: SPX II reaches at least %.0f%% of the IPX\n"
 		"datagram goodput at the same packet size.\n\n"
-		"  -s, --seconds S     measurement window per row (default %g)\n"
-		"  -w, --warmup S      sending before the window opens (default "
-		"%g)\n"
+		"  -s, --seconds S     measurement time per row (default %g)\n"
+		"  -w, --warmup S      udp: one uncounted pass of S s per row\n"
+		"                      first; mem: sending before each row's\n"
+		"                      window opens (default %g)\n"
 		"  -r, --repeat N      runs; median, min and max are reported\n"
 		"                      (default %d)\n"
 		"      --links L       mem, udp or mem,udp (default mem,udp)\n"
@@ -155,8 +156,9 @@ static void help_bench_spx(FILE *out)
 		"      --ipx-window N  IPX rows: datagrams in flight, returned\n"
 		"                      by receiver credits (default as 'bench\n"
 		"                      hub': 1024, or 512 above 482 bytes)\n"
-		"      --json          machine-readable output\n"
+		"      --json, --csv   machine-readable output (one of them)\n"
 		"  -v, --verbose       SPX counters and CPU use of each row\n"
+		"  -q, --quiet         no progress line\n"
 		"  -h, --help          this text\n\n"
 		"See bench/README.md for the method and how to read the "
 		"figures.\n",
@@ -268,7 +270,15 @@ static void print_spxb_row(int run, const struct ipx_spxb_result *r,
 			printf(" (both nodes: one process)");
 		printf("; machine busy %.2f CPUs, other work %.2f\n",
 		       r->machine_busy, spxb_other(r));
-		if (r->version)
+		if (r->version && r->link == IPX_SPXB_UDP)
+			/* what the agent's RESULT has of its connection */
+			printf("                 SPX %s: %llu messages sent "
+			       "and acknowledged, %llu retransmits; srtt %.0f "
+			       "us\n",
+			       r->version == 2 ? "II" : "I",
+			       (unsigned long long)r->tx_data,
+			       (unsigned long long)r->retransmits, r->srtt_us);
+		else if (r->version)
 			printf("                 SPX %s: %llu data packets "
 			       "sent, %llu retransmits, %llu timeouts, %llu "
 			       "NAKs and %llu ACKs in; srtt %.0f us (%llu "

@@ -284,7 +284,8 @@ static void figures(const struct opts *o, const struct bench_pair_run *x,
 	      d->cpu, win);
 	ours = s->cpu_user + s->cpu_sys + d->cpu_user + d->cpu_sys;
 	if (p == HUB && x->hub_cpu >= 0) {
-		share(r, HUBP, x->hub_cpu, x->hub_cpu, 0, x->hub_last_cpu, win);
+		share(r, HUBP, x->hub_cpu, x->hub_user, x->hub_sys,
+		      x->hub_last_cpu, win);
 		ours += x->hub_cpu;
 	}
 	r->ours = x->wall > 0 ? ours / x->wall : 0;
