@@ -246,6 +246,10 @@ void help_agent(FILE *out);
 int bench_protocols(int argc, char **argv);
 /* The message for a bad option of "ipxlab bench NAME" (cmd_bench.c). */
 int bench_bad_option(const char *name, int opt, char **argv);
+/* After getopt: an argument left over, or --json with --csv, is refused
+ * with a message (CLI_USAGE); else CLI_OK. */
+int bench_end_of_options(const char *name, int argc, char **argv, bool json,
+			 bool csv);
 /*
  * The measurement-window options every "ipxlab bench NAME" shares:
  * -s/--seconds, -w/--warmup (when 'warmup' is not NULL) and -r/--repeat

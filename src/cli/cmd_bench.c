@@ -566,15 +566,8 @@ static int bench_spx_run(int argc, char **argv)
 			return bad_option("spx", opt, argv);
 		}
 	}
-	if (optind < argc) {
-		cli_error("bench", "spx: unexpected argument '%s'",
-			  argv[optind]);
+	if (bench_end_of_options("spx", argc, argv, json, csv) != CLI_OK)
 		return CLI_USAGE;
-	}
-	if (json && csv) {
-		cli_error("bench", "--json and --csv exclude each other");
-		return CLI_USAGE;
-	}
 	ipx_log_set_level(IPX_LOG_WARN);
 	spx_net.progress = !quiet && isatty(STDERR_FILENO);
 	spx_net.planned = IPX_SPXB_KINDS * (links[IPX_SPXB_UDP] +
@@ -883,6 +876,21 @@ static int bench_spx_run(int argc, char **argv)
 int bench_bad_option(const char *name, int opt, char **argv)
 {
 	return bad_option(name, opt, argv);
+}
+
+int bench_end_of_options(const char *name, int argc, char **argv, bool json,
+			 bool csv)
+{
+	if (optind < argc) {
+		cli_error("bench", "%s: unexpected argument '%s'", name,
+			  argv[optind]);
+		return CLI_USAGE;
+	}
+	if (json && csv) {
+		cli_error("bench", "--json and --csv exclude each other");
+		return CLI_USAGE;
+	}
+	return CLI_OK;
 }
 
 int bench_window_opt(int opt, const char *arg, double *seconds,

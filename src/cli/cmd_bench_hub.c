@@ -223,14 +223,8 @@ static int parse_options(struct opts *o, int argc, char **argv)
 			return bench_bad_option("hub", opt, argv);
 		}
 	}
-	if (optind < argc) {
-		cli_error(CMD, "hub: unexpected argument '%s'", argv[optind]);
+	if (bench_end_of_options("hub", argc, argv, o->json, o->csv) != CLI_OK)
 		return CLI_USAGE;
-	}
-	if (o->json && o->csv) {
-		cli_error(CMD, "--json and --csv exclude each other");
-		return CLI_USAGE;
-	}
 	if (!window_set)
 		o->window = ipx_bench_default_window(o->payload);
 	return CLI_OK;

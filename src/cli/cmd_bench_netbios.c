@@ -145,15 +145,9 @@ static int parse_options(struct opts *o, int argc, char **argv)
 			return bench_bad_option("netbios", opt, argv);
 		}
 	}
-	if (optind < argc) {
-		cli_error(CMD, "netbios: unexpected argument '%s'",
-			  argv[optind]);
+	if (bench_end_of_options("netbios", argc, argv, o->json, o->csv) !=
+	    CLI_OK)
 		return CLI_USAGE;
-	}
-	if (o->json && o->csv) {
-		cli_error(CMD, "--json and --csv exclude each other");
-		return CLI_USAGE;
-	}
 	return CLI_OK;
 }
 
