@@ -55,7 +55,7 @@
 #include "ipxlab/loop.h"
 #include "ipxlab/node.h"
 
-#define IPX_HARNESS_VERSION 2
+#define IPX_HARNESS_VERSION 3
 #define IPX_HARNESS_MAGIC 0x4942
 /* The SAP service type agents advertise: "ipxlab benchmark agent", from
  * the range no Novell product is known to use. */
@@ -255,6 +255,9 @@ void ipx_hnet_hub(const struct ipx_hnet *n, struct sockaddr_in *out);
  * error with a message.
  */
 int ipx_hnet_pin_hub(struct ipx_hnet *n, int cpu, char *err, size_t errlen);
+/* The pid of the hub this network started (its CPU use is part of a
+ * run's figures); 0 when it joined one (--hub). */
+pid_t ipx_hnet_hub_pid(const struct ipx_hnet *n);
 /* An ipx_hctl_watch_cb: nonzero with a message once a child is gone. */
 int ipx_hnet_watch(void *net, char *err, size_t errlen);
 /* Give the children 'grace' to exit (after QUIT), then kill and reap

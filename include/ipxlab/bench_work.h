@@ -68,6 +68,9 @@ struct ipx_bw_info {
 	struct ipx_addr addr;	/* its IPX socket / SPX listener */
 	char nb_name[16];	/* its NetBIOS name, space padded */
 	struct sockaddr_in udp;	/* IPX_BW_UDP: where to send */
+	/* params.window: where the sender says hello for credits (a UDP
+	 * socket outside the path, work_credit.c) */
+	struct sockaddr_in credit;
 };
 
 struct ipx_bw_params {
@@ -87,6 +90,14 @@ struct ipx_bw_params {
 	 * workstation's number (1..; its private file and scratch names) */
 	uint8_t op;
 	uint16_t station;
+	/* datagram kinds (IPX, NetBIOS datagram, UDP): at most this many
+	 * datagrams not yet counted by the receiver, which returns credits
+	 * outside the path (a UDP socket pair, work_credit.c); 0 floods */
+	uint32_t window;
+	/* SPX kinds: the SPX II window in packets and the bytes spx_send
+	 * may hold (struct spx_options); 0: the library's (32, 64 KiB) */
+	uint16_t spx_window;
+	uint32_t send_queue;
 };
 
 /* The receiver's drain when params.drain is 0 (seconds). */
@@ -108,6 +119,8 @@ struct ipx_bw_result {
 	double pps;		/* per second over 'seconds' */
 	double kbps;		/* payload KB (1000 bytes) per second */
 	uint64_t retransmits;	/* sender: session kinds, and RTT resends */
+	uint64_t stalls;	/* sender, with a window: windows taken as
+				 * lost (no credit for 200 ms) */
 	double srtt_us;		/* SPX kinds: the connection's own estimate */
 	/* sender: per-send completion time, start of the send to its
 	 * acknowledgement (session kinds) or return (RTT kind); empty for

@@ -195,8 +195,10 @@ static void prepare(struct ipx_agent *a, const struct ipx_hmsg_prepare *p,
 		return;
 	}
 	/* The UDP baseline runs the tunnel's path: the receiver binds the
-	 * address the hub knows it by (the first 4 bytes of its node). */
-	if (params.kind == IPX_BW_UDP && p->role == IPX_BW_RECEIVER &&
+	 * address the hub knows it by (the first 4 bytes of its node); so
+	 * does a credit window's socket. */
+	if ((params.kind == IPX_BW_UDP || params.window) &&
+	    p->role == IPX_BW_RECEIVER &&
 	    params.udp_bind.s_addr == 0 && link && !strcmp(link->kind, "udp"))
 		memcpy(&params.udp_bind.s_addr, link->node, 4);
 	rc = ipx_bw_new(a->node, a->loop, p->role, &params, on_work, a, &a->w,

@@ -6,22 +6,23 @@
  * Bodies, by type (offsets within the body, big-endian):
  *
  * HELLO (38)   0 pid u32, 4 cpus u16, 6 name[32] (NUL padded)
- * PREPARE (68) 0 run u32, 4 role u8, 5 kind u8, 6 cpu s16 (-1 none),
+ * PREPARE (87) 0 run u32, 4 role u8, 5 kind u8, 6 cpu s16 (-1 none),
  *              8 repeat u16, 10 size u32, 14 count u32, 18 seconds ms
- *              u32, 22 drain ms u32, 26 peer address (12), 38 peer
- *              NetBIOS name[16], 54 peer UDP IPv4 u32, 58 its port u16,
- *              60 UDP bind IPv4 u32, 64 set-up timeout ms u32, 68 NCP
- *              operation u8, 69 station u16
- * READY (40)   0 run u32, 4 cpu s16, 6 address (12), 18 NetBIOS
- *              name[16], 34 UDP IPv4 u32, 38 UDP port u16
+ *              u32, 22 drain ms u32, 26 peer info (40, as READY's 6..45),
+ *              66 UDP bind IPv4 u32, 70 set-up timeout ms u32, 74 NCP
+ *              operation u8, 75 station u16, 77 credit window u32,
+ *              81 SPX II window u16, 83 SPX send queue u32
+ * READY (46)   0 run u32, 4 cpu s16, 6 address (12), 18 NetBIOS
+ *              name[16], 34 UDP IPv4 u32, 38 UDP port u16, 40 credit
+ *              IPv4 u32, 44 credit port u16
  * GO, FINISH, QUIT (4)  0 run u32
- * RESULT (130 + 6n)  0 run u32, 4 kind u8, 5 role u8, 6 cpu s16, 8 sent,
+ * RESULT (138 + 6n)  0 run u32, 4 kind u8, 5 role u8, 6 cpu s16, 8 sent,
  *              16 send errors, 24 delivered, 32 bytes, 40 retransmits
  *              (u64 each), 48 seconds, 56 pps, 64 kbps, 72 srtt us,
  *              80 cpu user, 88 cpu sys (IEEE-754 doubles as u64),
  *              96 latency count, 104 min, 112 max, 120 sum (u64 ns),
- *              128 n u16, then n x (bucket u16, count u32): the nonzero
- *              buckets in increasing order
+ *              128 n u16, 130 window stalls u64, then n x (bucket u16,
+ *              count u32): the nonzero buckets in increasing order
  * ERROR (6 + n) 0 run u32, 4 n u16 (<= 255), 6 text: printable ASCII
  */
 #include <math.h>
@@ -33,14 +34,17 @@
 #include "ipxlab/err.h"
 
 #define HELLO_LEN 38
-#define PREPARE_LEN 71
-#define READY_LEN 40
+#define PREPARE_LEN 87
+#define READY_LEN 46
+#define INFO_LEN 40
 #define RUN_LEN 4
-#define RESULT_FIXED 130
+#define RESULT_FIXED 138
 #define BUCKET_LEN 6
 #define ERROR_FIXED 6
 #define MAX_MS 86400000u	/* a day: longer times are refused */
 #define MAX_CPU 1023
+#define MAX_SPX_WINDOW 1024u
+#define MAX_SEND_QUEUE (64u << 20)
 
 static const char *const type_names[IPX_HMSG_TYPE_END] = {
 	[IPX_HMSG_HELLO] = "HELLO",	[IPX_HMSG_PREPARE] = "PREPARE",
@@ -109,6 +113,8 @@ static void put_info(uint8_t *p, const struct ipx_bw_info *in)
 	memcpy(p + 12, in->nb_name, 16);
 	memcpy(p + 28, &in->udp.sin_addr.s_addr, 4);	/* network order */
 	memcpy(p + 32, &in->udp.sin_port, 2);
+	memcpy(p + 34, &in->credit.sin_addr.s_addr, 4);
+	memcpy(p + 38, &in->credit.sin_port, 2);
 }
 
 static void get_info(const uint8_t *p, struct ipx_bw_info *in)
@@ -119,6 +125,9 @@ static void get_info(const uint8_t *p, struct ipx_bw_info *in)
 	in->udp.sin_family = AF_INET;
 	memcpy(&in->udp.sin_addr.s_addr, p + 28, 4);
 	memcpy(&in->udp.sin_port, p + 32, 2);
+	in->credit.sin_family = AF_INET;
+	memcpy(&in->credit.sin_addr.s_addr, p + 34, 4);
+	memcpy(&in->credit.sin_port, p + 38, 2);
 }
 
 static bool printable(char ch)
@@ -158,10 +167,13 @@ static size_t enc_prepare(uint32_t run, const struct ipx_hmsg_prepare *p,
 	ipx_put32(b + 18, ms_of(w->seconds));
 	ipx_put32(b + 22, ms_of(w->drain));
 	put_info(b + 26, &w->peer);
-	memcpy(b + 60, &w->udp_bind.s_addr, 4);
-	ipx_put32(b + 64, ms_of(w->setup_timeout));
-	b[68] = w->op;
-	ipx_put16(b + 69, w->station);
+	memcpy(b + 26 + INFO_LEN, &w->udp_bind.s_addr, 4);
+	ipx_put32(b + 70, ms_of(w->setup_timeout));
+	b[74] = w->op;
+	ipx_put16(b + 75, w->station);
+	ipx_put32(b + 77, w->window);
+	ipx_put16(b + 81, w->spx_window);
+	ipx_put32(b + 83, w->send_queue);
 	return PREPARE_LEN;
 }
 
@@ -201,6 +213,7 @@ static size_t enc_result(uint32_t run, const struct ipx_bw_result *r,
 		n++;
 	}
 	ipx_put16(b + 128, (uint16_t)n);
+	put64(b + 130, r->stalls);
 	return off;
 }
 
@@ -322,12 +335,22 @@ static int dec_prepare(const uint8_t *b, size_t n, struct ipx_hmsg_prepare *p,
 	w->seconds = ipx_get32(b + 18) / 1000.0;
 	w->drain = ipx_get32(b + 22) / 1000.0;
 	get_info(b + 26, &w->peer);
-	memcpy(&w->udp_bind.s_addr, b + 60, 4);
-	w->setup_timeout = ipx_get32(b + 64) / 1000.0;
-	w->op = b[68];
-	w->station = ipx_get16(b + 69);
+	memcpy(&w->udp_bind.s_addr, b + 26 + INFO_LEN, 4);
+	w->setup_timeout = ipx_get32(b + 70) / 1000.0;
+	w->op = b[74];
+	w->station = ipx_get16(b + 75);
+	w->window = ipx_get32(b + 77);
+	w->spx_window = ipx_get16(b + 81);
+	w->send_queue = ipx_get32(b + 83);
 	if (p->cpu < -1 || p->cpu > MAX_CPU) {
 		hset_err(err, errlen, "PREPARE: CPU %d out of range", p->cpu);
+		return IPX_EINVAL;
+	}
+	if (w->spx_window > MAX_SPX_WINDOW || w->send_queue > MAX_SEND_QUEUE) {
+		hset_err(err, errlen, "PREPARE: SPX window %u or send queue %u "
+				     "out of range (at most %u, %u)",
+			w->spx_window, w->send_queue, MAX_SPX_WINDOW,
+			MAX_SEND_QUEUE);
 		return IPX_EINVAL;
 	}
 	if (w->kind == IPX_BW_NCP ? w->size > 64 * 1024 * 1024
@@ -338,7 +361,7 @@ static int dec_prepare(const uint8_t *b, size_t n, struct ipx_hmsg_prepare *p,
 		return IPX_EINVAL;
 	}
 	if (ipx_get32(b + 18) > MAX_MS || ipx_get32(b + 22) > MAX_MS ||
-	    ipx_get32(b + 64) > MAX_MS ||
+	    ipx_get32(b + 70) > MAX_MS ||
 	    (w->count == 0 && ipx_get32(b + 18) == 0)) {
 		hset_err(err, errlen, "PREPARE: neither a count nor a time, "
 				     "or a time beyond a day");
@@ -402,6 +425,7 @@ static int dec_result(const uint8_t *b, size_t n, struct ipx_bw_result *r,
 	h->max = get64(b + 112);
 	h->sum = get64(b + 120);
 	nb = ipx_get16(b + 128);
+	r->stalls = get64(b + 130);
 	if (n != RESULT_FIXED + nb * BUCKET_LEN) {
 		hset_err(err, errlen, "RESULT: body of %zu bytes for %zu "
 				     "histogram buckets",

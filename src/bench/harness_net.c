@@ -353,6 +353,11 @@ void ipx_hnet_hub(const struct ipx_hnet *n, struct sockaddr_in *out)
 	*out = n->hub;
 }
 
+pid_t ipx_hnet_hub_pid(const struct ipx_hnet *n)
+{
+	return n && n->hubproc.pid && !n->hubproc.reaped ? n->hubproc.pid : 0;
+}
+
 int ipx_hnet_pin_hub(struct ipx_hnet *n, int cpu, char *err, size_t errlen)
 {
 	cpu_set_t set;

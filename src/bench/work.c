@@ -281,6 +281,7 @@ void bw_received(struct ipx_bw *w, size_t bytes)
 	w->t_last = bw_now(w);
 	w->r.delivered++;
 	w->r.bytes += bytes;
+	bw_credit_received(w);
 	if (w->p.count && w->r.delivered >= w->p.count)
 		done(w);
 }
@@ -386,8 +387,11 @@ static void on_pump(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 	struct ipx_bw *w = ctx;
 	uint64_t handed = 0, refused;
 	unsigned burst = w->ops->burst ? w->ops->burst(w) : BW_BURST;
+	unsigned allow = bw_credit_allowance(w);
 
 	(void)t;
+	if (burst > allow)
+		burst = allow;
 	for (unsigned i = 0; i < burst && may_start(w); i++) {
 		int rc = w->ops->send_one(w);
 
@@ -412,9 +416,15 @@ static void on_pump(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 	check_sender_done(w);
 	/* Keep turning; on a simulated clock a turn takes 1 us, or time
 	 * would never move and time mode never end. */
-	if (w->state == BW_RUNNING)
+	if (w->state == BW_RUNNING && !bw_credit_blocked(w))
 		ipx_timer_start(loop, &w->pump,
 				ipx_loop_clock(loop)->simulated ? 1 : 0, 0);
+}
+
+void bw_pump_now(struct ipx_bw *w)
+{
+	if (w->state == BW_RUNNING && !w->ops->go)
+		ipx_timer_start(w->loop, &w->pump, 0, 0);
 }
 
 /* ---- time mode and the receiver's drain ---- */
@@ -471,6 +481,11 @@ static int check_params(enum ipx_bw_role role, const struct ipx_bw_params *p,
 				  kind_max[p->kind]);
 		return IPX_ERANGE;
 	}
+	if (p->window && !bw_credit_kind(p->kind)) {
+		ipx_bench_set_err(err, errlen, "%s: a window applies to the "
+				  "datagram kinds only", kind_names[p->kind]);
+		return IPX_EINVAL;
+	}
 	if (p->drain < 0 || p->setup_timeout < 0 || p->seconds < 0) {
 		ipx_bench_set_err(err, errlen, "negative time in the workload");
 		return IPX_EINVAL;
@@ -524,6 +539,8 @@ int ipx_bw_new(struct ipx_node *node, struct ipx_loop *loop,
 	ipx_timer_init(&w->pump, on_pump, w);
 	ipx_timer_init(&w->clock, on_clock, w);
 	rc = w->ops->open(w);
+	if (rc == IPX_OK && p->window)
+		rc = bw_credit_open(w);
 	if (rc != IPX_OK) {
 		ipx_bench_set_err(err, errlen, "%s %s: %s", kind_names[p->kind],
 				  role == IPX_BW_SENDER ? "sender" : "receiver",
@@ -541,6 +558,8 @@ void ipx_bw_info(const struct ipx_bw *w, struct ipx_bw_info *out)
 	memset(out->nb_name, ' ', sizeof(out->nb_name));
 	if (w->role == IPX_BW_RECEIVER && w->ops->info)
 		w->ops->info(w, out);
+	if (w->role == IPX_BW_RECEIVER)
+		bw_credit_info(w, out);
 }
 
 int ipx_bw_go(struct ipx_bw *w)
@@ -550,6 +569,7 @@ int ipx_bw_go(struct ipx_bw *w)
 	w->state = BW_RUNNING;
 	w->t_start = w->t_last = bw_now(w);
 	cpu_mark(w);
+	bw_credit_go(w);
 	if (w->p.count == 0)
 		ipx_timer_start(w->loop, &w->clock,
 				(ipx_time)(w->p.seconds * IPX_SEC), 0);
@@ -616,6 +636,7 @@ static void free_now(struct ipx_bw *w)
 	w->state = BW_DONE;
 	if (w->ops->close)
 		w->ops->close(w);
+	bw_credit_close(w);
 	ipx_timer_stop(w->loop, &w->ev_timer);
 	stop_timers(w);
 	free(w->payload);

@@ -86,6 +86,7 @@ struct ipx_bw {
 	 * free asked for meanwhile is done by bw_leave */
 	unsigned depth;
 	bool doomed;
+	struct bw_credit *credit;	/* params.window: work_credit.c */
 };
 
 /* The families' operations, by kind. */
@@ -152,5 +153,26 @@ void bw_enter(struct ipx_bw *w);
 bool bw_leave(struct ipx_bw *w);
 /* True while the workload still runs (neither DONE nor FAILED). */
 bool bw_live(const struct ipx_bw *w);
+/* Datagram senders: turn the pump now (a credit came). */
+void bw_pump_now(struct ipx_bw *w);
+
+/* ---- the credit window (work_credit.c) ---- */
+
+/* A full window with no credit this long: taken as lost (a stall). */
+#define BW_CREDIT_STALL (200 * IPX_MSEC)
+/* Kinds a window applies to: the datagram kinds. */
+bool bw_credit_kind(enum ipx_bw_kind k);
+/* Open the credit socket (sender: connect and say hello). IPX_OK, or an
+ * error after bw_set_error(). */
+int bw_credit_open(struct ipx_bw *w);
+void bw_credit_info(const struct ipx_bw *w, struct ipx_bw_info *out);
+void bw_credit_go(struct ipx_bw *w);
+/* Sender: sends the window allows now (UINT32_MAX without a window); 0
+ * blocks the pump until a credit comes or the stall rule fires. */
+unsigned bw_credit_allowance(struct ipx_bw *w);
+bool bw_credit_blocked(const struct ipx_bw *w);
+/* Receiver: one more delivered; a credit goes out each quarter window. */
+void bw_credit_received(struct ipx_bw *w);
+void bw_credit_close(struct ipx_bw *w);
 
 #endif

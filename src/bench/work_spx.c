@@ -200,6 +200,8 @@ static int spx_open(struct ipx_bw *w)
 		return IPX_ENOMEM;
 	w->fam = f;
 	so.spx2 = !sender || w->p.kind == IPX_BW_SPX2;
+	so.window = w->p.spx_window;
+	so.send_queue = w->p.send_queue;
 	so.connect_timeout = (ipx_time)((w->p.setup_timeout > 0
 						 ? w->p.setup_timeout
 						 : 10.0) *
@@ -218,7 +220,8 @@ static int spx_open(struct ipx_bw *w)
 		return IPX_OK;
 	}
 	/* a whole send queue of messages at most (64 KiB by default) */
-	f->cap = 64 * 1024 / w->p.size + 1;
+	f->cap = (w->p.send_queue ? w->p.send_queue : 64 * 1024) / w->p.size +
+		 1;
 	f->start = calloc(f->cap, sizeof(*f->start));
 	if (!f->start)
 		return IPX_ENOMEM;

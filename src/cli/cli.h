@@ -246,6 +246,10 @@ void help_agent(FILE *out);
 int bench_protocols(int argc, char **argv);
 /* The message for a bad option of "ipxlab bench NAME" (cmd_bench.c). */
 int bench_bad_option(const char *name, int opt, char **argv);
+/* After getopt: an argument left over, or --json with --csv, is refused
+ * with a message (CLI_USAGE); else CLI_OK. */
+int bench_end_of_options(const char *name, int argc, char **argv, bool json,
+			 bool csv);
 /*
  * The measurement-window options every "ipxlab bench NAME" shares:
  * -s/--seconds, -w/--warmup (when 'warmup' is not NULL) and -r/--repeat
@@ -257,6 +261,10 @@ int bench_window_opt(int opt, const char *arg, double *seconds,
 		     unsigned long max_repeat);
 /* "ipxlab bench netbios" (cmd_netbios.c). */
 int bench_netbios(int argc, char **argv);
+/* "1234567" -> "1,234,567" (cmd_bench.c). */
+const char *bench_grouped(double v, char *buf, size_t len);
+/* "ipxlab bench hub" (cmd_bench_hub.c). */
+int bench_hub(int argc, char **argv);
 /* Run this binary with argv as a child (stdio on /dev/null, killed when
  * this process dies); its pid, or -1. */
 pid_t cli_spawn_self(char *const argv[]);

@@ -6,6 +6,9 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "bench_pair.h"
 
 #include "cli.h"
 #include "ipxlab/bench.h"
@@ -45,42 +48,6 @@ void help_bench(FILE *out)
 		     "\n'ipxlab bench NAME --help' lists a benchmark's options.\n");
 }
 
-static void help_bench_hub(FILE *out)
-{
-	fprintf(out,
-		"usage: ipxlab bench hub [options]\n\n"
-		"Measure how many 255-byte IPX datagrams per second the hub relays\n"
-		"from one node to another on loopback (hub, sender and receiver are\n"
-		"separate processes), beside a plain UDP sender and receiver moving\n"
-		"datagrams of the same size (285 bytes) in one hop. Target: the hub\n"
-		"path carries at least %.0f%% of the plain rate.\n\n"
-		"  -s, --seconds S     measurement window per path (default %g)\n"
-		"  -w, --warmup S      sending before the window opens (default %g)\n"
-		"  -r, --repeat N      runs; median, min and max are reported\n"
-		"                      (default %d)\n"
-		"      --window N      datagrams in flight, returned by receiver\n"
-		"                      credits (default %u, or %u above 482 bytes);\n"
-		"                      0 floods\n"
-		"      --size N        IPX payload bytes (default %d, at most %d)\n"
-		"      --pin S,H,R[,s,r]  pin the hub path's sender, hub and\n"
-		"                      receiver to these CPUs, and the plain\n"
-		"                      path's sender and receiver to s,r (default\n"
-		"                      S,R); e.g. 0,1,0,0,1 gives the hub a CPU\n"
-		"      --json          machine-readable output\n"
-		"      --pcap FILE     the hub of the first run records every\n"
-		"                      packet to FILE (its writing is part of\n"
-		"                      that run's figures)\n"
-		"  -v, --verbose       CPU use of every process\n"
-		"  -h, --help          this text\n\n"
-		"See bench/README.md for the method and how to read the figures.\n",
-		IPX_BENCH_TARGET_RATIO * 100, IPX_BENCH_DEFAULT_SECONDS,
-		IPX_BENCH_DEFAULT_WARMUP, IPX_BENCH_DEFAULT_REPEAT,
-		ipx_bench_default_window(IPX_BENCH_DEFAULT_PAYLOAD),
-		ipx_bench_default_window(IPX_BENCH_MAX_PAYLOAD),
-		IPX_BENCH_DEFAULT_PAYLOAD,
-		IPX_BENCH_MAX_PAYLOAD);
-}
-
 /* ---- statistics ---- */
 
 static int cmp_double(const void *a, const void *b)
@@ -109,8 +76,7 @@ static struct spread spread_of(const double *v, size_t n)
 	return r;
 }
 
-/* "1234567" -> "1,234,567" */
-static const char *grouped(double v, char *buf, size_t len)
+const char *bench_grouped(double v, char *buf, size_t len)
 {
 	char raw[32];
 	size_t n, o = 0;
@@ -126,108 +92,6 @@ static const char *grouped(double v, char *buf, size_t len)
 	return buf;
 }
 
-static const char role_letter[IPX_BENCH_ROLES] = { 'S', 'H', 'R' };
-
-/* Where a process ran: the CPUs with at least 5% of its samples. */
-static void where_ran(const struct ipx_bench_proc *p, char *buf, size_t len)
-{
-	size_t o = 0;
-
-	buf[0] = '\0';
-	if (!p->samples) {
-		snprintf(buf, len, "%d", p->last_cpu);
-		return;
-	}
-	for (int c = 0; c < IPX_BENCH_MAX_CPUS; c++) {
-		if (p->cpu_samples[c] * 20 < p->samples)
-			continue;
-		o += (size_t)snprintf(buf + o, len - o, "%s%d", o ? "+" : "",
-				      c);
-		if (o >= len)
-			break;
-	}
-}
-
-/* CPUs busy with anything but this benchmark during the window. */
-static double other_load(const struct ipx_bench_result *r)
-{
-	double o = r->machine_busy - r->ours;
-
-	return o > 0 ? o : 0;
-}
-
-static void print_run_line(int run, const struct ipx_bench_result *r)
-{
-	char pps[32], cpus[96];
-	size_t o = 0;
-
-	for (int i = 0; i < IPX_BENCH_ROLES; i++) {
-		char w[48];
-
-		if (!r->proc[i].present)
-			continue;
-		where_ran(&r->proc[i], w, sizeof(w));
-		o += (size_t)snprintf(cpus + o, sizeof(cpus) - o,
-				      "%s%c %3.0f%% @%s", o ? "  " : "",
-				      role_letter[i], r->proc[i].cpu * 100, w);
-		if (o >= sizeof(cpus))
-			break;
-	}
-	printf("%3d  %-5s %11s %8.1f %7.3f%%  %5.2f   %s\n", run,
-	       ipx_bench_path_name(r->path), grouped(r->pps, pps, sizeof(pps)),
-	       r->mbps, r->loss * 100, other_load(r), cpus);
-	fflush(stdout);
-}
-
-static void print_verbose(const struct ipx_bench_result *r)
-{
-	for (int i = 0; i < IPX_BENCH_ROLES; i++) {
-		const struct ipx_bench_proc *p = &r->proc[i];
-		double ns = r->packets ? p->cpu * r->seconds * 1e9 /
-						 (double)r->packets
-				       : 0;
-
-		if (!p->present)
-			continue;
-		printf("       %-8s cpu %5.1f%% (user %4.1f%%, sys %5.1f%%) "
-		       "%5.0f ns/pkt  %5.1f pkt/turn  ctxsw %llu+%llu  cpu",
-		       ipx_bench_role_name((enum ipx_bench_role)i),
-		       p->cpu * 100, p->user * 100, p->sys * 100, ns,
-		       p->wakeups ? (double)r->packets / (double)p->wakeups
-				  : 0,
-		       (unsigned long long)p->vcsw,
-		       (unsigned long long)p->ivcsw);
-		for (int c = 0; c < IPX_BENCH_MAX_CPUS; c++)
-			if (p->cpu_samples[c])
-				printf(" %d:%.0f%%", c,
-				       100.0 * (double)p->cpu_samples[c] /
-					       (double)p->samples);
-		printf("\n");
-	}
-	printf("       sent %llu, delivered %llu, lost %llu, send errors "
-	       "%llu, window stalls %llu",
-	       (unsigned long long)r->sent, (unsigned long long)r->delivered,
-	       (unsigned long long)r->lost,
-	       (unsigned long long)r->send_errors,
-	       (unsigned long long)r->stalls);
-	if (r->path == IPX_BENCH_HUB) {
-		uint64_t in = r->hub_relayed + r->hub_drops;
-
-		printf("\n       hub relayed %llu, dropped %llu; lost before "
-		       "the hub %llu, after it %llu",
-		       (unsigned long long)r->hub_relayed,
-		       (unsigned long long)r->hub_drops,
-		       (unsigned long long)(r->sent > in ? r->sent - in : 0),
-		       (unsigned long long)(r->hub_relayed > r->delivered
-						    ? r->hub_relayed -
-							      r->delivered
-						    : 0));
-	}
-	printf("\n       machine busy %.2f CPUs (steal %.2f), this benchmark "
-	       "%.2f, other %.2f\n",
-	       r->machine_busy, r->machine_steal, r->ours, other_load(r));
-}
-
 /* ---- JSON ---- */
 
 static void json_spread(const char *name, struct spread s, bool last)
@@ -236,65 +100,8 @@ static void json_spread(const char *name, struct spread s, bool last)
 	       name, s.median, s.min, s.max, last ? "" : ", ");
 }
 
-static void json_result(const struct ipx_bench_result *r)
-{
-	printf("{\"pps\": %.1f, \"mbps\": %.3f, \"seconds\": %.6f, "
-	       "\"machine_busy_cpus\": %.3f, \"machine_steal_cpus\": %.3f, "
-	       "\"benchmark_cpus\": %.3f, \"other_cpus\": %.3f, ",
-	       r->pps, r->mbps, r->seconds, r->machine_busy, r->machine_steal,
-	       r->ours, other_load(r));
-	printf("\"packets\": %llu, "
-	       "\"sent\": %llu, \"delivered\": %llu, "
-	       "\"lost\": %llu, \"loss\": %.6g, \"send_errors\": %llu, "
-	       "\"window_stalls\": %llu",
-	       (unsigned long long)r->packets,
-	       (unsigned long long)r->sent, (unsigned long long)r->delivered,
-	       (unsigned long long)r->lost, r->loss,
-	       (unsigned long long)r->send_errors,
-	       (unsigned long long)r->stalls);
-	if (r->path == IPX_BENCH_HUB)
-		printf(", \"hub_rx\": %llu, \"hub_relayed\": %llu, "
-		       "\"hub_tx\": %llu, \"hub_drops\": %llu",
-		       (unsigned long long)r->hub_rx,
-		       (unsigned long long)r->hub_relayed,
-		       (unsigned long long)r->hub_tx,
-		       (unsigned long long)r->hub_drops);
-	printf(", \"processes\": [");
-	for (int i = 0, first = 1; i < IPX_BENCH_ROLES; i++) {
-		const struct ipx_bench_proc *p = &r->proc[i];
-		double ns = r->packets ? p->cpu * r->seconds * 1e9 /
-						 (double)r->packets
-				       : 0;
+/* ---- options ---- */
 
-		if (!p->present)
-			continue;
-		printf("%s{\"role\": \"%s\", \"cpu\": %.4f, \"user\": %.4f, "
-		       "\"sys\": %.4f, \"ns_per_packet\": %.1f, "
-		       "\"loop_turns\": %llu, "
-		       "\"voluntary_ctxsw\": %llu, \"involuntary_ctxsw\": %llu, "
-		       "\"last_cpu\": %d, \"cpu_share\": {",
-		       first ? "" : ", ",
-		       ipx_bench_role_name((enum ipx_bench_role)i), p->cpu,
-		       p->user, p->sys, ns, (unsigned long long)p->wakeups,
-		       (unsigned long long)p->vcsw,
-		       (unsigned long long)p->ivcsw, p->last_cpu);
-		first = 0;
-		for (int c = 0, f2 = 1; c < IPX_BENCH_MAX_CPUS; c++) {
-			if (!p->cpu_samples[c])
-				continue;
-			printf("%s\"%d\": %.4f", f2 ? "" : ", ", c,
-			       (double)p->cpu_samples[c] / (double)p->samples);
-			f2 = 0;
-		}
-		printf("}}");
-	}
-	printf("]}");
-}
-
-/* ---- the hub benchmark ---- */
-
-/* "S,H,R[,s,r]": the hub path's sender, hub and receiver, then the plain
- * path's sender and receiver (default: S and R). "none" unpins. */
 /* The message for a bad option of "ipxlab bench NAME" (getopt returned
  * ':' or '?'); always CLI_USAGE. */
 static int bad_option(const char *name, int opt, char **argv)
@@ -313,277 +120,6 @@ static int bad_option(const char *name, int opt, char **argv)
 	return CLI_USAGE;
 }
 
-static int parse_pin(const char *text, int pin[2][IPX_BENCH_ROLES])
-{
-	char buf[64], *save = NULL, *tok;
-	int v5[5], n = 0, cpus = ipx_bench_cpus_online();
-
-	for (int p = 0; p < 2; p++)
-		for (int i = 0; i < IPX_BENCH_ROLES; i++)
-			pin[p][i] = -1;
-	if (!strcmp(text, "none"))
-		return 0;
-	if (strlen(text) >= sizeof(buf))
-		goto bad;
-	strcpy(buf, text);
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		unsigned long v;
-
-		if (n == 5)
-			goto bad;
-		if (cli_parse_uint("bench", "each CPU of --pin", tok, 0,
-				   (unsigned long)cpus - 1, &v) < 0)
-			return -1;
-		v5[n++] = (int)v;
-	}
-	if (n != 3 && n != 5)
-		goto bad;
-	pin[IPX_BENCH_HUB][IPX_BENCH_SENDER] = v5[0];
-	pin[IPX_BENCH_HUB][IPX_BENCH_HUBPROC] = v5[1];
-	pin[IPX_BENCH_HUB][IPX_BENCH_RECEIVER] = v5[2];
-	pin[IPX_BENCH_PLAIN][IPX_BENCH_SENDER] = n == 5 ? v5[3] : v5[0];
-	pin[IPX_BENCH_PLAIN][IPX_BENCH_RECEIVER] = n == 5 ? v5[4] : v5[2];
-	return 0;
-bad:
-	cli_error("bench", "--pin takes the CPUs S,H,R of the hub path's "
-			   "sender, hub and receiver, optionally followed by "
-			   ",s,r for the plain path's (default S and R), e.g. "
-			   "--pin 0,1,0,0,1 (got '%s')",
-		  text);
-	return -1;
-}
-
-enum { OPT_WINDOW = OPT_FIRST_CMD, OPT_SIZE, OPT_PIN, OPT_JSON,
-       OPT_HPCAP };
-
-static int bench_hub(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "seconds", required_argument, NULL, 's' },
-		{ "warmup", required_argument, NULL, 'w' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "window", required_argument, NULL, OPT_WINDOW },
-		{ "size", required_argument, NULL, OPT_SIZE },
-		{ "pin", required_argument, NULL, OPT_PIN },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "pcap", required_argument, NULL, OPT_HPCAP },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static struct ipx_bench_result res[MAX_REPEAT][2];
-	struct ipx_bench_opts o;
-	unsigned long repeat = IPX_BENCH_DEFAULT_REPEAT, v;
-	double pps[2][MAX_REPEAT], mbps[2][MAX_REPEAT], loss[2][MAX_REPEAT];
-	double ratio[MAX_REPEAT], other[2 * MAX_REPEAT];
-	bool json = false, verbose = false, pinned = false, met;
-	bool window_set = false;
-	struct spread rs;
-	char err[512];
-	int opt;
-
-	ipx_bench_opts_default(&o);
-	optind = 1;
-	opterr = 0;	/* our own messages, naming the command */
-	while ((opt = getopt_long(argc, argv, ":s:w:r:vh", longopts, NULL)) !=
-	       -1) {
-		switch (opt) {
-		case 's':
-		case 'w':
-		case 'r':
-			if (bench_window_opt(opt, optarg, &o.seconds,
-						 &o.warmup, &repeat,
-						 MAX_REPEAT) < 0)
-				return CLI_USAGE;
-			break;
-		case OPT_WINDOW:
-			if (cli_parse_uint("bench", "--window", optarg, 0, 65536,
-					   &v) < 0)
-				return CLI_USAGE;
-			o.window = (unsigned)v;
-			window_set = true;
-			break;
-		case OPT_SIZE:
-			if (cli_parse_uint("bench", "--size", optarg, 1,
-					   IPX_BENCH_MAX_PAYLOAD, &v) < 0)
-				return CLI_USAGE;
-			o.payload = v;
-			break;
-		case OPT_PIN:
-			if (parse_pin(optarg, o.pin) < 0)
-				return CLI_USAGE;
-			pinned = o.pin[IPX_BENCH_HUB][0] >= 0;
-			break;
-		case OPT_JSON:
-			json = true;
-			break;
-		case OPT_HPCAP:
-			o.pcap = optarg;
-			break;
-		case 'v':
-			verbose = true;
-			break;
-		case 'h':
-			help_bench_hub(stdout);
-			return CLI_OK;
-		default:
-			return bad_option("hub", opt, argv);
-		}
-	}
-	if (optind < argc) {
-		cli_error("bench", "hub: unexpected argument '%s'",
-			  argv[optind]);
-		return CLI_USAGE;
-	}
-	if (!window_set)
-		o.window = ipx_bench_default_window(o.payload);
-	ipx_log_set_level(IPX_LOG_WARN);
-
-	if (!json) {
-		printf("ipxlab bench hub: %zu-byte IPX datagrams (%zu bytes of "
-		       "UDP payload) on 127.0.0.1\n",
-		       o.payload, o.payload + 30);
-		printf("%d CPUs online, %d allowed; ", ipx_bench_cpus_online(),
-		       ipx_bench_cpus_allowed());
-		if (o.window)
-			printf("window %u datagrams; ", o.window);
-		else
-			printf("flooding (no window); ");
-		printf("%lu run%s of %g s after %g s warm-up; ", repeat,
-		       repeat == 1 ? "" : "s", o.seconds, o.warmup);
-		if (pinned)
-			printf("pinned: hub path S%d H%d R%d, plain S%d R%d\n",
-			       o.pin[1][0], o.pin[1][1], o.pin[1][2],
-			       o.pin[0][0], o.pin[0][2]);
-		else
-			printf("not pinned\n");
-		printf("\nrun  path        pkt/s     MB/s     loss  other   "
-		       "CPU busy @ CPUs ran on (S sender, H hub, R receiver)"
-		       "\n");
-	}
-	for (unsigned long i = 0; i < repeat; i++) {
-		/* Alternate the order so neither path always goes first. */
-		for (int k = 0; k < 2; k++) {
-			enum ipx_bench_path path =
-				(i % 2 ? 1 - k : k) ? IPX_BENCH_HUB
-						    : IPX_BENCH_PLAIN;
-			struct ipx_bench_result *r = &res[i][path];
-
-			int rc = ipx_bench_hub_path(&o, path, r, err,
-						    sizeof(err));
-
-			/* --pcap: the first run's hub records (each run
-			 * starts its own hub). */
-			if (path == IPX_BENCH_HUB)
-				o.pcap = NULL;
-			if (rc != IPX_OK) {
-				cli_error("bench", "hub: %s path, run %lu: %s",
-					  ipx_bench_path_name(path), i + 1,
-					  err);
-				return CLI_FAIL;
-			}
-			if (!json) {
-				print_run_line((int)i + 1, r);
-				if (verbose)
-					print_verbose(r);
-			}
-		}
-		for (int p = 0; p < 2; p++) {
-			pps[p][i] = res[i][p].pps;
-			mbps[p][i] = res[i][p].mbps;
-			loss[p][i] = res[i][p].loss;
-			other[2 * i + (unsigned long)p] =
-				other_load(&res[i][p]);
-		}
-		ratio[i] = res[i][IPX_BENCH_PLAIN].pps > 0
-				   ? res[i][IPX_BENCH_HUB].pps /
-					     res[i][IPX_BENCH_PLAIN].pps
-				   : 0;
-	}
-	rs = spread_of(ratio, repeat);
-	met = rs.median >= IPX_BENCH_TARGET_RATIO;
-
-	if (json) {
-		printf("{\"benchmark\": \"hub\", \"ipx_payload_bytes\": %zu, "
-		       "\"datagram_bytes\": %zu, \"cpus_online\": %d, "
-		       "\"cpus_allowed\": %d, \"seconds\": %g, \"warmup\": %g, "
-		       "\"repeat\": %lu, \"window\": %u, \"mode\": \"%s\", "
-		       "\"pin\": ",
-		       o.payload, o.payload + 30, ipx_bench_cpus_online(),
-		       ipx_bench_cpus_allowed(), o.seconds, o.warmup, repeat,
-		       o.window, o.window ? "window" : "flood");
-		if (pinned)
-			printf("{\"hub\": {\"sender\": %d, \"hub\": %d, "
-			       "\"receiver\": %d}, \"plain\": {\"sender\": %d, "
-			       "\"receiver\": %d}}",
-			       o.pin[1][0], o.pin[1][1], o.pin[1][2],
-			       o.pin[0][0], o.pin[0][2]);
-		else
-			printf("null");
-		printf(", \"runs\": [");
-		for (unsigned long i = 0; i < repeat; i++) {
-			printf("%s{\"run\": %lu, \"plain\": ", i ? ", " : "",
-			       i + 1);
-			json_result(&res[i][IPX_BENCH_PLAIN]);
-			printf(", \"hub\": ");
-			json_result(&res[i][IPX_BENCH_HUB]);
-			printf(", \"ratio\": %.4f}", ratio[i]);
-		}
-		printf("], \"summary\": {");
-		for (int p = 0; p < 2; p++) {
-			printf("\"%s\": {", ipx_bench_path_name(
-						    (enum ipx_bench_path)p));
-			json_spread("pps", spread_of(pps[p], repeat), false);
-			json_spread("mbps", spread_of(mbps[p], repeat), false);
-			json_spread("loss", spread_of(loss[p], repeat), true);
-			printf("}, ");
-		}
-		json_spread("other_cpus", spread_of(other, 2 * repeat), false);
-		json_spread("ratio", rs, true);
-		printf("}, \"target_ratio\": %.2f, \"pass\": %s}\n",
-		       IPX_BENCH_TARGET_RATIO, met ? "true" : "false");
-		return CLI_OK;
-	}
-
-	printf("\n%3lu run%s       median          min          max\n",
-	       repeat, repeat == 1 ? " " : "s");
-	for (int p = 0; p < 2; p++) {
-		struct spread s = spread_of(pps[p], repeat);
-		struct spread m = spread_of(mbps[p], repeat);
-		struct spread l = spread_of(loss[p], repeat);
-		char a[32], b[32], c[32];
-
-		printf("%-5s pkt/s  %13s %12s %12s\n",
-		       ipx_bench_path_name((enum ipx_bench_path)p),
-		       grouped(s.median, a, sizeof(a)),
-		       grouped(s.min, b, sizeof(b)),
-		       grouped(s.max, c, sizeof(c)));
-		printf("%-5s MB/s   %13.1f %12.1f %12.1f\n",
-		       ipx_bench_path_name((enum ipx_bench_path)p), m.median,
-		       m.min, m.max);
-		printf("%-5s loss   %12.3f%% %11.3f%% %11.3f%%\n",
-		       ipx_bench_path_name((enum ipx_bench_path)p),
-		       l.median * 100, l.min * 100, l.max * 100);
-	}
-	printf("hub/plain     %13.3f %12.3f %12.3f\n", rs.median, rs.min,
-	       rs.max);
-	printf("\nratio hub/plain %.2f (median of %lu); target >= %.2f: %s\n",
-	       rs.median, repeat, IPX_BENCH_TARGET_RATIO,
-	       met ? "PASS" : "MISS");
-	{
-		struct spread os = spread_of(other, 2 * repeat);
-
-		if (os.max >= 0.25)
-			printf("note: other work kept up to %.2f of the %d "
-			       "CPUs busy during the windows (column "
-			       "'other');\n      these figures are lower and "
-			       "noisier than on an idle machine.\n",
-			       os.max, ipx_bench_cpus_online());
-	}
-	return CLI_OK;
-}
-
 /* ---- the SPX benchmark ---- */
 
 static void help_bench_spx(FILE *out)
@@ -593,8 +129,8 @@ static void help_bench_spx(FILE *out)
 		"Measure bulk goodput (application bytes per second) of SPX I\n"
 		"and SPX II beside IPX datagrams of the same IPX packet size,\n"
 		"in the same run, on two links:\n"
-		"  udp  sender node -> hub -> receiver node on 127.0.0.1, three\n"
-		"       processes, as 'ipxlab bench hub'\n"
+		"  udp  sender agent -> hub -> receiver agent on 127.0.0.1, three\n"
+		"       processes (the benchmark harness), as 'ipxlab bench hub'\n"
 		"  mem  two nodes in one process on the in-memory link, real\n"
 		"       clock (the CPU cost of the stack)\n"
 		"Rows per link: ipx-small (IPX datagrams, %d-byte packets),\n"
@@ -604,9 +140,10 @@ static void help_bench_spx(FILE *out)
 		"the rate it allows (data per packet / smoothed RTT) is printed\n"
 		"beside it. Target: SPX II reaches at least %.0f%% of the IPX\n"
 		"datagram goodput at the same packet size.\n\n"
-		"  -s, --seconds S     measurement window per row (default %g)\n"
-		"  -w, --warmup S      sending before the window opens (default "
-		"%g)\n"
+		"  -s, --seconds S     measurement time per row (default %g)\n"
+		"  -w, --warmup S      udp: one uncounted pass of S s per row\n"
+		"                      first; mem: sending before each row's\n"
+		"                      window opens (default %g)\n"
 		"  -r, --repeat N      runs; median, min and max are reported\n"
 		"                      (default %d)\n"
 		"      --links L       mem, udp or mem,udp (default mem,udp)\n"
@@ -619,8 +156,9 @@ static void help_bench_spx(FILE *out)
 		"      --ipx-window N  IPX rows: datagrams in flight, returned\n"
 		"                      by receiver credits (default as 'bench\n"
 		"                      hub': 1024, or 512 above 482 bytes)\n"
-		"      --json          machine-readable output\n"
+		"      --json, --csv   machine-readable output (one of them)\n"
 		"  -v, --verbose       SPX counters and CPU use of each row\n"
+		"  -q, --quiet         no progress line\n"
 		"  -h, --help          this text\n\n"
 		"See bench/README.md for the method and how to read the "
 		"figures.\n",
@@ -701,7 +239,7 @@ static void print_spxb_row(int run, const struct ipx_spxb_result *r,
 	printf("%3d  %-3s  %-9s %6zu %7zu %9.1f %9s %6.2f", run,
 	       ipx_spxb_link_name(r->link), ipx_spxb_kind_name(r->kind),
 	       r->packet, r->payload, r->goodput / 1e6,
-	       grouped(r->pps, pps, sizeof(pps)), spxb_other(r));
+	       bench_grouped(r->pps, pps, sizeof(pps)), spxb_other(r));
 	if (r->kind == IPX_SPXB_SPX1 || r->kind == IPX_SPXB_SPX2) {
 		const struct ipx_spxb_result *b =
 			spxb_base(all, r->link, r->kind);
@@ -732,7 +270,15 @@ static void print_spxb_row(int run, const struct ipx_spxb_result *r,
 			printf(" (both nodes: one process)");
 		printf("; machine busy %.2f CPUs, other work %.2f\n",
 		       r->machine_busy, spxb_other(r));
-		if (r->version)
+		if (r->version && r->link == IPX_SPXB_UDP)
+			/* what the agent's RESULT has of its connection */
+			printf("                 SPX %s: %llu messages sent "
+			       "and acknowledged, %llu retransmits; srtt %.0f "
+			       "us\n",
+			       r->version == 2 ? "II" : "I",
+			       (unsigned long long)r->tx_data,
+			       (unsigned long long)r->retransmits, r->srtt_us);
+		else if (r->version)
 			printf("                 SPX %s: %llu data packets "
 			       "sent, %llu retransmits, %llu timeouts, %llu "
 			       "NAKs and %llu ACKs in; srtt %.0f us (%llu "
@@ -795,10 +341,140 @@ static void json_spxb_row(const struct ipx_spxb_result *r)
 	printf("}");
 }
 
+/* The udp rows' network: the hub and two agents (bench_pair.h). */
+static struct bench_pair spx_net = { .name = "spx" };
+
+/* One udp row on the harness: the sender agent runs the row's workload
+ * (IPX datagrams under the credit window, or SPX I / SPX II messages of
+ * a full packet each) to the receiver agent through the hub; goodput is
+ * what the receiver counted over its first to last arrival. */
+static int spxb_udp_row(const struct ipx_spxb_opts *o, enum ipx_spxb_kind k,
+			unsigned run, struct ipx_spxb_result *out, char *err,
+			size_t errlen)
+{
+	struct ipx_bw_params w;
+	struct bench_pair_run x;
+	double win, ours, other;
+	char label[48];
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	memset(&w, 0, sizeof(w));
+	out->link = IPX_SPXB_UDP;
+	out->kind = k;
+	out->packet = ipx_spxb_packet_size(o, IPX_SPXB_UDP, k);
+	out->payload = ipx_spxb_payload(out->packet, k);
+	w.kind = k == IPX_SPXB_SPX1   ? IPX_BW_SPX
+		 : k == IPX_SPXB_SPX2 ? IPX_BW_SPX2
+				      : IPX_BW_IPX;
+	w.seconds = run ? o->seconds : o->warmup;
+	w.size = out->payload;
+	if (w.kind == IPX_BW_IPX) {
+		w.window = o->ipx_window ? o->ipx_window
+					 : ipx_bench_default_window(w.size);
+		out->window = w.window;
+	} else {
+		w.spx_window = (uint16_t)o->spx_window;
+		w.send_queue = (uint32_t)o->send_queue;
+		out->version = k == IPX_SPXB_SPX1 ? 1 : 2;
+		out->window = k == IPX_SPXB_SPX1 ? 1
+			      : o->spx_window	 ? o->spx_window
+						 : 32;
+	}
+	snprintf(label, sizeof(label), "udp %s %s", ipx_spxb_kind_name(k),
+		 run ? "run" : "warm-up");
+	if (run)
+		snprintf(label + strlen(label), sizeof(label) - strlen(label),
+			 " %u", run);
+	rc = bench_pair_run(&spx_net, label, run, &w, -1, -1, &x, err, errlen);
+	if (rc != IPX_OK)
+		return rc;
+	out->seconds = x.rcv.seconds;
+	out->bytes = x.rcv.bytes;
+	out->packets = x.rcv.delivered;
+	out->goodput = x.rcv.kbps * 1000;
+	out->pps = x.rcv.pps;
+	out->srtt_us = x.snd.srtt_us;
+	out->retransmits = x.snd.retransmits;
+	out->tx_data = out->version ? x.snd.sent : 0;
+	out->sent = x.snd.sent;
+	out->delivered = x.rcv.delivered;
+	win = x.snd.seconds;
+	if (win > 0) {
+		out->cpu_sender = (x.snd.cpu_user + x.snd.cpu_sys) / win;
+		out->cpu_receiver = (x.rcv.cpu_user + x.rcv.cpu_sys) / win;
+		out->cpu_hub = x.hub_cpu > 0 ? x.hub_cpu / win : 0;
+	}
+	/* machine_busy is kept as this row's processes over the sending
+	 * plus everything else over the whole run, so that 'other' is the
+	 * rest of the machine's load */
+	ours = x.snd.cpu_user + x.snd.cpu_sys + x.rcv.cpu_user +
+	       x.rcv.cpu_sys + (x.hub_cpu > 0 ? x.hub_cpu : 0);
+	other = x.wall > 0 ? x.machine_busy - ours / x.wall : 0;
+	out->machine_busy = out->cpu_sender + out->cpu_hub + out->cpu_receiver +
+			    (other > 0 ? other : 0);
+	return IPX_OK;
+}
+
+static int spxb_row(const struct ipx_spxb_opts *o, enum ipx_spxb_link l,
+		    enum ipx_spxb_kind k, unsigned run,
+		    struct ipx_spxb_result *out, char *err, size_t errlen)
+{
+	if (l == IPX_SPXB_UDP)
+		return spxb_udp_row(o, k, run, out, err, errlen);
+	return ipx_spxb_run(o, l, k, out, err, errlen);
+}
+
+static void spxb_csv(spxb_run *res, unsigned long repeat,
+		     const bool *links,
+		     struct spread ratio[IPX_SPXB_LINKS][IPX_SPXB_KINDS],
+		     const bool *met)
+{
+	static double v[MAX_REPEAT];
+
+	printf("link,row,packet,payload,goodput_median,goodput_min,"
+	       "goodput_max,ratio_median,ratio_min,ratio_max,target,pass\n");
+	for (int l = 0; l < IPX_SPXB_LINKS; l++) {
+		for (int k = 0; links[l] && k < IPX_SPXB_KINDS; k++) {
+			struct spread g;
+
+			for (unsigned long i = 0; i < repeat; i++)
+				v[i] = res[i][l][k].goodput;
+			g = spread_of(v, repeat);
+			printf("%s,%s,%zu,%zu,%.1f,%.1f,%.1f,",
+			       ipx_spxb_link_name((enum ipx_spxb_link)l),
+			       ipx_spxb_kind_name((enum ipx_spxb_kind)k),
+			       res[0][l][k].packet, res[0][l][k].payload,
+			       g.median, g.min, g.max);
+			if (k == IPX_SPXB_SPX1 || k == IPX_SPXB_SPX2)
+				printf("%.4f,%.4f,%.4f,", ratio[l][k].median,
+				       ratio[l][k].min, ratio[l][k].max);
+			else
+				printf(",,,");
+			if (k == IPX_SPXB_SPX2)
+				printf("%.2f,%s\n", IPX_SPXB_TARGET_RATIO,
+				       met[l] ? "PASS" : "MISS");
+			else
+				printf(",\n");
+		}
+	}
+}
+
+static int bench_spx_run(int argc, char **argv);
+
 static int bench_spx(int argc, char **argv)
 {
+	int rc = bench_spx_run(argc, argv);
+
+	bench_pair_progress_end(&spx_net);
+	bench_pair_stop(&spx_net, rc == CLI_OK);
+	return rc;
+}
+
+static int bench_spx_run(int argc, char **argv)
+{
 	enum { OPT_LINKS = OPT_FIRST_CMD + 10, OPT_MTU, OPT_SPXWIN,
-	       OPT_QUEUE, OPT_IPXWIN, OPT_SJSON };
+	       OPT_QUEUE, OPT_IPXWIN, OPT_SJSON, OPT_SCSV };
 	static const struct option longopts[] = {
 		{ "seconds", required_argument, NULL, 's' },
 		{ "warmup", required_argument, NULL, 'w' },
@@ -809,11 +485,15 @@ static int bench_spx(int argc, char **argv)
 		{ "send-queue", required_argument, NULL, OPT_QUEUE },
 		{ "ipx-window", required_argument, NULL, OPT_IPXWIN },
 		{ "json", no_argument, NULL, OPT_SJSON },
+		{ "csv", no_argument, NULL, OPT_SCSV },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static spxb_run res[MAX_REPEAT];
+	struct ipx_spxb_result warm;
+	bool csv = false, quiet = false;
 	static double v[MAX_REPEAT];
 	struct ipx_spxb_opts o;
 	unsigned long repeat = IPX_SPXB_DEFAULT_REPEAT, val;
@@ -827,7 +507,7 @@ static int bench_spx(int argc, char **argv)
 	ipx_spxb_opts_default(&o);
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":s:w:r:vh", longopts, NULL)) !=
+	while ((opt = getopt_long(argc, argv, ":s:w:r:vqh", longopts, NULL)) !=
 	       -1) {
 		switch (opt) {
 		case 's':
@@ -837,6 +517,12 @@ static int bench_spx(int argc, char **argv)
 						 &o.warmup, &repeat,
 						 MAX_REPEAT) < 0)
 				return CLI_USAGE;
+			break;
+		case OPT_SCSV:
+			csv = true;
+			break;
+		case 'q':
+			quiet = true;
 			break;
 		case OPT_LINKS:
 			if (parse_links(optarg, links) < 0)
@@ -880,26 +566,38 @@ static int bench_spx(int argc, char **argv)
 			return bad_option("spx", opt, argv);
 		}
 	}
-	if (optind < argc) {
-		cli_error("bench", "spx: unexpected argument '%s'",
-			  argv[optind]);
+	if (bench_end_of_options("spx", argc, argv, json, csv) != CLI_OK)
 		return CLI_USAGE;
-	}
 	ipx_log_set_level(IPX_LOG_WARN);
+	spx_net.progress = !quiet && isatty(STDERR_FILENO);
+	spx_net.planned = IPX_SPXB_KINDS * (links[IPX_SPXB_UDP] +
+					    links[IPX_SPXB_MEM]) *
+			  (o.warmup + o.seconds * (double)repeat);
+	if (links[IPX_SPXB_UDP] &&
+	    bench_pair_start(&spx_net, NULL, err, sizeof(err)) != IPX_OK) {
+		cli_error("bench", "spx: %s", err);
+		return CLI_FAIL;
+	}
 
-	if (!json) {
+	if (!json && !csv) {
 		printf("ipxlab bench spx: bulk goodput of SPX I and SPX II "
 		       "beside IPX datagrams of the same\nIPX packet size; "
 		       "goodput = application bytes delivered per second "
 		       "(MB = 10^6 bytes)\n");
-		printf("%d CPUs online, %d allowed; %lu run%s of %g s after "
-		       "%g s warm-up per row\n",
+		printf("%d CPUs online, %d allowed; %lu run%s of %g s per row "
+		       "(udp: after a %g s warm-up pass; mem: %g s warm-up "
+		       "per row)\n",
 		       ipx_bench_cpus_online(), ipx_bench_cpus_allowed(),
-		       repeat, repeat == 1 ? "" : "s", o.seconds, o.warmup);
-		if (links[IPX_SPXB_UDP])
-			printf("udp: sender node -> hub -> receiver node on "
+		       repeat, repeat == 1 ? "" : "s", o.seconds, o.warmup,
+		       o.warmup);
+		if (links[IPX_SPXB_UDP]) {
+			bench_pair_conditions(&spx_net, "not pinned", stdout);
+			printf("udp: sender agent -> hub -> receiver agent on "
 			       "127.0.0.1 (3 processes), MTU %d\n",
 			       IPX_UDP_MTU);
+		} else {
+			printf("# ipxlab %s\n", cli_version_text());
+		}
 		if (links[IPX_SPXB_MEM])
 			printf("mem: both nodes in one process on the "
 			       "in-memory link, real clock, MTU %zu\n",
@@ -909,7 +607,20 @@ static int bench_spx(int argc, char **argv)
 		       spx_conn_size());
 		printf("run  link row       packet payload      MB/s     "
 		       "pkt/s  other\n");
+		fflush(stdout);
 	}
+	/* udp: one uncounted pass first (the agents stay up between runs;
+	 * a mem row warms up on its own, in its own process) */
+	for (int k = 0; links[IPX_SPXB_UDP] && o.warmup > 0 &&
+			k < IPX_SPXB_KINDS;
+	     k++)
+		if (spxb_udp_row(&o, (enum ipx_spxb_kind)k, 0, &warm, err,
+				 sizeof(err)) != IPX_OK) {
+			cli_error("bench", "spx: udp %s, warm-up: %s",
+				  ipx_spxb_kind_name((enum ipx_spxb_kind)k),
+				  err);
+			return CLI_FAIL;
+		}
 	for (unsigned long i = 0; i < repeat; i++) {
 		/* Every other run goes backwards, so no row always comes
 		 * first or last. */
@@ -923,16 +634,25 @@ static int bench_spx(int argc, char **argv)
 
 			if (!links[l])
 				continue;
-			if (ipx_spxb_run(&o, l, k, &res[i][l][k], err,
-					 sizeof(err)) != IPX_OK) {
+			if (l == IPX_SPXB_MEM && spx_net.progress) {
+				fprintf(stderr, "\r\033[K  bench spx: mem %s "
+						"run %lu",
+					ipx_spxb_kind_name(k), i + 1);
+				fflush(stderr);
+			}
+			if (spxb_row(&o, l, k, (unsigned)i + 1, &res[i][l][k],
+				     err, sizeof(err)) != IPX_OK) {
 				cli_error("bench", "spx: %s %s, run %lu: %s",
 					  ipx_spxb_link_name(l),
 					  ipx_spxb_kind_name(k), i + 1, err);
 				return CLI_FAIL;
 			}
+			if (l == IPX_SPXB_MEM)
+				spx_net.spent += o.warmup + o.seconds;
 		}
-		if (json)
+		if (json || csv)
 			continue;
+		bench_pair_progress_end(&spx_net);
 		/* Printed in order once the run is complete (ratios need
 		 * both rows). */
 		for (int l = 0; l < IPX_SPXB_LINKS; l++)
@@ -940,7 +660,9 @@ static int bench_spx(int argc, char **argv)
 				print_spxb_row((int)i + 1, &res[i][l][k],
 					       (const spxb_run *)&res[i],
 					       verbose);
+		fflush(stdout);
 	}
+	bench_pair_progress_end(&spx_net);
 
 	for (int l = 0; l < IPX_SPXB_LINKS; l++) {
 		for (int k = 0; k < IPX_SPXB_KINDS; k++) {
@@ -956,8 +678,18 @@ static int bench_spx(int argc, char **argv)
 			met_all = false;
 	}
 
+	if (csv) {
+		spxb_csv(res, repeat, links, ratio, met);
+		return CLI_OK;
+	}
 	if (json) {
-		printf("{\"benchmark\": \"spx\", \"cpus_online\": %d, "
+		printf("{\"benchmark\": \"spx\", ");
+		if (links[IPX_SPXB_UDP]) {
+			bench_pair_json_conditions(&spx_net, "not pinned",
+						   stdout);
+			printf(", ");
+		}
+		printf("\"ref_1990\": null, \"cpus_online\": %d, "
 		       "\"cpus_allowed\": %d, \"seconds\": %g, \"warmup\": %g, "
 		       "\"repeat\": %lu, \"mem_mtu\": %zu, \"udp_mtu\": %d, "
 		       "\"spx_window\": %u, \"send_queue\": %zu, "
@@ -1144,6 +876,21 @@ static int bench_spx(int argc, char **argv)
 int bench_bad_option(const char *name, int opt, char **argv)
 {
 	return bad_option(name, opt, argv);
+}
+
+int bench_end_of_options(const char *name, int argc, char **argv, bool json,
+			 bool csv)
+{
+	if (optind < argc) {
+		cli_error("bench", "%s: unexpected argument '%s'", name,
+			  argv[optind]);
+		return CLI_USAGE;
+	}
+	if (json && csv) {
+		cli_error("bench", "--json and --csv exclude each other");
+		return CLI_USAGE;
+	}
+	return CLI_OK;
 }
 
 int bench_window_opt(int opt, const char *arg, double *seconds,

@@ -3,7 +3,8 @@
 # (`ipxlab bench protocols`, `ipxlab agent`): bad options refused with
 # clear messages, an agent that dies or goes silent mid-run reported by
 # name with exit 1 and nothing left running, a quick real run whose JSON
-# and CSV have every row, and standing agents found by SAP on a hub.
+# and CSV have every row, standing agents found by SAP on a hub, and bench
+# hub, netbios and spx on the same harness (CSV, JSON, a dead agent named).
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -161,6 +162,53 @@ if command -v tshark >/dev/null 2>&1; then
 	check_capture "$TMP/b1.pcap" ipx 500
 	check_frames "the capture has SPX II data" "$TMP/b1.pcap" "spx && frame[44] & 0x08" 20
 	check_frames "the capture has NetBIOS session data" "$TMP/b1.pcap" "nbipx" 20
+fi
+
+# --- bench hub, netbios and spx on the same harness ----------------------------------
+out=$(timeout 60 "$BIN" bench hub -s 0.2 -w 0 -r 1 --csv -q 2>&1); rc=$?
+if [ $rc = 0 ] && [ "$(cut -d, -f1 <<<"$out" | tr '\n' ' ')" = "figure plain_pps plain_mbps plain_loss hub_pps hub_mbps hub_loss ratio_hub_plain " ] &&
+	grep -Eq '^ratio_hub_plain,[0-9.e+-]+,.*,0.50,(PASS|MISS)$' <<<"$out" && ! grep -q '^hub_pps,0,' <<<"$out"; then
+	pass "bench hub runs on the harness agents (CSV has every figure and the verdict)"
+else
+	fail "bench hub runs on the harness agents (CSV has every figure and the verdict)" "rc=$rc" "$out"
+fi
+out=$(timeout 60 "$BIN" bench hub --json --csv 2>&1); [ $? = 2 ] && grep -q "exclude each other" <<<"$out" &&
+	pass "bench hub refuses --json with --csv" || fail "bench hub refuses --json with --csv" "$out"
+# the receiver agent dies when asked to prepare the hub path's IPX workload
+start=$SECONDS
+out=$(IPXLAB_AGENT_FAULT=receiver:ipx:1:die timeout 60 "$BIN" bench hub -s 0.2 -w 0 -r 1 2>&1); rc=$?
+if [ $rc = 1 ] && grep -q "agent 'receiver' (pid [0-9]*) died: killed by signal 9 (Killed) during hub run 1" <<<"$out" &&
+	[ $((SECONDS - start)) -lt 30 ]; then
+	pass "bench hub reports a dead agent by name and run (the harness's child control)"
+else
+	fail "bench hub reports a dead agent by name and run (the harness's child control)" "rc=$rc" "$out"
+fi
+timeout 90 "$BIN" bench netbios -s 0.1 -r 1 --json >"$TMP/nb.json" 2>"$TMP/nb.err"; rc=$?
+if [ $rc = 0 ] && python3 - "$TMP/nb.json" <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["conditions"]
+assert c["version"] and c["cpus_online"] >= 1 and c["hub_pid"] > 0, c
+assert [a["role"] for a in c["agents"]] == ["sender", "receiver"], c
+r = d["runs"][0]
+for k in ("ipx_round_trips", "ipx_datagrams", "netbios_datagrams", "session_messages", "session_64k_messages"):
+    assert r[k]["rate"] > 0, (k, r[k])
+for k in ("ipx_datagrams", "netbios_datagrams"):
+    assert 0 < r[k]["delivered"] <= r[k]["sent"], (k, r[k])
+assert r["session_messages"]["p50_us"] > 0 and d["ref_1990"] is None
+assert set(d["summary"]) == set(k for k in r if isinstance(r[k], dict))
+EOF2
+then
+	pass "bench netbios runs on the harness agents (JSON: every row, conditions, summary)"
+else
+	fail "bench netbios runs on the harness agents (JSON: every row, conditions, summary)" "rc=$rc" "$(cat "$TMP/nb.err")" "$(head -c 1500 "$TMP/nb.json")"
+fi
+out=$(timeout 60 "$BIN" bench spx --links udp -s 0.1 -w 0 -r 1 --csv -q 2>&1); rc=$?
+if [ $rc = 0 ] && [ "$(tail -n +2 <<<"$out" | cut -d, -f1,2 | tr '\n' ' ')" = "udp,ipx-small udp,spx1 udp,ipx-large udp,spx2 " ] &&
+	grep -Eq '^udp,spx2,1424,1380,[0-9.]+,.*,0.80,(PASS|MISS)$' <<<"$out"; then
+	pass "bench spx's udp rows run on the harness agents (CSV)"
+else
+	fail "bench spx's udp rows run on the harness agents (CSV)" "rc=$rc" "$out"
 fi
 
 finish

@@ -98,7 +98,18 @@ static void hello_prepare_ready_round_trip(void **state)
 	p->udp_bind.s_addr = htonl(0x0A000001);
 	p->op = 7;
 	p->station = 513;
+	p->window = 70000;
+	p->spx_window = 64;
+	p->send_queue = 1 << 20;
+	p->peer.credit.sin_addr.s_addr = htonl(0x7F000002);
+	p->peer.credit.sin_port = htons(4343);
 	dec_all(enc(&ma));
+	assert_int_equal(mb.u.prepare.params.window, 70000);
+	assert_int_equal(mb.u.prepare.params.spx_window, 64);
+	assert_int_equal(mb.u.prepare.params.send_queue, 1 << 20);
+	assert_int_equal(mb.u.prepare.params.peer.credit.sin_addr.s_addr,
+			 htonl(0x7F000002));
+	assert_int_equal(mb.u.prepare.params.peer.credit.sin_port, htons(4343));
 	assert_int_equal(mb.u.prepare.params.op, 7);
 	assert_int_equal(mb.u.prepare.params.station, 513);
 	assert_int_equal(mb.run, 77);
@@ -130,7 +141,9 @@ static void hello_prepare_ready_round_trip(void **state)
 	ma.run = 9;
 	ma.u.ready.cpu = 1;
 	ma.u.ready.info.addr.socket = 0x4545;
+	ma.u.ready.info.credit.sin_port = htons(5151);
 	dec_all(enc(&ma));
+	assert_int_equal(mb.u.ready.info.credit.sin_port, htons(5151));
 	assert_int_equal(mb.run, 9);
 	assert_int_equal(mb.u.ready.cpu, 1);
 	assert_int_equal(mb.u.ready.info.addr.socket, 0x4545);
@@ -164,6 +177,7 @@ static void result_and_error_round_trip(void **state)
 	r->pps = 85470.1;
 	r->kbps = 21283.5;
 	r->retransmits = 4;
+	r->stalls = 3;
 	r->srtt_us = 61.5;
 	r->cpu_user = 0.01;
 	r->cpu_sys = 0.02;
@@ -177,6 +191,7 @@ static void result_and_error_round_trip(void **state)
 	assert_int_equal(mb.u.result.send_errors, 1);
 	assert_int_equal(mb.u.result.bytes, 510000);
 	assert_int_equal(mb.u.result.retransmits, 4);
+	assert_int_equal(mb.u.result.stalls, 3);
 	assert_true(mb.u.result.pps == r->pps && mb.u.result.kbps == r->kbps);
 	assert_true(mb.u.result.seconds == r->seconds);
 	assert_true(mb.u.result.srtt_us == 61.5);
@@ -277,6 +292,9 @@ static void bad_input_is_refused_clearly(void **state)
 	n = enc(&ma);
 	ipx_put16(buf + IPX_HMSG_HDR_LEN + 6, 5000);
 	refused(n, "CPU 5000 out of range");
+	n = enc(&ma);
+	ipx_put32(buf + IPX_HMSG_HDR_LEN + 83, 0xFFFFFFFF);	/* send queue */
+	refused(n, "send queue 4294967295 out of range");
 
 	memset(&ma, 0, sizeof(ma));
 	ma.type = IPX_HMSG_RESULT;
@@ -292,9 +310,9 @@ static void bad_input_is_refused_clearly(void **state)
 	refused(n, "totals disagree");
 	n = enc(&ma);
 	/* the two buckets swapped: out of order */
-	memcpy(buf2, buf + IPX_HMSG_HDR_LEN + 130, 6);
-	memmove(buf + IPX_HMSG_HDR_LEN + 130, buf + IPX_HMSG_HDR_LEN + 136, 6);
-	memcpy(buf + IPX_HMSG_HDR_LEN + 136, buf2, 6);
+	memcpy(buf2, buf + IPX_HMSG_HDR_LEN + 138, 6);
+	memmove(buf + IPX_HMSG_HDR_LEN + 138, buf + IPX_HMSG_HDR_LEN + 144, 6);
+	memcpy(buf + IPX_HMSG_HDR_LEN + 144, buf2, 6);
 	refused(n, "out of order");
 	n = enc(&ma);
 	ipx_put16(buf + IPX_HMSG_HDR_LEN + 128, 3);

@@ -40,6 +40,7 @@ struct world {
 	struct ipx_node *a, *b;	/* sender, receiver */
 	struct side s, r;
 	double wall;		/* real seconds the last run_pair took */
+	uint32_t window;	/* params.window of the next run_pair */
 };
 
 static void on_event(struct ipx_bw *w, enum ipx_bw_event ev, void *ctx)
@@ -190,6 +191,7 @@ static void run_pair(struct world *w, enum ipx_bw_kind kind, uint32_t count,
 	double t0 = wall_seconds();
 
 	params_of(&p, kind, count, seconds);
+	p.window = w->window;
 	start_receiver(w, &p);
 	start_sender(w, &p);
 	if (w->s.failed)
@@ -328,6 +330,63 @@ static void loss_costs_datagrams_not_sessions(void **state)
 		}
 		world_free(w);
 	}
+}
+
+/* A credit window: never more than 'window' datagrams ahead of the
+ * receiver (so at most window per round trip of the segment), nothing
+ * lost; with loss, a window whose credits stop coming is a stall, and the
+ * run still ends. */
+static void a_window_bounds_datagrams_in_flight(void **state)
+{
+	static const enum ipx_bw_kind kinds[] = {
+		IPX_BW_IPX, IPX_BW_NB_DGRAM, IPX_BW_UDP,
+	};
+	struct world *w;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		w = world_new(0, 21 + i);
+		w->window = 8;
+		run_pair(w, kinds[i], 400, 0);
+		assert_int_equal(w->s.res.sent, 400);
+		assert_int_equal(w->r.res.delivered, 400);
+		assert_int_equal(w->s.res.stalls, 0);
+		/* the segment's 100 us one way: 8 per 100 us at most */
+		if (kinds[i] != IPX_BW_UDP)
+			assert_true(w->s.res.pps < 8 * 1e6 / DELAY * 1.05);
+		world_free(w);
+	}
+	/* without a window the same sender is far faster */
+	w = world_new(0, 24);
+	run_pair(w, IPX_BW_IPX, 400, 0);
+	assert_true(w->s.res.pps > 8 * 1e6 / DELAY * 4);
+	world_free(w);
+
+	w = world_new(100000, 25);	/* 10 % */
+	w->window = 8;
+	run_pair(w, IPX_BW_IPX, 400, 0);
+	assert_int_equal(w->s.res.sent, 400);
+	assert_true(w->r.res.delivered < 400);
+	assert_true(w->s.res.stalls > 0);
+	world_free(w);
+}
+
+/* A window on a kind that has none is refused. */
+static void a_window_on_a_session_is_refused(void **state)
+{
+	struct world *w = world_new(0, 26);
+	struct ipx_bw_params p;
+	struct ipx_bw *bw;
+	char err[200];
+
+	(void)state;
+	params_of(&p, IPX_BW_SPX, 10, 0);
+	p.window = 4;
+	assert_int_equal(ipx_bw_new(w->b, w->loop, IPX_BW_RECEIVER, &p,
+				    on_event, &w->r, &bw, err, sizeof(err)),
+			 IPX_EINVAL);
+	assert_non_null(strstr(err, "window applies to the datagram kinds"));
+	world_free(w);
 }
 
 static void spx_to_nobody_fails(void **state)
@@ -570,6 +629,8 @@ int main(void)
 		cmocka_unit_test(every_kind_in_count_mode),
 		cmocka_unit_test(every_kind_in_time_mode),
 		cmocka_unit_test(loss_costs_datagrams_not_sessions),
+		cmocka_unit_test(a_window_bounds_datagrams_in_flight),
+		cmocka_unit_test(a_window_on_a_session_is_refused),
 		cmocka_unit_test(spx_to_nobody_fails),
 		cmocka_unit_test(nb_call_to_nobody_fails),
 		cmocka_unit_test(echo_without_receiver_fails),
