@@ -7,7 +7,6 @@
 #include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -168,16 +167,6 @@ int bench_pair_run(struct bench_pair *b, const char *label, unsigned repeat,
 	return IPX_OK;
 }
 
-static const char *machine(char *buf, size_t len)
-{
-	struct utsname u;
-
-	if (uname(&u) < 0)
-		return "?";
-	snprintf(buf, len, "%s %s %s", u.sysname, u.release, u.machine);
-	return buf;
-}
-
 void bench_pair_conditions(const struct bench_pair *b, const char *placement,
 			   FILE *out)
 {
@@ -186,7 +175,7 @@ void bench_pair_conditions(const struct bench_pair *b, const char *placement,
 	char m[200];
 
 	fprintf(out, "# ipxlab %s on %s, %d CPUs online, %d allowed\n",
-		cli_version_text(), machine(m, sizeof(m)),
+		cli_version_text(), cli_machine_text(m, sizeof(m)),
 		ipx_bench_cpus_online(), ipx_bench_cpus_allowed());
 	fprintf(out, "# hub %s (started here, pid %d), today's link (no "
 		     "profile); agents '%s' (pid %u) and '%s' (pid %u); CPU "
@@ -203,7 +192,7 @@ void bench_pair_json_conditions(const struct bench_pair *b,
 	fprintf(out, "\"conditions\": {\"version\": ");
 	fsbench_json_str(out, cli_version_text());
 	fprintf(out, ", \"machine\": ");
-	fsbench_json_str(out, machine(m, sizeof(m)));
+	fsbench_json_str(out, cli_machine_text(m, sizeof(m)));
 	fprintf(out, ", \"cpus_online\": %d, \"cpus_allowed\": %d, \"link\": "
 		     "\"udp hub\", \"profile\": null, \"hub\": \"%s\", "
 		     "\"hub_pid\": %d, \"cpu_placement\": ",

@@ -276,6 +276,8 @@ void cli_remove_tree(const char *dir);
 int cli_free_udp_port(void);
 /* "VERSION (commit C)", for the conditions a benchmark records. */
 const char *cli_version_text(void);
+/* "Linux 6.1.0 x86_64" (uname), into buf; "?" if unknown. */
+const char *cli_machine_text(char *buf, size_t len);
 /* "ipxlab bench battery", "ipxlab bench copy" (cmd_bench_battery.c). */
 int bench_battery(int argc, char **argv);
 int bench_copy(int argc, char **argv);

@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -342,16 +341,6 @@ void fsbench_json_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-static const char *machine(char *buf, size_t len)
-{
-	struct utsname u;
-
-	if (uname(&u) < 0)
-		return "?";
-	snprintf(buf, len, "%s %s %s", u.sysname, u.release, u.machine);
-	return buf;
-}
-
 void fsbench_json_conditions(const struct fsbench *b, FILE *out)
 {
 	char m[200];
@@ -359,7 +348,7 @@ void fsbench_json_conditions(const struct fsbench *b, FILE *out)
 	fprintf(out, "\"version\":");
 	fsbench_json_str(out, cli_version_text());
 	fprintf(out, ",\"machine\":");
-	fsbench_json_str(out, machine(m, sizeof(m)));
+	fsbench_json_str(out, cli_machine_text(m, sizeof(m)));
 	fprintf(out, ",\"cpus_online\":%ld,\"link\":\"%s\",\"profile\":",
 		sysconf(_SC_NPROCESSORS_ONLN),
 		b->sim ? "in-memory segment" : "udp hub");
@@ -400,7 +389,7 @@ void fsbench_print_conditions(const struct fsbench *b, FILE *out)
 	char m[200];
 
 	fprintf(out, "# ipxlab %s on %s, %ld CPUs online; no CPU pinning\n",
-		cli_version_text(), machine(m, sizeof(m)),
+		cli_version_text(), cli_machine_text(m, sizeof(m)),
 		sysconf(_SC_NPROCESSORS_ONLN));
 	if (b->bsim) {
 		fprintf(out, "# simulated time, seed %llu: server, workstations "

@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "cli.h"
 /* IPXLAB_VERSION and IPXLAB_COMMIT, written by the Makefile. */
@@ -142,4 +143,14 @@ int main(int argc, char **argv)
 const char *cli_version_text(void)
 {
 	return IPXLAB_VERSION " (commit " IPXLAB_COMMIT ")";
+}
+
+const char *cli_machine_text(char *buf, size_t len)
+{
+	struct utsname u;
+
+	if (uname(&u) < 0)
+		return "?";
+	snprintf(buf, len, "%s %s %s", u.sysname, u.release, u.machine);
+	return buf;
 }
