@@ -121,6 +121,15 @@ static int device_create(struct ipx_stack *st, const struct ipx_stack_req *r)
 	if (i == sizeof(frames) / sizeof(frames[0]))
 		return EPROTONOSUPPORT;
 	d = find_dev(st, r->dev, r->type);
+	if (d && !d->attached) {	/* deleted before: the device is still here */
+		if (r->addr.net && stack_own_net(st, r->addr.net, NULL))
+			return EADDRINUSE;
+		if (ipx_node_add_link(st->node, d->link) != IPX_OK)
+			return ENOBUFS;
+		d->link->net = r->addr.net;
+		d->attached = true;
+		return 0;
+	}
 	if (d) {
 		if (d->link->net == 0 && r->addr.net &&
 		    !stack_own_net(st, r->addr.net, NULL)) {
@@ -146,6 +155,7 @@ static int device_create(struct ipx_stack *st, const struct ipx_stack_req *r)
 		return ENOBUFS;
 	}
 	ipx_stack_add_device(st, link, r->dev, r->type);
+	st->devs[st->ndevs - 1].opened = true;
 	return 0;
 }
 
@@ -165,11 +175,20 @@ static int device_delete(struct ipx_stack *st, const struct ipx_stack_req *r)
 	if (!known_device(st, r->dev))
 		return ENODEV;
 	d = find_dev(st, r->dev, r->type);
-	if (!d)
+	if (!d || !d->attached)
 		return EINVAL;
 	ipx_node_remove_link(st->node, d->link);
-	ipx_link_close(d->link);
-	*d = st->devs[--st->ndevs];
+	if (d->opened) {	/* a host device: opened again on create */
+		ipx_link_close(d->link);
+		*d = st->devs[--st->ndevs];
+	} else {
+		/* A link of the command line (a hub tunnel, an Ethernet
+		 * link) is the device itself and stays, as a network card
+		 * stayed when its IPX interface was deleted: mars_nwe
+		 * deletes then creates the interface of every device it is
+		 * given. */
+		d->attached = false;
+	}
 	return 0;
 }
 
@@ -181,7 +200,7 @@ static int ifget(struct ipx_stack *st, const struct ipx_stack_req *r,
 	if (!known_device(st, r->dev))
 		return ENODEV;
 	d = find_dev(st, r->dev, r->type);
-	if (!d)
+	if (!d || !d->attached)
 		return EADDRNOTAVAIL;
 	ipx_put32(rep->body, d->link->net);
 	memcpy(rep->body + 4, d->link->node, IPX_NODE_LEN);
@@ -255,6 +274,8 @@ static void proc_interface(struct ipx_stack *st, struct stack_reply *rep)
 	for (size_t i = 0; i < st->ndevs; i++) {
 		const struct stack_dev *d = &st->devs[i];
 
+		if (!d->attached)
+			continue;
 		put(rep, "%08X   ", (unsigned)d->link->net);
 		put_node(rep, d->link->node);
 		put(rep, "   %-9s%-11s%s\n",

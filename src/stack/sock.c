@@ -39,6 +39,15 @@ static void on_ipx(struct ipx_socket *sock, const struct ipx_header *hdr,
 	struct msghdr m = { .msg_iov = iov, .msg_iovlen = 2 };
 
 	(void)sock;
+	/* af_ipx gave a source on network 0 the number of the interface it
+	 * came in on (ipxitf_rcv), so a server answering it (mars_nwe to a
+	 * hub client) sends on that interface, not to its own primary. */
+	if (f.addr.net == 0) {
+		const struct ipx_link *in = ipx_node_rx_link(ss->st->node);
+
+		if (in)
+			f.addr.net = in->net;
+	}
 	ipx_stack_frame_encode(head, &f);
 	if (sendmsg(ss->fd, &m, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
 		ss->st->stats.drops[IPX_STACK_DROP_RX_FULL]++;

@@ -275,6 +275,10 @@ void ipx_stack_free(struct ipx_stack *st)
 		return;
 	while (st->socks)
 		stack_sock_free(st->socks);
+	/* Deleted interfaces of given links: no longer the node's to close. */
+	for (size_t i = 0; i < st->ndevs; i++)
+		if (!st->devs[i].attached)
+			ipx_link_close(st->devs[i].link);
 	ipx_loop_del_fd(st->loop, st->lfd);
 	close(st->lfd);
 	unlink(st->path);
@@ -293,6 +297,8 @@ int ipx_stack_add_device(struct ipx_stack *st, struct ipx_link *link,
 	d->link = link;
 	snprintf(d->name, sizeof(d->name), "%s", name);
 	d->frame = frame;
+	d->attached = true;
+	d->opened = false;
 	return IPX_OK;
 }
 

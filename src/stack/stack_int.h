@@ -36,6 +36,8 @@ struct stack_dev {
 	struct ipx_link *link;
 	char name[IPX_STACK_DEVLEN + 1];
 	uint8_t frame;		/* IPX_STACK_LFRAME_* */
+	bool attached;		/* an interface of the node (else deleted) */
+	bool opened;		/* opened by SIOCSIFADDR: closed on delete */
 };
 
 /* Who asked (SO_PEERCRED). */

@@ -107,7 +107,7 @@ check "/proc/net/ipx/interface shows it primary, as Linux did" $? "$TMP/iface.ou
 
 stack c --hub "$HUB"
 run c numbering BB >"$TMP/numbering.out" 2>&1
-all_ok "SIOCSIFADDR numbers a hub link, refuses renumbering, removes it" "$TMP/numbering.out"
+all_ok "SIOCSIFADDR numbers a hub link, refuses renumbering, deletes and creates its interface (the tunnel stays)" "$TMP/numbering.out"
 
 # --- interop with ipxlab node commands ----------------------------------------------
 timeout -k 2 15 "$BIN" listen 4545 --hub "$HUB" -c 2 -t 10 >"$TMP/l.out" 2>"$TMP/l.err" & PIDS+=($!)
@@ -124,6 +124,8 @@ wait_for "$TMP/r4.out" "^bound "
 echo "from ipxlab" | timeout -k 2 10 "$BIN" send "00000000:$ANODE:6000" --hub "$HUB" 2>"$TMP/send.err"
 wait_for "$TMP/r4.out" "from ipxlab$"
 check "ipxlab send reaches an AF_IPX recvfrom" $? "$TMP/r4.out" "$TMP/send.err"
+grep -q "^from 000000AA:[0-9A-F]*:[0-9A-F]* type" "$TMP/r4.out"
+check "a source on network 0 gets the receiving interface's number (AA), as af_ipx gave it" $? "$TMP/r4.out"
 
 run a pong 1 >"$TMP/pong.out" 2>&1 & PIDS+=($!)
 wait_for "$TMP/pong.out" "pong ready"

@@ -12,7 +12,8 @@
  *   unpriv                          what needs CAP_NET_ADMIN (run without)
  *   nostack                         socket() without a stack
  *   iface NET                       create, use and delete an internal net
- *   numbering NET                   number the hub link, then remove it
+ *   numbering NET                   number the hub link, delete and
+ *                                   create its interface again
  *   poll                            poll/select/epoll timeouts, O_NONBLOCK
  *   fork                            a socket across fork + exec (fd 3)
  *   child                           (the exec'd half of fork)
@@ -588,6 +589,7 @@ static int mode_numbering(int argc, char **argv)
 	int s = socket(AF_IPX, SOCK_DGRAM, 0);
 	struct ifreq ifr;
 	struct sockaddr_ipx *x = (struct sockaddr_ipx *)&ifr.ifr_addr, me;
+	unsigned char node[IPX_NODE_LEN];
 
 	memset(&ifr, 0, sizeof(ifr));
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "hub0");
@@ -607,10 +609,26 @@ static int mode_numbering(int argc, char **argv)
 	x->sipx_type = 9;
 	expect_errno("bad_frame_type", ioctl(s, SIOCGIFADDR, &ifr),
 		     EADDRNOTAVAIL);
+	x->sipx_type = IPX_FRAME_ETHERII;
+	expect_ok("siocgifaddr_node", ioctl(s, SIOCGIFADDR, &ifr));
+	memcpy(node, x->sipx_node, sizeof(node));
 	expect_ok("delete_hub0", set_device(s, "hub0", 0, IPX_DLTITF));
+	/* The device stays, as a network card did: mars_nwe deletes the
+	 * interface of each device it is given, then creates it again. */
 	expect_errno("delete_hub0_again", set_device(s, "hub0", 0, IPX_DLTITF),
-		     ENODEV);
+		     EINVAL);
+	expect_errno("siocgifaddr_deleted", ioctl(s, SIOCGIFADDR, &ifr),
+		     EADDRNOTAVAIL);
 	print_file("/proc/net/ipx/interface");
+	expect_ok("create_hub0_again", set_device(s, "hub0", net + 2, IPX_CRTITF));
+	expect_ok("siocgifaddr_recreated", ioctl(s, SIOCGIFADDR, &ifr));
+	check("hub0_same_node_new_number",
+	      ntohl(x->sipx_network) == net + 2 &&
+		      !memcmp(x->sipx_node, node, sizeof(node)),
+	      NULL);
+	close(open_bound(0, &me));
+	check("bind_on_the_recreated_interface",
+	      ntohl(me.sipx_network) == net + 2, fmt(&me));
 	return failures ? 1 : 0;
 }
 
