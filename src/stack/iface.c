@@ -100,6 +100,8 @@ static int internal_create(struct ipx_stack *st, const struct ipx_stack_req *r)
 	if (stack_own_net(st, r->addr.net, NULL))
 		return EADDRINUSE;
 	rc = ipx_node_set_internal_net(st->node, r->addr.net);
+	if (rc == IPX_OK)
+		ipx_stack_announce(st);
 	return rc == IPX_OK ? 0 : rc == IPX_EINUSE ? EADDRINUSE : EINVAL;
 }
 
@@ -128,6 +130,7 @@ static int device_create(struct ipx_stack *st, const struct ipx_stack_req *r)
 			return ENOBUFS;
 		d->link->net = r->addr.net;
 		d->attached = true;
+		ipx_stack_announce(st);
 		return 0;
 	}
 	if (d) {
@@ -164,9 +167,12 @@ static int device_delete(struct ipx_stack *st, const struct ipx_stack_req *r)
 	struct stack_dev *d;
 
 	if (r->special == IPX_STACK_INTERNAL) {
-		if (!ipx_node_internal_net(st->node))
+		uint32_t gone = ipx_node_internal_net(st->node);
+
+		if (!gone)
 			return ENOENT;
 		ipx_node_set_internal_net(st->node, 0);
+		stack_announce_gone(st, gone);
 		return 0;
 	}
 	if (r->type > IPX_STACK_LFRAME_TR_8022 ||

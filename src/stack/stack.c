@@ -245,6 +245,7 @@ int ipx_stack_new(struct ipx_node *node, const struct ipx_stack_options *opts,
 	st->loop = ipx_node_loop(node);
 	st->allow_low = opts->allow_low_ports;
 	st->auto_primary = st->auto_create = 0;
+	ipx_timer_init(&st->announce, NULL, st);
 	strcpy(st->path, opts->path);
 	st->lfd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC,
 			 0);
@@ -273,6 +274,7 @@ void ipx_stack_free(struct ipx_stack *st)
 {
 	if (!st)
 		return;
+	ipx_timer_stop(st->loop, &st->announce);
 	while (st->socks)
 		stack_sock_free(st->socks);
 	/* Deleted interfaces of given links: no longer the node's to close. */
@@ -299,6 +301,7 @@ int ipx_stack_add_device(struct ipx_stack *st, struct ipx_link *link,
 	d->frame = frame;
 	d->attached = true;
 	d->opened = false;
+	ipx_stack_announce(st);
 	return IPX_OK;
 }
 
@@ -317,11 +320,13 @@ void ipx_stack_print(const struct ipx_stack *st, FILE *out)
 	const struct ipx_stack_stats *s = &st->stats;
 
 	fprintf(out, "sockets %zu\nopened %llu\nclosed %llu\nrequests %llu\n"
-		     "tx_datagrams %llu\nrx_datagrams %llu\n",
+		     "tx_datagrams %llu\nrx_datagrams %llu\n"
+		     "announcements %llu\n",
 		st->nsocks, (unsigned long long)s->opened,
 		(unsigned long long)s->closed, (unsigned long long)s->requests,
 		(unsigned long long)s->tx_datagrams,
-		(unsigned long long)s->rx_datagrams);
+		(unsigned long long)s->rx_datagrams,
+		(unsigned long long)s->announcements);
 	for (int d = 0; d < IPX_STACK_DROP_COUNT; d++)
 		if (s->drops[d])
 			fprintf(out, "drop %s %llu\n", drop_names[d],

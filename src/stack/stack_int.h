@@ -9,6 +9,7 @@
 
 #include <sys/types.h>
 
+#include "ipxlab/loop.h"
 #include "ipxlab/stack.h"
 #include "ipxlab/stack_proto.h"
 
@@ -65,6 +66,7 @@ struct ipx_stack {
 	} unsup[STACK_MAX_UNSUP];
 	size_t nunsup;
 	uint8_t *buf;		/* STACK_BUF_LEN: frames or a reply */
+	struct ipx_timer announce;	/* announce.c, while an internal net */
 };
 
 /* A reply being built: errno and body. */
@@ -92,6 +94,10 @@ bool stack_primary(const struct ipx_stack *st, struct ipx_addr *out);
 /* Is net one of ours (a link's or the internal one)? Its node if so. */
 bool stack_own_net(const struct ipx_stack *st, uint32_t net,
 		   uint8_t node[IPX_NODE_LEN]);
+
+/* announce.c (and ipx_stack_announce): tell tunnel links that net is
+ * gone. */
+void stack_announce_gone(struct ipx_stack *st, uint32_t net);
 
 /* stack.c: does the caller hold CAP_NET_ADMIN (its CapEff in
  * /proc/PID/status; root when that cannot be read)? */

@@ -149,6 +149,15 @@ run a sapq 9B9C >"$TMP/sapq2.out" 2>&1
 grep -q "^service 9B9C NODESVC$" "$TMP/sapq2.out"
 check "an AF_IPX SAP query finds what ipxlab advertise offers" $? "$TMP/sapq2.out" "$TMP/adv.err"
 
+# A server on the internal network (mars_nwe's way): its replies come from
+# node 000000000001, which the hub takes only from a router.
+stack e --link "hub:$HUB,net=AA" --internal-net BAD
+run e sap 9B9D INTSVC >"$TMP/sape.out" 2>&1 & PIDS+=($!)
+wait_for "$TMP/sape.out" "sap ready"
+timeout -k 2 10 "$BIN" sap --type 0x9B9D -W 1 --hub "$HUB" >"$TMP/sapqe.out" 2>&1
+grep -q "INTSVC.*00000BAD:000000000001" "$TMP/sapqe.out"
+check "a service on the internal network answers through the hub (the stack announces it by RIP)" $? "$TMP/sapqe.out" "$TMP/sape.out"
+
 # --- the stack itself -----------------------------------------------------------------
 stack d --hub "$HUB" --services
 DNODE=$(sed -n 's/.*primary interface [0-9A-F]*:\([0-9A-F]*\).*/\1/p' "$TMP/d.log")
