@@ -67,6 +67,19 @@ bool stack_own_net(const struct ipx_stack *st, uint32_t net,
 	return false;
 }
 
+bool stack_reachable(const struct ipx_stack *st, uint32_t net)
+{
+	struct ipx_route r;
+
+	if (net == 0 || stack_own_net(st, net, NULL) ||
+	    ipx_node_route_lookup(st->node, net, &r) == IPX_OK)
+		return true;
+	for (size_t i = 0; i < ipx_node_link_count(st->node); i++)
+		if (ipx_node_link(st->node, i)->net == 0)
+			return true;
+	return false;
+}
+
 static struct stack_dev *find_dev(struct ipx_stack *st, const char *name,
 				  uint8_t frame)
 {
@@ -366,6 +379,9 @@ void stack_iface_request(struct ipx_stack *st, const struct ipx_stack_req *req,
 	case IPX_STACK_ROUTE:
 		rep->err = stack_cred_admin(cred) ? (uint32_t)route(st, req)
 						  : EPERM;
+		break;
+	case IPX_STACK_REACH:
+		rep->err = stack_reachable(st, req->addr.net) ? 0 : ENETUNREACH;
 		break;
 	case IPX_STACK_PROC:
 		if (req->which == IPX_STACK_PROC_INTERFACE)

@@ -234,9 +234,15 @@ int ipx_stack_new(struct ipx_node *node, const struct ipx_stack_options *opts,
 		return IPX_EINUSE;
 	}
 	st = calloc(1, sizeof(*st));
-	if (st)
+	if (st) {
 		st->buf = malloc(STACK_BUF_LEN);
-	if (!st || !st->buf) {
+		st->rxbuf = malloc((size_t)STACK_RX_BATCH * STACK_RX_SLOT);
+	}
+	if (!st || !st->buf || !st->rxbuf) {
+		if (st) {
+			free(st->buf);
+			free(st->rxbuf);
+		}
 		free(st);
 		snprintf(err, errlen, "out of memory");
 		return IPX_ENOMEM;
@@ -259,6 +265,7 @@ int ipx_stack_new(struct ipx_node *node, const struct ipx_stack_options *opts,
 			 strerror(errno));
 		if (st->lfd >= 0)
 			close(st->lfd);
+		free(st->rxbuf);
 		free(st->buf);
 		free(st);
 		return IPX_EIO;
@@ -284,6 +291,7 @@ void ipx_stack_free(struct ipx_stack *st)
 	ipx_loop_del_fd(st->loop, st->lfd);
 	close(st->lfd);
 	unlink(st->path);
+	free(st->rxbuf);
 	free(st->buf);
 	free(st);
 }

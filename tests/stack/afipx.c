@@ -363,6 +363,31 @@ static int mode_errors(void)
 	a.sipx_port = htons(0x4444);
 	expect_errno("connect_unreachable",
 		     connect(s2, (struct sockaddr *)&a, sizeof(a)), ENETUNREACH);
+	/* sendto() too, at once, each time (no route: no datagram). */
+	expect_errno("sendto_unreachable",
+		     sendto(s2, "x", 1, 0, (struct sockaddr *)&a, sizeof(a)),
+		     ENETUNREACH);
+	expect_errno("sendto_unreachable_again",
+		     sendto(s2, "x", 1, 0, (struct sockaddr *)&a, sizeof(a)),
+		     ENETUNREACH);
+	{	/* Locally the largest datagram goes through whole, as the
+		 * kernel looped 65505 bytes; the node's links stop at 1470. */
+		struct sockaddr_ipx m3;
+		int s3 = open_bound(0, &m3);
+		struct pollfd p3 = { s3, POLLIN, 0 };
+
+		memset(big, 'y', sizeof(big));
+		expect_ok("sendto_self_65505",
+			  sendto(s3, big, 65535 - 30, 0,
+				 (struct sockaddr *)&m3, sizeof(m3)));
+		check("self_65505_arrives", poll(&p3, 1, 2000) == 1, NULL);
+		memset(big, 0, sizeof(big));
+		check("self_65505_whole",
+		      recv(s3, big, sizeof(big), MSG_DONTWAIT) == 65535 - 30 &&
+			      big[0] == 'y' && big[65535 - 31] == 'y',
+		      NULL);
+		close(s3);
+	}
 	expect_errno("connect_short_len",
 		     connect(s2, (struct sockaddr *)&me, 4), EINVAL);
 	/* connect, then send() takes the type from connect's sipx_type. */
