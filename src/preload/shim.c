@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,6 +51,9 @@ SHIM_API int socket(int domain, int type, int protocol)
 	if (type & SOCK_NONBLOCK)
 		syscall(SYS_fcntl, fd, F_SETFL,
 			syscall(SYS_fcntl, fd, F_GETFL) | O_NONBLOCK);
+	/* Each datagram stamped on arrival, for SIOCGSTAMP. */
+	syscall(SYS_setsockopt, fd, SOL_SOCKET, SO_TIMESTAMP, &(int){ 1 },
+		sizeof(int));
 	shim_mark(fd, true);
 	return fd;
 }
@@ -265,7 +269,12 @@ static ssize_t ipx_recv(int fd, struct msghdr *um, int flags)
 {
 	uint8_t head[IPX_STACK_FRAME_HDR];
 	struct iovec iov[MAX_IOV + 1];
-	struct msghdr m = { .msg_iov = iov };
+	union {
+		struct cmsghdr h;
+		char space[CMSG_SPACE(sizeof(struct timeval))];
+	} c;
+	struct msghdr m = { .msg_iov = iov, .msg_control = c.space,
+			    .msg_controllen = sizeof(c.space) };
 	struct ipx_stack_frame f;
 	ssize_t n;
 
@@ -283,6 +292,14 @@ static ssize_t ipx_recv(int fd, struct msghdr *um, int flags)
 	if (ipx_stack_frame_decode(head, (size_t)n, &f) != 0 ||
 	    f.op != IPX_STACK_DATA)
 		return shim_fail(EIO);
+	for (struct cmsghdr *h = CMSG_FIRSTHDR(&m); h; h = CMSG_NXTHDR(&m, h))
+		if (h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_TIMESTAMP &&
+		    h->cmsg_len >= CMSG_LEN(sizeof(struct timeval))) {
+			struct timeval tv;
+
+			memcpy(&tv, CMSG_DATA(h), sizeof(tv));
+			shim_set_stamp(fd, &tv);
+		}
 	um->msg_flags = m.msg_flags & MSG_TRUNC;
 	um->msg_controllen = 0;
 	if (um->msg_name) {

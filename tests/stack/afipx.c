@@ -33,6 +33,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
+#include <linux/sockios.h>	/* SIOCGSTAMP */
 #include <net/route.h>
 #include <netipx/ipx.h>
 #include <poll.h>
@@ -387,6 +388,29 @@ static int mode_errors(void)
 			      big[0] == 'y' && big[65535 - 31] == 'y',
 		      NULL);
 		close(s3);
+	}
+	{	/* SIOCGSTAMP: ENOENT before the first datagram, then when the
+		 * last one arrived. */
+		struct sockaddr_ipx m4;
+		int s4 = open_bound(0, &m4);
+		struct pollfd p4 = { s4, POLLIN, 0 };
+		struct timeval before, after, st;
+
+		expect_errno("siocgstamp_nothing_yet", ioctl(s4, SIOCGSTAMP, &st),
+			     ENOENT);
+		gettimeofday(&before, NULL);
+		sendto(s4, "t", 1, 0, (struct sockaddr *)&m4, sizeof(m4));
+		poll(&p4, 1, 2000);
+		recv(s4, small, sizeof(small), 0);
+		gettimeofday(&after, NULL);
+		expect_ok("siocgstamp", ioctl(s4, SIOCGSTAMP, &st));
+		check("siocgstamp_when_it_arrived",
+		      st.tv_sec * 1000000LL + st.tv_usec >=
+				      before.tv_sec * 1000000LL + before.tv_usec &&
+			      st.tv_sec * 1000000LL + st.tv_usec <=
+				      after.tv_sec * 1000000LL + after.tv_usec,
+		      NULL);
+		close(s4);
 	}
 	expect_errno("connect_short_len",
 		     connect(s2, (struct sockaddr *)&me, 4), EINVAL);
