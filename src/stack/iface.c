@@ -52,7 +52,7 @@ bool stack_own_net(const struct ipx_stack *st, uint32_t net,
 		return false;
 	if (net == ipx_node_internal_net(st->node)) {
 		if (node)
-			memcpy(node, ipx_node_internal, IPX_NODE_LEN);
+			memcpy(node, ipx_node_internal_node(st->node), IPX_NODE_LEN);
 		return true;
 	}
 	for (size_t i = 0; i < ipx_node_link_count(st->node); i++) {
@@ -106,12 +106,13 @@ static int internal_create(struct ipx_stack *st, const struct ipx_stack_req *r)
 		return EEXIST;
 	if (r->addr.net == 0 || r->addr.net == 0xFFFFFFFFu)
 		return EADDRNOTAVAIL;
-	/* The node's internal address is fixed at 00:00:00:00:00:01. */
-	if (!ipx_node_is_zero(r->addr.node) &&
-	    !ipx_node_eq(r->addr.node, ipx_node_internal))
+	/* The node is the caller's, as ipxitf_create_internal took it (mars_nwe
+	 * gives 00 00 + htonl(section 3's NODE)); zero means 00:...:01. */
+	if (ipx_node_is_broadcast(r->addr.node))
 		return EINVAL;
 	if (stack_own_net(st, r->addr.net, NULL))
 		return EADDRINUSE;
+	ipx_node_set_internal_node(st->node, r->addr.node);
 	rc = ipx_node_set_internal_net(st->node, r->addr.net);
 	if (rc == IPX_OK)
 		ipx_stack_announce(st);
@@ -287,7 +288,7 @@ static void proc_interface(struct ipx_stack *st, struct stack_reply *rep)
 	put(rep, "Network    Node_Address   Primary  Device     Frame_Type\n");
 	if (internal) {
 		put(rep, "%08X   ", (unsigned)internal);
-		put_node(rep, ipx_node_internal);
+		put_node(rep, ipx_node_internal_node(st->node));
 		put(rep, "   %-9s%-11s%s\n", "Yes", "Internal", "None");
 	}
 	for (size_t i = 0; i < st->ndevs; i++) {

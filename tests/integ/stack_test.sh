@@ -104,6 +104,8 @@ run b iface ABCD >"$TMP/iface.out" 2>&1
 all_ok "SIOCSIFADDR makes and removes an internal network" "$TMP/iface.out"
 grep -q "^0000ABCD   000000000001   Yes      Internal   None$" "$TMP/iface.out"
 check "/proc/net/ipx/interface shows it primary, as Linux did" $? "$TMP/iface.out"
+grep -q "^0000ABCD   000000001234   Yes      Internal   None$" "$TMP/iface.out"
+check "SIOCSIFADDR's node for the internal network is kept (000000001234), as Linux kept it" $? "$TMP/iface.out"
 
 stack c --hub "$HUB"
 run c numbering BB >"$TMP/numbering.out" 2>&1

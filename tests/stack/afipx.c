@@ -555,7 +555,8 @@ static void print_file(const char *path)
 	fclose(f);
 }
 
-static int set_internal(int s, unsigned long net, int action)
+static int set_internal_node(int s, unsigned long net, int action,
+			     const unsigned char node[IPX_NODE_LEN])
 {
 	struct ifreq ifr;
 	struct sockaddr_ipx *x = (struct sockaddr_ipx *)&ifr.ifr_addr;
@@ -565,8 +566,16 @@ static int set_internal(int s, unsigned long net, int action)
 	x->sipx_network = htonl((uint32_t)net);
 	x->sipx_special = IPX_INTERNAL;
 	x->sipx_action = (unsigned char)action;
-	x->sipx_node[5] = 1;	/* mars_nwe's 00 00 + htonl(1) */
+	memcpy(x->sipx_node, node, IPX_NODE_LEN);
 	return ioctl(s, SIOCSIFADDR, &ifr);
+}
+
+static int set_internal(int s, unsigned long net, int action)
+{
+	/* mars_nwe's 00 00 + htonl(1) */
+	static const unsigned char one[IPX_NODE_LEN] = { 0, 0, 0, 0, 0, 1 };
+
+	return set_internal_node(s, net, action, one);
 }
 
 static int mode_iface(int argc, char **argv)
@@ -613,6 +622,26 @@ static int mode_iface(int argc, char **argv)
 	expect_errno("delete_internal_again", set_internal(s, net, IPX_DLTITF),
 		     ENOENT);
 	print_file("/proc/net/ipx/interface");
+	{	/* The node is the caller's, as the kernel took it. */
+		static const unsigned char n1234[IPX_NODE_LEN] = { 0, 0, 0, 0,
+								   0x12, 0x34 };
+		static const unsigned char bcast[IPX_NODE_LEN] = {
+			0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
+
+		expect_errno("create_internal_broadcast_node",
+			     set_internal_node(s, net, IPX_CRTITF, bcast),
+			     EINVAL);
+		expect_ok("create_internal_node_1234",
+			  set_internal_node(s, net, IPX_CRTITF, n1234));
+		close(open_bound(0, &me));
+		check("bind_on_internal_node_1234",
+		      ntohl(me.sipx_network) == net &&
+			      !memcmp(me.sipx_node, n1234, IPX_NODE_LEN),
+		      fmt(&me));
+		print_file("/proc/net/ipx/interface");
+		expect_ok("delete_internal_node_1234",
+			  set_internal(s, net, IPX_DLTITF));
+	}
 	return failures ? 1 : 0;
 }
 
