@@ -135,6 +135,11 @@ void ipx_node_input(struct ipx_node *node, struct ipx_link *link,
 
 /* The node of an internal network (NetWare servers use 00:...:01). */
 extern const uint8_t ipx_node_internal[IPX_NODE_LEN];
+/* This node's internal node: ipx_node_internal unless set (a zero node
+ * sets that; the broadcast node is IPX_EINVAL). */
+int ipx_node_set_internal_node(struct ipx_node *node,
+			       const uint8_t addr[IPX_NODE_LEN]);
+const uint8_t *ipx_node_internal_node(const struct ipx_node *node);
 
 /*
  * Detach a link (without closing it: the caller closes it). Routes through

@@ -34,6 +34,7 @@ struct ipx_stack_stats {
 	uint64_t opened, closed;	/* sockets */
 	uint64_t requests;		/* control requests answered */
 	uint64_t tx_datagrams, rx_datagrams;	/* from and to programs */
+	uint64_t announcements;	/* RIP responses naming the internal net */
 	uint64_t drops[IPX_STACK_DROP_COUNT];
 };
 
@@ -59,6 +60,10 @@ void ipx_stack_free(struct ipx_stack *st);
  * the interface ioctls and /proc use for one of the node's links. */
 int ipx_stack_add_device(struct ipx_stack *st, struct ipx_link *link,
 			 const char *name, uint8_t frame);
+/* Tell the tunnel links the node's internal network by RIP, now and every
+ * 60 s while it exists (call after setting it on the node; the stack does
+ * so itself for SIOCSIFADDR and new devices). */
+void ipx_stack_announce(struct ipx_stack *st);
 size_t ipx_stack_socket_count(const struct ipx_stack *st);
 const struct ipx_stack_stats *ipx_stack_stats(const struct ipx_stack *st);
 /* Counters, nonzero drops, and the calls programs made that are not

@@ -108,7 +108,8 @@ enum ipx_stack_op {
 	IPX_STACK_ROUTE,
 	IPX_STACK_PROC,
 	IPX_STACK_UNSUPPORTED,
-	IPX_STACK_OP_MAX = IPX_STACK_UNSUPPORTED,
+	IPX_STACK_REACH,
+	IPX_STACK_OP_MAX = IPX_STACK_REACH,
 };
 #define IPX_STACK_REPLY_BIT 0x80
 
@@ -124,7 +125,7 @@ struct ipx_stack_frame {
 /* One control request, decoded (only the op's fields are meaningful). */
 struct ipx_stack_req {
 	uint8_t op;
-	struct ipx_addr addr;	/* BIND, CONNECT; ROUTE: network in net,
+	struct ipx_addr addr;	/* BIND, CONNECT, REACH; ROUTE: network in net,
 				 * router in gw */
 	struct ipx_addr gw;
 	uint8_t type;		/* CONNECT, SETTYPE; IFSET/IFGET frame */

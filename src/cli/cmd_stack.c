@@ -252,6 +252,7 @@ static int stack_run(struct stack_cmd *s, const struct cli_node_opts *no,
 			  (unsigned)internal);
 		return CLI_USAGE;
 	}
+	ipx_stack_announce(s->st);
 	if (services)
 		cli_node_services(&s->cn);
 	ipx_node_address(s->cn.node, &a);

@@ -172,7 +172,8 @@ void ipx_diag_describe(const struct ipx_node *node,
 	if (ipx_node_internal_net(node)) {
 		c->nets[c->nnets].type = IPX_DIAG_VIRTUAL;
 		c->nets[c->nnets].net = ipx_node_internal_net(node);
-		memcpy(c->nets[c->nnets].node, ipx_node_internal, IPX_NODE_LEN);
+		memcpy(c->nets[c->nnets].node, ipx_node_internal_node(node),
+		       IPX_NODE_LEN);
 		c->nnets++;
 	}
 	for (size_t i = 0; i < ipx_node_link_count(node) &&

@@ -58,6 +58,7 @@ struct ipx_node {
 	uint16_t link_ticks[MAX_LINKS];
 	size_t nlinks;
 	uint32_t internal_net;
+	uint8_t internal_node[IPX_NODE_LEN];	/* ipx_node_internal unless set */
 	bool forwarding;
 	struct ipx_link *rx_link;	/* during a receive callback */
 	struct ipx_route *routes;	/* learned, sorted by net */
@@ -113,6 +114,7 @@ struct ipx_node *ipx_node_new(struct ipx_loop *loop,
 	else
 		ipx_config_defaults(&node->cfg);
 	node->next_dynamic = IPX_SOCK_DYNAMIC_MIN;
+	memcpy(node->internal_node, ipx_node_internal, IPX_NODE_LEN);
 	node->lb_tail = &node->lb_head;
 	ipx_timer_init(&node->lb_timer, loopback_run, node);
 	ipx_timer_init(&node->pend_timer, pending_expire, node);
@@ -191,7 +193,7 @@ void ipx_node_address(const struct ipx_node *node, struct ipx_addr *out)
 	memset(out, 0, sizeof(*out));
 	if (node->internal_net) {
 		out->net = node->internal_net;
-		memcpy(out->node, ipx_node_internal, IPX_NODE_LEN);
+		memcpy(out->node, node->internal_node, IPX_NODE_LEN);
 	} else if (node->nlinks > 0) {
 		out->net = node->links[0]->net;
 		memcpy(out->node, node->links[0]->node, IPX_NODE_LEN);
@@ -481,6 +483,21 @@ uint32_t ipx_node_internal_net(const struct ipx_node *node)
 	return node->internal_net;
 }
 
+int ipx_node_set_internal_node(struct ipx_node *node,
+			       const uint8_t addr[IPX_NODE_LEN])
+{
+	if (ipx_node_is_broadcast(addr))
+		return IPX_EINVAL;
+	memcpy(node->internal_node,
+	       ipx_node_is_zero(addr) ? ipx_node_internal : addr, IPX_NODE_LEN);
+	return IPX_OK;
+}
+
+const uint8_t *ipx_node_internal_node(const struct ipx_node *node)
+{
+	return node->internal_node;
+}
+
 void ipx_node_set_forwarding(struct ipx_node *node, bool on)
 {
 	node->forwarding = on;
@@ -494,7 +511,7 @@ bool ipx_node_forwarding(const struct ipx_node *node)
 bool ipx_node_is_own(const struct ipx_node *node, const struct ipx_addr *addr)
 {
 	if (node->internal_net && addr->net == node->internal_net &&
-	    ipx_node_eq(addr->node, ipx_node_internal))
+	    ipx_node_eq(addr->node, node->internal_node))
 		return true;
 	for (size_t i = 0; i < node->nlinks; i++) {
 		const struct ipx_link *l = node->links[i];
@@ -787,7 +804,7 @@ static void route_in(struct ipx_node *node, struct ipx_link *in,
 	bool bcast = ipx_node_is_broadcast(hdr->dst.node);
 
 	if (hdr->dst.net == node->internal_net) {
-		if (!bcast && !ipx_node_eq(hdr->dst.node, ipx_node_internal)) {
+		if (!bcast && !ipx_node_eq(hdr->dst.node, node->internal_node)) {
 			node->stats.drops[IPX_DROP_NOT_FOR_US]++;
 			return;
 		}
@@ -1012,7 +1029,7 @@ static void source_for(const struct ipx_node *node, const struct path *p,
 	memset(src, 0, sizeof(*src));
 	if (node->internal_net) {
 		src->net = node->internal_net;
-		memcpy(src->node, ipx_node_internal, IPX_NODE_LEN);
+		memcpy(src->node, node->internal_node, IPX_NODE_LEN);
 	} else if (p->link) {
 		src->net = p->link->net;
 		memcpy(src->node, p->link->node, IPX_NODE_LEN);

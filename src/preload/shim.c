@@ -13,7 +13,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "shim_int.h"
@@ -49,6 +51,9 @@ SHIM_API int socket(int domain, int type, int protocol)
 	if (type & SOCK_NONBLOCK)
 		syscall(SYS_fcntl, fd, F_SETFL,
 			syscall(SYS_fcntl, fd, F_GETFL) | O_NONBLOCK);
+	/* Each datagram stamped on arrival, for SIOCGSTAMP. */
+	syscall(SYS_setsockopt, fd, SOL_SOCKET, SO_TIMESTAMP, &(int){ 1 },
+		sizeof(int));
 	shim_mark(fd, true);
 	return fd;
 }
@@ -146,6 +151,49 @@ SHIM_API int getpeername(int fd, __SOCKADDR_ARG arg, socklen_t *len)
 	return 0;
 }
 
+/*
+ * af_ipx refused a datagram for a network it had no route to with
+ * ENETUNREACH at sendto() time. The stack sends asynchronously, so the
+ * shim asks it (REACH) before the first datagram to a network and
+ * remembers a yes for a second, per process: one request a second per
+ * destination network, not per datagram. A no is never remembered.
+ */
+#define REACH_SLOTS 8
+#define REACH_NS 1000000000LL
+
+static struct {
+	uint32_t net;
+	long long until;	/* CLOCK_MONOTONIC, ns */
+} reach_cache[REACH_SLOTS];
+
+static long long mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * REACH_NS + t.tv_nsec;
+}
+
+/* 0, or the errno for sendto (ENETUNREACH; ENETDOWN without a stack). */
+static int reachable(uint32_t net)
+{
+	struct ipx_stack_req req = { .op = IPX_STACK_REACH };
+	long long now = mono_ns();
+	unsigned slot = net % REACH_SLOTS;
+	int err;
+
+	if (net == 0 ||
+	    (reach_cache[slot].net == net && reach_cache[slot].until > now))
+		return 0;
+	req.addr.net = net;
+	err = shim_ctl(&req, -1, NULL, 0, NULL, NULL, false);
+	if (err)
+		return err < 0 ? ENETDOWN : err;
+	reach_cache[slot].net = net;
+	reach_cache[slot].until = now + REACH_NS;
+	return 0;
+}
+
 /* sendmsg for an IPX socket: a SEND frame, the payload gathered. */
 static ssize_t ipx_send(int fd, const struct msghdr *um, int flags)
 {
@@ -156,6 +204,7 @@ static ssize_t ipx_send(int fd, const struct msghdr *um, int flags)
 	uint8_t *bounce = NULL;
 	size_t total = 0;
 	ssize_t n;
+	int err;
 
 	if (flags & ~MSG_DONTWAIT)
 		return shim_fail(EINVAL);
@@ -170,10 +219,12 @@ static ssize_t ipx_send(int fd, const struct msghdr *um, int flags)
 		shim_from_sipx(&s, &f.addr);
 		f.type = s.sipx_type;
 		f.flags = IPX_STACK_F_ADDR | IPX_STACK_F_TYPE;
+		if ((err = reachable(f.addr.net)) != 0)
+			return shim_fail(err);
 	} else if (!shim_connected(fd)) {
 		struct shim_info in;
-		int err = shim_info(fd, &in);
 
+		err = shim_info(fd, &in);
 		if (err)
 			return shim_fail(err);
 		if (!(in.flags & IPX_STACK_INFO_CONNECTED))
@@ -218,7 +269,12 @@ static ssize_t ipx_recv(int fd, struct msghdr *um, int flags)
 {
 	uint8_t head[IPX_STACK_FRAME_HDR];
 	struct iovec iov[MAX_IOV + 1];
-	struct msghdr m = { .msg_iov = iov };
+	union {
+		struct cmsghdr h;
+		char space[CMSG_SPACE(sizeof(struct timeval))];
+	} c;
+	struct msghdr m = { .msg_iov = iov, .msg_control = c.space,
+			    .msg_controllen = sizeof(c.space) };
 	struct ipx_stack_frame f;
 	ssize_t n;
 
@@ -236,6 +292,14 @@ static ssize_t ipx_recv(int fd, struct msghdr *um, int flags)
 	if (ipx_stack_frame_decode(head, (size_t)n, &f) != 0 ||
 	    f.op != IPX_STACK_DATA)
 		return shim_fail(EIO);
+	for (struct cmsghdr *h = CMSG_FIRSTHDR(&m); h; h = CMSG_NXTHDR(&m, h))
+		if (h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_TIMESTAMP &&
+		    h->cmsg_len >= CMSG_LEN(sizeof(struct timeval))) {
+			struct timeval tv;
+
+			memcpy(&tv, CMSG_DATA(h), sizeof(tv));
+			shim_set_stamp(fd, &tv);
+		}
 	um->msg_flags = m.msg_flags & MSG_TRUNC;
 	um->msg_controllen = 0;
 	if (um->msg_name) {

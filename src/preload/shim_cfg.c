@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
+#include <sys/time.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -228,9 +229,16 @@ static int ioctl_ipx(int fd, unsigned long cmd, void *arg)
 	case SIOCIPXNCPCONN:	/* accepted, without mars_nwe's NCP hook */
 		shim_unsupported("ioctl:SIOCIPXNCPCONN");
 		return 0;
-	case SIOCGSTAMP:
-		shim_unsupported("ioctl:SIOCGSTAMP");
-		return ENOENT;
+	case SIOCGSTAMP: {
+		struct timeval tv;
+
+		if (!arg)
+			return EFAULT;
+		if ((err = shim_stamp(fd, &tv)) != 0)
+			return err;
+		memcpy(arg, &tv, sizeof(tv));
+		return 0;
+	}
 	case SIOCGIFDSTADDR:
 	case SIOCSIFDSTADDR:
 	case SIOCGIFBRDADDR:

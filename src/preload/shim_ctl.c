@@ -10,6 +10,7 @@
 #include <netipx/ipx.h>
 #include <stdio.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -22,6 +23,24 @@ enum { FD_UNKNOWN, FD_OURS, FD_OTHER };
 
 /* Per descriptor: FD_* in the low bits, 4 = connected (fd < SHIM_FDS). */
 static uint8_t fd_state[SHIM_FDS];
+/* When the last datagram read on it arrived (SIOCGSTAMP), fd < 4096. */
+#define SHIM_STAMP_FDS 4096
+static struct timeval fd_stamp[SHIM_STAMP_FDS];
+
+void shim_set_stamp(int fd, const struct timeval *tv)
+{
+	if (fd >= 0 && fd < SHIM_STAMP_FDS)
+		fd_stamp[fd] = *tv;
+}
+
+int shim_stamp(int fd, struct timeval *out)
+{
+	if (fd < 0 || fd >= SHIM_STAMP_FDS ||
+	    (!fd_stamp[fd].tv_sec && !fd_stamp[fd].tv_usec))
+		return ENOENT;	/* nothing received yet, as sock_get_timestamp */
+	*out = fd_stamp[fd];
+	return 0;
+}
 
 int shim_fail(int err)
 {
@@ -73,6 +92,8 @@ void shim_forget(int fd)
 {
 	if (fd >= 0 && fd < SHIM_FDS)
 		fd_state[fd] = FD_UNKNOWN;
+	if (fd >= 0 && fd < SHIM_STAMP_FDS)
+		fd_stamp[fd].tv_sec = fd_stamp[fd].tv_usec = 0;
 }
 
 bool shim_connected(int fd)

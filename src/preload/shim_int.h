@@ -46,6 +46,13 @@ void shim_set_connected(int fd, bool on);
  */
 int shim_ctl(const struct ipx_stack_req *req, int fd, uint8_t *body,
 	     size_t cap, size_t *len, int *got, bool cloexec);
+/* SIOCGSTAMP: the arrival time of the last datagram read on fd (the
+ * kernel stamps each frame: SO_TIMESTAMP on the socket); ENOENT before
+ * the first. */
+struct timeval;
+void shim_set_stamp(int fd, const struct timeval *tv);
+int shim_stamp(int fd, struct timeval *out);
+
 /* Tell the stack about a call it does not emulate (best effort). */
 int shim_unsupported(const char *name);
 

@@ -52,7 +52,7 @@ bool stack_own_net(const struct ipx_stack *st, uint32_t net,
 		return false;
 	if (net == ipx_node_internal_net(st->node)) {
 		if (node)
-			memcpy(node, ipx_node_internal, IPX_NODE_LEN);
+			memcpy(node, ipx_node_internal_node(st->node), IPX_NODE_LEN);
 		return true;
 	}
 	for (size_t i = 0; i < ipx_node_link_count(st->node); i++) {
@@ -64,6 +64,19 @@ bool stack_own_net(const struct ipx_stack *st, uint32_t net,
 			return true;
 		}
 	}
+	return false;
+}
+
+bool stack_reachable(const struct ipx_stack *st, uint32_t net)
+{
+	struct ipx_route r;
+
+	if (net == 0 || stack_own_net(st, net, NULL) ||
+	    ipx_node_route_lookup(st->node, net, &r) == IPX_OK)
+		return true;
+	for (size_t i = 0; i < ipx_node_link_count(st->node); i++)
+		if (ipx_node_link(st->node, i)->net == 0)
+			return true;
 	return false;
 }
 
@@ -93,13 +106,16 @@ static int internal_create(struct ipx_stack *st, const struct ipx_stack_req *r)
 		return EEXIST;
 	if (r->addr.net == 0 || r->addr.net == 0xFFFFFFFFu)
 		return EADDRNOTAVAIL;
-	/* The node's internal address is fixed at 00:00:00:00:00:01. */
-	if (!ipx_node_is_zero(r->addr.node) &&
-	    !ipx_node_eq(r->addr.node, ipx_node_internal))
+	/* The node is the caller's, as ipxitf_create_internal took it (mars_nwe
+	 * gives 00 00 + htonl(section 3's NODE)); zero means 00:...:01. */
+	if (ipx_node_is_broadcast(r->addr.node))
 		return EINVAL;
 	if (stack_own_net(st, r->addr.net, NULL))
 		return EADDRINUSE;
+	ipx_node_set_internal_node(st->node, r->addr.node);
 	rc = ipx_node_set_internal_net(st->node, r->addr.net);
+	if (rc == IPX_OK)
+		ipx_stack_announce(st);
 	return rc == IPX_OK ? 0 : rc == IPX_EINUSE ? EADDRINUSE : EINVAL;
 }
 
@@ -121,6 +137,16 @@ static int device_create(struct ipx_stack *st, const struct ipx_stack_req *r)
 	if (i == sizeof(frames) / sizeof(frames[0]))
 		return EPROTONOSUPPORT;
 	d = find_dev(st, r->dev, r->type);
+	if (d && !d->attached) {	/* deleted before: the device is still here */
+		if (r->addr.net && stack_own_net(st, r->addr.net, NULL))
+			return EADDRINUSE;
+		if (ipx_node_add_link(st->node, d->link) != IPX_OK)
+			return ENOBUFS;
+		d->link->net = r->addr.net;
+		d->attached = true;
+		ipx_stack_announce(st);
+		return 0;
+	}
 	if (d) {
 		if (d->link->net == 0 && r->addr.net &&
 		    !stack_own_net(st, r->addr.net, NULL)) {
@@ -146,6 +172,7 @@ static int device_create(struct ipx_stack *st, const struct ipx_stack_req *r)
 		return ENOBUFS;
 	}
 	ipx_stack_add_device(st, link, r->dev, r->type);
+	st->devs[st->ndevs - 1].opened = true;
 	return 0;
 }
 
@@ -154,9 +181,12 @@ static int device_delete(struct ipx_stack *st, const struct ipx_stack_req *r)
 	struct stack_dev *d;
 
 	if (r->special == IPX_STACK_INTERNAL) {
-		if (!ipx_node_internal_net(st->node))
+		uint32_t gone = ipx_node_internal_net(st->node);
+
+		if (!gone)
 			return ENOENT;
 		ipx_node_set_internal_net(st->node, 0);
+		stack_announce_gone(st, gone);
 		return 0;
 	}
 	if (r->type > IPX_STACK_LFRAME_TR_8022 ||
@@ -165,11 +195,20 @@ static int device_delete(struct ipx_stack *st, const struct ipx_stack_req *r)
 	if (!known_device(st, r->dev))
 		return ENODEV;
 	d = find_dev(st, r->dev, r->type);
-	if (!d)
+	if (!d || !d->attached)
 		return EINVAL;
 	ipx_node_remove_link(st->node, d->link);
-	ipx_link_close(d->link);
-	*d = st->devs[--st->ndevs];
+	if (d->opened) {	/* a host device: opened again on create */
+		ipx_link_close(d->link);
+		*d = st->devs[--st->ndevs];
+	} else {
+		/* A link of the command line (a hub tunnel, an Ethernet
+		 * link) is the device itself and stays, as a network card
+		 * stayed when its IPX interface was deleted: mars_nwe
+		 * deletes then creates the interface of every device it is
+		 * given. */
+		d->attached = false;
+	}
 	return 0;
 }
 
@@ -181,7 +220,7 @@ static int ifget(struct ipx_stack *st, const struct ipx_stack_req *r,
 	if (!known_device(st, r->dev))
 		return ENODEV;
 	d = find_dev(st, r->dev, r->type);
-	if (!d)
+	if (!d || !d->attached)
 		return EADDRNOTAVAIL;
 	ipx_put32(rep->body, d->link->net);
 	memcpy(rep->body + 4, d->link->node, IPX_NODE_LEN);
@@ -249,12 +288,14 @@ static void proc_interface(struct ipx_stack *st, struct stack_reply *rep)
 	put(rep, "Network    Node_Address   Primary  Device     Frame_Type\n");
 	if (internal) {
 		put(rep, "%08X   ", (unsigned)internal);
-		put_node(rep, ipx_node_internal);
+		put_node(rep, ipx_node_internal_node(st->node));
 		put(rep, "   %-9s%-11s%s\n", "Yes", "Internal", "None");
 	}
 	for (size_t i = 0; i < st->ndevs; i++) {
 		const struct stack_dev *d = &st->devs[i];
 
+		if (!d->attached)
+			continue;
 		put(rep, "%08X   ", (unsigned)d->link->net);
 		put_node(rep, d->link->node);
 		put(rep, "   %-9s%-11s%s\n",
@@ -339,6 +380,9 @@ void stack_iface_request(struct ipx_stack *st, const struct ipx_stack_req *req,
 	case IPX_STACK_ROUTE:
 		rep->err = stack_cred_admin(cred) ? (uint32_t)route(st, req)
 						  : EPERM;
+		break;
+	case IPX_STACK_REACH:
+		rep->err = stack_reachable(st, req->addr.net) ? 0 : ENETUNREACH;
 		break;
 	case IPX_STACK_PROC:
 		if (req->which == IPX_STACK_PROC_INTERFACE)

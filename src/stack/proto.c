@@ -21,6 +21,7 @@ static const int body_len[IPX_STACK_OP_MAX + 1] = {
 	[IPX_STACK_IFGET] = 20,	  [IPX_STACK_CFGSET] = 2,
 	[IPX_STACK_CFGGET] = 0,	  [IPX_STACK_ROUTE] = 18,
 	[IPX_STACK_PROC] = 1,	  [IPX_STACK_UNSUPPORTED] = -1,
+	[IPX_STACK_REACH] = 12,
 };
 
 void ipx_stack_put_addr(uint8_t *p, const struct ipx_addr *a)
@@ -86,6 +87,7 @@ size_t ipx_stack_req_encode(const struct ipx_stack_req *r, uint8_t *out,
 	out[0] = r->op;
 	switch (r->op) {
 	case IPX_STACK_BIND:
+	case IPX_STACK_REACH:
 		ipx_stack_put_addr(b, &r->addr);
 		break;
 	case IPX_STACK_CONNECT:
@@ -168,6 +170,7 @@ int ipx_stack_req_decode(const uint8_t *p, size_t len,
 		return IPX_EINVAL;
 	switch (r->op) {
 	case IPX_STACK_BIND:
+	case IPX_STACK_REACH:
 		ipx_stack_get_addr(b, &r->addr);
 		break;
 	case IPX_STACK_CONNECT:

@@ -21,29 +21,66 @@
 
 /* What a program's socket may queue towards it before datagrams drop. */
 #define STACK_SOCK_BUF (1 << 20)
-/* Frames read per system call, and the room for each: a header and the
- * largest payload the node sends (IPX_MAX_PACKET), plus one byte to see
- * a larger one cut. */
-#define STACK_RX_BATCH 32
-#define STACK_RX_SLOT (IPX_STACK_FRAME_HDR + IPX_MAX_PACKET - IPX_HDR_LEN + 1)
-
-static void on_ipx(struct ipx_socket *sock, const struct ipx_header *hdr,
-		   const uint8_t *data, size_t len, void *ctx)
+/* A datagram to the program: a DATA frame from src. */
+static void to_program(struct stack_sock *ss, uint8_t type,
+		       const struct ipx_addr *src, const uint8_t *data,
+		       size_t len)
 {
-	struct stack_sock *ss = ctx;
-	struct ipx_stack_frame f = { .op = IPX_STACK_DATA, .type = hdr->type,
-				     .addr = hdr->src };
+	struct ipx_stack_frame f = { .op = IPX_STACK_DATA, .type = type,
+				     .addr = *src };
 	uint8_t head[IPX_STACK_FRAME_HDR];
 	struct iovec iov[2] = { { head, sizeof(head) },
 				{ (void *)data, len } };
 	struct msghdr m = { .msg_iov = iov, .msg_iovlen = 2 };
 
-	(void)sock;
 	ipx_stack_frame_encode(head, &f);
 	if (sendmsg(ss->fd, &m, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
 		ss->st->stats.drops[IPX_STACK_DROP_RX_FULL]++;
 	else
 		ss->st->stats.rx_datagrams++;
+}
+
+static void on_ipx(struct ipx_socket *sock, const struct ipx_header *hdr,
+		   const uint8_t *data, size_t len, void *ctx)
+{
+	struct stack_sock *ss = ctx;
+	struct ipx_addr src = hdr->src;
+
+	(void)sock;
+	/* af_ipx gave a source on network 0 the number of the interface it
+	 * came in on (ipxitf_rcv), so a server answering it (mars_nwe to a
+	 * hub client) sends on that interface, not to its own primary. */
+	if (src.net == 0) {
+		const struct ipx_link *in = ipx_node_rx_link(ss->st->node);
+
+		if (in)
+			src.net = in->net;
+	}
+	to_program(ss, hdr->type, &src, data, len);
+}
+
+/* A datagram larger than the node's packets (IPX_MAX_PACKET) for one of
+ * our own addresses: af_ipx looped up to 65505 bytes to a local socket,
+ * so the stack hands it over itself. False when dst is not ours. */
+static bool send_local_large(struct stack_sock *ss, const struct ipx_addr *dst,
+			     uint8_t type, const uint8_t *data, size_t len)
+{
+	struct ipx_stack *st = ss->st;
+	struct ipx_addr d = *dst, primary;
+
+	if (d.net == 0 && stack_primary(st, &primary))
+		d.net = primary.net;
+	if (!ipx_node_is_own(st->node, &d))
+		return false;
+	for (struct stack_sock *to = st->socks; to; to = to->next) {
+		if (to->isock && to->local.socket == d.socket) {
+			to_program(to, type, &ss->local, data, len);
+			st->stats.tx_datagrams++;
+			return true;
+		}
+	}
+	st->stats.drops[IPX_STACK_DROP_TX_REFUSED]++;	/* no such socket */
+	return true;
 }
 
 /* Bind to addr (network 0: the primary; socket 0: a dynamic one).
@@ -80,26 +117,16 @@ static int do_bind(struct stack_sock *ss, const struct ipx_addr *addr,
 	return 0;
 }
 
-/* connect(): a route must exist, or the network be 0 (the primary's),
- * or a link's network be unknown (a hub's 0: it may lead anywhere). */
+/* connect(): the network must be reachable (stack_reachable). */
 static int do_connect(struct stack_sock *ss, const struct ipx_addr *to,
 		      uint8_t type)
 {
-	struct ipx_stack *st = ss->st;
-	struct ipx_route r;
 	struct ipx_addr any = { 0 };
-	bool reach = false;
 	int rc;
 
 	if (!ss->isock && (rc = do_bind(ss, &any, NULL)) != 0)
 		return rc == EADDRNOTAVAIL ? ENETDOWN : rc;
-	if (to->net == 0 || stack_own_net(st, to->net, NULL) ||
-	    ipx_node_route_lookup(st->node, to->net, &r) == IPX_OK)
-		reach = true;
-	for (size_t i = 0; !reach && i < ipx_node_link_count(st->node); i++)
-		if (ipx_node_link(st->node, i)->net == 0)
-			reach = true;
-	if (!reach)
+	if (!stack_reachable(ss->st, to->net))
 		return ENETUNREACH;
 	ss->peer = *to;
 	ss->type = type;
@@ -113,6 +140,7 @@ static void send_frame(struct stack_sock *ss, const uint8_t *p, size_t n)
 	struct ipx_stack_frame f;
 	struct ipx_addr any = { 0 };
 	const struct ipx_addr *dst;
+	uint8_t type;
 
 	if (ipx_stack_frame_decode(p, n, &f) != IPX_OK ||
 	    f.op != IPX_STACK_SEND) {
@@ -131,9 +159,12 @@ static void send_frame(struct stack_sock *ss, const uint8_t *p, size_t n)
 		st->stats.drops[IPX_STACK_DROP_TX_REFUSED]++;
 		return;
 	}
-	if (ipx_socket_sendto(ss->isock, dst,
-			      (f.flags & IPX_STACK_F_TYPE) ? f.type : ss->type,
-			      p + IPX_STACK_FRAME_HDR,
+	type = (f.flags & IPX_STACK_F_TYPE) ? f.type : ss->type;
+	if (n - IPX_STACK_FRAME_HDR + IPX_HDR_LEN > IPX_MAX_PACKET &&
+	    send_local_large(ss, dst, type, p + IPX_STACK_FRAME_HDR,
+			     n - IPX_STACK_FRAME_HDR))
+		return;
+	if (ipx_socket_sendto(ss->isock, dst, type, p + IPX_STACK_FRAME_HDR,
 			      n - IPX_STACK_FRAME_HDR) != IPX_OK)
 		st->stats.drops[IPX_STACK_DROP_TX_REFUSED]++;
 	else
@@ -149,7 +180,7 @@ static void on_data(struct ipx_loop *loop, int fd, unsigned events, void *ctx)
 
 	(void)events;
 	for (unsigned i = 0; i < STACK_RX_BATCH; i++) {
-		iov[i].iov_base = ss->st->buf + (size_t)i * STACK_RX_SLOT;
+		iov[i].iov_base = ss->st->rxbuf + (size_t)i * STACK_RX_SLOT;
 		iov[i].iov_len = STACK_RX_SLOT;
 	}
 	while (done < ipx_loop_batch(loop)) {
@@ -167,7 +198,7 @@ static void on_data(struct ipx_loop *loop, int fd, unsigned events, void *ctx)
 			if (mm[i].msg_len == 0)
 				break;	/* end of file, below */
 			if (mm[i].msg_hdr.msg_flags & MSG_TRUNC)
-				/* beyond any link and the node (1470 bytes) */
+				/* beyond IPX (65505 bytes) */
 				ss->st->stats.drops[IPX_STACK_DROP_TX_REFUSED]++;
 			else
 				send_frame(ss, iov[i].iov_base, mm[i].msg_len);
@@ -292,6 +323,3 @@ void stack_sock_request(struct stack_sock *ss, const struct ipx_stack_req *req,
 		break;
 	}
 }
-
-_Static_assert(STACK_RX_BATCH * STACK_RX_SLOT <= STACK_BUF_LEN,
-	       "a batch of frames fits the stack's buffer");

@@ -234,9 +234,15 @@ int ipx_stack_new(struct ipx_node *node, const struct ipx_stack_options *opts,
 		return IPX_EINUSE;
 	}
 	st = calloc(1, sizeof(*st));
-	if (st)
+	if (st) {
 		st->buf = malloc(STACK_BUF_LEN);
-	if (!st || !st->buf) {
+		st->rxbuf = malloc((size_t)STACK_RX_BATCH * STACK_RX_SLOT);
+	}
+	if (!st || !st->buf || !st->rxbuf) {
+		if (st) {
+			free(st->buf);
+			free(st->rxbuf);
+		}
 		free(st);
 		snprintf(err, errlen, "out of memory");
 		return IPX_ENOMEM;
@@ -245,6 +251,7 @@ int ipx_stack_new(struct ipx_node *node, const struct ipx_stack_options *opts,
 	st->loop = ipx_node_loop(node);
 	st->allow_low = opts->allow_low_ports;
 	st->auto_primary = st->auto_create = 0;
+	ipx_timer_init(&st->announce, NULL, st);
 	strcpy(st->path, opts->path);
 	st->lfd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC,
 			 0);
@@ -258,6 +265,7 @@ int ipx_stack_new(struct ipx_node *node, const struct ipx_stack_options *opts,
 			 strerror(errno));
 		if (st->lfd >= 0)
 			close(st->lfd);
+		free(st->rxbuf);
 		free(st->buf);
 		free(st);
 		return IPX_EIO;
@@ -273,11 +281,17 @@ void ipx_stack_free(struct ipx_stack *st)
 {
 	if (!st)
 		return;
+	ipx_timer_stop(st->loop, &st->announce);
 	while (st->socks)
 		stack_sock_free(st->socks);
+	/* Deleted interfaces of given links: no longer the node's to close. */
+	for (size_t i = 0; i < st->ndevs; i++)
+		if (!st->devs[i].attached)
+			ipx_link_close(st->devs[i].link);
 	ipx_loop_del_fd(st->loop, st->lfd);
 	close(st->lfd);
 	unlink(st->path);
+	free(st->rxbuf);
 	free(st->buf);
 	free(st);
 }
@@ -293,6 +307,9 @@ int ipx_stack_add_device(struct ipx_stack *st, struct ipx_link *link,
 	d->link = link;
 	snprintf(d->name, sizeof(d->name), "%s", name);
 	d->frame = frame;
+	d->attached = true;
+	d->opened = false;
+	ipx_stack_announce(st);
 	return IPX_OK;
 }
 
@@ -311,11 +328,13 @@ void ipx_stack_print(const struct ipx_stack *st, FILE *out)
 	const struct ipx_stack_stats *s = &st->stats;
 
 	fprintf(out, "sockets %zu\nopened %llu\nclosed %llu\nrequests %llu\n"
-		     "tx_datagrams %llu\nrx_datagrams %llu\n",
+		     "tx_datagrams %llu\nrx_datagrams %llu\n"
+		     "announcements %llu\n",
 		st->nsocks, (unsigned long long)s->opened,
 		(unsigned long long)s->closed, (unsigned long long)s->requests,
 		(unsigned long long)s->tx_datagrams,
-		(unsigned long long)s->rx_datagrams);
+		(unsigned long long)s->rx_datagrams,
+		(unsigned long long)s->announcements);
 	for (int d = 0; d < IPX_STACK_DROP_COUNT; d++)
 		if (s->drops[d])
 			fprintf(out, "drop %s %llu\n", drop_names[d],

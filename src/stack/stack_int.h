@@ -9,13 +9,19 @@
 
 #include <sys/types.h>
 
+#include "ipxlab/loop.h"
 #include "ipxlab/stack.h"
 #include "ipxlab/stack_proto.h"
 
 #define STACK_MAX_DEVS 8
 #define STACK_MAX_UNSUP 32
-/* st->buf: a batch of data frames (sock.c) or one control reply. */
+/* st->buf: one control reply. */
 #define STACK_BUF_LEN IPX_STACK_MAX_CTL
+/* st->rxbuf: frames read per system call, and the room for each: a
+ * header and the largest IPX payload, plus one byte to see a larger one
+ * cut (sock.c). */
+#define STACK_RX_BATCH 32
+#define STACK_RX_SLOT (IPX_STACK_FRAME_HDR + IPX_STACK_MAX_PAYLOAD + 1)
 
 /* One program's socket: the stack's end of its socketpair. */
 struct stack_sock {
@@ -36,6 +42,8 @@ struct stack_dev {
 	struct ipx_link *link;
 	char name[IPX_STACK_DEVLEN + 1];
 	uint8_t frame;		/* IPX_STACK_LFRAME_* */
+	bool attached;		/* an interface of the node (else deleted) */
+	bool opened;		/* opened by SIOCSIFADDR: closed on delete */
 };
 
 /* Who asked (SO_PEERCRED). */
@@ -62,7 +70,9 @@ struct ipx_stack {
 		uint64_t count;
 	} unsup[STACK_MAX_UNSUP];
 	size_t nunsup;
-	uint8_t *buf;		/* STACK_BUF_LEN: frames or a reply */
+	uint8_t *buf;		/* STACK_BUF_LEN: a reply */
+	uint8_t *rxbuf;		/* STACK_RX_BATCH * STACK_RX_SLOT: frames */
+	struct ipx_timer announce;	/* announce.c, while an internal net */
 };
 
 /* A reply being built: errno and body. */
@@ -87,9 +97,17 @@ void stack_iface_request(struct ipx_stack *st, const struct ipx_stack_req *req,
 			 struct stack_reply *rep);
 /* The primary interface's address (socket 0); false when there is none. */
 bool stack_primary(const struct ipx_stack *st, struct ipx_addr *out);
+/* connect() and sendto() to net: ENETUNREACH unless it is 0 (the
+ * primary's), ours, has a route, or a link's network is unknown (a hub's
+ * 0: it may lead anywhere). */
+bool stack_reachable(const struct ipx_stack *st, uint32_t net);
 /* Is net one of ours (a link's or the internal one)? Its node if so. */
 bool stack_own_net(const struct ipx_stack *st, uint32_t net,
 		   uint8_t node[IPX_NODE_LEN]);
+
+/* announce.c (and ipx_stack_announce): tell tunnel links that net is
+ * gone. */
+void stack_announce_gone(struct ipx_stack *st, uint32_t net);
 
 /* stack.c: does the caller hold CAP_NET_ADMIN (its CapEff in
  * /proc/PID/status; root when that cannot be read)? */

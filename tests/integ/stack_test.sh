@@ -104,10 +104,12 @@ run b iface ABCD >"$TMP/iface.out" 2>&1
 all_ok "SIOCSIFADDR makes and removes an internal network" "$TMP/iface.out"
 grep -q "^0000ABCD   000000000001   Yes      Internal   None$" "$TMP/iface.out"
 check "/proc/net/ipx/interface shows it primary, as Linux did" $? "$TMP/iface.out"
+grep -q "^0000ABCD   000000001234   Yes      Internal   None$" "$TMP/iface.out"
+check "SIOCSIFADDR's node for the internal network is kept (000000001234), as Linux kept it" $? "$TMP/iface.out"
 
 stack c --hub "$HUB"
 run c numbering BB >"$TMP/numbering.out" 2>&1
-all_ok "SIOCSIFADDR numbers a hub link, refuses renumbering, removes it" "$TMP/numbering.out"
+all_ok "SIOCSIFADDR numbers a hub link, refuses renumbering, deletes and creates its interface (the tunnel stays)" "$TMP/numbering.out"
 
 # --- interop with ipxlab node commands ----------------------------------------------
 timeout -k 2 15 "$BIN" listen 4545 --hub "$HUB" -c 2 -t 10 >"$TMP/l.out" 2>"$TMP/l.err" & PIDS+=($!)
@@ -124,6 +126,8 @@ wait_for "$TMP/r4.out" "^bound "
 echo "from ipxlab" | timeout -k 2 10 "$BIN" send "00000000:$ANODE:6000" --hub "$HUB" 2>"$TMP/send.err"
 wait_for "$TMP/r4.out" "from ipxlab$"
 check "ipxlab send reaches an AF_IPX recvfrom" $? "$TMP/r4.out" "$TMP/send.err"
+grep -q "^from 000000AA:[0-9A-F]*:[0-9A-F]* type" "$TMP/r4.out"
+check "a source on network 0 gets the receiving interface's number (AA), as af_ipx gave it" $? "$TMP/r4.out"
 
 run a pong 1 >"$TMP/pong.out" 2>&1 & PIDS+=($!)
 wait_for "$TMP/pong.out" "pong ready"
@@ -146,6 +150,15 @@ wait_for "$TMP/adv.err" "advertising" 100
 run a sapq 9B9C >"$TMP/sapq2.out" 2>&1
 grep -q "^service 9B9C NODESVC$" "$TMP/sapq2.out"
 check "an AF_IPX SAP query finds what ipxlab advertise offers" $? "$TMP/sapq2.out" "$TMP/adv.err"
+
+# A server on the internal network (mars_nwe's way): its replies come from
+# node 000000000001, which the hub takes only from a router.
+stack e --link "hub:$HUB,net=AA" --internal-net BAD
+run e sap 9B9D INTSVC >"$TMP/sape.out" 2>&1 & PIDS+=($!)
+wait_for "$TMP/sape.out" "sap ready"
+timeout -k 2 10 "$BIN" sap --type 0x9B9D -W 1 --hub "$HUB" >"$TMP/sapqe.out" 2>&1
+grep -q "INTSVC.*00000BAD:000000000001" "$TMP/sapqe.out"
+check "a service on the internal network answers through the hub (the stack announces it by RIP)" $? "$TMP/sapqe.out" "$TMP/sape.out"
 
 # --- the stack itself -----------------------------------------------------------------
 stack d --hub "$HUB" --services

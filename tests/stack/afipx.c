@@ -12,7 +12,8 @@
  *   unpriv                          what needs CAP_NET_ADMIN (run without)
  *   nostack                         socket() without a stack
  *   iface NET                       create, use and delete an internal net
- *   numbering NET                   number the hub link, then remove it
+ *   numbering NET                   number the hub link, delete and
+ *                                   create its interface again
  *   poll                            poll/select/epoll timeouts, O_NONBLOCK
  *   fork                            a socket across fork + exec (fd 3)
  *   child                           (the exec'd half of fork)
@@ -32,6 +33,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
+#include <linux/sockios.h>	/* SIOCGSTAMP */
 #include <net/route.h>
 #include <netipx/ipx.h>
 #include <poll.h>
@@ -362,6 +364,54 @@ static int mode_errors(void)
 	a.sipx_port = htons(0x4444);
 	expect_errno("connect_unreachable",
 		     connect(s2, (struct sockaddr *)&a, sizeof(a)), ENETUNREACH);
+	/* sendto() too, at once, each time (no route: no datagram). */
+	expect_errno("sendto_unreachable",
+		     sendto(s2, "x", 1, 0, (struct sockaddr *)&a, sizeof(a)),
+		     ENETUNREACH);
+	expect_errno("sendto_unreachable_again",
+		     sendto(s2, "x", 1, 0, (struct sockaddr *)&a, sizeof(a)),
+		     ENETUNREACH);
+	{	/* Locally the largest datagram goes through whole, as the
+		 * kernel looped 65505 bytes; the node's links stop at 1470. */
+		struct sockaddr_ipx m3;
+		int s3 = open_bound(0, &m3);
+		struct pollfd p3 = { s3, POLLIN, 0 };
+
+		memset(big, 'y', sizeof(big));
+		expect_ok("sendto_self_65505",
+			  sendto(s3, big, 65535 - 30, 0,
+				 (struct sockaddr *)&m3, sizeof(m3)));
+		check("self_65505_arrives", poll(&p3, 1, 2000) == 1, NULL);
+		memset(big, 0, sizeof(big));
+		check("self_65505_whole",
+		      recv(s3, big, sizeof(big), MSG_DONTWAIT) == 65535 - 30 &&
+			      big[0] == 'y' && big[65535 - 31] == 'y',
+		      NULL);
+		close(s3);
+	}
+	{	/* SIOCGSTAMP: ENOENT before the first datagram, then when the
+		 * last one arrived. */
+		struct sockaddr_ipx m4;
+		int s4 = open_bound(0, &m4);
+		struct pollfd p4 = { s4, POLLIN, 0 };
+		struct timeval before, after, st;
+
+		expect_errno("siocgstamp_nothing_yet", ioctl(s4, SIOCGSTAMP, &st),
+			     ENOENT);
+		gettimeofday(&before, NULL);
+		sendto(s4, "t", 1, 0, (struct sockaddr *)&m4, sizeof(m4));
+		poll(&p4, 1, 2000);
+		recv(s4, small, sizeof(small), 0);
+		gettimeofday(&after, NULL);
+		expect_ok("siocgstamp", ioctl(s4, SIOCGSTAMP, &st));
+		check("siocgstamp_when_it_arrived",
+		      st.tv_sec * 1000000LL + st.tv_usec >=
+				      before.tv_sec * 1000000LL + before.tv_usec &&
+			      st.tv_sec * 1000000LL + st.tv_usec <=
+				      after.tv_sec * 1000000LL + after.tv_usec,
+		      NULL);
+		close(s4);
+	}
 	expect_errno("connect_short_len",
 		     connect(s2, (struct sockaddr *)&me, 4), EINVAL);
 	/* connect, then send() takes the type from connect's sipx_type. */
@@ -505,7 +555,8 @@ static void print_file(const char *path)
 	fclose(f);
 }
 
-static int set_internal(int s, unsigned long net, int action)
+static int set_internal_node(int s, unsigned long net, int action,
+			     const unsigned char node[IPX_NODE_LEN])
 {
 	struct ifreq ifr;
 	struct sockaddr_ipx *x = (struct sockaddr_ipx *)&ifr.ifr_addr;
@@ -515,8 +566,16 @@ static int set_internal(int s, unsigned long net, int action)
 	x->sipx_network = htonl((uint32_t)net);
 	x->sipx_special = IPX_INTERNAL;
 	x->sipx_action = (unsigned char)action;
-	x->sipx_node[5] = 1;	/* mars_nwe's 00 00 + htonl(1) */
+	memcpy(x->sipx_node, node, IPX_NODE_LEN);
 	return ioctl(s, SIOCSIFADDR, &ifr);
+}
+
+static int set_internal(int s, unsigned long net, int action)
+{
+	/* mars_nwe's 00 00 + htonl(1) */
+	static const unsigned char one[IPX_NODE_LEN] = { 0, 0, 0, 0, 0, 1 };
+
+	return set_internal_node(s, net, action, one);
 }
 
 static int mode_iface(int argc, char **argv)
@@ -563,6 +622,26 @@ static int mode_iface(int argc, char **argv)
 	expect_errno("delete_internal_again", set_internal(s, net, IPX_DLTITF),
 		     ENOENT);
 	print_file("/proc/net/ipx/interface");
+	{	/* The node is the caller's, as the kernel took it. */
+		static const unsigned char n1234[IPX_NODE_LEN] = { 0, 0, 0, 0,
+								   0x12, 0x34 };
+		static const unsigned char bcast[IPX_NODE_LEN] = {
+			0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
+
+		expect_errno("create_internal_broadcast_node",
+			     set_internal_node(s, net, IPX_CRTITF, bcast),
+			     EINVAL);
+		expect_ok("create_internal_node_1234",
+			  set_internal_node(s, net, IPX_CRTITF, n1234));
+		close(open_bound(0, &me));
+		check("bind_on_internal_node_1234",
+		      ntohl(me.sipx_network) == net &&
+			      !memcmp(me.sipx_node, n1234, IPX_NODE_LEN),
+		      fmt(&me));
+		print_file("/proc/net/ipx/interface");
+		expect_ok("delete_internal_node_1234",
+			  set_internal(s, net, IPX_DLTITF));
+	}
 	return failures ? 1 : 0;
 }
 
@@ -588,6 +667,7 @@ static int mode_numbering(int argc, char **argv)
 	int s = socket(AF_IPX, SOCK_DGRAM, 0);
 	struct ifreq ifr;
 	struct sockaddr_ipx *x = (struct sockaddr_ipx *)&ifr.ifr_addr, me;
+	unsigned char node[IPX_NODE_LEN];
 
 	memset(&ifr, 0, sizeof(ifr));
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "hub0");
@@ -607,10 +687,26 @@ static int mode_numbering(int argc, char **argv)
 	x->sipx_type = 9;
 	expect_errno("bad_frame_type", ioctl(s, SIOCGIFADDR, &ifr),
 		     EADDRNOTAVAIL);
+	x->sipx_type = IPX_FRAME_ETHERII;
+	expect_ok("siocgifaddr_node", ioctl(s, SIOCGIFADDR, &ifr));
+	memcpy(node, x->sipx_node, sizeof(node));
 	expect_ok("delete_hub0", set_device(s, "hub0", 0, IPX_DLTITF));
+	/* The device stays, as a network card did: mars_nwe deletes the
+	 * interface of each device it is given, then creates it again. */
 	expect_errno("delete_hub0_again", set_device(s, "hub0", 0, IPX_DLTITF),
-		     ENODEV);
+		     EINVAL);
+	expect_errno("siocgifaddr_deleted", ioctl(s, SIOCGIFADDR, &ifr),
+		     EADDRNOTAVAIL);
 	print_file("/proc/net/ipx/interface");
+	expect_ok("create_hub0_again", set_device(s, "hub0", net + 2, IPX_CRTITF));
+	expect_ok("siocgifaddr_recreated", ioctl(s, SIOCGIFADDR, &ifr));
+	check("hub0_same_node_new_number",
+	      ntohl(x->sipx_network) == net + 2 &&
+		      !memcmp(x->sipx_node, node, sizeof(node)),
+	      NULL);
+	close(open_bound(0, &me));
+	check("bind_on_the_recreated_interface",
+	      ntohl(me.sipx_network) == net + 2, fmt(&me));
 	return failures ? 1 : 0;
 }
 
