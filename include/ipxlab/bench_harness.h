@@ -196,8 +196,16 @@ struct ipx_hctl_task {
 	int peer;
 };
 
+/* When a run's measured part happened, on the controller's loop clock:
+ * just before the first GO left, and when the last sender's RESULT
+ * arrived (the window of a capture that holds the run's traffic). */
+struct ipx_hctl_span {
+	ipx_time go, results;
+};
+
 struct ipx_hctl_run {
 	const char *label;	/* "nb-session run 3", for messages */
+	struct ipx_hctl_span *span;	/* filled in if not NULL */
 	uint16_t repeat;
 	const struct ipx_hctl_task *tasks;
 	size_t ntasks;
@@ -232,6 +240,10 @@ struct ipx_hnet_opts {
 	/* The hub started here records what it receives and sends to this
 	 * pcap file (ipxlab/hub_capture.h); NULL: no capture. */
 	const char *pcap;
+	/* With pcap: only what the hub receives (each packet once, for the
+	 * analyzer), and at most this many bytes of each (0: whole). */
+	bool pcap_received;
+	size_t pcap_snaplen;
 };
 
 struct ipx_hnet;

@@ -41,6 +41,10 @@ struct ipx_capture_options {
 	uint64_t limit;
 	/* Also feed every packet to this analyzer (analyze.h); NULL: none. */
 	struct ipx_analyze *analyze;
+	/* The pcap file keeps at most this many bytes of each frame (the
+	 * original length recorded; analyze.h counts such records whole);
+	 * 0: whole frames. */
+	size_t snaplen;
 };
 
 /* Open (the pcap file is created or truncated); err gets a message. */

@@ -164,8 +164,9 @@ static void on_term(struct ipx_loop *loop, int signo, void *ctx)
 
 /* The hub child: serves until SIGTERM (then closes its capture, so the
  * pcap file is whole) or SIGKILL. */
-static void hub_main(int fd, const char *pcap) __attribute__((noreturn));
-static void hub_main(int fd, const char *pcap)
+static void hub_main(int fd, const struct ipx_hnet_opts *o)
+	__attribute__((noreturn));
+static void hub_main(int fd, const struct ipx_hnet_opts *o)
 {
 	static const int sigs[] = { SIGTERM };
 	struct ipx_hub_options ho = { 0 };
@@ -179,8 +180,9 @@ static void hub_main(int fd, const char *pcap)
 		report(fd, "out of memory");
 		_exit(1);
 	}
-	if (pcap) {
-		struct ipx_capture_options co = { .pcap_path = pcap };
+	if (o->pcap) {
+		struct ipx_capture_options co = { .pcap_path = o->pcap,
+						  .snaplen = o->pcap_snaplen };
 
 		char why[REPORT_LEN - 16];
 
@@ -190,7 +192,10 @@ static void hub_main(int fd, const char *pcap)
 			report(fd, err);
 			_exit(1);
 		}
-		ipx_hub_capture(&ho, cap);
+		if (o->pcap_received)
+			ipx_hub_capture_received(&ho, cap);
+		else
+			ipx_hub_capture(&ho, cap);
 	}
 	ho.bind.sin_family = AF_INET;
 	ho.bind.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -292,7 +297,7 @@ static int spawn(struct ipx_hnet *net, struct hchild *ch,
 		child_prologue(parent);
 		if (name)
 			agent_main(fds[1], o, &net->hub, name);
-		hub_main(fds[1], o->pcap);
+		hub_main(fds[1], o);
 	}
 	close(fds[1]);
 	return read_report(ch, fds[0], text, err, errlen);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -19,6 +20,58 @@
 #include "ipxlab/sap.h"
 
 #define CMD "bench"
+
+/* --agents a,b,c: distinct names of running agents. */
+static int parse_agents(struct fsbench *b, const char *arg)
+{
+	char *save = NULL, *tok;
+
+	if (strlen(arg) >= sizeof(b->given)) {
+		cli_error(CMD, "--agents: too long (at most %d names)",
+			  IPX_BN_MAX_STATIONS);
+		return -1;
+	}
+	snprintf(b->given, sizeof(b->given), "%s", arg);
+	b->ngiven = 0;
+	for (tok = strtok_r(b->given, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (b->ngiven == IPX_BN_MAX_STATIONS ||
+		    strlen(tok) > IPX_HARNESS_NAME_MAX) {
+			cli_error(CMD, b->ngiven == IPX_BN_MAX_STATIONS
+					       ? "--agents: at most %d agents"
+					       : "--agents: a name has at most "
+						 "%d characters",
+				  b->ngiven == IPX_BN_MAX_STATIONS
+					  ? IPX_BN_MAX_STATIONS
+					  : IPX_HARNESS_NAME_MAX);
+			return -1;
+		}
+		for (unsigned i = 0; i < b->ngiven; i++)
+			if (!strcmp(b->names[i], tok)) {
+				cli_error(CMD, "--agents: '%s' twice: each "
+					       "workstation is its own agent",
+					  tok);
+				return -1;
+			}
+		b->names[b->ngiven++] = tok;
+	}
+	if (!b->ngiven) {
+		cli_error(CMD, "--agents needs agent names, e.g. ws1,ws2");
+		return -1;
+	}
+	return 0;
+}
+
+int fsbench_need(const struct fsbench *b, unsigned n)
+{
+	if (b->ngiven && n > b->ngiven) {
+		cli_error(CMD, "%s: %u workstation%s wanted, --agents names "
+			       "%u",
+			  b->cmd, n, n == 1 ? "" : "s", b->ngiven);
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
 
 int fsbench_opt(struct fsbench *b, int opt, const char *arg, unsigned stations,
 		int *exit_code)
@@ -46,6 +99,17 @@ int fsbench_opt(struct fsbench *b, int opt, const char *arg, unsigned stations,
 	case FSB_OPT_CSV:
 		b->csv = true;
 		return 1;
+	case FSB_OPT_AGENTS:
+		return parse_agents(b, arg) < 0 ? -1 : 1;
+	case FSB_OPT_REPEAT: {
+		unsigned long v;
+
+		if (cli_parse_uint(CMD, "--repeat", arg, 1, FSBENCH_MAX_REPEAT,
+				   &v) < 0)
+			return -1;
+		b->repeat = (unsigned)v;
+		return 1;
+	}
 	case 'q':
 		b->quiet = true;
 		ipx_log_set_level(IPX_LOG_ERROR);
@@ -82,6 +146,15 @@ int fsbench_check(struct fsbench *b)
 			  b->server);
 		return CLI_USAGE;
 	}
+	if (b->ngiven && !b->hub) {
+		cli_error(CMD, "--agents needs --hub HOST[:PORT]: the network "
+			       "the agents joined");
+		return CLI_USAGE;
+	}
+	if (b->ngiven)
+		b->agents = b->ngiven;
+	if (!b->repeat)
+		b->repeat = 1;
 	b->progress = !b->quiet && isatty(STDERR_FILENO);
 	return CLI_OK;
 }
@@ -113,6 +186,30 @@ static int start_server(struct fsbench *b)
 		return CLI_FAIL;
 	}
 	return CLI_OK;
+}
+
+/* The file the hub started here records into. */
+static int open_pcap(struct fsbench *b)
+{
+	int fd;
+
+	snprintf(b->pcap, sizeof(b->pcap), "/tmp/ipxlab-wire.XXXXXX.pcap");
+	fd = mkstemps(b->pcap, 5);
+	if (fd < 0) {
+		cli_error(CMD, "mkstemps: %s", strerror(errno));
+		b->pcap[0] = '\0';
+		return CLI_FAIL;
+	}
+	close(fd);
+	return CLI_OK;
+}
+
+static ipx_time wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (ipx_time)ts.tv_sec * IPX_SEC + (ipx_time)ts.tv_nsec / 1000;
 }
 
 /* The server's address by SAP (repeated until 'wait'). */
@@ -157,7 +254,7 @@ int fsbench_start(struct fsbench *b)
 	int rc;
 
 	ipx_config_defaults(&cfg);
-	for (unsigned i = 0; i < b->agents; i++) {
+	for (unsigned i = 0; i < b->agents && !b->ngiven; i++) {
 		if (b->hub)	/* on a shared hub, names nobody else uses */
 			snprintf(names[i], sizeof(names[i]), "ws%u-%d", i + 1,
 				 (int)getpid());
@@ -165,9 +262,18 @@ int fsbench_start(struct fsbench *b)
 			snprintf(names[i], sizeof(names[i]), "ws%u", i + 1);
 		np[i] = names[i];
 	}
+	for (unsigned i = 0; i < b->ngiven; i++)
+		np[i] = b->names[i];
 	no.hub = b->hub;
 	no.agents = np;
-	no.nagents = b->agents;
+	no.nagents = b->ngiven ? 0 : b->agents;
+	if (b->capture && !b->hub && (rc = open_pcap(b)) != CLI_OK)
+		return rc;
+	if (b->pcap[0]) {	/* each packet once, headers only */
+		no.pcap = b->pcap;
+		no.pcap_received = true;
+		no.pcap_snaplen = FSBENCH_SNAPLEN;
+	}
 	no.cfg = &cfg;
 	no.wait = wait;
 	no.fault = getenv("IPXLAB_AGENT_FAULT");
@@ -190,6 +296,8 @@ int fsbench_start(struct fsbench *b)
 		return CLI_FAIL;
 	}
 	cli_stop_on_signals(b->loop);
+	b->wall_offset = wall_now() - ipx_loop_now(b->loop);
+	b->ro.span = &b->span;
 	if (b->server)
 		snprintf(b->srvname, sizeof(b->srvname), "%s", b->server);
 	else if ((rc = start_server(b)) != CLI_OK)
@@ -208,10 +316,13 @@ int fsbench_start(struct fsbench *b)
 		cli_error(CMD, "%s: %s", b->cmd, err);
 		return CLI_FAIL;
 	}
+	b->nseen = ipx_hctl_agent_count(b->ctl);
+	for (size_t i = 0; i < b->nseen && i < IPX_BN_MAX_STATIONS; i++)
+		b->seen[i] = *ipx_hctl_agent_at(b->ctl, i);
 	return CLI_OK;
 }
 
-void fsbench_stop(struct fsbench *b, bool ok)
+void fsbench_stop_network(struct fsbench *b, bool ok)
 {
 	ipx_hctl_free(b->ctl);	/* QUIT: the agents started here exit */
 	b->ctl = NULL;
@@ -222,9 +333,20 @@ void fsbench_stop(struct fsbench *b, bool ok)
 	cli_stop_child(&b->srv);
 	ipx_hnet_stop(b->net, ok ? 2 * IPX_SEC : 0);
 	b->net = NULL;
+}
+
+void fsbench_stop(struct fsbench *b, bool ok)
+{
+	fsbench_stop_network(b, ok);
 	if (b->dir[0])
 		cli_remove_tree(b->dir);
 	b->dir[0] = '\0';
+	if (b->pcap[0])
+		unlink(b->pcap);
+	b->pcap[0] = '\0';
+	free(b->win);
+	b->win = NULL;
+	b->nwin = b->capwin = 0;
 }
 
 void fsbench_json_str(FILE *out, const char *s)
@@ -269,8 +391,8 @@ void fsbench_json_conditions(const struct fsbench *b, FILE *out)
 	fprintf(out, ",\"server_started_here\":%s,\"cpu_placement\":\"none "
 		     "(the scheduler's)\",\"agents\":[",
 		b->server ? "false" : "true");
-	for (size_t i = 0; i < ipx_hctl_agent_count(b->ctl); i++) {
-		const struct ipx_hctl_agent *g = ipx_hctl_agent_at(b->ctl, i);
+	for (size_t i = 0; i < b->nseen; i++) {
+		const struct ipx_hctl_agent *g = &b->seen[i];
 
 		fprintf(out, "%s{\"name\":", i ? "," : "");
 		fsbench_json_str(out, g->name);
@@ -291,6 +413,6 @@ void fsbench_print_conditions(const struct fsbench *b, FILE *out)
 		b->hubtext, b->hub ? "given" : "started here", b->srvname,
 		b->server ? "given" : "ipxlab server, scratch volume");
 	fprintf(out, "# workstations: %zu agent(s), each its own process, IPX "
-		     "node and NCP connection\n",
-		ipx_hctl_agent_count(b->ctl));
+		     "node and NCP connection%s\n",
+		b->nseen, b->ngiven ? " (given: --agents)" : "");
 }

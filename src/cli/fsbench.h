@@ -12,8 +12,31 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "ipxlab/analyze.h"
 #include "ipxlab/bench_harness.h"
 #include "ipxlab/bench_ncp.h"
+
+/*
+ * The seam for the analyzer's figures of one test: what was on the wire
+ * from the test's GO to its last RESULT. In real time fsbench_wire.c
+ * fills it from the capture of the hub started here; a run in simulated
+ * time can fill the same struct from its own tap.
+ */
+struct fsbench_wire {
+	bool valid;		/* false: nothing recorded (a given --hub) */
+	uint64_t packets, bytes;	/* IPX packets, their bytes + 14 each */
+	double seconds;		/* the window's length */
+	double peak_kbs;	/* the busiest whole second from the window's
+				 * first packet, Kbyte/s (1,024 bytes) */
+	double mean_kbs;	/* first packet to last */
+	uint64_t gaps[IPX_ANALYZE_GAPS];	/* arrival gaps per bucket */
+};
+
+/* Which packets of a window count. */
+enum fsbench_scope {
+	FSB_WIRE_ALL,		/* all but the controller's own traffic */
+	FSB_WIRE_STATION,	/* between the server and one workstation */
+};
 
 struct fsbench {
 	/* options */
@@ -23,7 +46,13 @@ struct fsbench {
 	double wait;		/* --wait */
 	bool json, csv, quiet;
 	bool progress;		/* a terminal and not --quiet */
-	unsigned agents;	/* workstations to start */
+	unsigned agents;	/* workstations to start (or to use) */
+	/* --agents: these running agents instead of children (needs --hub) */
+	char given[IPX_BN_MAX_STATIONS * (IPX_HARNESS_NAME_MAX + 1)];
+	const char *names[IPX_BN_MAX_STATIONS];
+	unsigned ngiven;
+	bool capture;		/* record the wire (the hub started here) */
+	unsigned repeat;	/* --repeat: each test this many times */
 	/* the run */
 	char dir[64];		/* the scratch volume ("" none) */
 	char srvname[48];
@@ -34,6 +63,15 @@ struct fsbench {
 	struct ipx_node *node;
 	struct ipx_hctl *ctl;
 	struct ipx_bn_run_opts ro;
+	/* the agents attached (kept for the conditions after the stop) */
+	struct ipx_hctl_agent seen[IPX_BN_MAX_STATIONS];
+	size_t nseen;
+	/* the wire: the capture, its windows, and where each one's figures go */
+	char pcap[64];		/* "" none */
+	ipx_time wall_offset;	/* wall clock (us) minus the loop's clock */
+	struct ipx_hctl_span span;	/* the last run's (ro.span) */
+	struct fsbench_window *win;
+	size_t nwin, capwin;
 };
 
 /* The options both commands take (fsbench_opt); for their help texts. */
@@ -45,6 +83,11 @@ struct fsbench {
 	"                      loopback port); the workstations start here\n"   \
 	"      --fixtures DIR  write the fixtures into DIR (a SYS volume for\n"  \
 	"                      'ipxlab server') and exit\n"                     \
+	"      --agents NAMES  use these running agents ('ipxlab agent NAME'\n" \
+	"                      on the hub of --hub), e.g. ws1,ws2: one per\n"  \
+	"                      workstation, instead of starting them here\n"  \
+	"      --repeat N      each test N times (1 to 50): the table shows\n" \
+	"                      the median [min-max], the JSON every run\n"   \
 	"      --wait S        for the hub, agents and server (default 10)\n"  \
 	"      --json, --csv   machine-readable output instead of the table\n" \
 	"  -q, --quiet         no progress line; -v, --verbose more log lines\n"
@@ -54,6 +97,8 @@ enum {
 	FSB_OPT_FIXTURES,
 	FSB_OPT_JSON,
 	FSB_OPT_CSV,
+	FSB_OPT_AGENTS,
+	FSB_OPT_REPEAT,
 	FSB_OPT_FIRST,		/* each command's own from here */
 };
 
@@ -64,6 +109,8 @@ enum {
 	{ "wait", required_argument, NULL, OPT_WAIT },              \
 	{ "json", no_argument, NULL, FSB_OPT_JSON },                \
 	{ "csv", no_argument, NULL, FSB_OPT_CSV },                  \
+	{ "agents", required_argument, NULL, FSB_OPT_AGENTS },      \
+	{ "repeat", required_argument, NULL, FSB_OPT_REPEAT },      \
 	{ "quiet", no_argument, NULL, 'q' },                        \
 	{ "verbose", no_argument, NULL, 'v' },                      \
 	{ "help", no_argument, NULL, 'h' }
@@ -78,11 +125,43 @@ int fsbench_check(struct fsbench *b);
 int fsbench_start(struct fsbench *b);
 /* Stop everything started; remove the scratch volume. */
 void fsbench_stop(struct fsbench *b, bool ok);
+/* Only the processes and the controller (what fsbench_stop does first;
+ * the scratch files stay). Safe to call twice. */
+void fsbench_stop_network(struct fsbench *b, bool ok);
 /* The run's conditions as one JSON object's members (no braces). */
 void fsbench_json_conditions(const struct fsbench *b, FILE *out);
 /* The same as "# ..." lines above the table. */
 void fsbench_print_conditions(const struct fsbench *b, FILE *out);
 /* A JSON string (quotes added, escaped). */
 void fsbench_json_str(FILE *out, const char *s);
+/* --stations needs n workstations: with --agents, n of them given?
+ * (CLI_USAGE with a message if not.) */
+int fsbench_need(const struct fsbench *b, unsigned n);
+
+/* ---- the wire (fsbench_wire.c) ---- */
+
+#define FSBENCH_MAX_REPEAT 50	/* as FSBENCH_HELP says */
+/* Most bytes of a packet the capture keeps: the IPX header and the
+ * first bytes inside (the analyzer counts the rest by its length). */
+#define FSBENCH_SNAPLEN 64
+
+/* A window of the capture: the packets of the last run's span
+ * (b->span) that the filter takes, and where its figures go. */
+struct fsbench_window {
+	struct ipx_analyze_filter filter;
+	struct fsbench_wire *out;
+};
+
+/* Add a window for the run just made (out->valid stays false without a
+ * capture). IPX_OK or IPX_ENOMEM. */
+int fsbench_window(struct fsbench *b, enum fsbench_scope scope,
+		   unsigned station, struct fsbench_wire *out);
+/* After the last run: stop the network (the capture closes), then
+ * analyze every window in one pass over the file. CLI_ code. */
+int fsbench_wire_collect(struct fsbench *b);
+/* The shares per gap bucket (percent of the gaps counted); false when
+ * there were none. */
+bool fsbench_gap_shares(const uint64_t gaps[IPX_ANALYZE_GAPS],
+			double share[IPX_ANALYZE_GAPS]);
 
 #endif
