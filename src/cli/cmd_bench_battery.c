@@ -101,33 +101,6 @@ static double op_seconds(const struct battery *t, enum ipx_bn_op op)
 	return t->seconds > 0 ? t->seconds * s / 20 : s;
 }
 
-static int parse_sets(struct battery *t, const char *arg)
-{
-	char *copy = strdup(arg), *save = NULL, *tok;
-	unsigned long v;
-
-	t->nsets = 0;
-	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (t->nsets == MAX_SETS ||
-		    cli_parse_uint(CMD, "--stations", tok, 1,
-				   IPX_BN_MAX_STATIONS, &v) < 0) {
-			if (t->nsets == MAX_SETS)
-				cli_error(CMD, "--stations: at most %d counts",
-					  MAX_SETS);
-			free(copy);
-			return -1;
-		}
-		t->sets[t->nsets++] = (unsigned)v;
-	}
-	free(copy);
-	if (!t->nsets) {
-		cli_error(CMD, "--stations needs counts, e.g. 1,5");
-		return -1;
-	}
-	return 0;
-}
-
 static int parse_only(struct battery *t, const char *arg)
 {
 	char *copy = strdup(arg), *save = NULL, *tok;
@@ -592,7 +565,8 @@ int bench_battery(int argc, char **argv)
 			quick = true;
 			continue;
 		case OPT_STATIONS:
-			if (parse_sets(&t, optarg) < 0)
+			if (fsbench_parse_sets(optarg, t.sets, MAX_SETS,
+					       &t.nsets) < 0)
 				return CLI_USAGE;
 			continue;
 		case OPT_ONLY:

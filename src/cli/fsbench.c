@@ -62,6 +62,34 @@ static int parse_agents(struct fsbench *b, const char *arg)
 	return 0;
 }
 
+int fsbench_parse_sets(const char *arg, unsigned *sets, size_t max,
+		       size_t *n)
+{
+	char *copy = strdup(arg), *save = NULL, *tok;
+	unsigned long v;
+
+	*n = 0;
+	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (*n == max ||
+		    cli_parse_uint(CMD, "--stations", tok, 1,
+				   IPX_BN_MAX_STATIONS, &v) < 0) {
+			if (*n == max)
+				cli_error(CMD, "--stations: at most %zu counts",
+					  max);
+			free(copy);
+			return -1;
+		}
+		sets[(*n)++] = (unsigned)v;
+	}
+	free(copy);
+	if (!*n) {
+		cli_error(CMD, "--stations needs counts, e.g. 1,5");
+		return -1;
+	}
+	return 0;
+}
+
 int fsbench_need(const struct fsbench *b, unsigned n)
 {
 	if (b->ngiven && n > b->ngiven) {

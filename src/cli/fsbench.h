@@ -134,6 +134,10 @@ void fsbench_json_conditions(const struct fsbench *b, FILE *out);
 void fsbench_print_conditions(const struct fsbench *b, FILE *out);
 /* A JSON string (quotes added, escaped). */
 void fsbench_json_str(FILE *out, const char *s);
+/* --stations 1,5: up to max counts of 1..IPX_BN_MAX_STATIONS into sets;
+ * 0, or -1 with a message. */
+int fsbench_parse_sets(const char *arg, unsigned *sets, size_t max,
+		       size_t *n);
 /* --stations needs n workstations: with --agents, n of them given?
  * (CLI_USAGE with a message if not.) */
 int fsbench_need(const struct fsbench *b, unsigned n);
