@@ -365,7 +365,12 @@ static void print_json(const struct battery *t)
 			       ipx_bn_op_name(op));
 			first = false;
 			fsbench_json_str(stdout, ipx_bn_op_title(op));
-			printf(",\"workstations\":%u,\"runs\":[", t->sets[s]);
+			/* the first run's, then every run's */
+			printf(",\"workstations\":%u,\"per_workstation\":[",
+			       t->sets[s]);
+			for (unsigned i = 0; i < t->sets[s]; i++)
+				print_sta_json(&run_of(t, s, op, 0)[i], i);
+			printf("],\"runs\":[");
 			for (unsigned k = 0; k < t->b.repeat; k++) {
 				const struct sta *r = run_of(t, s, op, k);
 
