@@ -104,6 +104,9 @@ int ipx_analyze_file(struct ipx_analyze *a, const char *path, char *err,
  * never whole into memory. */
 int ipx_analyze_file_each(struct ipx_analyze *const *a, size_t n,
 			  const char *path, char *err, size_t errlen);
+/* The same from an open stream (err without the file's name). */
+int ipx_analyze_stream_each(struct ipx_analyze *const *a, size_t n, FILE *f,
+			    char *err, size_t errlen);
 
 /* The protocol of one IPX packet (header included, len checked). */
 enum ipx_analyze_proto ipx_analyze_classify(const uint8_t *ipx, size_t len);

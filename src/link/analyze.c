@@ -247,6 +247,7 @@ static uint32_t rd32(const uint8_t *p, bool swap)
 #define PCAP_HDR_LEN 24
 #define REC_HDR_LEN 16
 #define PAD_MAX 2048	/* a snapped record is padded up to this */
+#define REC_MAX (16u << 20)	/* a longer record ends a stream as cut */
 
 struct pcap_hdr {
 	bool swap, nano;
@@ -356,11 +357,12 @@ static void cut_all(struct ipx_analyze *const *a, size_t n)
 	}
 }
 
-static int read_each(struct ipx_analyze *const *a, size_t n, FILE *f,
-		     char *err, size_t errlen)
+int ipx_analyze_stream_each(struct ipx_analyze *const *a, size_t n, FILE *f,
+			    char *err, size_t errlen)
 {
 	uint8_t gh[PCAP_HDR_LEN], rh[REC_HDR_LEN];
-	uint8_t *buf = malloc(65536);
+	size_t cap = 65536;
+	uint8_t *buf = malloc(cap);
 	struct pcap_hdr h;
 	size_t got = fread(gh, 1, sizeof(gh), f);
 	int rc = IPX_OK;
@@ -376,7 +378,18 @@ static int read_each(struct ipx_analyze *const *a, size_t n, FILE *f,
 	while (rc == IPX_OK && (got = fread(rh, 1, sizeof(rh), f)) > 0) {
 		size_t incl = rd32(rh + 8, h.swap);
 
-		if (got < sizeof(rh) || incl > 65536 ||
+		if (got == sizeof(rh) && incl > cap && incl <= REC_MAX) {
+			uint8_t *p = realloc(buf, incl);
+
+			if (!p) {
+				rc = IPX_ENOMEM;
+				snprintf(err, errlen, "out of memory");
+				break;
+			}
+			buf = p;
+			cap = incl;
+		}
+		if (got < sizeof(rh) || incl > cap ||
 		    fread(buf, 1, incl, f) != incl) {
 			cut_all(a, n);	/* a file still being written */
 			break;
@@ -405,7 +418,7 @@ int ipx_analyze_file_each(struct ipx_analyze *const *a, size_t n,
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return IPX_EIO;
 	}
-	rc = read_each(a, n, f, msg, sizeof(msg));
+	rc = ipx_analyze_stream_each(a, n, f, msg, sizeof(msg));
 	fclose(f);
 	if (rc != IPX_OK)
 		snprintf(err, errlen, "%s: %s", path, msg);
