@@ -43,6 +43,7 @@ enum ipx_analyze_proto { IPX_ANALYZE_PROTOS(IPX_ANALYZE_PROTO_ENUM_)
 #undef IPX_ANALYZE_PROTO_ENUM_
 
 #define IPX_ANALYZE_GAPS 7	/* 0-4, 5-9, ..., 25-29, >= 30 ms */
+#define IPX_ANALYZE_MAX_EXCLUDE 17	/* nodes a filter can leave out */
 
 #define IPX_ANALYZE_DROPS(X)                                             \
 	X(NOT_IPX, "not_ipx", "a frame that is not IPX")                 \
@@ -50,7 +51,7 @@ enum ipx_analyze_proto { IPX_ANALYZE_PROTOS(IPX_ANALYZE_PROTO_ENUM_)
 	X(CUT, "cut_short", "the record holds less than its IPX packet") \
 	X(OTHER, "other_conversation", "not between the two nodes asked for") \
 	X(OUTSIDE, "outside_window", "before or after the time window")   \
-	X(EXCLUDED, "excluded_node", "to or from the node left out")
+	X(EXCLUDED, "excluded_node", "to or from a node left out")
 
 #define IPX_ANALYZE_DROP_ENUM_(id, name, desc) IPX_ANALYZE_DROP_##id,
 enum ipx_analyze_drop { IPX_ANALYZE_DROPS(IPX_ANALYZE_DROP_ENUM_)
@@ -59,12 +60,18 @@ enum ipx_analyze_drop { IPX_ANALYZE_DROPS(IPX_ANALYZE_DROP_ENUM_)
 
 struct ipx_analyze_filter {
 	bool conversation;		/* only between nodes a and b */
+	bool one_way;			/* ... and only from a to b */
 	uint8_t a[6], b[6];
 	/* only packets from from_us on and before to_us (0: no end): one
 	 * test's window of a longer capture */
 	uint64_t from_us, to_us;
-	bool exclude;			/* none to or from node x */
-	uint8_t x[6];
+	/* none to or from these nodes, each from its time on (0: none at
+	 * all): a benchmark's controller, a workstation once it reported */
+	size_t nexclude;
+	struct ipx_analyze_exclude {
+		uint8_t node[6];
+		uint64_t from_us;
+	} exclude[IPX_ANALYZE_MAX_EXCLUDE];
 };
 
 struct ipx_analyze {

@@ -241,7 +241,9 @@ struct ipx_hnet_opts {
 	 * pcap file (ipxlab/hub_capture.h); NULL: no capture. */
 	const char *pcap;
 	/* With pcap: only what the hub receives (each packet once, for the
-	 * analyzer), and at most this many bytes of each (0: whole). */
+	 * analyzer), stamped with the loop clock (ipx_loop_now of any
+	 * process here: a run's span compares directly), and at most this
+	 * many bytes of each (0: whole). */
 	bool pcap_received;
 	size_t pcap_snaplen;
 };

@@ -45,6 +45,10 @@ struct ipx_capture_options {
 	 * original length recorded; analyze.h counts such records whole);
 	 * 0: whole frames. */
 	size_t snaplen;
+	/* Stamp packets with the loop's own clock (CLOCK_MONOTONIC, the same
+	 * in every process of the machine) instead of the wall clock: for a
+	 * file a program compares with times taken on its own loop. */
+	bool loop_time;
 };
 
 /* Open (the pcap file is created or truncated); err gets a message. */

@@ -181,8 +181,11 @@ static void hub_main(int fd, const struct ipx_hnet_opts *o)
 		_exit(1);
 	}
 	if (o->pcap) {
-		struct ipx_capture_options co = { .pcap_path = o->pcap,
-						  .snaplen = o->pcap_snaplen };
+		struct ipx_capture_options co = {
+			.pcap_path = o->pcap,
+			.snaplen = o->pcap_snaplen,
+			.loop_time = o->pcap_received,
+		};
 
 		char why[REPORT_LEN - 16];
 

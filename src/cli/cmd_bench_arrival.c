@@ -60,6 +60,8 @@ struct arrival {
 	struct fsbench_wire *wire;
 	/* each station's copy time: secs(t, set, rep, transfer)[station] */
 	double *secs;
+	/* and the IPX bytes its own link sent and received meanwhile */
+	uint64_t *link;
 };
 
 static size_t slot(const struct arrival *t, size_t s, unsigned rep,
@@ -80,9 +82,15 @@ static double *secs_of(const struct arrival *t, size_t s, unsigned rep,
 	return t->secs + slot(t, s, rep, j) * IPX_BN_MAX_STATIONS;
 }
 
+static uint64_t *link_of(const struct arrival *t, size_t s, unsigned rep,
+			 unsigned j)
+{
+	return t->link + slot(t, s, rep, j) * IPX_BN_MAX_STATIONS;
+}
+
 /* One repeat of one scope, over its transfers. */
 struct tally {
-	uint64_t packets, gaps[IPX_ANALYZE_GAPS], ngaps;
+	uint64_t packets, bytes, link, gaps[IPX_ANALYZE_GAPS], ngaps;
 	double share[IPX_ANALYZE_GAPS];
 	double ms;		/* mean copy time (a station's; all: every) */
 };
@@ -99,12 +107,14 @@ static void tally(const struct arrival *t, size_t s, unsigned rep,
 		const double *c = secs_of(t, s, rep, j);
 
 		out->packets += w->packets;
+		out->bytes += w->bytes;
 		for (unsigned g = 0; g < IPX_ANALYZE_GAPS; g++)
 			out->gaps[g] += w->gaps[g];
 		for (unsigned i = 0; i < t->sets[s]; i++) {
 			if (scope && i + 1 != scope)
 				continue;
 			sum += c[i];
+			out->link += link_of(t, s, rep, j)[i];
 			n++;
 		}
 	}
@@ -206,8 +216,10 @@ static void print_table(const struct arrival *t)
 
 static void print_counts_json(const struct tally *y)
 {
-	printf("{\"packets\":%llu,\"gaps\":%llu,\"gaps_ms\":{",
-	       (unsigned long long)y->packets, (unsigned long long)y->ngaps);
+	printf("{\"packets\":%llu,\"bytes\":%llu,\"link_bytes\":%llu,"
+	       "\"gaps\":%llu,\"gaps_ms\":{",
+	       (unsigned long long)y->packets, (unsigned long long)y->bytes,
+	       (unsigned long long)y->link, (unsigned long long)y->ngaps);
 	for (unsigned g = 0; g < IPX_ANALYZE_GAPS; g++)
 		printf("%s\"%s\":%llu", g ? "," : "", ipx_analyze_gap_name(g),
 		       (unsigned long long)y->gaps[g]);
@@ -302,14 +314,17 @@ static int transfer(struct arrival *t, size_t s, unsigned rep, unsigned j,
 	struct ipx_bw_result r[IPX_BN_MAX_STATIONS];
 	struct fsbench_wire *w = wire_of(t, s, rep, j);
 	double *c = secs_of(t, s, rep, j);
+	uint64_t *l = link_of(t, s, rep, j);
 	unsigned n = t->sets[s];
 	int rc = ipx_bn_run(t->b.ctl, &t->b.ro, IPX_BN_COPY, n, 0, 1,
 			    FILE_BYTES, label, r, err, errlen);
 
-	for (unsigned i = 0; rc == IPX_OK && i < n; i++)
+	for (unsigned i = 0; rc == IPX_OK && i < n; i++) {
 		c[i] = r[i].seconds;
+		l[i] = r[i].bytes;
+	}
 	for (unsigned sc = 0; rc == IPX_OK && sc <= n; sc++)
-		rc = fsbench_window(&t->b,
+		rc = fsbench_window(&t->b, n,
 				    sc ? FSB_WIRE_STATION : FSB_WIRE_ALL,
 				    sc ? sc - 1 : 0, &w[sc]);
 	return rc;
@@ -447,9 +462,11 @@ int bench_arrival(int argc, char **argv)
 	slots = t.nsets * t.b.repeat * t.transfers;
 	t.wire = calloc(slots * SCOPES, sizeof(*t.wire));
 	t.secs = calloc(slots * IPX_BN_MAX_STATIONS, sizeof(*t.secs));
-	if (!t.wire || !t.secs) {
+	t.link = calloc(slots * IPX_BN_MAX_STATIONS, sizeof(*t.link));
+	if (!t.wire || !t.secs || !t.link) {
 		free(t.wire);
 		free(t.secs);
+		free(t.link);
 		cli_error(CMD, "out of memory");
 		return CLI_FAIL;
 	}
@@ -461,5 +478,6 @@ int bench_arrival(int argc, char **argv)
 	fsbench_stop(&t.b, rc == CLI_OK);
 	free(t.wire);
 	free(t.secs);
+	free(t.link);
 	return rc;
 }

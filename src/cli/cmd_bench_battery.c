@@ -473,7 +473,8 @@ static int run_one(struct battery *t, size_t s, int op, unsigned rep,
 		out[i].retransmits = r[i].retransmits;
 		out[i].seconds = r[i].seconds;
 	}
-	rc = fsbench_window(&t->b, FSB_WIRE_ALL, 0, wire_of(t, s, op, rep));
+	rc = fsbench_window(&t->b, t->sets[s], FSB_WIRE_ALL, 0,
+			    wire_of(t, s, op, rep));
 	if (rc != IPX_OK)
 		snprintf(err, errlen, "out of memory");
 	return rc;

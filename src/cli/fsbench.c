@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -232,14 +231,6 @@ static int open_pcap(struct fsbench *b)
 	return CLI_OK;
 }
 
-static ipx_time wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (ipx_time)ts.tv_sec * IPX_SEC + (ipx_time)ts.tv_nsec / 1000;
-}
-
 /* The server's address by SAP (repeated until 'wait'). */
 static int find_server(struct fsbench *b)
 {
@@ -324,8 +315,7 @@ int fsbench_start(struct fsbench *b)
 		return CLI_FAIL;
 	}
 	cli_stop_on_signals(b->loop);
-	b->wall_offset = wall_now() - ipx_loop_now(b->loop);
-	b->ro.span = &b->span;
+	b->ro.span = &b->span;	/* on the clock the hub's capture stamps */
 	if (b->server)
 		snprintf(b->srvname, sizeof(b->srvname), "%s", b->server);
 	else if ((rc = start_server(b)) != CLI_OK)

@@ -68,7 +68,6 @@ struct fsbench {
 	size_t nseen;
 	/* the wire: the capture, its windows, and where each one's figures go */
 	char pcap[64];		/* "" none */
-	ipx_time wall_offset;	/* wall clock (us) minus the loop's clock */
 	struct ipx_hctl_span span;	/* the last run's (ro.span) */
 	struct fsbench_window *win;
 	size_t nwin, capwin;
@@ -150,15 +149,21 @@ int fsbench_need(const struct fsbench *b, unsigned n);
 #define FSBENCH_SNAPLEN 64
 
 /* A window of the capture: the packets of the last run's span
- * (b->span) that the filter takes, and where its figures go. */
+ * (b->span) that the filter takes, and where its figures go; the run's
+ * agents and the controller, to end it where the hub saw the RESULTs. */
 struct fsbench_window {
 	struct ipx_analyze_filter filter;
 	struct fsbench_wire *out;
+	ipx_time results;	/* the run's span.results */
+	int station;		/* FSB_WIRE_STATION's agent, else -1 */
+	uint8_t ctl[IPX_NODE_LEN];
+	uint8_t agent[IPX_BN_MAX_STATIONS][IPX_NODE_LEN];
+	unsigned nagents;
 };
 
-/* Add a window for the run just made (out->valid stays false without a
- * capture). IPX_OK or IPX_ENOMEM. */
-int fsbench_window(struct fsbench *b, enum fsbench_scope scope,
+/* Add a window for the run just made on the first n agents (out->valid
+ * stays false without a capture). IPX_OK or IPX_ENOMEM. */
+int fsbench_window(struct fsbench *b, unsigned n, enum fsbench_scope scope,
 		   unsigned station, struct fsbench_wire *out);
 /* After the last run: stop the network (the capture closes), then
  * analyze every window in one pass over the file. CLI_ code. */

@@ -100,13 +100,25 @@ static bool in_filter(const struct ipx_analyze_filter *f, const uint8_t *ipx)
 	if (!f->conversation)
 		return true;
 	return (ipx_node_eq(src, f->a) && ipx_node_eq(dst, f->b)) ||
-	       (ipx_node_eq(src, f->b) && ipx_node_eq(dst, f->a));
+	       (!f->one_way && ipx_node_eq(src, f->b) &&
+		ipx_node_eq(dst, f->a));
 }
 
-static bool excluded(const struct ipx_analyze_filter *f, const uint8_t *ipx)
+static bool excluded(const struct ipx_analyze_filter *f, const uint8_t *ipx,
+		     uint64_t when)
 {
-	return f->exclude &&
-	       (ipx_node_eq(ipx + 10, f->x) || ipx_node_eq(ipx + 22, f->x));
+	size_t n = f->nexclude < IPX_ANALYZE_MAX_EXCLUDE
+			   ? f->nexclude
+			   : IPX_ANALYZE_MAX_EXCLUDE;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ipx_analyze_exclude *x = &f->exclude[i];
+
+		if (when >= x->from_us && (ipx_node_eq(ipx + 10, x->node) ||
+					   ipx_node_eq(ipx + 22, x->node)))
+			return true;
+	}
+	return false;
 }
 
 static int count_second(struct ipx_analyze *a, size_t sec, size_t bytes)
@@ -170,7 +182,7 @@ int ipx_analyze_add_ipx(struct ipx_analyze *a, uint64_t when_us,
 		a->drops[IPX_ANALYZE_DROP_OTHER]++;
 		return IPX_OK;
 	}
-	if (excluded(&a->filter, ipx)) {
+	if (excluded(&a->filter, ipx, when_us)) {
 		a->drops[IPX_ANALYZE_DROP_EXCLUDED]++;
 		return IPX_OK;
 	}

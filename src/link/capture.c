@@ -62,7 +62,7 @@ int ipx_capture_open(struct ipx_loop *loop,
 			return rc;
 		}
 	}
-	if (!ipx_loop_clock(loop)->simulated) {
+	if (!ipx_loop_clock(loop)->simulated && !opts->loop_time) {
 		struct timespec ts;
 
 		clock_gettime(CLOCK_REALTIME, &ts);

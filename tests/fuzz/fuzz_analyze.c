@@ -55,8 +55,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size && (data[0] & 2)) {
 		f.from_us = 1000000;
 		f.to_us = 5000000;
-		f.exclude = true;
-		memset(f.x, 0x01, 6);
+		f.nexclude = 2;
+		memset(f.exclude[0].node, 0x01, 6);
+		memset(f.exclude[1].node, 0x02, 6);
+		f.exclude[1].from_us = 3000000;
 	}
 	ipx_analyze_init(&a, &f);
 	err[0] = '\0';

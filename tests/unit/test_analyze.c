@@ -312,12 +312,16 @@ static void windows_and_an_excluded_node(void **state)
 					 .to_us = BASE + 30000 };
 	struct ipx_analyze_filter fb = { .from_us = BASE + 30000,
 					 .to_us = BASE + 2000001,
-					 .exclude = true };
+					 .nexclude = 2 };
 	char err[200];
 
 	(void)state;
 	write_trace(path);
-	memcpy(fb.x, node_z, 6);
+	memcpy(fb.exclude[0].node, node_z, 6);
+	/* and y from 1.5 s on: the packet at 2 s is z's anyway, the one at
+	 * 1.5 s is x to y */
+	memcpy(fb.exclude[1].node, node_y, 6);
+	fb.exclude[1].from_us = BASE + 1500000;
 	ipx_analyze_init(&a, &fa);
 	ipx_analyze_init(&b, &fb);
 	assert_int_equal(ipx_analyze_file_each(both, 2, path, err, sizeof(err)),
@@ -328,13 +332,13 @@ static void windows_and_an_excluded_node(void **state)
 	assert_int_equal(a.gaps[0], 1);
 	assert_int_equal(a.gaps[1], 1);
 	assert_int_equal(a.gaps[2], 1);
-	/* b: the rest but the two to or from z; 60 -> 89.999 -> 120 ms ->
-	 * 1.5 s (the gaps before 60 ms are not b's) */
-	assert_int_equal(b.packets, 4);
-	assert_int_equal(b.drops[IPX_ANALYZE_DROP_EXCLUDED], 2);
+	/* b: the rest but the two to or from z and y's after 1.5 s; 60 ->
+	 * 89.999 -> 120 ms (the gaps before 60 ms are not b's) */
+	assert_int_equal(b.packets, 3);
+	assert_int_equal(b.drops[IPX_ANALYZE_DROP_EXCLUDED], 3);
 	assert_int_equal(b.drops[IPX_ANALYZE_DROP_OUTSIDE], 4);
 	assert_int_equal(b.gaps[5], 1);
-	assert_int_equal(b.gaps[6], 2);
+	assert_int_equal(b.gaps[6], 1);
 	assert_int_equal(b.gaps[0] + b.gaps[1] + b.gaps[2] + b.gaps[3] +
 				 b.gaps[4],
 			 0);
@@ -370,9 +374,9 @@ static void a_train_in_windows_with_snapped_records(void **state)
 	struct ipx_capture_options co = { .pcap_path = file, .snaplen = 64 };
 	struct ipx_analyze w1, w2, all, *each[] = { &w1, &w2, &all };
 	struct ipx_analyze_filter f1 = { .from_us = 0, .to_us = 60000,
-					 .exclude = true };
+					 .nexclude = 1 };
 	struct ipx_analyze_filter f2 = { .from_us = 900000, .to_us = 2000000,
-					 .exclude = true };
+					 .nexclude = 1 };
 	struct ipx_capture *cap;
 	struct ipx_clock clk;
 	struct ipx_loop *loop;
@@ -411,8 +415,8 @@ static void a_train_in_windows_with_snapped_records(void **state)
 	size = ftell(f);
 	fclose(f);
 	assert_int_equal(size, 24 + 9 * (16 + 64) + 16 + 60 + 14 - 10);
-	memcpy(f1.x, node_z, 6);
-	memcpy(f2.x, node_z, 6);
+	memcpy(f1.exclude[0].node, node_z, 6);
+	memcpy(f2.exclude[0].node, node_z, 6);
 	ipx_analyze_init(&w1, &f1);
 	ipx_analyze_init(&w2, &f2);
 	ipx_analyze_init(&all, NULL);
