@@ -5,8 +5,8 @@
  * 5 at once, behind the barrier), the hub started here records every
  * packet once as it receives it, and the analyzer sorts the gaps between
  * consecutive packets into the published buckets (0-4 ... >=30 ms), for
- * all the traffic together and per workstation. The note published no
- * figures for this test: none are printed.
+ * all the traffic together and per workstation. No 1990 figures for
+ * this test are at hand: none is printed.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -40,7 +40,8 @@ void help_bench_arrival(FILE *out)
 		"buckets 0-4, 5-9, 10-14, 15-19, 20-24, 25-29 and >=30 ms, for all\n"
 		"the traffic together and for each workstation's conversation\n"
 		"with the server. Gaps are counted within a transfer only (its\n"
-		"GO to its last RESULT). The 1990 note gives no figures.\n\n"
+		"GO to its last RESULT). No 1990 figures for it are at hand:\n"
+		"none is printed.\n\n"
 		"  -n, --transfers N   transfers per workstation count (default\n"
 		"                      %d; 1 to %d)\n"
 		"      --quick         %d transfers\n"
@@ -51,6 +52,13 @@ void help_bench_arrival(FILE *out)
 		IPX_BN_MAX_STATIONS);
 }
 
+/* One workstation in one transfer: its copy time, the IPX bytes its own
+ * link sent and received meanwhile, the requests its client sent again. */
+struct ws_run {
+	double secs;
+	uint64_t link, resent;
+};
+
 struct arrival {
 	struct fsbench b;
 	unsigned transfers;
@@ -58,10 +66,8 @@ struct arrival {
 	size_t nsets;
 	/* wire(t, set, rep, transfer)[scope]: scope 0 all, 1.. a station */
 	struct fsbench_wire *wire;
-	/* each station's copy time: secs(t, set, rep, transfer)[station] */
-	double *secs;
-	/* and the IPX bytes its own link sent and received meanwhile */
-	uint64_t *link;
+	/* each station's own figures: ws_of(t, set, rep, transfer)[station] */
+	struct ws_run *ws;
 };
 
 static size_t slot(const struct arrival *t, size_t s, unsigned rep,
@@ -76,21 +82,15 @@ static struct fsbench_wire *wire_of(const struct arrival *t, size_t s,
 	return t->wire + slot(t, s, rep, j) * SCOPES;
 }
 
-static double *secs_of(const struct arrival *t, size_t s, unsigned rep,
-		       unsigned j)
+static struct ws_run *ws_of(const struct arrival *t, size_t s, unsigned rep,
+			    unsigned j)
 {
-	return t->secs + slot(t, s, rep, j) * IPX_BN_MAX_STATIONS;
-}
-
-static uint64_t *link_of(const struct arrival *t, size_t s, unsigned rep,
-			 unsigned j)
-{
-	return t->link + slot(t, s, rep, j) * IPX_BN_MAX_STATIONS;
+	return t->ws + slot(t, s, rep, j) * IPX_BN_MAX_STATIONS;
 }
 
 /* One repeat of one scope, over its transfers. */
 struct tally {
-	uint64_t packets, bytes, link, gaps[IPX_ANALYZE_GAPS], ngaps;
+	uint64_t packets, bytes, link, resent, gaps[IPX_ANALYZE_GAPS], ngaps;
 	double share[IPX_ANALYZE_GAPS];
 	double ms;		/* mean copy time (a station's; all: every) */
 };
@@ -104,7 +104,7 @@ static void tally(const struct arrival *t, size_t s, unsigned rep,
 	memset(out, 0, sizeof(*out));
 	for (unsigned j = 0; j < t->transfers; j++) {
 		const struct fsbench_wire *w = &wire_of(t, s, rep, j)[scope];
-		const double *c = secs_of(t, s, rep, j);
+		const struct ws_run *c = ws_of(t, s, rep, j);
 
 		out->packets += w->packets;
 		out->bytes += w->bytes;
@@ -113,8 +113,9 @@ static void tally(const struct arrival *t, size_t s, unsigned rep,
 		for (unsigned i = 0; i < t->sets[s]; i++) {
 			if (scope && i + 1 != scope)
 				continue;
-			sum += c[i];
-			out->link += link_of(t, s, rep, j)[i];
+			sum += c[i].secs;
+			out->link += c[i].link;
+			out->resent += c[i].resent;
 			n++;
 		}
 	}
@@ -169,7 +170,8 @@ static void print_table(const struct arrival *t)
 	       t->b.srvname, t->transfers);
 	fsbench_print_conditions(&t->b, stdout);
 	if (t->b.repeat > 1)
-		printf("# %u repeats: each share the median, [min-max] below\n",
+		printf("# %u repeats: each share the median; [min-max] below, "
+		       "for the buckets with gaps\n",
 		       t->b.repeat);
 	printf("%-4s %-5s %9s %8s  share of arrival gaps per bucket (ms), %%  "
 	       "%10s\n",
@@ -193,15 +195,14 @@ static void print_table(const struct arrival *t)
 			printf(" %10.2f\n", y.ms.median);
 			if (t->b.repeat < 2)
 				continue;
-			printf("%-4s %-5s %9s %8s ", "", "", "", "");
-			for (unsigned g = 0; g < IPX_ANALYZE_GAPS; g++) {
-				char r[24];
-
-				snprintf(r, sizeof(r), "%.0f-%.0f",
-					 y.share[g].min, y.share[g].max);
-				printf(" %6s", r);
-			}
-			printf("  %.2f-%.2f\n", y.ms.min, y.ms.max);
+			/* the buckets any repeat had gaps in */
+			printf("%-10s [min-max]", "");
+			for (unsigned g = 0; g < IPX_ANALYZE_GAPS; g++)
+				if (y.share[g].max > 0)
+					printf("  %s: %.1f-%.1f",
+					       ipx_analyze_gap_name(g),
+					       y.share[g].min, y.share[g].max);
+			printf("  copy: %.2f-%.2f ms\n", y.ms.min, y.ms.max);
 		}
 	}
 	printf("Packets and gaps over every transfer (and repeat); a gap is "
@@ -210,16 +211,17 @@ static void print_table(const struct arrival *t)
 	       "server and the workstations (each once, as the hub received "
 	       "it; the harness's own control traffic left out); 'wsN': the "
 	       "server's conversation with that workstation, both ways. Copy: "
-	       "open to close of one transfer. The 1990 note published no "
-	       "figures for this test.\n");
+	       "open to close of one transfer. No 1990 figures for this test "
+	       "are at hand: none is printed.\n");
 }
 
 static void print_counts_json(const struct tally *y)
 {
 	printf("{\"packets\":%llu,\"bytes\":%llu,\"link_bytes\":%llu,"
-	       "\"gaps\":%llu,\"gaps_ms\":{",
+	       "\"retransmits\":%llu,\"gaps\":%llu,\"gaps_ms\":{",
 	       (unsigned long long)y->packets, (unsigned long long)y->bytes,
-	       (unsigned long long)y->link, (unsigned long long)y->ngaps);
+	       (unsigned long long)y->link, (unsigned long long)y->resent,
+	       (unsigned long long)y->ngaps);
 	for (unsigned g = 0; g < IPX_ANALYZE_GAPS; g++)
 		printf("%s\"%s\":%llu", g ? "," : "", ipx_analyze_gap_name(g),
 		       (unsigned long long)y->gaps[g]);
@@ -253,11 +255,12 @@ static void print_json(const struct arrival *t)
 			}
 			printf(",\"copy_seconds\":[");
 			for (unsigned j = 0; j < t->transfers; j++) {
-				const double *c = secs_of(t, s, k, j);
+				const struct ws_run *c = ws_of(t, s, k, j);
 
 				printf("%s[", j ? "," : "");
 				for (unsigned i = 0; i < t->sets[s]; i++)
-					printf("%s%.6f", i ? "," : "", c[i]);
+					printf("%s%.6f", i ? "," : "",
+					       c[i].secs);
 				printf("]");
 			}
 			printf("]}");
@@ -313,15 +316,15 @@ static int transfer(struct arrival *t, size_t s, unsigned rep, unsigned j,
 {
 	struct ipx_bw_result r[IPX_BN_MAX_STATIONS];
 	struct fsbench_wire *w = wire_of(t, s, rep, j);
-	double *c = secs_of(t, s, rep, j);
-	uint64_t *l = link_of(t, s, rep, j);
+	struct ws_run *c = ws_of(t, s, rep, j);
 	unsigned n = t->sets[s];
 	int rc = ipx_bn_run(t->b.ctl, &t->b.ro, IPX_BN_COPY, n, 0, 1,
 			    FILE_BYTES, label, r, err, errlen);
 
 	for (unsigned i = 0; rc == IPX_OK && i < n; i++) {
-		c[i] = r[i].seconds;
-		l[i] = r[i].bytes;
+		c[i].secs = r[i].seconds;
+		c[i].link = r[i].bytes;
+		c[i].resent = r[i].retransmits;
 	}
 	for (unsigned sc = 0; rc == IPX_OK && sc <= n; sc++)
 		rc = fsbench_window(&t->b, n,
@@ -461,12 +464,10 @@ int bench_arrival(int argc, char **argv)
 	t.b.capture = true;
 	slots = t.nsets * t.b.repeat * t.transfers;
 	t.wire = calloc(slots * SCOPES, sizeof(*t.wire));
-	t.secs = calloc(slots * IPX_BN_MAX_STATIONS, sizeof(*t.secs));
-	t.link = calloc(slots * IPX_BN_MAX_STATIONS, sizeof(*t.link));
-	if (!t.wire || !t.secs || !t.link) {
+	t.ws = calloc(slots * IPX_BN_MAX_STATIONS, sizeof(*t.ws));
+	if (!t.wire || !t.ws) {
 		free(t.wire);
-		free(t.secs);
-		free(t.link);
+		free(t.ws);
 		cli_error(CMD, "out of memory");
 		return CLI_FAIL;
 	}
@@ -477,7 +478,6 @@ int bench_arrival(int argc, char **argv)
 		rc = run(&t);
 	fsbench_stop(&t.b, rc == CLI_OK);
 	free(t.wire);
-	free(t.secs);
-	free(t.link);
+	free(t.ws);
 	return rc;
 }

@@ -1,10 +1,11 @@
 /*
  * fsbench_wire.c - the analyzer's figures per test for the file-server
- * benchmarks (fsbench.h): each run's window (GO to the last RESULT, on
- * the loop clock the hub's capture stamps packets with) and the packets
- * it takes, then one pass over the capture when the network is down.
- * The capture holds each packet once (the hub's receive side) and its
- * first FSBENCH_SNAPLEN bytes.
+ * benchmarks (fsbench.h): each run's window (GO to the RESULTs, on the
+ * loop clock the hub's capture stamps packets with) and the packets it
+ * takes; when the network is down, one pass over the capture to find
+ * where the hub saw each RESULT, one for the figures. The capture holds
+ * each packet once (the hub's receive side) and its first
+ * FSBENCH_SNAPLEN bytes.
  */
 #include <stdlib.h>
 #include <string.h>

