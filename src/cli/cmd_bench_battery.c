@@ -3,8 +3,9 @@
  * Battery of 1990 (docs/benchmarks.md): the eleven file-server operations,
  * each repeated for 20 s (the directory searches 10 s) by 1 and then by 5
  * workstations at once, as operations per second per workstation and in
- * total, beside the only per-test figures the 1990 note published (peak
- * Kbyte/s on the wire, one workstation). The single-request operations
+ * total, and the analyzer's peak Kbyte/s per test from the hub's capture
+ * beside the only per-test figures the 1990 note published (peak Kbyte/s
+ * on the wire, one workstation). The single-request operations
  * are set against what the round trip measured in the same run allows.
  */
 #include <getopt.h>
@@ -40,10 +41,11 @@ void help_bench_battery(FILE *out)
 		"workstations at once. Workstations are agents (own process, own\n"
 		"IPX node, own NCP connection), started together behind a barrier;\n"
 		"the table gives ops/s per workstation and in total, each one's\n"
-		"traffic on its link, and the 1990 peak Kbyte/s beside. 1-byte\n"
-		"reads and lock/unlock are set against the round trip (ping of\n"
-		"the server) measured first: target %.0f%% of one round trip per\n"
-		"request.\n\n"
+		"traffic on its link, the analyzer's peak Kbyte/s of the test (the\n"
+		"busiest second of the hub's capture; not with --hub) and the\n"
+		"1990 peak Kbyte/s beside. 1-byte reads and lock/unlock are\n"
+		"set against the round trip (ping of the server) measured\n"
+		"first: target %.0f%% of one round trip per request.\n\n"
 		"  -s, --seconds S     per test instead of 20 (searches: half)\n"
 		"      --quick         %.0f s per test (searches half): the whole\n"
 		"                      battery in well under 2 minutes\n"

@@ -82,9 +82,10 @@ struct fsbench {
 	"                      loopback port); the workstations start here\n"   \
 	"      --fixtures DIR  write the fixtures into DIR (a SYS volume for\n"  \
 	"                      'ipxlab server') and exit\n"                     \
-	"      --agents NAMES  use these running agents ('ipxlab agent NAME'\n" \
-	"                      on the hub of --hub), e.g. ws1,ws2: one per\n"  \
-	"                      workstation, instead of starting them here\n"  \
+	"      --agents NAMES  use these running agents ('ipxlab agent\n"    \
+	"                      --name NAME' on the hub of --hub), e.g.\n"     \
+	"                      ws1,ws2: one per workstation, instead of\n"   \
+	"                      starting them here\n"                          \
 	"      --repeat N      each test N times (1 to 50): the table shows\n" \
 	"                      the median [min-max], the JSON every run\n"   \
 	"      --wait S        for the hub, agents and server (default 10)\n"  \
