@@ -134,6 +134,7 @@ run: $(BIN)
 	$(BIN) bench battery --quick
 	$(BIN) bench copy
 	$(BIN) bench perftest --quick
+	$(BIN) bench arrival --quick
 
 deps:
 	@scripts/install-deps.sh
@@ -196,6 +197,7 @@ bench: $(BIN)
 	$(BIN) bench battery
 	$(BIN) bench copy
 	$(BIN) bench perftest
+	$(BIN) bench arrival
 
 clean:
 	rm -rf build

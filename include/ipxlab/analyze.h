@@ -21,7 +21,9 @@
  * order, microsecond or nanosecond timestamps, link type Ethernet (1) or
  * Linux cooked (113, tcpdump -i any);
  * records that are cut short, not IPX or bad IPX are counted, never
- * trusted. ipx_analyze_add takes frames one at a time, for live use.
+ * trusted; a record cut by the file's snap length (its length equal to
+ * the snap length, less than the original) counts as the whole packet.
+ * ipx_analyze_add takes frames one at a time, for live use.
  */
 #ifndef IPXLAB_ANALYZE_H
 #define IPXLAB_ANALYZE_H
@@ -41,12 +43,15 @@ enum ipx_analyze_proto { IPX_ANALYZE_PROTOS(IPX_ANALYZE_PROTO_ENUM_)
 #undef IPX_ANALYZE_PROTO_ENUM_
 
 #define IPX_ANALYZE_GAPS 7	/* 0-4, 5-9, ..., 25-29, >= 30 ms */
+#define IPX_ANALYZE_MAX_EXCLUDE 17	/* nodes a filter can leave out */
 
 #define IPX_ANALYZE_DROPS(X)                                             \
 	X(NOT_IPX, "not_ipx", "a frame that is not IPX")                 \
 	X(BAD_IPX, "bad_ipx", "IPX with a bad header or length")         \
 	X(CUT, "cut_short", "the record holds less than its IPX packet") \
-	X(OTHER, "other_conversation", "not between the two nodes asked for")
+	X(OTHER, "other_conversation", "not between the two nodes asked for") \
+	X(OUTSIDE, "outside_window", "before or after the time window")   \
+	X(EXCLUDED, "excluded_node", "to or from a node left out")
 
 #define IPX_ANALYZE_DROP_ENUM_(id, name, desc) IPX_ANALYZE_DROP_##id,
 enum ipx_analyze_drop { IPX_ANALYZE_DROPS(IPX_ANALYZE_DROP_ENUM_)
@@ -55,7 +60,18 @@ enum ipx_analyze_drop { IPX_ANALYZE_DROPS(IPX_ANALYZE_DROP_ENUM_)
 
 struct ipx_analyze_filter {
 	bool conversation;		/* only between nodes a and b */
+	bool one_way;			/* ... and only from a to b */
 	uint8_t a[6], b[6];
+	/* only packets from from_us on and before to_us (0: no end): one
+	 * test's window of a longer capture */
+	uint64_t from_us, to_us;
+	/* none to or from these nodes, each from its time on (0: none at
+	 * all): a benchmark's controller, a workstation once it reported */
+	size_t nexclude;
+	struct ipx_analyze_exclude {
+		uint8_t node[6];
+		uint64_t from_us;
+	} exclude[IPX_ANALYZE_MAX_EXCLUDE];
 };
 
 struct ipx_analyze {
@@ -90,6 +106,14 @@ int ipx_analyze_pcap(struct ipx_analyze *a, const uint8_t *data, size_t len,
 /* Read and analyze a pcap file (IPX_EIO if it cannot be read). */
 int ipx_analyze_file(struct ipx_analyze *a, const char *path, char *err,
 		     size_t errlen);
+/* The same, one pass over the file for n analyzers, each taking what its
+ * filter takes (e.g. one per test window); the file is read as a stream,
+ * never whole into memory. */
+int ipx_analyze_file_each(struct ipx_analyze *const *a, size_t n,
+			  const char *path, char *err, size_t errlen);
+/* The same from an open stream (err without the file's name). */
+int ipx_analyze_stream_each(struct ipx_analyze *const *a, size_t n, FILE *f,
+			    char *err, size_t errlen);
 
 /* The protocol of one IPX packet (header included, len checked). */
 enum ipx_analyze_proto ipx_analyze_classify(const uint8_t *ipx, size_t len);

@@ -197,8 +197,16 @@ struct ipx_hctl_task {
 	int peer;
 };
 
+/* When a run's measured part happened, on the controller's loop clock:
+ * just before the first GO left, and when the last sender's RESULT
+ * arrived (the window of a capture that holds the run's traffic). */
+struct ipx_hctl_span {
+	ipx_time go, results;
+};
+
 struct ipx_hctl_run {
 	const char *label;	/* "nb-session run 3", for messages */
+	struct ipx_hctl_span *span;	/* filled in if not NULL */
 	uint16_t repeat;
 	const struct ipx_hctl_task *tasks;
 	size_t ntasks;
@@ -236,6 +244,12 @@ struct ipx_hnet_opts {
 	/* The hub started here is one segment of this link profile
 	 * (link_profile.h; the hub's --profile); NULL: none. */
 	const struct ipx_profile *profile;
+	/* With pcap: only what the hub receives (each packet once, for the
+	 * analyzer), stamped with the loop clock (ipx_loop_now of any
+	 * process here: a run's span compares directly), and at most this
+	 * many bytes of each (0: whole). */
+	bool pcap_received;
+	size_t pcap_snaplen;
 };
 
 struct ipx_hnet;

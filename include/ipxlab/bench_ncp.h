@@ -118,6 +118,7 @@ struct ipx_bn_run_opts {
 	struct ipx_addr server;	/* the file server (socket 0x451) */
 	double seconds;		/* per test; 0: the 1990 times */
 	ipx_time timeout;	/* beyond the test's own time; 0: 30 s */
+	struct ipx_hctl_span *span;	/* each run's GO..RESULT; NULL: none */
 };
 
 /*

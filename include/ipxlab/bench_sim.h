@@ -89,7 +89,8 @@ bool ipx_bsim_bridged(const struct ipx_bsim *s);
 
 /* Seconds of simulated time since the network was built. */
 double ipx_bsim_seconds(struct ipx_bsim *s);
-/* Start both analyzers afresh (before a test). */
+/* Start both analyzers afresh (before a test), the controller's own
+ * traffic left out. */
 void ipx_bsim_reset(struct ipx_bsim *s);
 /* The analyzer of one side since the last reset. */
 const struct ipx_analyze *ipx_bsim_analyze(const struct ipx_bsim *s,

@@ -41,6 +41,14 @@ struct ipx_capture_options {
 	uint64_t limit;
 	/* Also feed every packet to this analyzer (analyze.h); NULL: none. */
 	struct ipx_analyze *analyze;
+	/* The pcap file keeps at most this many bytes of each frame (the
+	 * original length recorded; analyze.h counts such records whole);
+	 * 0: whole frames. */
+	size_t snaplen;
+	/* Stamp packets with the loop's own clock (CLOCK_MONOTONIC, the same
+	 * in every process of the machine) instead of the wall clock: for a
+	 * file a program compares with times taken on its own loop. */
+	bool loop_time;
 };
 
 /* Open (the pcap file is created or truncated); err gets a message. */

@@ -14,5 +14,10 @@
 
 /* Set both taps of 'opts' (before ipx_hub_open) to record into 'cap'. */
 void ipx_hub_capture(struct ipx_hub_options *opts, struct ipx_capture *cap);
+/* Only the receive tap: every packet once, when the hub receives it, as
+ * an analyzer on a LAN sees each frame once (a broadcast once, not once
+ * per client it is forwarded to): what the analyzer's figures need. */
+void ipx_hub_capture_received(struct ipx_hub_options *opts,
+			      struct ipx_capture *cap);
 
 #endif

@@ -21,6 +21,10 @@ struct ipx_pcap;
 /* Create (truncate) the file; err gets a message on failure. */
 int ipx_pcap_open(const char *path, struct ipx_pcap **out, char *err,
 		  size_t errlen);
+/* The same, keeping at most 'snaplen' bytes of each frame (its original
+ * length recorded, as tcpdump -s does); 0: whole frames. */
+int ipx_pcap_open_snap(const char *path, size_t snaplen,
+		       struct ipx_pcap **out, char *err, size_t errlen);
 /* Append one IPX packet sent from src to dst (6-byte node addresses). */
 int ipx_pcap_write(struct ipx_pcap *pc, ipx_time when,
 		   const uint8_t dst[IPX_NODE_LEN],

@@ -56,6 +56,7 @@ int ipx_bn_run(struct ipx_hctl *c, const struct ipx_bn_run_opts *o,
 		 ipx_bn_op_name(op), n, n == 1 ? "" : "s");
 	memset(&run, 0, sizeof(run));
 	run.label = label;
+	run.span = o->span;
 	run.repeat = repeat;
 	run.tasks = tasks;
 	run.ntasks = n;

@@ -720,6 +720,8 @@ int ipx_hctl_run(struct ipx_hctl *c, const struct ipx_hctl_run *r,
 	if (rc != IPX_OK)
 		goto out;
 	collect(c, r, IPX_BW_SENDER, ready, NULL);
+	if (r->span)
+		r->span->go = ipx_loop_now(c->loop);
 	rc = send_role(c, r, IPX_BW_SENDER, IPX_HMSG_GO, run, NULL, set, err,
 		       errlen);
 	if (rc == IPX_OK)
@@ -727,6 +729,8 @@ int ipx_hctl_run(struct ipx_hctl *c, const struct ipx_hctl_run *r,
 			      errlen);
 	if (rc != IPX_OK)
 		goto out;
+	if (r->span)
+		r->span->results = ipx_loop_now(c->loop);
 	collect(c, r, IPX_BW_SENDER, NULL, results);
 	rc = send_role(c, r, IPX_BW_RECEIVER, IPX_HMSG_FINISH, run, NULL, set,
 		       err, errlen);

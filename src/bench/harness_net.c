@@ -164,10 +164,9 @@ static void on_term(struct ipx_loop *loop, int signo, void *ctx)
 
 /* The hub child: serves until SIGTERM (then closes its capture, so the
  * pcap file is whole) or SIGKILL. */
-static void hub_main(int fd, const char *pcap,
-		     const struct ipx_profile *profile) __attribute__((noreturn));
-static void hub_main(int fd, const char *pcap,
-		     const struct ipx_profile *profile)
+static void hub_main(int fd, const struct ipx_hnet_opts *o)
+	__attribute__((noreturn));
+static void hub_main(int fd, const struct ipx_hnet_opts *o)
 {
 	static const int sigs[] = { SIGTERM };
 	struct ipx_hub_options ho = { 0 };
@@ -181,8 +180,12 @@ static void hub_main(int fd, const char *pcap,
 		report(fd, "out of memory");
 		_exit(1);
 	}
-	if (pcap) {
-		struct ipx_capture_options co = { .pcap_path = pcap };
+	if (o->pcap) {
+		struct ipx_capture_options co = {
+			.pcap_path = o->pcap,
+			.snaplen = o->pcap_snaplen,
+			.loop_time = o->pcap_received,
+		};
 
 		char why[REPORT_LEN - 16];
 
@@ -192,11 +195,14 @@ static void hub_main(int fd, const char *pcap,
 			report(fd, err);
 			_exit(1);
 		}
-		ipx_hub_capture(&ho, cap);
+		if (o->pcap_received)
+			ipx_hub_capture_received(&ho, cap);
+		else
+			ipx_hub_capture(&ho, cap);
 	}
 	ho.bind.sin_family = AF_INET;
 	ho.bind.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ho.profile = profile;
+	ho.profile = o->profile;
 	if (ipx_hub_open(loop, &ho, &hub, err, sizeof(err)) != IPX_OK) {
 		report(fd, err);
 		_exit(1);
@@ -295,7 +301,7 @@ static int spawn(struct ipx_hnet *net, struct hchild *ch,
 		child_prologue(parent);
 		if (name)
 			agent_main(fds[1], o, &net->hub, name);
-		hub_main(fds[1], o->pcap, o->profile);
+		hub_main(fds[1], o);
 	}
 	close(fds[1]);
 	return read_report(ch, fds[0], text, err, errlen);

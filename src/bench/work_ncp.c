@@ -69,6 +69,7 @@ struct ncpw {
 	uint32_t rng, off;
 	ipx_time since;		/* dir-search: the request's start */
 	struct ipx_timer step;
+	struct ipx_timer bye;	/* the disconnect, after the run's event */
 	uint64_t wire0, wire1;	/* link bytes at go and at the end */
 	bool wire_frozen;
 	uint64_t misses;
@@ -326,20 +327,33 @@ static const char *err_text(int rc)
 	return rc < 0 ? ipx_strerror(rc) : ncp_strerror(rc);
 }
 
-/* The run is over (DONE or FAILED): the wire count stops, and the
- * connection is destroyed here, in a timer, where running the loop is
- * safe. False when the workload was freed meanwhile. */
-static bool finish(struct ipx_bw *w, struct ncpw *f)
+static void on_bye(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
+{
+	struct ipx_bw *w = ctx;
+	struct ncpw *f = w->fam;
+
+	(void)loop;
+	(void)t;
+	bw_enter(w);
+	ncp_disconnect(f->cl);
+	bw_leave(w);
+}
+
+/*
+ * The run is over (DONE or FAILED): the wire count stops, and the
+ * connection is destroyed in a timer of its own, where running the loop
+ * is safe, a microsecond later than the event's timer: so the agent's
+ * RESULT leaves before the destroy request, and a capture's window that
+ * ends at the RESULT holds the operations only (bench arrival).
+ */
+static void finish(struct ipx_bw *w, struct ncpw *f)
 {
 	if (!f->wire_frozen) {
 		f->wire1 = wire_bytes(w);
 		f->wire_frozen = true;
 	}
-	if (!f->cl)
-		return true;
-	bw_enter(w);
-	ncp_disconnect(f->cl);
-	return bw_leave(w);
+	if (f->cl && !ipx_timer_active(&f->bye))
+		ipx_timer_start(w->loop, &f->bye, 1, 0);
 }
 
 /* Run a timer's work as a loop task on a simulated clock, where many
@@ -515,6 +529,7 @@ static int ncpw_open(struct ipx_bw *w)
 	if (!f->rng)
 		f->rng = 1;
 	ipx_timer_init(&f->step, on_setup, w);
+	ipx_timer_init(&f->bye, on_bye, w);
 	if (w->p.op == IPX_BN_PING) {
 		rc = ipx_socket_open(w->node, 0, on_pong, f, &f->ping);
 		if (rc != IPX_OK) {
@@ -572,6 +587,7 @@ static void ncpw_close(struct ipx_bw *w)
 	if (!f)
 		return;
 	ipx_timer_stop(w->loop, &f->step);
+	ipx_timer_stop(w->loop, &f->bye);
 	/* no call that runs the loop here (a free may come from inside the
 	 * harness's message handling): a run that ended has disconnected
 	 * already (finish); else the server's watchdog clears it */

@@ -286,6 +286,8 @@ void help_bench_copy(FILE *out);
 /* "ipxlab bench perftest" (cmd_bench_perftest.c). */
 int bench_perftest(int argc, char **argv);
 void help_bench_perftest(FILE *out);
+int bench_arrival(int argc, char **argv);
+void help_bench_arrival(FILE *out);
 /* "ipxlab bench ncp" (cmd_bench_ncp.c). */
 int bench_ncp(int argc, char **argv);
 void help_bench_ncp(FILE *out);

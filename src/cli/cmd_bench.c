@@ -42,6 +42,8 @@ void help_bench(FILE *out)
 		     "         from the server to a workstation's disk\n"
 		     "  perftest B4, the 1990 performance test: 4 KB records\n"
 		     "         written overlaid, Kbyte/s as the user sees it\n"
+		     "  arrival B5, the 1990 packet arrival times: gaps between\n"
+		     "         packets of a 25,184-byte transfer, in buckets\n"
 		     "  eth    IPX datagram rate over the Ethernet link between\n"
 		     "         two interfaces, beside raw AF_PACKET frames\n"
 		     "         (bench/eth.sh)\n"
@@ -945,6 +947,8 @@ int cmd_bench(int argc, char **argv)
 		return bench_copy(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "perftest"))
 		return bench_perftest(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "arrival"))
+		return bench_arrival(argc - 1, argv + 1);
 	cli_error("bench", "unknown benchmark '%s'", argv[1]);
 	help_bench(stderr);
 	return CLI_USAGE;

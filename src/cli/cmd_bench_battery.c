@@ -3,8 +3,9 @@
  * Battery of 1990 (docs/benchmarks.md): the eleven file-server operations,
  * each repeated for 20 s (the directory searches 10 s) by 1 and then by 5
  * workstations at once, as operations per second per workstation and in
- * total, beside the only per-test figures the 1990 note published (peak
- * Kbyte/s on the wire, one workstation). The single-request operations
+ * total, and the analyzer's peak Kbyte/s per test from the hub's capture
+ * beside the only per-test figures the 1990 note published (peak Kbyte/s
+ * on the wire, one workstation). The single-request operations
  * are set against what the round trip measured in the same run allows.
  */
 #include <getopt.h>
@@ -14,6 +15,7 @@
 
 #include "cli.h"
 #include "fsbench.h"
+#include "ipxlab/bench_stat.h"
 #include "ipxlab/err.h"
 #include "ipxlab/log.h"
 
@@ -39,11 +41,12 @@ void help_bench_battery(FILE *out)
 		"workstations at once. Workstations are agents (own process, own\n"
 		"IPX node, own NCP connection), started together behind a barrier;\n"
 		"the table gives ops/s per workstation and in total, each one's\n"
-		"traffic on its link, the analyzer's peak Kbyte/s on the wire\n"
-		"(with --sim) and the 1990 peak Kbyte/s beside. 1-byte\n"
-		"reads and lock/unlock are set against the round trip (ping of\n"
-		"the server) measured first: target %.0f%% of one round trip per\n"
-		"request.\n\n"
+		"traffic on its link, the analyzer's peak Kbyte/s of the test (the\n"
+		"busiest second of the hub's capture, not with --hub; with --sim\n"
+		"the simulated segment's) and the\n"
+		"1990 peak Kbyte/s beside. 1-byte reads and lock/unlock are\n"
+		"set against the round trip (ping of the server) measured\n"
+		"first: target %.0f%% of one round trip per request.\n\n"
 		"  -s, --seconds S     per test instead of 20 (searches: half)\n"
 		"      --quick         %.0f s per test (searches half): the whole\n"
 		"                      battery in well under 2 minutes\n"
@@ -68,44 +71,37 @@ struct battery {
 	/* the round trip measured just before each single-request test
 	 * with one workstation (its bound); 0: not measured */
 	double rtt_op[IPX_BN_BATTERY_OPS];
-	/* results[set][op][station] */
-	struct ipx_bw_result (*res)[IPX_BN_BATTERY_OPS][IPX_BN_MAX_STATIONS];
-	/* the analyzer's view of each test: wire[set][op] */
-	struct fsbench_wire (*wire)[IPX_BN_BATTERY_OPS];
+	/* each run's figures: run(t, set, op, repeat)[station] */
+	struct sta *res;
+	/* the analyzer's, all workstations together: wire(t, set, op, rep) */
+	struct fsbench_wire *wire;
 };
+
+/* One workstation's figures in one run. */
+struct sta {
+	uint64_t ops, misses, bytes, retransmits;
+	double seconds;
+};
+
+static struct sta *run_of(const struct battery *t, size_t set, int op,
+			  unsigned rep)
+{
+	return t->res + ((set * IPX_BN_BATTERY_OPS + (size_t)op) * t->b.repeat +
+			 rep) * IPX_BN_MAX_STATIONS;
+}
+
+static struct fsbench_wire *wire_of(const struct battery *t, size_t set,
+				    int op, unsigned rep)
+{
+	return t->wire + (set * IPX_BN_BATTERY_OPS + (size_t)op) * t->b.repeat +
+	       rep;
+}
 
 static double op_seconds(const struct battery *t, enum ipx_bn_op op)
 {
 	double s = ipx_bn_op_seconds(op);
 
 	return t->seconds > 0 ? t->seconds * s / 20 : s;
-}
-
-static int parse_sets(struct battery *t, const char *arg)
-{
-	char *copy = strdup(arg), *save = NULL, *tok;
-	unsigned long v;
-
-	t->nsets = 0;
-	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (t->nsets == MAX_SETS ||
-		    cli_parse_uint(CMD, "--stations", tok, 1,
-				   IPX_BN_MAX_STATIONS, &v) < 0) {
-			if (t->nsets == MAX_SETS)
-				cli_error(CMD, "--stations: at most %d counts",
-					  MAX_SETS);
-			free(copy);
-			return -1;
-		}
-		t->sets[t->nsets++] = (unsigned)v;
-	}
-	free(copy);
-	if (!t->nsets) {
-		cli_error(CMD, "--stations needs counts, e.g. 1,5");
-		return -1;
-	}
-	return 0;
 }
 
 static int parse_only(struct battery *t, const char *arg)
@@ -142,13 +138,12 @@ struct row {
 	uint64_t ops, misses;
 };
 
-static void summarize(const struct ipx_bw_result *r, unsigned n,
-		      struct row *out)
+static void summarize(const struct sta *r, unsigned n, struct row *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->min = INFINITY;
 	for (unsigned i = 0; i < n; i++) {
-		double pps = r[i].seconds > 0 ? r[i].sent / r[i].seconds : 0;
+		double pps = r[i].seconds > 0 ? r[i].ops / r[i].seconds : 0;
 
 		out->total += pps;
 		out->min = pps < out->min ? pps : out->min;
@@ -156,13 +151,55 @@ static void summarize(const struct ipx_bw_result *r, unsigned n,
 		out->wire_kbs += r[i].seconds > 0 ? r[i].bytes / 1024.0 /
 							    r[i].seconds
 						  : 0;
-		out->ops += r[i].sent;
-		out->misses += r[i].delivered;
+		out->ops += r[i].ops;
+		out->misses += r[i].misses;
 	}
 	out->mean = n ? out->total / n : 0;
 	out->wire_kbs = n ? out->wire_kbs / n : 0;
 	if (!n)
 		out->min = 0;
+}
+
+/* Over the repeats of one test: the median row (each figure's median),
+ * the spread of the per-workstation mean and of the analyzer's peak. */
+struct rows {
+	struct row med;
+	struct ipx_stat_summary mean, peak;
+	bool wire;		/* the analyzer's figures exist */
+	uint64_t ops, misses;	/* summed over the repeats */
+};
+
+static void summarize_repeats(const struct battery *t, size_t set, int op,
+			      struct rows *out)
+{
+	double mean[FSBENCH_MAX_REPEAT], min[FSBENCH_MAX_REPEAT],
+		max[FSBENCH_MAX_REPEAT], total[FSBENCH_MAX_REPEAT],
+		kbs[FSBENCH_MAX_REPEAT], peak[FSBENCH_MAX_REPEAT];
+	unsigned n = t->b.repeat;
+
+	memset(out, 0, sizeof(*out));
+	out->wire = true;
+	for (unsigned k = 0; k < n; k++) {
+		struct row w;
+
+		summarize(run_of(t, set, op, k), t->sets[set], &w);
+		mean[k] = w.mean;
+		min[k] = w.min;
+		max[k] = w.max;
+		total[k] = w.total;
+		kbs[k] = w.wire_kbs;
+		peak[k] = wire_of(t, set, op, k)->peak_kbs;
+		out->wire &= wire_of(t, set, op, k)->valid;
+		out->ops += w.ops;
+		out->misses += w.misses;
+	}
+	out->med.mean = ipx_stat_median(mean, n);
+	out->med.min = ipx_stat_median(min, n);
+	out->med.max = ipx_stat_median(max, n);
+	out->med.total = ipx_stat_median(total, n);
+	out->med.wire_kbs = ipx_stat_median(kbs, n);
+	ipx_stat_summarize(mean, n, &out->mean);
+	ipx_stat_summarize(peak, n, &out->peak);
 }
 
 /* The round-trip bound of a single-request test: ops/s. */
@@ -200,48 +237,64 @@ static void print_table(const struct battery *t)
 	printf("# round trip %.1f us (ping of the server by ws1, %llu in "
 	       "%.1f s)\n",
 	       t->rtt * 1e6, (unsigned long long)t->pings, PING_SECONDS);
+	if (t->b.repeat > 1)
+		printf("# each test %u times: the median, [min-max] of the "
+		       "repeats where shown\n",
+		       t->b.repeat);
 	printf("%-38s %3s %9s %9s %9s %10s %9s %9s  %s\n", "", "",
-	       "ops/s per", "", "", "total", "wire KB/s", "peak", "1990 peak KB/s");
+	       "ops/s per", "", "", "total", "link KB/s", "analyzer",
+	       "1990 peak KB/s");
 	printf("%-38s %3s %9s %9s %9s %10s %9s %9s  %s\n", "test", "ws",
-	       "ws mean", "min", "max", "ops/s", "per ws", "KB/s",
+	       "ws mean", "min", "max", "ops/s", "per ws", "peak KB/s",
 	       "local | bridged");
 	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++) {
 		if (!t->only[op])
 			continue;
 		for (size_t s = 0; s < t->nsets; s++) {
-			struct row w;
+			struct rows r;
 			double l, br;
 
-			summarize(t->res[s][op], t->sets[s], &w);
+			summarize_repeats(t, s, op, &r);
 			ipx_bn_published_kbs(op, &l, &br);
 			printf("%-38s %3u %9.0f %9.0f %9.0f %10.0f %9.1f ",
-			       s ? "" : ipx_bn_op_title(op), t->sets[s], w.mean,
-			       w.min, w.max, w.total, w.wire_kbs);
-			if (t->wire[s][op].valid)
-				printf("%9.1f  ", t->wire[s][op].peak_kbs);
+			       s ? "" : ipx_bn_op_title(op), t->sets[s],
+			       r.med.mean, r.med.min, r.med.max, r.med.total,
+			       r.med.wire_kbs);
+			if (r.wire)
+				printf("%9.1f  ", r.peak.median);
 			else
 				printf("%9s  ", "-");
 			if (t->sets[s] == 1)
-				printf("%5.0f | %.0f", l, br);
+				printf("%5.0f | %-3.0f", l, br);
 			else
 				printf("%5s", "-");
+			if (t->b.repeat > 1)
+				printf("  ws mean [%.0f-%.0f]", r.mean.min,
+				       r.mean.max);
+			if (t->b.repeat > 1 && r.wire)
+				printf(" peak [%.1f-%.1f]", r.peak.min,
+				       r.peak.max);
 			if (op == IPX_BN_RANDOM_SEARCH)
 				printf("  (%llu of %llu missed)",
-				       (unsigned long long)w.misses,
-				       (unsigned long long)w.ops);
+				       (unsigned long long)r.misses,
+				       (unsigned long long)r.ops);
 			printf("\n");
 		}
 	}
-	printf("Per-test seconds: %.1f (searches %.1f)%s. Wire KB/s per ws: IPX "
-	       "bytes the workstation's link sent and received, mean over "
-	       "the test. Peak KB/s: the analyzer's busiest whole second on "
-	       "the wire, every station's frames (%s), as the 1990 analyzer "
-	       "measured; 1990 figures are for one workstation only.\n",
+	printf("Per-test seconds: %.1f (searches %.1f). Link KB/s: IPX bytes "
+	       "the workstation's link sent and received, mean over the "
+	       "test. Analyzer peak: the busiest whole second %s, as the "
+	       "1990 analyzer saw the LAN; 1990 figures are for one "
+	       "workstation only.\n",
 	       op_seconds(t, IPX_BN_LOCK), op_seconds(t, IPX_BN_DIR_SEARCH),
-	       t->b.sim ? ", simulated" : "",
-	       t->b.sim ? "the simulated segment's analyzer, the profile's "
-			  "wire bytes per frame"
-			: "- : no analyzer in real time");
+	       t->b.sim ? "of simulated time on the workstations' segment "
+			  "(every frame once, as the profile's wire bytes)"
+	       : t->b.pcap[0] ? "on the hub (every workstation's and the "
+				"server's packets, each once, 14-byte "
+				"Ethernet header included; recorded on the "
+				"hub started here)"
+			      : "on the hub ('-': a given hub is not "
+				"recorded)");
 	printf("Round-trip targets (1 workstation alone; %.0f%% of one round "
 	       "trip per request, the round trip pinged just before the "
 	       "test):\n",
@@ -251,12 +304,14 @@ static void print_table(const struct battery *t)
 
 		for (size_t s = 0; s < t->nsets && t->only[op] && bnd > 0;
 		     s++) {
+			struct rows r;
 			struct row w;
 
 			if (t->sets[s] != 1)
 				continue;
 			targets++;
-			summarize(t->res[s][op], 1, &w);
+			summarize_repeats(t, s, op, &r);
+			w = r.med;
 			printf("  %-36s %9.0f ops/s  bound %9.0f (%u request%s "
 			       "x %.1f us)  %5.1f%%  %s\n",
 			       ipx_bn_op_title(op), w.mean, bnd,
@@ -272,63 +327,80 @@ static void print_table(const struct battery *t)
 		       "workstation\n");
 }
 
-/* ,"analyzer":{...} when something measured the wire */
-static void print_json_wire(const struct fsbench_wire *x)
+static void print_sta_json(const struct sta *r, unsigned i)
 {
-	if (!x->valid)
+	printf("%s{\"ops\":%llu,\"seconds\":%.6f,\"ops_per_s\":%.3f,"
+	       "\"wire_bytes\":%llu,\"misses\":%llu,\"retransmits\":%llu}",
+	       i ? "," : "", (unsigned long long)r->ops, r->seconds,
+	       r->seconds > 0 ? r->ops / r->seconds : 0,
+	       (unsigned long long)r->bytes, (unsigned long long)r->misses,
+	       (unsigned long long)r->retransmits);
+}
+
+static void print_wire_json(const struct fsbench_wire *w)
+{
+	if (!w->valid) {
+		printf("null");
 		return;
-	printf(",\"analyzer\":{\"source\":");
-	fsbench_json_str(stdout, x->source);
-	printf(",\"peak_kbytes_per_s\":%.3f,\"mean_kbytes_per_s\":%.3f,"
-	       "\"packets\":%llu,\"bytes\":%llu,\"gaps\":[",
-	       x->peak_kbs, x->mean_kbs, (unsigned long long)x->packets,
-	       (unsigned long long)x->bytes);
-	for (int g = 0; g < IPX_ANALYZE_GAPS; g++)
-		printf("%s%llu", g ? "," : "", (unsigned long long)x->gaps[g]);
-	printf("]}");
+	}
+	printf("{\"packets\":%llu,\"bytes\":%llu,\"seconds\":%.6f,"
+	       "\"peak_kbytes_per_s\":%.3f,\"mean_kbytes_per_s\":%.3f}",
+	       (unsigned long long)w->packets, (unsigned long long)w->bytes,
+	       w->seconds, w->peak_kbs, w->mean_kbs);
 }
 
 static void print_json(const struct battery *t)
 {
 	printf("{\"benchmark\":\"battery\",\"conditions\":{");
 	fsbench_json_conditions(&t->b, stdout);
-	printf(",\"seconds\":%.3f,\"search_seconds\":%.3f,\"rtt_us\":%.3f},"
+	printf(",\"repeat\":%u,\"seconds\":%.3f,\"search_seconds\":%.3f,"
+	       "\"rtt_us\":%.3f},"
 	       "\"target\":%.2f,\"tests\":[",
-	       op_seconds(t, IPX_BN_LOCK), op_seconds(t, IPX_BN_DIR_SEARCH),
+	       t->b.repeat, op_seconds(t, IPX_BN_LOCK), op_seconds(t, IPX_BN_DIR_SEARCH),
 	       t->rtt * 1e6, TARGET);
 	bool first = true;
 
 	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++) {
 		for (size_t s = 0; s < t->nsets && t->only[op]; s++) {
-			const struct ipx_bw_result *r = t->res[s][op];
+			struct rows rs;
 			struct row w;
 			double l, br, bnd = bound(t, op);
 
-			summarize(r, t->sets[s], &w);
+			summarize_repeats(t, s, op, &rs);
+			w = rs.med;
 			ipx_bn_published_kbs(op, &l, &br);
 			printf("%s{\"test\":\"%s\",\"title\":", first ? "" : ",",
 			       ipx_bn_op_name(op));
 			first = false;
 			fsbench_json_str(stdout, ipx_bn_op_title(op));
+			/* the first run's, then every run's */
 			printf(",\"workstations\":%u,\"per_workstation\":[",
 			       t->sets[s]);
 			for (unsigned i = 0; i < t->sets[s]; i++)
-				printf("%s{\"ops\":%llu,\"seconds\":%.6f,"
-				       "\"ops_per_s\":%.3f,\"wire_bytes\":%llu,"
-				       "\"misses\":%llu,\"retransmits\":%llu}",
-				       i ? "," : "",
-				       (unsigned long long)r[i].sent,
-				       r[i].seconds,
-				       r[i].seconds > 0 ? r[i].sent /
-								  r[i].seconds
-							: 0,
-				       (unsigned long long)r[i].bytes,
-				       (unsigned long long)r[i].delivered,
-				       (unsigned long long)r[i].retransmits);
-			printf("],\"mean_ops_per_s\":%.3f,\"total_ops_per_s\":"
-			       "%.3f,\"wire_kbytes_per_s\":%.3f",
-			       w.mean, w.total, w.wire_kbs);
-			print_json_wire(&t->wire[s][op]);
+				print_sta_json(&run_of(t, s, op, 0)[i], i);
+			printf("],\"runs\":[");
+			for (unsigned k = 0; k < t->b.repeat; k++) {
+				const struct sta *r = run_of(t, s, op, k);
+
+				printf("%s{\"per_workstation\":[", k ? "," : "");
+				for (unsigned i = 0; i < t->sets[s]; i++)
+					print_sta_json(&r[i], i);
+				printf("],\"analyzer\":");
+				print_wire_json(wire_of(t, s, op, k));
+				printf("}");
+			}
+			printf("],\"mean_ops_per_s\":%.3f,\"mean_ops_per_s_min\":"
+			       "%.3f,\"mean_ops_per_s_max\":%.3f,"
+			       "\"total_ops_per_s\":%.3f,\"wire_kbytes_per_s\":"
+			       "%.3f,\"analyzer_peak_kbytes_per_s\":",
+			       w.mean, rs.mean.min, rs.mean.max, w.total,
+			       w.wire_kbs);
+			if (rs.wire)
+				printf("{\"median\":%.3f,\"min\":%.3f,\"max\":"
+				       "%.3f}",
+				       rs.peak.median, rs.peak.min, rs.peak.max);
+			else
+				printf("null");
 			if (t->sets[s] == 1)
 				printf(",\"published_peak_kbytes_per_s\":"
 				       "{\"local\":%.0f,\"bridged\":%.0f}",
@@ -347,26 +419,33 @@ static void print_json(const struct battery *t)
 
 static void print_csv(const struct battery *t)
 {
-	printf("test,workstations,station,ops,seconds,ops_per_s,"
+	printf("test,workstations,repeat,station,ops,seconds,ops_per_s,"
 	       "wire_kbytes_per_s,misses,analyzer_peak_kbytes_per_s\n");
 	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
 		for (size_t s = 0; s < t->nsets && t->only[op]; s++)
-			for (unsigned i = 0; i < t->sets[s]; i++) {
-				const struct ipx_bw_result *r =
-					&t->res[s][op][i];
-				double secs = r->seconds;
+			for (unsigned k = 0; k < t->b.repeat; k++)
+				for (unsigned i = 0; i < t->sets[s]; i++) {
+					const struct sta *r =
+						&run_of(t, s, op, k)[i];
+					const struct fsbench_wire *w =
+						wire_of(t, s, op, k);
+					double secs = r->seconds;
 
-				printf("%s,%u,%u,%llu,%.6f,%.3f,%.3f,%llu,",
-				       ipx_bn_op_name(op), t->sets[s], i + 1,
-				       (unsigned long long)r->sent, secs,
-				       secs > 0 ? r->sent / secs : 0,
-				       secs > 0 ? r->bytes / 1024.0 / secs : 0,
-				       (unsigned long long)r->delivered);
-				if (t->wire[s][op].valid)
-					printf("%.3f",
-					       t->wire[s][op].peak_kbs);
-				printf("\n");
-			}
+					printf("%s,%u,%u,%u,%llu,%.6f,%.3f,"
+					       "%.3f,%llu,",
+					       ipx_bn_op_name(op), t->sets[s],
+					       k + 1, i + 1,
+					       (unsigned long long)r->ops, secs,
+					       secs > 0 ? r->ops / secs : 0,
+					       secs > 0 ? r->bytes / 1024.0 /
+								  secs
+							: 0,
+					       (unsigned long long)r->misses);
+					if (w->valid)
+						printf("%.3f\n", w->peak_kbs);
+					else
+						printf("\n");
+				}
 }
 
 /* ---- the run ---- */
@@ -391,6 +470,33 @@ static void progress(const struct battery *t, unsigned k, unsigned n,
 	fflush(stderr);
 }
 
+/* One test once: each workstation's figures and the analyzer's window. */
+static int run_one(struct battery *t, size_t s, int op, unsigned rep,
+		   uint16_t k, char *err, size_t errlen)
+{
+	struct ipx_bw_result r[IPX_BN_MAX_STATIONS];
+	struct sta *out = run_of(t, s, op, rep);
+	int rc;
+
+	fsbench_wire_begin(&t->b);
+	rc = ipx_bn_run(t->b.ctl, &t->b.ro, op, t->sets[s],
+			op_seconds(t, op), 0, 0, k, r, err, errlen);
+	if (rc != IPX_OK)
+		return rc;
+	for (unsigned i = 0; i < t->sets[s]; i++) {
+		out[i].ops = r[i].sent;
+		out[i].misses = r[i].delivered;
+		out[i].bytes = r[i].bytes;
+		out[i].retransmits = r[i].retransmits;
+		out[i].seconds = r[i].seconds;
+	}
+	rc = fsbench_window(&t->b, t->sets[s], FSB_WIRE_ALL, 0,
+			    wire_of(t, s, op, rep));
+	if (rc != IPX_OK)
+		snprintf(err, errlen, "out of memory");
+	return rc;
+}
+
 static int run(struct battery *t)
 {
 	char err[768];
@@ -399,8 +505,9 @@ static int run(struct battery *t)
 	int rc;
 
 	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++) {
-		n += t->only[op] ? (unsigned)t->nsets : 0;
-		left += t->only[op] ? t->nsets * op_seconds(t, op) : 0;
+		n += t->only[op] ? (unsigned)t->nsets * t->b.repeat : 0;
+		left += t->only[op] ? t->nsets * t->b.repeat * op_seconds(t, op)
+				    : 0;
 	}
 	progress(t, ++k, n, "round trip (ping)", 1, PING_SECONDS, left);
 	left -= PING_SECONDS;
@@ -416,14 +523,14 @@ static int run(struct battery *t)
 						 NULL, err, sizeof(err));
 			if (rc != IPX_OK)
 				break;
-			progress(t, ++k, n, ipx_bn_op_name(op), t->sets[s],
-				 op_seconds(t, op), left);
-			left -= op_seconds(t, op);
-			fsbench_wire_begin(&t->b);
-			rc = ipx_bn_run(t->b.ctl, &t->b.ro, op, t->sets[s],
-					op_seconds(t, op), 0, 0, (uint16_t)k,
-					t->res[s][op], err, sizeof(err));
-			fsbench_wire_end(&t->b, &t->wire[s][op]);
+			for (unsigned rep = 0; rc == IPX_OK && rep < t->b.repeat;
+			     rep++) {
+				progress(t, ++k, n, ipx_bn_op_name(op),
+					 t->sets[s], op_seconds(t, op), left);
+				left -= op_seconds(t, op);
+				rc = run_one(t, s, op, rep, (uint16_t)k, err,
+					     sizeof(err));
+			}
 		}
 	}
 	if (t->b.progress)
@@ -432,6 +539,8 @@ static int run(struct battery *t)
 		cli_error(CMD, "battery: %s", err);
 		return CLI_FAIL;
 	}
+	if (fsbench_wire_collect(&t->b) != CLI_OK)
+		return CLI_FAIL;
 	if (t->b.json)
 		print_json(t);
 	else if (t->b.csv)
@@ -454,6 +563,7 @@ int bench_battery(int argc, char **argv)
 	struct battery t;
 	const char *fixtures = NULL;
 	bool seconds_given = false, quick = false;
+	unsigned want;
 	int opt, rc, code = CLI_OK;
 
 	memset(&t, 0, sizeof(t));
@@ -478,7 +588,8 @@ int bench_battery(int argc, char **argv)
 			quick = true;
 			continue;
 		case OPT_STATIONS:
-			if (parse_sets(&t, optarg) < 0)
+			if (fsbench_parse_sets(optarg, t.sets, MAX_SETS,
+					       &t.nsets) < 0)
 				return CLI_USAGE;
 			continue;
 		case OPT_ONLY:
@@ -518,11 +629,18 @@ int bench_battery(int argc, char **argv)
 			    &code);
 		return code;
 	}
+	want = t.b.agents;
 	rc = fsbench_check(&t.b);
+	if (rc == CLI_OK)
+		rc = fsbench_need(&t.b, want);
 	if (rc != CLI_OK)
 		return rc;
-	t.res = calloc(t.nsets, sizeof(*t.res));
-	t.wire = calloc(t.nsets, sizeof(*t.wire));
+	t.b.capture = true;
+	t.res = calloc(t.nsets * IPX_BN_BATTERY_OPS * t.b.repeat *
+			       IPX_BN_MAX_STATIONS,
+		       sizeof(*t.res));
+	t.wire = calloc(t.nsets * IPX_BN_BATTERY_OPS * t.b.repeat,
+			sizeof(*t.wire));
 	if (!t.res || !t.wire) {
 		free(t.res);
 		free(t.wire);

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "fsbench.h"
+#include "ipxlab/bench_stat.h"
 #include "ipxlab/err.h"
 #include "ipxlab/log.h"
 
@@ -42,7 +43,8 @@ void help_bench_copy(FILE *out)
 struct copyb {
 	struct fsbench b;
 	unsigned copies;
-	double t[IPX_BN_COPY_SIZES][MAX_COPIES];
+	/* t[repeat][size][copy] */
+	double t[FSBENCH_MAX_REPEAT][IPX_BN_COPY_SIZES][MAX_COPIES];
 };
 
 static double avg(const double *v, unsigned n)
@@ -54,23 +56,46 @@ static double avg(const double *v, unsigned n)
 	return n ? s / n : 0;
 }
 
+/* Over the repeats: copy i's median time (i == copies: the average's
+ * median), and the averages' spread. */
+static double med(const struct copyb *c, int s, unsigned i,
+		  struct ipx_stat_summary *avgs)
+{
+	double v[FSBENCH_MAX_REPEAT];
+
+	for (unsigned k = 0; k < c->b.repeat; k++)
+		v[k] = i < c->copies ? c->t[k][s][i]
+				     : avg(c->t[k][s], c->copies);
+	if (avgs)
+		ipx_stat_summarize(v, c->b.repeat, avgs);
+	return ipx_stat_median(v, c->b.repeat);
+}
+
 static void print_table(const struct copyb *c)
 {
 	printf("B3 file copy: file server '%s' to ws1's local disk, %u "
 	       "consecutive copies per size\n",
 	       c->b.srvname, c->copies);
 	fsbench_print_conditions(&c->b, stdout);
+	if (c->b.repeat > 1)
+		printf("# the series %u times: each copy's median, the "
+		       "average's median [min-max]\n",
+		       c->b.repeat);
 	printf("%9s  %-*s %9s  %s\n", "bytes", c->copies * 9, "seconds, each copy",
 	       "average", "1990 local: runs, avg | bridged: runs, avg");
 	for (int s = 0; s < IPX_BN_COPY_SIZES; s++) {
 		const struct ipx_bn_copy_pub *p = &ipx_bn_copy_published[s];
+		struct ipx_stat_summary a;
 
 		printf("%9u  ", ipx_bn_copy_size[s]);
 		for (unsigned i = 0; i < c->copies; i++)
-			printf("%8.4f ", c->t[s][i]);
-		printf("%9.4f  %.2f %.2f %.2f avg %.2f | %.2f %.2f %.2f avg "
+			printf("%8.4f ", med(c, s, i, NULL));
+		printf("%9.4f  ", med(c, s, c->copies, &a));
+		if (c->b.repeat > 1)
+			printf("[%.4f-%.4f]  ", a.min, a.max);
+		printf("%.2f %.2f %.2f avg %.2f | %.2f %.2f %.2f avg "
 		       "%.2f\n",
-		       avg(c->t[s], c->copies), p->local[0], p->local[1],
+		       p->local[0], p->local[1],
 		       p->local[2], p->local_avg, p->bridged[0], p->bridged[1],
 		       p->bridged[2], p->bridged_avg);
 	}
@@ -82,18 +107,30 @@ static void print_json(const struct copyb *c)
 {
 	printf("{\"benchmark\":\"copy\",\"conditions\":{");
 	fsbench_json_conditions(&c->b, stdout);
-	printf(",\"copies\":%u},\"sizes\":[", c->copies);
+	printf(",\"copies\":%u,\"repeat\":%u},\"sizes\":[", c->copies,
+	       c->b.repeat);
 	for (int s = 0; s < IPX_BN_COPY_SIZES; s++) {
 		const struct ipx_bn_copy_pub *p = &ipx_bn_copy_published[s];
+		struct ipx_stat_summary a;
 
 		printf("%s{\"bytes\":%u,\"seconds\":[", s ? "," : "",
 		       ipx_bn_copy_size[s]);
 		for (unsigned i = 0; i < c->copies; i++)
-			printf("%s%.6f", i ? "," : "", c->t[s][i]);
-		printf("],\"average\":%.6f,\"published\":{\"local\":[%.2f,%.2f,"
-		       "%.2f],\"local_avg\":%.2f,\"bridged\":[%.2f,%.2f,%.2f],"
-		       "\"bridged_avg\":%.2f}}",
-		       avg(c->t[s], c->copies), p->local[0], p->local[1],
+			printf("%s%.6f", i ? "," : "", med(c, s, i, NULL));
+		printf("],\"runs\":[");
+		for (unsigned k = 0; k < c->b.repeat; k++) {
+			printf("%s{\"seconds\":[", k ? "," : "");
+			for (unsigned i = 0; i < c->copies; i++)
+				printf("%s%.6f", i ? "," : "", c->t[k][s][i]);
+			printf("],\"average\":%.6f}",
+			       avg(c->t[k][s], c->copies));
+		}
+		med(c, s, c->copies, &a);
+		printf("],\"average\":%.6f,\"average_min\":%.6f,"
+		       "\"average_max\":%.6f,\"published\":{\"local\":[%.2f,"
+		       "%.2f,%.2f],\"local_avg\":%.2f,\"bridged\":[%.2f,%.2f,"
+		       "%.2f],\"bridged_avg\":%.2f}}",
+		       a.median, a.min, a.max, p->local[0], p->local[1],
 		       p->local[2], p->local_avg, p->bridged[0], p->bridged[1],
 		       p->bridged[2], p->bridged_avg);
 	}
@@ -102,11 +139,12 @@ static void print_json(const struct copyb *c)
 
 static void print_csv(const struct copyb *c)
 {
-	printf("bytes,copy,seconds\n");
+	printf("bytes,repeat,copy,seconds\n");
 	for (int s = 0; s < IPX_BN_COPY_SIZES; s++)
-		for (unsigned i = 0; i < c->copies; i++)
-			printf("%u,%u,%.6f\n", ipx_bn_copy_size[s], i + 1,
-			       c->t[s][i]);
+		for (unsigned k = 0; k < c->b.repeat; k++)
+			for (unsigned i = 0; i < c->copies; i++)
+				printf("%u,%u,%u,%.6f\n", ipx_bn_copy_size[s],
+				       k + 1, i + 1, c->t[k][s][i]);
 }
 
 static int run(struct copyb *c)
@@ -115,20 +153,25 @@ static int run(struct copyb *c)
 	int rc = IPX_OK;
 
 	for (int s = 0; rc == IPX_OK && s < IPX_BN_COPY_SIZES; s++) {
-		for (unsigned i = 0; rc == IPX_OK && i < c->copies; i++) {
-			struct ipx_bw_result r;
+		for (unsigned k = 0; rc == IPX_OK && k < c->b.repeat; k++)
+			for (unsigned i = 0; rc == IPX_OK && i < c->copies;
+			     i++) {
+				struct ipx_bw_result r;
 
-			if (c->b.progress) {
-				fprintf(stderr, "\r\033[K  copy: %u bytes, "
-						"copy %u/%u",
-					ipx_bn_copy_size[s], i + 1, c->copies);
-				fflush(stderr);
+				if (c->b.progress) {
+					fprintf(stderr,
+						"\r\033[K  copy: %u bytes, "
+						"run %u/%u, copy %u/%u",
+						ipx_bn_copy_size[s], k + 1,
+						c->b.repeat, i + 1, c->copies);
+					fflush(stderr);
+				}
+				rc = ipx_bn_run(c->b.ctl, &c->b.ro, IPX_BN_COPY,
+						1, 0, 1, ipx_bn_copy_size[s],
+						(uint16_t)i, &r, err,
+						sizeof(err));
+				c->t[k][s][i] = r.seconds;
 			}
-			rc = ipx_bn_run(c->b.ctl, &c->b.ro, IPX_BN_COPY, 1, 0, 1,
-					ipx_bn_copy_size[s], (uint16_t)i, &r,
-					err, sizeof(err));
-			c->t[s][i] = r.seconds;
-		}
 	}
 	if (c->b.progress)
 		fprintf(stderr, "\r\033[K");

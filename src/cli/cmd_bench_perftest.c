@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "fsbench.h"
+#include "ipxlab/bench_stat.h"
 #include "ipxlab/err.h"
 #include "ipxlab/log.h"
 
@@ -42,53 +43,157 @@ void help_bench_perftest(FILE *out)
 		IPX_BN_PERF_RECORD, IPX_BN_PERF_MAX_RECORD);
 }
 
-static double kbs(const struct ipx_bw_result *r, unsigned long size)
+/* One workstation's run. */
+struct rec {
+	uint64_t records;
+	double seconds, kbs;
+};
+
+struct perf {
+	struct fsbench b;
+	unsigned n;		/* workstations */
+	unsigned long size;
+	double secs;
+	struct rec r[FSBENCH_MAX_REPEAT][IPX_BN_MAX_STATIONS];
+};
+
+static double total(const struct perf *p, unsigned k)
 {
-	return r->seconds > 0 ? r->sent * (double)size / 1024 / r->seconds : 0;
+	double t = 0;
+
+	for (unsigned i = 0; i < p->n; i++)
+		t += p->r[k][i].kbs;
+	return t;
 }
 
-static void print(const struct fsbench *b, const struct ipx_bw_result *r,
-		  unsigned n, unsigned long size, double secs)
+/* Station i's Kbyte/s over the repeats (i == n: the total). */
+static void spread(const struct perf *p, unsigned i,
+		   struct ipx_stat_summary *out)
 {
-	double total = 0;
+	double v[FSBENCH_MAX_REPEAT];
+
+	for (unsigned k = 0; k < p->b.repeat; k++)
+		v[k] = i < p->n ? p->r[k][i].kbs : total(p, k);
+	ipx_stat_summarize(v, p->b.repeat, out);
+}
+
+static void print_row(const struct perf *p, const char *who, unsigned i,
+		      uint64_t records)
+{
+	struct ipx_stat_summary y;
+	char n[24] = "";
+
+	spread(p, i, &y);
+	if (i < p->n)
+		snprintf(n, sizeof(n), "%llu", (unsigned long long)records);
+	printf("%-12s %10s %12.1f", who, n, y.median);
+	if (p->b.repeat > 1)
+		printf("  [%.1f-%.1f]", y.min, y.max);
+	printf("\n");
+}
+
+static void print(const struct perf *p)
+{
+	const struct fsbench *b = &p->b;
 
 	if (b->csv) {
-		printf("station,records,seconds,kbytes_per_s\n");
-		for (unsigned i = 0; i < n; i++)
-			printf("%u,%llu,%.6f,%.3f\n", i + 1,
-			       (unsigned long long)r[i].sent, r[i].seconds,
-			       kbs(&r[i], size));
+		printf("repeat,station,records,seconds,kbytes_per_s\n");
+		for (unsigned k = 0; k < b->repeat; k++)
+			for (unsigned i = 0; i < p->n; i++)
+				printf("%u,%u,%llu,%.6f,%.3f\n", k + 1, i + 1,
+				       (unsigned long long)p->r[k][i].records,
+				       p->r[k][i].seconds, p->r[k][i].kbs);
 		return;
 	}
 	if (b->json) {
+		struct ipx_stat_summary y;
+
 		printf("{\"benchmark\":\"perftest\",\"conditions\":{");
 		fsbench_json_conditions(b, stdout);
-		printf(",\"seconds\":%.3f,\"record\":%lu},\"per_workstation\":[",
-		       secs, size);
-		for (unsigned i = 0; i < n; i++) {
-			printf("%s{\"records\":%llu,\"seconds\":%.6f,"
-			       "\"kbytes_per_s\":%.3f}",
-			       i ? "," : "", (unsigned long long)r[i].sent,
-			       r[i].seconds, kbs(&r[i], size));
-			total += kbs(&r[i], size);
+		printf(",\"seconds\":%.3f,\"record\":%lu,\"repeat\":%u},"
+		       "\"runs\":[",
+		       p->secs, p->size, b->repeat);
+		for (unsigned k = 0; k < b->repeat; k++) {
+			printf("%s{\"per_workstation\":[", k ? "," : "");
+			for (unsigned i = 0; i < p->n; i++)
+				printf("%s{\"records\":%llu,\"seconds\":%.6f,"
+				       "\"kbytes_per_s\":%.3f}",
+				       i ? "," : "",
+				       (unsigned long long)p->r[k][i].records,
+				       p->r[k][i].seconds, p->r[k][i].kbs);
+			printf("],\"total_kbytes_per_s\":%.3f}", total(p, k));
 		}
-		printf("],\"total_kbytes_per_s\":%.3f}\n", total);
+		spread(p, p->n, &y);
+		printf("],\"per_workstation\":[");
+		for (unsigned i = 0; i < p->n; i++) {
+			struct ipx_stat_summary w;
+
+			spread(p, i, &w);
+			printf("%s{\"records\":%llu,\"seconds\":%.6f,"
+			       "\"kbytes_per_s\":%.3f,\"kbytes_per_s_min\":"
+			       "%.3f,\"kbytes_per_s_max\":%.3f}",
+			       i ? "," : "",
+			       (unsigned long long)p->r[0][i].records,
+			       p->r[0][i].seconds, w.median, w.min, w.max);
+		}
+		printf("],\"total_kbytes_per_s\":%.3f,\"total_kbytes_per_s_min"
+		       "\":%.3f,\"total_kbytes_per_s_max\":%.3f}\n",
+		       y.median, y.min, y.max);
 		return;
 	}
 	printf("B4 performance test: %lu-byte records written overlaid to "
 	       "file server '%s', %.1f s\n",
-	       size, b->srvname, secs);
+	       p->size, b->srvname, p->secs);
 	fsbench_print_conditions(b, stdout);
+	if (b->repeat > 1)
+		printf("# %u runs: the median KB/s [min-max]; records of the "
+		       "first run\n",
+		       b->repeat);
 	printf("%-12s %10s %12s\n", "workstation", "records", "KB/s");
-	for (unsigned i = 0; i < n; i++) {
-		printf("%-12u %10llu %12.1f\n", i + 1,
-		       (unsigned long long)r[i].sent, kbs(&r[i], size));
-		total += kbs(&r[i], size);
+	for (unsigned i = 0; i < p->n; i++) {
+		char who[16];
+
+		snprintf(who, sizeof(who), "%u", i + 1);
+		print_row(p, who, i, p->r[0][i].records);
 	}
-	if (n > 1)
-		printf("%-12s %10s %12.1f\n", "total", "", total);
+	if (p->n > 1)
+		print_row(p, "total", p->n, 0);
 	printf("KB = 1024 bytes of data written (the user's view). The 1990 "
 	       "note published no figure for this test.\n");
+}
+
+static int run(struct perf *p)
+{
+	struct ipx_bw_result r[IPX_BN_MAX_STATIONS];
+	char err[768];
+
+	for (unsigned k = 0; k < p->b.repeat; k++) {
+		if (p->b.progress)
+			fprintf(stderr, "\r\033[K  perftest: %u workstation%s, "
+					"%.1f s, run %u/%u",
+				p->n, p->n == 1 ? "" : "s", p->secs, k + 1,
+				p->b.repeat);
+		if (ipx_bn_run(p->b.ctl, &p->b.ro, IPX_BN_PERFTEST, p->n,
+			       p->secs, 0, p->size, (uint16_t)(k + 1), r, err,
+			       sizeof(err)) != IPX_OK) {
+			if (p->b.progress)
+				fprintf(stderr, "\r\033[K");
+			cli_error(CMD, "perftest: %s", err);
+			return CLI_FAIL;
+		}
+		for (unsigned i = 0; i < p->n; i++) {
+			p->r[k][i].records = r[i].sent;
+			p->r[k][i].seconds = r[i].seconds;
+			p->r[k][i].kbs = r[i].seconds > 0
+						 ? r[i].sent * (double)p->size /
+							   1024 / r[i].seconds
+						 : 0;
+		}
+	}
+	if (p->b.progress)
+		fprintf(stderr, "\r\033[K");
+	print(p);
+	return CLI_OK;
 }
 
 int bench_perftest(int argc, char **argv)
@@ -101,82 +206,82 @@ int bench_perftest(int argc, char **argv)
 		FSBENCH_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct fsbench b;
-	struct ipx_bw_result r[IPX_BN_MAX_STATIONS];
-	double secs = DEFAULT_SECONDS;
-	unsigned long n = 1, size = IPX_BN_PERF_RECORD;
+	struct perf *p = calloc(1, sizeof(*p));
+	unsigned long n = 1;
 	bool quick = false, secs_given = false;
-	char err[768];
-	int opt, rc, code = CLI_OK;
+	int opt, rc = CLI_OK, code = CLI_OK;
 
-	memset(&b, 0, sizeof(b));
-	b.cmd = "perftest";
-	b.wait = 10;
+	if (!p) {
+		cli_error(CMD, "out of memory");
+		return CLI_FAIL;
+	}
+	p->b.cmd = "perftest";
+	p->b.wait = 10;
+	p->secs = DEFAULT_SECONDS;
+	p->size = IPX_BN_PERF_RECORD;
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":s:qvh", longopts, NULL)) !=
-	       -1) {
+	while (rc == CLI_OK &&
+	       (opt = getopt_long(argc, argv, ":s:qvh", longopts, NULL)) !=
+		       -1) {
 		if (opt == 's') {
 			if (cli_parse_seconds(CMD, "--seconds", optarg, 0.1,
-					      3600, &secs) < 0)
-				return CLI_USAGE;
+					      3600, &p->secs) < 0)
+				rc = CLI_USAGE;
 			secs_given = true;
 		} else if (opt == OPT_QUICK) {
 			quick = true;
 		} else if (opt == OPT_STATIONS) {
 			if (cli_parse_uint(CMD, "--stations", optarg, 1,
 					   IPX_BN_MAX_STATIONS, &n) < 0)
-				return CLI_USAGE;
+				rc = CLI_USAGE;
 		} else if (opt == OPT_SIZE) {
 			if (cli_parse_uint(CMD, "--size", optarg, 1,
-					   IPX_BN_PERF_MAX_RECORD, &size) < 0)
-				return CLI_USAGE;
+					   IPX_BN_PERF_MAX_RECORD, &p->size) < 0)
+				rc = CLI_USAGE;
 		} else if (opt == 'h') {
 			help_bench_perftest(stdout);
+			free(p);
 			return CLI_OK;
 		} else {
-			rc = fsbench_opt(&b, opt, optarg, (unsigned)n, &code);
-			if (rc == 2)
+			int r = fsbench_opt(&p->b, opt, optarg, (unsigned)n,
+					    &code);
+
+			if (r == 2) {
+				free(p);
 				return code;
-			if (rc <= 0)
-				return rc < 0 ? CLI_USAGE
-					      : bench_bad_option("perftest", opt,
-								 argv);
+			}
+			if (r <= 0)
+				rc = r < 0 ? CLI_USAGE
+					   : bench_bad_option("perftest", opt,
+							      argv);
 		}
 	}
-	if (optind < argc) {
+	if (rc == CLI_OK && optind < argc) {
 		cli_error(CMD, "perftest: unexpected argument '%s'",
 			  argv[optind]);
-		return CLI_USAGE;
+		rc = CLI_USAGE;
 	}
-	if (quick && secs_given) {
+	if (rc == CLI_OK && quick && secs_given) {
 		cli_error(CMD, "--quick and --seconds exclude each other");
-		return CLI_USAGE;
+		rc = CLI_USAGE;
 	}
 	if (quick)
-		secs = QUICK_SECONDS;
-	b.agents = (unsigned)n;
-	rc = fsbench_check(&b);
-	if (rc != CLI_OK)
-		return rc;
-	if (ipx_log_get_level() == IPX_LOG_INFO)
-		ipx_log_set_level(IPX_LOG_WARN);
-	rc = fsbench_start(&b);
+		p->secs = QUICK_SECONDS;
+	p->n = (unsigned)n;
+	p->b.agents = p->n;
+	if (rc == CLI_OK)
+		rc = fsbench_check(&p->b);
+	if (rc == CLI_OK)
+		rc = fsbench_need(&p->b, p->n);
 	if (rc == CLI_OK) {
-		if (b.progress)
-			fprintf(stderr, "\r\033[K  perftest: %lu workstation%s, "
-					"%.1f s",
-				n, n == 1 ? "" : "s", secs);
-		if (ipx_bn_run(b.ctl, &b.ro, IPX_BN_PERFTEST, n, secs, 0, size,
-			       1, r, err, sizeof(err)) != IPX_OK) {
-			cli_error(CMD, "perftest: %s", err);
-			rc = CLI_FAIL;
-		}
-		if (b.progress)
-			fprintf(stderr, "\r\033[K");
+		if (ipx_log_get_level() == IPX_LOG_INFO)
+			ipx_log_set_level(IPX_LOG_WARN);
+		rc = fsbench_start(&p->b);
 		if (rc == CLI_OK)
-			print(&b, r, (unsigned)n, size, secs);
+			rc = run(p);
+		fsbench_stop(&p->b, rc == CLI_OK);
 	}
-	fsbench_stop(&b, rc == CLI_OK);
+	free(p);
 	return rc;
 }

@@ -22,6 +22,86 @@
 #define CMD "bench"
 #define SIM_DEFAULT_PROFILE "eth10"
 
+/* --agents a,b,c: distinct names of running agents. */
+static int parse_agents(struct fsbench *b, const char *arg)
+{
+	char *save = NULL, *tok;
+
+	if (strlen(arg) >= sizeof(b->given)) {
+		cli_error(CMD, "--agents: too long (at most %d names)",
+			  IPX_BN_MAX_STATIONS);
+		return -1;
+	}
+	snprintf(b->given, sizeof(b->given), "%s", arg);
+	b->ngiven = 0;
+	for (tok = strtok_r(b->given, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (b->ngiven == IPX_BN_MAX_STATIONS ||
+		    strlen(tok) > IPX_HARNESS_NAME_MAX) {
+			cli_error(CMD, b->ngiven == IPX_BN_MAX_STATIONS
+					       ? "--agents: at most %d agents"
+					       : "--agents: a name has at most "
+						 "%d characters",
+				  b->ngiven == IPX_BN_MAX_STATIONS
+					  ? IPX_BN_MAX_STATIONS
+					  : IPX_HARNESS_NAME_MAX);
+			return -1;
+		}
+		for (unsigned i = 0; i < b->ngiven; i++)
+			if (!strcmp(b->names[i], tok)) {
+				cli_error(CMD, "--agents: '%s' twice: each "
+					       "workstation is its own agent",
+					  tok);
+				return -1;
+			}
+		b->names[b->ngiven++] = tok;
+	}
+	if (!b->ngiven) {
+		cli_error(CMD, "--agents needs agent names, e.g. ws1,ws2");
+		return -1;
+	}
+	return 0;
+}
+
+int fsbench_parse_sets(const char *arg, unsigned *sets, size_t max,
+		       size_t *n)
+{
+	char *copy = strdup(arg), *save = NULL, *tok;
+	unsigned long v;
+
+	*n = 0;
+	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (*n == max ||
+		    cli_parse_uint(CMD, "--stations", tok, 1,
+				   IPX_BN_MAX_STATIONS, &v) < 0) {
+			if (*n == max)
+				cli_error(CMD, "--stations: at most %zu counts",
+					  max);
+			free(copy);
+			return -1;
+		}
+		sets[(*n)++] = (unsigned)v;
+	}
+	free(copy);
+	if (!*n) {
+		cli_error(CMD, "--stations needs counts, e.g. 1,5");
+		return -1;
+	}
+	return 0;
+}
+
+int fsbench_need(const struct fsbench *b, unsigned n)
+{
+	if (b->ngiven && n > b->ngiven) {
+		cli_error(CMD, "%s: %u workstation%s wanted, --agents names "
+			       "%u",
+			  b->cmd, n, n == 1 ? "" : "s", b->ngiven);
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
+
 int fsbench_opt(struct fsbench *b, int opt, const char *arg, unsigned stations,
 		int *exit_code)
 {
@@ -62,6 +142,14 @@ int fsbench_opt(struct fsbench *b, int opt, const char *arg, unsigned stations,
 		return 1;
 	case FSB_OPT_CSV:
 		b->csv = true;
+		return 1;
+	case FSB_OPT_AGENTS:
+		return parse_agents(b, arg) < 0 ? -1 : 1;
+	case FSB_OPT_REPEAT:
+		if (cli_parse_uint(CMD, "--repeat", arg, 1, FSBENCH_MAX_REPEAT,
+				   &v) < 0)
+			return -1;
+		b->repeat = (unsigned)v;
 		return 1;
 	case 'q':
 		b->quiet = true;
@@ -124,6 +212,15 @@ int fsbench_check(struct fsbench *b)
 			  b->server);
 		return CLI_USAGE;
 	}
+	if (b->ngiven && !b->hub) {
+		cli_error(CMD, "--agents needs --hub HOST[:PORT]: the network "
+			       "the agents joined");
+		return CLI_USAGE;
+	}
+	if (b->ngiven)
+		b->agents = b->ngiven;
+	if (!b->repeat)
+		b->repeat = 1;
 	b->progress = !b->quiet && isatty(STDERR_FILENO);
 	return CLI_OK;
 }
@@ -154,6 +251,22 @@ static int start_server(struct fsbench *b)
 			  strerror(errno));
 		return CLI_FAIL;
 	}
+	return CLI_OK;
+}
+
+/* The file the hub started here records into. */
+static int open_pcap(struct fsbench *b)
+{
+	int fd;
+
+	snprintf(b->pcap, sizeof(b->pcap), "/tmp/ipxlab-wire.XXXXXX.pcap");
+	fd = mkstemps(b->pcap, 5);
+	if (fd < 0) {
+		cli_error(CMD, "mkstemps: %s", strerror(errno));
+		b->pcap[0] = '\0';
+		return CLI_FAIL;
+	}
+	close(fd);
 	return CLI_OK;
 }
 
@@ -202,6 +315,10 @@ static int start_sim(struct fsbench *b)
 	b->loop = ipx_bsim_loop(b->bsim);
 	b->ctl = ipx_bsim_ctl(b->bsim);
 	b->ro = *ipx_bsim_run_opts(b->bsim);
+	b->ro.span = &b->span;
+	b->nseen = ipx_hctl_agent_count(b->ctl);
+	for (size_t i = 0; i < b->nseen && i < IPX_BN_MAX_STATIONS; i++)
+		b->seen[i] = *ipx_hctl_agent_at(b->ctl, i);
 	snprintf(b->srvname, sizeof(b->srvname), "%s",
 		 ipx_bsim_server_name(b->bsim));
 	snprintf(b->hubtext, sizeof(b->hubtext), "in-process");
@@ -223,7 +340,7 @@ int fsbench_start(struct fsbench *b)
 	if (b->sim)
 		return start_sim(b);
 	ipx_config_defaults(&cfg);
-	for (unsigned i = 0; i < b->agents; i++) {
+	for (unsigned i = 0; i < b->agents && !b->ngiven; i++) {
 		if (b->hub)	/* on a shared hub, names nobody else uses */
 			snprintf(names[i], sizeof(names[i]), "ws%u-%d", i + 1,
 				 (int)getpid());
@@ -231,9 +348,18 @@ int fsbench_start(struct fsbench *b)
 			snprintf(names[i], sizeof(names[i]), "ws%u", i + 1);
 		np[i] = names[i];
 	}
+	for (unsigned i = 0; i < b->ngiven; i++)
+		np[i] = b->names[i];
 	no.hub = b->hub;
 	no.agents = np;
-	no.nagents = b->agents;
+	no.nagents = b->ngiven ? 0 : b->agents;
+	if (b->capture && !b->hub && (rc = open_pcap(b)) != CLI_OK)
+		return rc;
+	if (b->pcap[0]) {	/* each packet once, headers only */
+		no.pcap = b->pcap;
+		no.pcap_received = true;
+		no.pcap_snaplen = FSBENCH_SNAPLEN;
+	}
 	no.cfg = &cfg;
 	no.wait = wait;
 	no.fault = getenv("IPXLAB_AGENT_FAULT");
@@ -260,6 +386,7 @@ int fsbench_start(struct fsbench *b)
 		return CLI_FAIL;
 	}
 	cli_stop_on_signals(b->loop);
+	b->ro.span = &b->span;	/* on the clock the hub's capture stamps */
 	if (b->server)
 		snprintf(b->srvname, sizeof(b->srvname), "%s", b->server);
 	else if ((rc = start_server(b)) != CLI_OK)
@@ -278,12 +405,16 @@ int fsbench_start(struct fsbench *b)
 		cli_error(CMD, "%s: %s", b->cmd, err);
 		return CLI_FAIL;
 	}
+	b->nseen = ipx_hctl_agent_count(b->ctl);
+	for (size_t i = 0; i < b->nseen && i < IPX_BN_MAX_STATIONS; i++)
+		b->seen[i] = *ipx_hctl_agent_at(b->ctl, i);
 	return CLI_OK;
 }
 
-void fsbench_stop(struct fsbench *b, bool ok)
+void fsbench_stop_network(struct fsbench *b, bool ok)
 {
 	if (b->bsim) {	/* it owns the loop, the nodes and the controller */
+		b->sim_seconds = ipx_bsim_seconds(b->bsim);
 		ipx_bsim_free(b->bsim);
 		b->bsim = NULL;
 		b->ctl = NULL;
@@ -299,9 +430,20 @@ void fsbench_stop(struct fsbench *b, bool ok)
 	cli_stop_child(&b->srv);
 	ipx_hnet_stop(b->net, ok ? 2 * IPX_SEC : 0);
 	b->net = NULL;
+}
+
+void fsbench_stop(struct fsbench *b, bool ok)
+{
+	fsbench_stop_network(b, ok);
 	if (b->dir[0])
 		cli_remove_tree(b->dir);
 	b->dir[0] = '\0';
+	if (b->pcap[0])
+		unlink(b->pcap);
+	b->pcap[0] = '\0';
+	free(b->win);
+	b->win = NULL;
+	b->nwin = b->capwin = 0;
 }
 
 void fsbench_wire_begin(struct fsbench *b)
@@ -310,14 +452,11 @@ void fsbench_wire_begin(struct fsbench *b)
 		ipx_bsim_reset(b->bsim);
 }
 
-void fsbench_wire_end(struct fsbench *b, struct fsbench_wire *out)
+void fsbench_wire_sim(struct fsbench *b, struct fsbench_wire *out)
 {
-	const struct ipx_analyze *a;
+	const struct ipx_analyze *a = ipx_bsim_analyze(b->bsim,
+							IPX_BSIM_STATIONS);
 
-	memset(out, 0, sizeof(*out));
-	if (!b->bsim)
-		return;
-	a = ipx_bsim_analyze(b->bsim, IPX_BSIM_STATIONS);
 	out->valid = true;
 	out->source = "simulated analyzer";
 	out->peak_kbs = ipx_analyze_peak_kbps(a);
@@ -370,8 +509,8 @@ void fsbench_json_conditions(const struct fsbench *b, FILE *out)
 	fprintf(out, ",\"server_started_here\":%s,\"cpu_placement\":\"none "
 		     "(the scheduler's)\",\"agents\":[",
 		b->server ? "false" : "true");
-	for (size_t i = 0; i < ipx_hctl_agent_count(b->ctl); i++) {
-		const struct ipx_hctl_agent *g = ipx_hctl_agent_at(b->ctl, i);
+	for (size_t i = 0; i < b->nseen; i++) {
+		const struct ipx_hctl_agent *g = &b->seen[i];
 
 		fprintf(out, "%s{\"name\":", i ? "," : "");
 		fsbench_json_str(out, g->name);
@@ -391,7 +530,7 @@ void fsbench_print_conditions(const struct fsbench *b, FILE *out)
 	fprintf(out, "# ipxlab %s on %s, %ld CPUs online; no CPU pinning\n",
 		cli_version_text(), cli_machine_text(m, sizeof(m)),
 		sysconf(_SC_NPROCESSORS_ONLN));
-	if (b->bsim) {
+	if (b->sim) {
 		fprintf(out, "# simulated time, seed %llu: server, workstations "
 			     "and controller in this process on one in-memory "
 			     "segment, profile %s%s; %.1f simulated seconds in "
@@ -400,7 +539,8 @@ void fsbench_print_conditions(const struct fsbench *b, FILE *out)
 			     "scratch volume)\n",
 			(unsigned long long)b->seed, b->profile.name,
 			b->profile_default ? " (--sim's default)" : "",
-			ipx_bsim_seconds(b->bsim), b->srvname);
+			b->bsim ? ipx_bsim_seconds(b->bsim) : b->sim_seconds,
+			b->srvname);
 	} else {
 		fprintf(out, "# hub %s (%s), %s%s%s; file server '%s' (%s)\n",
 			b->hubtext, b->hub ? "given" : "started here",
@@ -411,7 +551,8 @@ void fsbench_print_conditions(const struct fsbench *b, FILE *out)
 			b->server ? "given" : "ipxlab server, scratch volume");
 	}
 	fprintf(out, "# workstations: %zu agent(s)%s, each its own %sIPX "
-		     "node and NCP connection\n",
-		ipx_hctl_agent_count(b->ctl), b->sim ? " in this process" : "",
-		b->sim ? "" : "process, ");
+		     "node and NCP connection%s\n",
+		b->nseen, b->sim ? " in this process" : "",
+		b->sim ? "" : "process, ",
+		b->ngiven ? " (given: --agents)" : "");
 }

@@ -14,10 +14,35 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "ipxlab/analyze.h"
 #include "ipxlab/bench_harness.h"
 #include "ipxlab/bench_ncp.h"
 #include "ipxlab/bench_sim.h"
 #include "ipxlab/link_profile.h"
+
+/*
+ * The analyzer's figures of one test: what was on the wire from the
+ * test's GO to its last RESULT. In real time fsbench_wire.c fills it from
+ * the capture of the hub started here; with --sim, from the simulated
+ * network's analyzer of the workstations' segment (all traffic only: a
+ * workstation's own window stays invalid).
+ */
+struct fsbench_wire {
+	bool valid;		/* false: nothing recorded (a given --hub) */
+	const char *source;	/* "hub capture", "simulated analyzer" */
+	uint64_t packets, bytes;	/* IPX packets, their bytes + 14 each */
+	double seconds;		/* the window's length */
+	double peak_kbs;	/* the busiest whole second from the window's
+				 * first packet, Kbyte/s (1,024 bytes) */
+	double mean_kbs;	/* first packet to last */
+	uint64_t gaps[IPX_ANALYZE_GAPS];	/* arrival gaps per bucket */
+};
+
+/* Which packets of a window count. */
+enum fsbench_scope {
+	FSB_WIRE_ALL,		/* all but the controller's own traffic */
+	FSB_WIRE_STATION,	/* between the server and one workstation */
+};
 
 struct fsbench {
 	/* options */
@@ -27,7 +52,13 @@ struct fsbench {
 	double wait;		/* --wait */
 	bool json, csv, quiet;
 	bool progress;		/* a terminal and not --quiet */
-	unsigned agents;	/* workstations to start */
+	unsigned agents;	/* workstations to start (or to use) */
+	/* --agents: these running agents instead of children (needs --hub) */
+	char given[IPX_BN_MAX_STATIONS * (IPX_HARNESS_NAME_MAX + 1)];
+	const char *names[IPX_BN_MAX_STATIONS];
+	unsigned ngiven;
+	bool capture;		/* record the wire (the hub started here) */
+	unsigned repeat;	/* --repeat: each test this many times */
 	/* --sim, --profile, --seed */
 	bool sim;		/* the whole network here, simulated time */
 	bool have_profile;	/* --profile given (or --sim's default) */
@@ -36,6 +67,7 @@ struct fsbench {
 	uint64_t seed;		/* --sim: the segments' randomness */
 	bool seed_given;
 	struct ipx_bsim *bsim;
+	double sim_seconds;	/* its simulated time, kept when it stops */
 	/* the run */
 	char dir[64];		/* the scratch volume ("" none) */
 	char srvname[48];
@@ -46,27 +78,22 @@ struct fsbench {
 	struct ipx_node *node;
 	struct ipx_hctl *ctl;
 	struct ipx_bn_run_opts ro;
+	/* the agents attached (kept for the conditions after the stop) */
+	struct ipx_hctl_agent seen[IPX_BN_MAX_STATIONS];
+	size_t nseen;
+	/* the wire: the capture, its windows, and where each one's figures go */
+	char pcap[64];		/* "" none */
+	struct ipx_hctl_span span;	/* the last run's (ro.span) */
+	struct fsbench_window *win;
+	size_t nwin, capwin;
 };
 
-/*
- * What an analyzer saw on the wire during one test: with --sim the
- * simulated network's analyzer of the workstations' segment fills it
- * (fsbench_wire_end); in real time another source (the hub's capture) can,
- * through the same struct. valid is false when nothing measured it.
- */
-struct fsbench_wire {
-	bool valid;
-	const char *source;	/* "simulated analyzer", ... */
-	double peak_kbs;	/* the busiest whole second, Kbyte/s */
-	double mean_kbs;	/* first to last packet */
-	uint64_t packets, bytes;
-	uint64_t gaps[IPX_ANALYZE_GAPS];	/* arrival gaps, analyze.h */
-};
-
-/* Before a test: the analyzer starts afresh (nothing in real time). */
+/* Before a test: with --sim the simulated analyzer starts afresh (the
+ * window of fsbench_window takes what it saw since); nothing in real
+ * time, where the capture is windowed afterwards. */
 void fsbench_wire_begin(struct fsbench *b);
-/* After it: what was seen since fsbench_wire_begin, or valid false. */
-void fsbench_wire_end(struct fsbench *b, struct fsbench_wire *out);
+/* --sim: what the simulated analyzer saw since then (fsbench_window). */
+void fsbench_wire_sim(struct fsbench *b, struct fsbench_wire *out);
 
 /* The options both commands take (fsbench_opt); for their help texts. */
 #define FSBENCH_HELP                                                          \
@@ -77,6 +104,12 @@ void fsbench_wire_end(struct fsbench *b, struct fsbench_wire *out);
 	"                      loopback port); the workstations start here\n"   \
 	"      --fixtures DIR  write the fixtures into DIR (a SYS volume for\n"  \
 	"                      'ipxlab server') and exit\n"                     \
+	"      --agents NAMES  use these running agents ('ipxlab agent\n"    \
+	"                      --name NAME' on the hub of --hub), e.g.\n"     \
+	"                      ws1,ws2: one per workstation, instead of\n"   \
+	"                      starting them here\n"                          \
+	"      --repeat N      each test N times (1 to 50): the table shows\n" \
+	"                      the median [min-max], the JSON every run\n"   \
 	"      --wait S        for the hub, agents and server (default 10)\n"  \
 	"      --profile NAME|FILE  the link: eth10, tr4, tr16, isn or a\n"    \
 	"                      profile file; in real time the hub started\n"  \
@@ -100,6 +133,8 @@ enum {
 	FSB_OPT_PROFILE,
 	FSB_OPT_SIM,
 	FSB_OPT_SEED,
+	FSB_OPT_AGENTS,
+	FSB_OPT_REPEAT,
 	FSB_OPT_FIRST,		/* each command's own from here */
 };
 
@@ -113,6 +148,8 @@ enum {
 	{ "profile", required_argument, NULL, FSB_OPT_PROFILE },    \
 	{ "sim", no_argument, NULL, FSB_OPT_SIM },                  \
 	{ "seed", required_argument, NULL, FSB_OPT_SEED },          \
+	{ "agents", required_argument, NULL, FSB_OPT_AGENTS },      \
+	{ "repeat", required_argument, NULL, FSB_OPT_REPEAT },      \
 	{ "quiet", no_argument, NULL, 'q' },                        \
 	{ "verbose", no_argument, NULL, 'v' },                      \
 	{ "help", no_argument, NULL, 'h' }
@@ -127,11 +164,53 @@ int fsbench_check(struct fsbench *b);
 int fsbench_start(struct fsbench *b);
 /* Stop everything started; remove the scratch volume. */
 void fsbench_stop(struct fsbench *b, bool ok);
+/* Only the processes and the controller (what fsbench_stop does first;
+ * the scratch files stay). Safe to call twice. */
+void fsbench_stop_network(struct fsbench *b, bool ok);
 /* The run's conditions as one JSON object's members (no braces). */
 void fsbench_json_conditions(const struct fsbench *b, FILE *out);
 /* The same as "# ..." lines above the table. */
 void fsbench_print_conditions(const struct fsbench *b, FILE *out);
 /* A JSON string (quotes added, escaped). */
 void fsbench_json_str(FILE *out, const char *s);
+/* --stations 1,5: up to max counts of 1..IPX_BN_MAX_STATIONS into sets;
+ * 0, or -1 with a message. */
+int fsbench_parse_sets(const char *arg, unsigned *sets, size_t max,
+		       size_t *n);
+/* --stations needs n workstations: with --agents, n of them given?
+ * (CLI_USAGE with a message if not.) */
+int fsbench_need(const struct fsbench *b, unsigned n);
+
+/* ---- the wire (fsbench_wire.c) ---- */
+
+#define FSBENCH_MAX_REPEAT 50	/* as FSBENCH_HELP says */
+/* Most bytes of a packet the capture keeps: the IPX header and the
+ * first bytes inside (the analyzer counts the rest by its length). */
+#define FSBENCH_SNAPLEN 64
+
+/* A window of the capture: the packets of the last run's span
+ * (b->span) that the filter takes, and where its figures go; the run's
+ * agents and the controller, to end it where the hub saw the RESULTs. */
+struct fsbench_window {
+	struct ipx_analyze_filter filter;
+	struct fsbench_wire *out;
+	ipx_time results;	/* the run's span.results */
+	int station;		/* FSB_WIRE_STATION's agent, else -1 */
+	uint8_t ctl[IPX_NODE_LEN];
+	uint8_t agent[IPX_BN_MAX_STATIONS][IPX_NODE_LEN];
+	unsigned nagents;
+};
+
+/* Add a window for the run just made on the first n agents (out->valid
+ * stays false without a capture). IPX_OK or IPX_ENOMEM. */
+int fsbench_window(struct fsbench *b, unsigned n, enum fsbench_scope scope,
+		   unsigned station, struct fsbench_wire *out);
+/* After the last run: stop the network (the capture closes), then
+ * analyze every window in one pass over the file. CLI_ code. */
+int fsbench_wire_collect(struct fsbench *b);
+/* The shares per gap bucket (percent of the gaps counted); false when
+ * there were none. */
+bool fsbench_gap_shares(const uint64_t gaps[IPX_ANALYZE_GAPS],
+			double share[IPX_ANALYZE_GAPS]);
 
 #endif

@@ -35,6 +35,12 @@ void ipx_hub_capture(struct ipx_hub_options *opts, struct ipx_capture *cap)
 {
 	opts->tap = tap_tx;
 	opts->tap_ctx = cap;
+	ipx_hub_capture_received(opts, cap);
+}
+
+void ipx_hub_capture_received(struct ipx_hub_options *opts,
+			      struct ipx_capture *cap)
+{
 	opts->rx_tap = tap_rx;
 	opts->rx_tap_ctx = cap;
 }

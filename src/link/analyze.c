@@ -81,6 +81,18 @@ enum ipx_analyze_proto ipx_analyze_classify(const uint8_t *ipx, size_t len)
 	return IPX_ANALYZE_IPX;
 }
 
+/* Outside the filter's time window? Then counted as such. */
+static bool outside(struct ipx_analyze *a, uint64_t when)
+{
+	const struct ipx_analyze_filter *f = &a->filter;
+
+	if (when >= f->from_us && (!f->to_us || when < f->to_us))
+		return false;
+	a->frames++;
+	a->drops[IPX_ANALYZE_DROP_OUTSIDE]++;
+	return true;
+}
+
 static bool in_filter(const struct ipx_analyze_filter *f, const uint8_t *ipx)
 {
 	const uint8_t *dst = ipx + 10, *src = ipx + 22;
@@ -88,7 +100,25 @@ static bool in_filter(const struct ipx_analyze_filter *f, const uint8_t *ipx)
 	if (!f->conversation)
 		return true;
 	return (ipx_node_eq(src, f->a) && ipx_node_eq(dst, f->b)) ||
-	       (ipx_node_eq(src, f->b) && ipx_node_eq(dst, f->a));
+	       (!f->one_way && ipx_node_eq(src, f->b) &&
+		ipx_node_eq(dst, f->a));
+}
+
+static bool excluded(const struct ipx_analyze_filter *f, const uint8_t *ipx,
+		     uint64_t when)
+{
+	size_t n = f->nexclude < IPX_ANALYZE_MAX_EXCLUDE
+			   ? f->nexclude
+			   : IPX_ANALYZE_MAX_EXCLUDE;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ipx_analyze_exclude *x = &f->exclude[i];
+
+		if (when >= x->from_us && (ipx_node_eq(ipx + 10, x->node) ||
+					   ipx_node_eq(ipx + 22, x->node)))
+			return true;
+	}
+	return false;
 }
 
 static int count_second(struct ipx_analyze *a, size_t sec, size_t bytes)
@@ -141,6 +171,8 @@ int ipx_analyze_add_ipx(struct ipx_analyze *a, uint64_t when_us,
 	struct ipx_header h;
 	uint64_t sec;
 
+	if (outside(a, when_us))
+		return IPX_OK;
 	a->frames++;
 	if (ipx_header_decode(ipx, len, &h) != IPX_OK) {
 		a->drops[IPX_ANALYZE_DROP_BAD_IPX]++;
@@ -148,6 +180,10 @@ int ipx_analyze_add_ipx(struct ipx_analyze *a, uint64_t when_us,
 	}
 	if (!in_filter(&a->filter, ipx)) {
 		a->drops[IPX_ANALYZE_DROP_OTHER]++;
+		return IPX_OK;
+	}
+	if (excluded(&a->filter, ipx, when_us)) {
+		a->drops[IPX_ANALYZE_DROP_EXCLUDED]++;
 		return IPX_OK;
 	}
 	if (!a->packets) {
@@ -220,23 +256,32 @@ static uint32_t rd32(const uint8_t *p, bool swap)
 			      (uint32_t)p[1] << 8 | p[0];
 }
 
-int ipx_analyze_pcap(struct ipx_analyze *a, const uint8_t *data, size_t len,
+#define PCAP_HDR_LEN 24
+#define REC_HDR_LEN 16
+#define PAD_MAX 2048	/* a snapped record is padded up to this */
+#define REC_MAX (16u << 20)	/* a longer record ends a stream as cut */
+
+struct pcap_hdr {
+	bool swap, nano;
+	uint32_t linktype, snaplen;
+};
+
+/* The file's 24-byte header (len: the bytes there are). */
+static int parse_hdr(const uint8_t *data, size_t len, struct pcap_hdr *h,
 		     char *err, size_t errlen)
 {
-	uint32_t magic, linktype;
-	bool swap, nano;
-	size_t pos = 24;
+	uint32_t magic;
 
-	if (len < 24) {
+	if (len < PCAP_HDR_LEN) {
 		snprintf(err, errlen, "not a pcap file (shorter than its "
 				      "24-byte header)");
 		return IPX_EINVAL;
 	}
 	magic = rd32(data, false);
 	if (magic == 0xA1B2C3D4 || magic == 0xA1B23C4D) {
-		swap = false;
+		h->swap = false;
 	} else if (magic == 0xD4C3B2A1 || magic == 0x4D3CB2A1) {
-		swap = true;
+		h->swap = true;
 	} else {
 		snprintf(err, errlen, "not a classic pcap file (magic %08X; "
 				      "pcapng is not read: convert it with "
@@ -244,31 +289,65 @@ int ipx_analyze_pcap(struct ipx_analyze *a, const uint8_t *data, size_t len,
 			 (unsigned)magic);
 		return IPX_EINVAL;
 	}
-	nano = rd32(data, swap) == 0xA1B23C4D;
-	linktype = rd32(data + 20, swap) & 0x0FFFFFFF;
-	if (linktype != LINKTYPE_ETHERNET && linktype != LINKTYPE_LINUX_SLL) {
+	h->nano = rd32(data, h->swap) == 0xA1B23C4D;
+	h->snaplen = rd32(data + 16, h->swap);
+	h->linktype = rd32(data + 20, h->swap) & 0x0FFFFFFF;
+	if (h->linktype != LINKTYPE_ETHERNET &&
+	    h->linktype != LINKTYPE_LINUX_SLL) {
 		snprintf(err, errlen, "link type %u: only Ethernet (1) and "
 				      "Linux cooked (113) are read",
-			 (unsigned)linktype);
+			 (unsigned)h->linktype);
 		return IPX_EINVAL;
 	}
-	while (len - pos >= 16) {
-		uint64_t sec = rd32(data + pos, swap);
-		uint64_t frac = rd32(data + pos + 4, swap);
-		size_t incl = rd32(data + pos + 8, swap);
-		size_t orig = rd32(data + pos + 12, swap);
-		uint64_t when = sec * 1000000 + (nano ? frac / 1000 : frac);
+	return IPX_OK;
+}
 
-		pos += 16;
+/*
+ * One record (its 16-byte header, then 'incl' bytes). A record the snap
+ * length cut (incl equal to the file's snap length, less than the
+ * original) is a whole packet whose tail was not kept on purpose: it is
+ * counted with its original length, the missing bytes read as zeros.
+ */
+static int add_record(struct ipx_analyze *a, const struct pcap_hdr *h,
+		      const uint8_t *rh, const uint8_t *data, size_t incl)
+{
+	static uint8_t pad[PAD_MAX];
+	uint64_t sec = rd32(rh, h->swap), frac = rd32(rh + 4, h->swap);
+	size_t orig = rd32(rh + 12, h->swap);
+	uint64_t when = sec * 1000000 + (h->nano ? frac / 1000 : frac);
+
+	if (outside(a, when))	/* before decoding: many windows, one file */
+		return IPX_OK;
+	if (incl < orig && incl == h->snaplen && orig <= PAD_MAX) {
+		memcpy(pad, data, incl);
+		memset(pad + incl, 0, orig - incl);
+		data = pad;
+		incl = orig;
+	}
+	return h->linktype == LINKTYPE_ETHERNET
+		       ? ipx_analyze_add(a, when, data, incl, orig)
+		       : add_sll(a, when, data, incl, orig);
+}
+
+int ipx_analyze_pcap(struct ipx_analyze *a, const uint8_t *data, size_t len,
+		     char *err, size_t errlen)
+{
+	struct pcap_hdr h;
+	size_t pos = PCAP_HDR_LEN;
+
+	if (parse_hdr(data, len, &h, err, errlen) != IPX_OK)
+		return IPX_EINVAL;
+	while (len - pos >= REC_HDR_LEN) {
+		const uint8_t *rh = data + pos;
+		size_t incl = rd32(rh + 8, h.swap);
+
+		pos += REC_HDR_LEN;
 		if (incl > len - pos) {
 			a->frames++;
 			a->drops[IPX_ANALYZE_DROP_CUT]++;
 			return IPX_OK;	/* a file still being written */
 		}
-		if ((linktype == LINKTYPE_ETHERNET
-			     ? ipx_analyze_add(a, when, data + pos, incl, orig)
-			     : add_sll(a, when, data + pos, incl, orig)) !=
-		    IPX_OK) {
+		if (add_record(a, &h, rh, data + pos, incl) != IPX_OK) {
 			snprintf(err, errlen, "out of memory");
 			return IPX_ENOMEM;
 		}
@@ -281,54 +360,87 @@ int ipx_analyze_pcap(struct ipx_analyze *a, const uint8_t *data, size_t len,
 	return IPX_OK;
 }
 
-int ipx_analyze_file(struct ipx_analyze *a, const char *path, char *err,
-		     size_t errlen)
+/* Every analyzer counts a record cut off at the end of the file. */
+static void cut_all(struct ipx_analyze *const *a, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		a[i]->frames++;
+		a[i]->drops[IPX_ANALYZE_DROP_CUT]++;
+	}
+}
+
+int ipx_analyze_stream_each(struct ipx_analyze *const *a, size_t n, FILE *f,
+			    char *err, size_t errlen)
+{
+	uint8_t gh[PCAP_HDR_LEN], rh[REC_HDR_LEN];
+	size_t cap = 65536;
+	uint8_t *buf = malloc(cap);
+	struct pcap_hdr h;
+	size_t got = fread(gh, 1, sizeof(gh), f);
+	int rc = IPX_OK;
+
+	if (!buf) {
+		snprintf(err, errlen, "out of memory");
+		return IPX_ENOMEM;
+	}
+	if (parse_hdr(gh, got, &h, err, errlen) != IPX_OK) {
+		free(buf);
+		return IPX_EINVAL;
+	}
+	while (rc == IPX_OK && (got = fread(rh, 1, sizeof(rh), f)) > 0) {
+		size_t incl = rd32(rh + 8, h.swap);
+
+		if (got == sizeof(rh) && incl > cap && incl <= REC_MAX) {
+			uint8_t *p = realloc(buf, incl);
+
+			if (!p) {
+				rc = IPX_ENOMEM;
+				snprintf(err, errlen, "out of memory");
+				break;
+			}
+			buf = p;
+			cap = incl;
+		}
+		if (got < sizeof(rh) || incl > cap ||
+		    fread(buf, 1, incl, f) != incl) {
+			cut_all(a, n);	/* a file still being written */
+			break;
+		}
+		for (size_t i = 0; rc == IPX_OK && i < n; i++)
+			rc = add_record(a[i], &h, rh, buf, incl);
+		if (rc != IPX_OK)
+			snprintf(err, errlen, "out of memory");
+	}
+	free(buf);
+	if (rc == IPX_OK && ferror(f)) {
+		snprintf(err, errlen, "cannot read it");
+		rc = IPX_EIO;
+	}
+	return rc;
+}
+
+int ipx_analyze_file_each(struct ipx_analyze *const *a, size_t n,
+			  const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	size_t len = 0, cap = 0;
+	char msg[300];
 	int rc;
 
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return IPX_EIO;
 	}
-	for (;;) {
-		size_t n;
-
-		if (len == cap) {
-			uint8_t *p = realloc(buf, cap ? cap * 2 : 1 << 16);
-
-			if (!p) {
-				free(buf);
-				fclose(f);
-				snprintf(err, errlen, "%s: out of memory", path);
-				return IPX_ENOMEM;
-			}
-			buf = p;
-			cap = cap ? cap * 2 : 1 << 16;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		snprintf(err, errlen, "%s: cannot read it", path);
-		free(buf);
-		fclose(f);
-		return IPX_EIO;
-	}
+	rc = ipx_analyze_stream_each(a, n, f, msg, sizeof(msg));
 	fclose(f);
-	rc = ipx_analyze_pcap(a, buf, len, err, errlen);
-	if (rc != IPX_OK) {
-		char msg[300];
-
-		snprintf(msg, sizeof(msg), "%s: %s", path, err);
-		snprintf(err, errlen, "%s", msg);
-	}
-	free(buf);
+	if (rc != IPX_OK)
+		snprintf(err, errlen, "%s: %s", path, msg);
 	return rc;
+}
+
+int ipx_analyze_file(struct ipx_analyze *a, const char *path, char *err,
+		     size_t errlen)
+{
+	return ipx_analyze_file_each(&a, 1, path, err, errlen);
 }
 
 /* ---- figures ---- */

@@ -55,13 +55,14 @@ int ipx_capture_open(struct ipx_loop *loop,
 	cap->loop = loop;
 	cap->opts = *opts;
 	if (opts->pcap_path) {
-		rc = ipx_pcap_open(opts->pcap_path, &cap->pcap, err, errlen);
+		rc = ipx_pcap_open_snap(opts->pcap_path, opts->snaplen,
+					&cap->pcap, err, errlen);
 		if (rc != IPX_OK) {
 			free(cap);
 			return rc;
 		}
 	}
-	if (!ipx_loop_clock(loop)->simulated) {
+	if (!ipx_loop_clock(loop)->simulated && !opts->loop_time) {
 		struct timespec ts;
 
 		clock_gettime(CLOCK_REALTIME, &ts);

@@ -19,6 +19,7 @@
 
 struct ipx_pcap {
 	FILE *f;
+	size_t snaplen;
 };
 
 static void put32le(uint8_t *p, uint32_t v)
@@ -31,6 +32,12 @@ static void put32le(uint8_t *p, uint32_t v)
 
 int ipx_pcap_open(const char *path, struct ipx_pcap **out, char *err,
 		  size_t errlen)
+{
+	return ipx_pcap_open_snap(path, 0, out, err, errlen);
+}
+
+int ipx_pcap_open_snap(const char *path, size_t snaplen,
+		       struct ipx_pcap **out, char *err, size_t errlen)
 {
 	struct ipx_pcap *pc = calloc(1, sizeof(*pc));
 	uint8_t gh[24] = { 0 };
@@ -46,7 +53,8 @@ int ipx_pcap_open(const char *path, struct ipx_pcap **out, char *err,
 	put32le(gh, 0xA1B2C3D4);	/* magic: microsecond timestamps */
 	ipx_put16le(gh + 4, 2);		/* version 2.4 */
 	ipx_put16le(gh + 6, 4);
-	put32le(gh + 16, SNAPLEN);
+	pc->snaplen = snaplen && snaplen < SNAPLEN ? snaplen : SNAPLEN;
+	put32le(gh + 16, (uint32_t)pc->snaplen);
 	put32le(gh + 20, LINKTYPE_ETHERNET);
 	if (fwrite(gh, sizeof(gh), 1, pc->f) != 1) {
 		snprintf(err, errlen, "%s: write error", path);
@@ -63,13 +71,18 @@ static int write_record(struct ipx_pcap *pc, ipx_time when, const uint8_t *a,
 			size_t alen, const uint8_t *b, size_t blen)
 {
 	uint8_t rh[16];
+	size_t orig = alen + blen;
 
-	if (alen + blen > SNAPLEN)
+	if (orig > SNAPLEN)
 		return IPX_ETOOBIG;
+	if (orig > pc->snaplen) {	/* keep the first snaplen bytes */
+		alen = alen < pc->snaplen ? alen : pc->snaplen;
+		blen = pc->snaplen - alen < blen ? pc->snaplen - alen : blen;
+	}
 	put32le(rh, (uint32_t)(when / IPX_SEC));
 	put32le(rh + 4, (uint32_t)(when % IPX_SEC));
 	put32le(rh + 8, (uint32_t)(alen + blen));
-	put32le(rh + 12, (uint32_t)(alen + blen));
+	put32le(rh + 12, (uint32_t)orig);
 	if (fwrite(rh, sizeof(rh), 1, pc->f) != 1 ||
 	    (alen && fwrite(a, alen, 1, pc->f) != 1) ||
 	    (blen && fwrite(b, blen, 1, pc->f) != 1))

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # battery_test.sh [IPXLAB] - the file-server benchmarks as a user runs them
-# (`ipxlab bench battery`, `ipxlab bench copy`, `ipxlab bench perftest`): bad options refused with
+# (`ipxlab bench battery`, `copy`, `perftest`, `arrival`): bad options refused with
 # clear messages, --fixtures writes the volume, a short battery with 1 and
 # 2 workstations whose JSON has every test with every workstation's count
 # and whose CSV has a line per workstation, the same in simulated time
 # (--sim: deterministic, the analyzer's peak per test) and on a link
-# profile (--profile), a copy run with every size,
-# an existing server named with --server, and a workstation killed
-# mid-run reported by name with nothing left.
+# profile (--profile), a copy run with every size, an existing server
+# named with --server, running agents with --agents (and one missing),
+# --repeat's median [min-max], B5's buckets and JSON, and a workstation
+# killed mid-run reported by name with nothing left.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -216,6 +217,96 @@ assert all(x["per_workstation"][0]["ops"] > 0 for x in d["tests"])' "$TMP/s.json
 	pass "battery --hub --server: an existing server with the fixtures, recorded as given"
 else
 	fail "battery --hub --server: an existing server with the fixtures, recorded as given" "$(cat "$TMP/s.err")" "$(cat "$TMP/srv.err")"
+fi
+
+# --- running agents (--agents), found by SAP on the hub of --hub ----------------
+refused battery --repeat 0 "--repeat must be a whole number from 1 to 50"
+refused battery --agents a1 "--agents needs --hub"
+refused battery --hub "$HUB" --agents a1,a1 "--agents: 'a1' twice"
+refused battery --hub "$HUB" --server BATT-IT --agents a1 --stations 2 "2 workstations wanted, --agents names 1"
+refused arrival --hub "$HUB" "the capture of the hub this command starts"
+refused arrival --quick --transfers 3 "--quick and --transfers exclude each other"
+"$BIN" agent --hub "$HUB" --name "bt-a1-$$" -q >/dev/null 2>"$TMP/a1.err" & a1=$!; PIDS+=($a1)
+"$BIN" agent --hub "$HUB" --name "bt-a2-$$" -q >/dev/null 2>"$TMP/a2.err" & a2=$!; PIDS+=($a2)
+if timeout 60 "$BIN" bench battery --hub "$HUB" --server BATT-IT --agents "bt-a1-$$,bt-a2-$$" \
+	--stations 2 --seconds 0.2 --only lock --json >"$TMP/ag.json" 2>"$TMP/ag.err" &&
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); c=d["conditions"]
+assert [a["name"] for a in c["agents"]] == sys.argv[2].split(","), c
+x = d["tests"][0]
+assert x["workstations"] == 2 and all(w["ops"] > 0 for w in x["per_workstation"])
+assert x["analyzer_peak_kbytes_per_s"] is None  # a given hub is not recorded' \
+		"$TMP/ag.json" "bt-a1-$$,bt-a2-$$" &&
+	timeout 60 "$BIN" bench copy --hub "$HUB" --server BATT-IT --agents "bt-a2-$$" --copies 1 \
+		>"$TMP/ag.txt" 2>>"$TMP/ag.err" && has "$TMP/ag.txt" "^ +214705 "; then
+	pass "battery and copy --agents: running agents found by SAP do the work"
+else
+	fail "battery and copy --agents: running agents found by SAP do the work" "$(cat "$TMP/ag.err")" "$(head -c 600 "$TMP/ag.json")"
+fi
+kill "$a1" "$a2" 2>/dev/null; wait "$a1" "$a2" 2>/dev/null
+out=$(timeout 30 "$BIN" bench battery --hub "$HUB" --server BATT-IT --agents "bt-gone-$$" --wait 1 \
+	--stations 1 --only lock --seconds 0.2 2>&1 >/dev/null); rc=$?
+if [ $rc = 1 ] && grep -q "no agent named 'bt-gone-$$' answered" <<<"$out"; then
+	pass "--agents with an agent that is not running: exit 1, named"
+else
+	fail "--agents with an agent that is not running: exit 1, named" "rc=$rc" "$out"
+fi
+
+# --- --repeat: median [min-max] in the table, every run in the JSON -------------
+if timeout 60 "$BIN" bench battery --seconds 0.2 --stations 1 --only lock --repeat 3 >"$TMP/r.txt" 2>&1 &&
+	has "$TMP/r.txt" "each test 3 times: the median" &&
+	has "$TMP/r.txt" "^record lock/unlock +1 .*ws mean \[[0-9]+-[0-9]+\] peak \[[0-9.]+-[0-9.]+\]" &&
+	timeout 60 "$BIN" bench perftest --seconds 0.2 --repeat 3 --json >"$TMP/r.json" 2>>"$TMP/r.txt" &&
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["runs"]
+assert len(r) == 3 and all(x["total_kbytes_per_s"] > 0 for x in r)
+w = d["per_workstation"][0]
+assert w["kbytes_per_s_min"] <= w["kbytes_per_s"] <= w["kbytes_per_s_max"]' "$TMP/r.json"; then
+	pass "--repeat 3: the median and [min-max] shown, the three runs in the JSON"
+else
+	fail "--repeat 3: the median and [min-max] shown, the three runs in the JSON" "$(cat "$TMP/r.txt")" "$(cat "$TMP/r.json")"
+fi
+
+# --- arrival (B5) ---------------------------------------------------------------
+if timeout 60 "$BIN" bench arrival --quick >"$TMP/ar.txt" 2>"$TMP/ar.err" &&
+	has "$TMP/ar.txt" "0-4 +5-9 +10-14 +15-19 +20-24 +25-29 +>=30" &&
+	has "$TMP/ar.txt" "^1 +all +[0-9]+ +[0-9]+ " && has "$TMP/ar.txt" "^5 +all " &&
+	has "$TMP/ar.txt" "^ +ws5 +[0-9]+ " && has "$TMP/ar.txt" "No 1990 figures for this test"; then
+	pass "arrival --quick: the seven buckets with 1 and 5 workstations, all and each"
+else
+	fail "arrival --quick: the seven buckets with 1 and 5 workstations, all and each" "$(cat "$TMP/ar.err")" "$(cat "$TMP/ar.txt")"
+fi
+if timeout 60 "$BIN" bench arrival --transfers 2 --stations 2 --repeat 2 --json >"$TMP/ar.json" 2>"$TMP/ar.err" &&
+	python3 - "$TMP/ar.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["conditions"]["bytes"] == 25184 and d["published"] is None
+(s,) = d["sets"]
+assert s["workstations"] == 2 and len(s["runs"]) == 2
+for r in s["runs"]:
+    assert len(r["copy_seconds"]) == 2 and all(len(c) == 2 for c in r["copy_seconds"])
+    for who in ("all", "ws1", "ws2"):
+        x = r[who]
+        assert x["gaps"] == sum(x["gaps_ms"].values()) > 0, x
+        assert abs(sum(x["share_percent"].values()) - 100) < 0.01, x
+    # each workstation's packets are part of all; nothing counted twice:
+    # what the hub recorded (less the 14-byte Ethernet header each) is
+    # what the workstation's own link counted, less its SPX packets to
+    # the controller (the ack of GO; more when the machine is busy)
+    assert r["ws1"]["packets"] + r["ws2"]["packets"] == r["all"]["packets"], r
+    for who in ("ws1", "ws2"):
+        x = r[who]
+        seen = x["bytes"] - 14 * x["packets"]
+        assert 0.9 * x["link_bytes"] <= seen <= x["link_bytes"], (who, x)
+    # request and reply pairs, as many for each workstation and transfer
+    # (unless a request was sent again: a busy machine)
+    if r["ws1"]["retransmits"] == r["ws2"]["retransmits"] == 0:
+        assert r["ws1"]["packets"] == r["ws2"]["packets"] and r["ws1"]["packets"] % 4 == 0, r
+b = s["summary"]["all"]["share_percent"]["0-4"]
+assert b["min"] <= b["median"] <= b["max"]
+PY
+then
+	pass "arrival --json: per run all and each workstation, each packet once, shares summing to 100"
+else
+	fail "arrival --json: per run all and each workstation, each packet once, shares summing to 100" "$(cat "$TMP/ar.err")" "$(head -c 800 "$TMP/ar.json")"
 fi
 
 # --- a workstation killed mid-run -----------------------------------------------

@@ -302,6 +302,150 @@ static void snap_length_cut_is_not_bad_ipx(void **state)
 	ipx_analyze_free(&a);
 }
 
+/* Per-test windows of one capture, read once: each analyzer takes its
+ * window's packets only, and the one that leaves out a node (the
+ * benchmark's controller) counts none of that node's. */
+static void windows_and_an_excluded_node(void **state)
+{
+	struct ipx_analyze a, b, *both[] = { &a, &b };
+	struct ipx_analyze_filter fa = { .from_us = BASE,
+					 .to_us = BASE + 30000 };
+	struct ipx_analyze_filter fb = { .from_us = BASE + 30000,
+					 .to_us = BASE + 2000001,
+					 .nexclude = 2 };
+	char err[200];
+
+	(void)state;
+	write_trace(path);
+	memcpy(fb.exclude[0].node, node_z, 6);
+	/* and y from 1.5 s on: the packet at 2 s is z's anyway, the one at
+	 * 1.5 s is x to y */
+	memcpy(fb.exclude[1].node, node_y, 6);
+	fb.exclude[1].from_us = BASE + 1500000;
+	ipx_analyze_init(&a, &fa);
+	ipx_analyze_init(&b, &fb);
+	assert_int_equal(ipx_analyze_file_each(both, 2, path, err, sizeof(err)),
+			 IPX_OK);
+	/* a: the first four (0, 3, 8, 20 ms); gaps 3, 5, 12 ms */
+	assert_int_equal(a.packets, 4);
+	assert_int_equal(a.drops[IPX_ANALYZE_DROP_OUTSIDE], NTRACE - 4);
+	assert_int_equal(a.gaps[0], 1);
+	assert_int_equal(a.gaps[1], 1);
+	assert_int_equal(a.gaps[2], 1);
+	/* b: the rest but the two to or from z and y's after 1.5 s; 60 ->
+	 * 89.999 -> 120 ms (the gaps before 60 ms are not b's) */
+	assert_int_equal(b.packets, 3);
+	assert_int_equal(b.drops[IPX_ANALYZE_DROP_EXCLUDED], 3);
+	assert_int_equal(b.drops[IPX_ANALYZE_DROP_OUTSIDE], 4);
+	assert_int_equal(b.gaps[5], 1);
+	assert_int_equal(b.gaps[6], 1);
+	assert_int_equal(b.gaps[0] + b.gaps[1] + b.gaps[2] + b.gaps[3] +
+				 b.gaps[4],
+			 0);
+	assert_int_equal(b.first_us, BASE + 60000);
+	assert_string_equal(ipx_analyze_drop_name(IPX_ANALYZE_DROP_EXCLUDED),
+			    "excluded_node");
+	ipx_analyze_free(&a);
+	ipx_analyze_free(&b);
+	assert_int_equal(ipx_analyze_file_each(both, 2, "/nonexistent/x.pcap",
+					       err, sizeof(err)),
+			 IPX_EIO);
+}
+
+/*
+ * A packet train in simulated time, as bench arrival records it: a
+ * capture keeping 64 bytes of each packet, two transfers with a long
+ * pause between them and one packet of a third node (the controller's)
+ * inside the first. Each transfer's window holds its gaps only; the
+ * snapped records count whole; without windows the pause would be one
+ * more gap of >= 30 ms.
+ */
+static void a_train_in_windows_with_snapped_records(void **state)
+{
+	/* us from 0: transfer 1 at 0.., the controller's packet at 30 ms
+	 * (ctl), transfer 2 at 1 s.. */
+	static const struct {
+		ipx_time at;
+		bool ctl;
+	} train[] = { { 0, 0 }, { 1000, 0 }, { 2000, 0 }, { 9000, 0 },
+		      { 21000, 0 }, { 30000, 1 }, { 52000, 0 },
+		      { 1000000, 0 }, { 1004000, 0 }, { 1010000, 0 } };
+	char file[] = "/tmp/ipxlab-analyze-train-XXXXXX";
+	struct ipx_capture_options co = { .pcap_path = file, .snaplen = 64 };
+	struct ipx_analyze w1, w2, all, *each[] = { &w1, &w2, &all };
+	struct ipx_analyze_filter f1 = { .from_us = 0, .to_us = 60000,
+					 .nexclude = 1 };
+	struct ipx_analyze_filter f2 = { .from_us = 900000, .to_us = 2000000,
+					 .nexclude = 1 };
+	struct ipx_capture *cap;
+	struct ipx_clock clk;
+	struct ipx_loop *loop;
+	char err[200];
+	int fd = mkstemp(file);
+	FILE *f;
+	long size;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	ipx_clock_fake_init(&clk, 0);
+	loop = ipx_loop_new(&clk);
+	assert_int_equal(ipx_capture_open(loop, &co, &cap, err, sizeof(err)),
+			 IPX_OK);
+	for (size_t i = 0; i < sizeof(train) / sizeof(train[0]); i++) {
+		uint8_t p[1000] = { 0 };
+		struct ipx_header h = { .checksum = 0xFFFF,
+					.length = train[i].ctl ? 60 : 1000,
+					.type = 17 };
+
+		memcpy(h.dst.node, i % 2 ? node_x : node_y, 6);
+		memcpy(h.src.node,
+		       train[i].ctl ? node_z : i % 2 ? node_y : node_x, 6);
+		h.dst.socket = 0x0451;
+		ipx_header_encode(&h, p);
+		ipx_clock_advance(&clk, train[i].at - ipx_loop_now(loop));
+		ipx_capture_ipx(cap, "hub", false, p, h.length, NULL, NULL);
+	}
+	assert_int_equal(ipx_capture_close(cap), IPX_OK);
+	ipx_loop_free(loop);
+	/* every record 16 + 64 bytes after the 24-byte header */
+	f = fopen(file, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	fclose(f);
+	assert_int_equal(size, 24 + 9 * (16 + 64) + 16 + 60 + 14 - 10);
+	memcpy(f1.exclude[0].node, node_z, 6);
+	memcpy(f2.exclude[0].node, node_z, 6);
+	ipx_analyze_init(&w1, &f1);
+	ipx_analyze_init(&w2, &f2);
+	ipx_analyze_init(&all, NULL);
+	assert_int_equal(ipx_analyze_file_each(each, 3, file, err, sizeof(err)),
+			 IPX_OK);
+	unlink(file);
+	assert_int_equal(w1.packets, 6);
+	assert_int_equal(w1.bytes, 6 * 1014);	/* whole, not 64 */
+	assert_int_equal(w1.drops[IPX_ANALYZE_DROP_CUT], 0);
+	assert_int_equal(w1.drops[IPX_ANALYZE_DROP_EXCLUDED], 1);
+	assert_int_equal(w1.proto[IPX_ANALYZE_NCP], 6);
+	/* gaps 1, 1, 7, 12, 31 ms */
+	assert_int_equal(w1.gaps[0], 2);
+	assert_int_equal(w1.gaps[1], 1);
+	assert_int_equal(w1.gaps[2], 1);
+	assert_int_equal(w1.gaps[6], 1);
+	/* gaps 4, 6 ms */
+	assert_int_equal(w2.packets, 3);
+	assert_int_equal(w2.gaps[0], 1);
+	assert_int_equal(w2.gaps[1], 1);
+	/* no windows: the pause and the controller's packet are gaps too */
+	assert_int_equal(all.packets, 10);
+	assert_int_equal(all.gaps[6], 1);	/* the pause */
+	assert_int_equal(all.gaps[4], 1);	/* 30 -> 52 ms */
+	ipx_analyze_free(&w1);
+	ipx_analyze_free(&w2);
+	ipx_analyze_free(&all);
+}
+
 /* What `ipxlab analyze` prints for the trace, as text and as JSON; a
  * file cut short says what it skipped; a missing file is named. */
 static char *report(const struct ipx_analyze *a, bool json)
@@ -361,7 +505,8 @@ static void the_report(void **state)
 		"\"10-14\":11.11,\"15-19\":11.11,\"20-24\":11.11,"
 		"\"25-29\":11.11,\">=30\":33.33},"
 		"\"skipped\":{\"not_ipx\":0,\"bad_ipx\":0,\"cut_short\":0,"
-		"\"other_conversation\":0}}\n");
+		"\"other_conversation\":0,\"outside_window\":0,"
+		"\"excluded_node\":0}}\n");
 	free(text);
 	ipx_analyze_free(&a);
 	/* Cut in the last record: the text says what was skipped. */
@@ -405,6 +550,8 @@ int main(void)
 		cmocka_unit_test(linux_cooked_capture),
 		cmocka_unit_test(live_beside_a_capture),
 		cmocka_unit_test(snap_length_cut_is_not_bad_ipx),
+		cmocka_unit_test(windows_and_an_excluded_node),
+		cmocka_unit_test(a_train_in_windows_with_snapped_records),
 		cmocka_unit_test(the_report),
 	};
 

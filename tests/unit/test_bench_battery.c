@@ -261,10 +261,12 @@ static void perftest_overlays_one_record(void **state)
 static void time_mode_and_the_barrier(void **state)
 {
 	struct world *w = world_new();
+	struct ipx_hctl_span span = { 0, 0 };
 	char path[200], err[400] = "";
 	uint64_t r0;
 
 	(void)state;
+	w->o.span = &span;
 	if (ipx_bn_run(w->ctl, &w->o, IPX_BN_SHARED_SMALL, WS, 0.2, 0, 0, 1,
 		       res, err, sizeof(err)) != IPX_OK)
 		fail_msg("%s", err);
@@ -273,6 +275,12 @@ static void time_mode_and_the_barrier(void **state)
 		/* each ran the time asked, within an operation */
 		assert_true(res[i].seconds >= 0.2 && res[i].seconds < 0.25);
 	}
+	/* the run's span (the analyzer's window): from before the GO to the
+	 * last RESULT, so it holds every workstation's 0.2 s */
+	assert_true(span.go > 0);
+	assert_true(span.results - span.go >= 200 * IPX_MSEC);
+	assert_true(span.results - span.go < 300 * IPX_MSEC);
+	w->o.span = NULL;
 	/* one workstation cannot get ready (its file is gone): nobody
 	 * starts, so the server sees not a single read */
 	snprintf(path, sizeof(path), "%s/BATTERY/PRIV05.DAT", w->root);

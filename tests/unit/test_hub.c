@@ -302,23 +302,28 @@ static void stats_print_every_counter_and_client(void **state)
 	assert_string_equal(ipx_hub_drop_name(IPX_HUB_DROP_COUNT), "?");
 }
 
-/* `ipxlab hub --pcap`: what the hub receives and sends, captured. */
-static void capture_sees_both_directions(void **state)
+/* A client's registration through a hub whose taps feed a capture (both,
+ * or the receive side only): the packets recorded; the lines in *text. */
+static uint64_t capture_registration(struct hub_rig *r, bool received_only,
+				     char **text)
 {
-	struct hub_rig *r = *state;
 	struct ipx_hub_options o = { .detached = true };
 	struct ipx_capture_options co = { 0 };
 	struct ipx_capture *cap;
 	struct ipx_hub *hub;
 	struct sockaddr_in from = hubrig_client(5000);
 	uint8_t p[30] = { 0 };
-	char err[128], *text = NULL;
+	char err[128];
 	size_t size = 0;
+	uint64_t n;
 
-	co.print = open_memstream(&text, &size);
+	co.print = open_memstream(text, &size);
 	assert_int_equal(ipx_capture_open(r->loop, &co, &cap, err, sizeof(err)),
 			 IPX_OK);
-	ipx_hub_capture(&o, cap);
+	if (received_only)
+		ipx_hub_capture_received(&o, cap);
+	else
+		ipx_hub_capture(&o, cap);
 	o.bind = hubrig_client(213);
 	assert_int_equal(ipx_hub_open(r->loop, &o, &hub, err, sizeof(err)),
 			 IPX_OK);
@@ -327,14 +332,35 @@ static void capture_sees_both_directions(void **state)
 	ipx_put16(p + 16, 2);
 	ipx_hub_input(hub, &from, p, sizeof(p));
 	ipx_hub_flush(hub);
-	assert_int_equal(ipx_capture_packets(cap), 2);
+	n = ipx_capture_packets(cap);
 	ipx_hub_close(hub);
 	assert_int_equal(ipx_capture_close(cap), IPX_OK);
 	fclose(co.print);
+	return n;
+}
+
+/* `ipxlab hub --pcap`: what the hub receives and sends, captured. */
+static void capture_sees_both_directions(void **state)
+{
+	char *text = NULL;
+
+	assert_int_equal(capture_registration(*state, false, &text), 2);
 	/* One line in, one out, each from or to the client's node. */
 	assert_non_null(strstr(text, "7F0000011388"));
 	assert_non_null(strchr(text, '\n'));
 	assert_non_null(strchr(strchr(text, '\n') + 1, '\n'));
+	free(text);
+}
+
+/* The benchmarks' analyzer capture: the receive side only, so each packet
+ * is recorded once (the registration in, not the answer's copy out). */
+static void capture_received_records_each_packet_once(void **state)
+{
+	char *text = NULL;
+
+	assert_int_equal(capture_registration(*state, true, &text), 1);
+	assert_non_null(strstr(text, " in "));
+	assert_null(strstr(text, " out "));
 	free(text);
 }
 
@@ -531,6 +557,7 @@ int main(void)
 		T(other_networks_go_to_the_other_routers),
 		T(stats_print_every_counter_and_client),
 		T(capture_sees_both_directions),
+		T(capture_received_records_each_packet_once),
 		T(silent_clients_get_keepalives_then_leave),
 		T(many_clients_are_found_by_node),
 	};
