@@ -343,10 +343,16 @@ static void print_wire_json(const struct fsbench_wire *w)
 		printf("null");
 		return;
 	}
-	printf("{\"packets\":%llu,\"bytes\":%llu,\"seconds\":%.6f,"
-	       "\"peak_kbytes_per_s\":%.3f,\"mean_kbytes_per_s\":%.3f}",
+	printf("{\"source\":");
+	fsbench_json_str(stdout, w->source ? w->source : "");
+	printf(",\"packets\":%llu,\"bytes\":%llu,\"seconds\":%.6f,"
+	       "\"peak_kbytes_per_s\":%.3f,\"mean_kbytes_per_s\":%.3f,"
+	       "\"gaps\":[",
 	       (unsigned long long)w->packets, (unsigned long long)w->bytes,
 	       w->seconds, w->peak_kbs, w->mean_kbs);
+	for (unsigned g = 0; g < IPX_ANALYZE_GAPS; g++)
+		printf("%s%llu", g ? "," : "", (unsigned long long)w->gaps[g]);
+	printf("]}");
 }
 
 static void print_json(const struct battery *t)

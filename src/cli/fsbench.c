@@ -497,10 +497,10 @@ void fsbench_json_conditions(const struct fsbench *b, FILE *out)
 		fprintf(out, "null");
 	fprintf(out, ",\"profile_default\":%s,\"simulated\":%s",
 		b->profile_default ? "true" : "false", b->sim ? "true" : "false");
-	if (b->bsim)
+	if (b->sim)
 		fprintf(out, ",\"seed\":%llu,\"simulated_seconds\":%.6f",
 			(unsigned long long)b->seed,
-			ipx_bsim_seconds(b->bsim));
+			b->bsim ? ipx_bsim_seconds(b->bsim) : b->sim_seconds);
 	fprintf(out, ",\"hub\":");
 	fsbench_json_str(out, b->hubtext);
 	fprintf(out, ",\"hub_started_here\":%s,\"server\":",

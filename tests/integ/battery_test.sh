@@ -138,7 +138,8 @@ assert c["simulated_seconds"] > 11 * 0.5, c
 t = d["tests"]
 assert len(t) == 22, len(t)
 for x in t:
-    a = x["analyzer"]
+    a = x["runs"][0]["analyzer"]
+    assert a["source"] == "simulated analyzer", a
     # 4 Mbit/s: never more than 488 Kbyte/s on the wire
     assert 0 < a["peak_kbytes_per_s"] <= 4e6 / 8 / 1024, x
     assert a["packets"] > 0 and sum(a["gaps"]) == a["packets"] - 1, x
