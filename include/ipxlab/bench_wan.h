@@ -101,8 +101,10 @@ struct ipx_bwan_limit_opts {
 };
 
 struct ipx_bwan_step {
-	uint64_t load_bps;	/* the background load offered */
-	double load_carried_bps;	/* of it, what reached the sink */
+	uint64_t load_bps;	/* the background load asked for */
+	/* bits/s of it sent, and received at the sink (counted to the end
+	 * of the drain), over the time the load was on */
+	double load_sent_bps, load_carried_bps;
 	double copy_bps;	/* file data copied, bits/s, all together */
 	double copy_max_s, copy_mean_s;	/* per copy */
 	double deadline;	/* s, the one applied */

@@ -206,7 +206,12 @@ int ipx_bwan_limit_found(const struct ipx_bwan_step *steps, size_t n)
 	return last;
 }
 
-/* One step: the load, the warm-up, the copies, the verdict. */
+/*
+ * One step: the load, the warm-up, the copies, the verdict. What the load
+ * carried is all the sink got from the load's start to the end of the
+ * drain (the packets still in the bridge's buffers when the load stops
+ * make up for the first ones' way across) over the time it was on.
+ */
 static void limit_step(struct ipx_hctl *c, struct ipx_bwan_flood *f,
 		       const struct ipx_bwan_limit_opts *o, size_t probes,
 		       uint32_t copies, double deadline, uint16_t repeat,
@@ -214,10 +219,13 @@ static void limit_step(struct ipx_hctl *c, struct ipx_bwan_flood *f,
 {
 	struct ipx_bn_run_opts ro = o->run;
 	struct ipx_bwan_flood_count n0, n1;
-	ipx_time t0, t1;
-	double secs, bytes = 0, sum_s = 0;
+	ipx_time t0, t1, on0, on1;
+	double secs, on, bytes = 0, sum_s = 0;
+	char why[sizeof(st->why) - 40];
 	int rc;
 
+	ipx_bwan_flood_count(f, &n0);
+	on0 = ipx_loop_now(f->loop);
 	ipx_bwan_flood_rate(f, st->load_bps);
 	if (st->load_bps && o->warmup > 0)
 		ipx_loop_run_for(f->loop, (ipx_time)(o->warmup * IPX_SEC));
@@ -225,21 +233,30 @@ static void limit_step(struct ipx_hctl *c, struct ipx_bwan_flood *f,
 	 * copy (a copy still going then has missed it anyway). */
 	if (deadline > 0)
 		ro.timeout = (ipx_time)((deadline * copies + 1) * IPX_SEC);
-	ipx_bwan_flood_count(f, &n0);
 	t0 = ipx_loop_now(f->loop);
 	rc = ipx_bn_run(c, &ro, IPX_BN_COPY, probes, 0, copies, o->file_size,
-			repeat, res, st->why, sizeof(st->why));
-	t1 = ipx_loop_now(f->loop);
-	ipx_bwan_flood_count(f, &n1);
+			repeat, res, why, sizeof(why));
+	t1 = on1 = ipx_loop_now(f->loop);
 	ipx_bwan_flood_rate(f, 0);
+	if (o->drain > 0)
+		ipx_loop_run_for(f->loop, (ipx_time)(o->drain * IPX_SEC));
+	ipx_bwan_flood_count(f, &n1);
 	secs = (double)(t1 - t0) / IPX_SEC;
-	st->load_carried_bps = secs > 0 ? (double)(n1.got_bytes - n0.got_bytes) *
-						  8 / secs
-					: 0;
+	on = (double)(on1 - on0) / IPX_SEC;
+	if (st->load_bps && on > 0) {
+		st->load_sent_bps = (double)(n1.sent_bytes - n0.sent_bytes) *
+				    8 / on;
+		st->load_carried_bps =
+			(double)(n1.got_bytes - n0.got_bytes) * 8 / on;
+	}
 	st->deadline = deadline;
 	st->ok = rc == IPX_OK;
-	if (!st->ok)
-		goto drain;
+	if (!st->ok) {
+		snprintf(st->why, sizeof(st->why), "a copy did not complete: "
+						   "%s",
+			 why);
+		return;
+	}
 	for (size_t i = 0; i < probes; i++) {
 		double mx = (double)res[i].lat.max / 1e9;
 
@@ -257,9 +274,6 @@ static void limit_step(struct ipx_hctl *c, struct ipx_bwan_flood *f,
 						   "the deadline of %.2f s",
 			 st->copy_max_s, deadline);
 	}
-drain:
-	if (o->drain > 0)
-		ipx_loop_run_for(f->loop, (ipx_time)(o->drain * IPX_SEC));
 }
 
 int ipx_bwan_limit(struct ipx_hctl *c, struct ipx_bwan_flood *f,

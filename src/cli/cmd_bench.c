@@ -39,6 +39,9 @@ void help_bench(FILE *out)
 		     "         from the server to a workstation's disk\n"
 		     "  perftest B4, the 1990 performance test: 4 KB records\n"
 		     "         written overlaid, Kbyte/s as the user sees it\n"
+		     "  wan    B6, the 1990 bridged network: the battery with and\n"
+		     "         without the WAN bridge, its throughput limit, and\n"
+		     "         the workstation scaling curve\n"
 		     "  eth    IPX datagram rate over the Ethernet link between\n"
 		     "         two interfaces, beside raw AF_PACKET frames\n"
 		     "         (bench/eth.sh)\n"
@@ -1198,6 +1201,8 @@ int cmd_bench(int argc, char **argv)
 		return bench_copy(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "perftest"))
 		return bench_perftest(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "wan"))
+		return bench_wan(argc - 1, argv + 1);
 	cli_error("bench", "unknown benchmark '%s'", argv[1]);
 	help_bench(stderr);
 	return CLI_USAGE;
