@@ -65,6 +65,10 @@ struct ipx_bwan_flood;
 struct ipx_bwan_flood_count {
 	uint64_t sent, sent_bytes;	/* IPX packets and bytes sent */
 	uint64_t got, got_bytes;	/* received at the sink */
+	/* since the last ipx_bwan_flood_rate: when the first packet came
+	 * (0: none yet), and got_bytes just before it */
+	ipx_time first_at;
+	uint64_t got_before_first;
 };
 
 /*
@@ -102,8 +106,8 @@ struct ipx_bwan_limit_opts {
 
 struct ipx_bwan_step {
 	uint64_t load_bps;	/* the background load asked for */
-	/* bits/s of it sent, and received at the sink (counted to the end
-	 * of the drain), over the time the load was on */
+	/* bits/s of it sent while it was on, and received at the sink from
+	 * its first packet there to the end of the copies */
 	double load_sent_bps, load_carried_bps;
 	double copy_bps;	/* file data copied, bits/s, all together */
 	double copy_max_s, copy_mean_s;	/* per copy */

@@ -102,6 +102,10 @@ static void on_sink(struct ipx_socket *s, const struct ipx_header *h,
 	(void)s;
 	(void)h;
 	(void)data;
+	if (!f->n.first_at) {
+		f->n.first_at = ipx_loop_now(f->loop);
+		f->n.got_before_first = f->n.got_bytes;
+	}
 	f->n.got++;
 	f->n.got_bytes += len + IPX_HDR_LEN;
 }
@@ -172,6 +176,7 @@ void ipx_bwan_flood_rate(struct ipx_bwan_flood *f, uint64_t bps)
 	ipx_timer_stop(f->loop, &f->tick);
 	f->bps = bps;
 	f->t0 = ipx_loop_now(f->loop);
+	f->n.first_at = 0;
 	f->due_sent = 0;
 	if (bps)
 		ipx_timer_start(f->loop, &f->tick, 0, 0);
@@ -208,9 +213,8 @@ int ipx_bwan_limit_found(const struct ipx_bwan_step *steps, size_t n)
 
 /*
  * One step: the load, the warm-up, the copies, the verdict. What the load
- * carried is all the sink got from the load's start to the end of the
- * drain (the packets still in the bridge's buffers when the load stops
- * make up for the first ones' way across) over the time it was on.
+ * carried is what the sink got from the load's first packet there to the
+ * end of the copies, over that time (the bridge's buffers fill first).
  */
 static void limit_step(struct ipx_hctl *c, struct ipx_bwan_flood *f,
 		       const struct ipx_bwan_limit_opts *o, size_t probes,
@@ -237,18 +241,19 @@ static void limit_step(struct ipx_hctl *c, struct ipx_bwan_flood *f,
 	rc = ipx_bn_run(c, &ro, IPX_BN_COPY, probes, 0, copies, o->file_size,
 			repeat, res, why, sizeof(why));
 	t1 = on1 = ipx_loop_now(f->loop);
-	ipx_bwan_flood_rate(f, 0);
-	if (o->drain > 0)
-		ipx_loop_run_for(f->loop, (ipx_time)(o->drain * IPX_SEC));
 	ipx_bwan_flood_count(f, &n1);
+	ipx_bwan_flood_rate(f, 0);
 	secs = (double)(t1 - t0) / IPX_SEC;
 	on = (double)(on1 - on0) / IPX_SEC;
-	if (st->load_bps && on > 0) {
+	if (st->load_bps && on > 0)
 		st->load_sent_bps = (double)(n1.sent_bytes - n0.sent_bytes) *
 				    8 / on;
+	if (st->load_bps && n1.first_at && t1 > n1.first_at)
 		st->load_carried_bps =
-			(double)(n1.got_bytes - n0.got_bytes) * 8 / on;
-	}
+			(double)(n1.got_bytes - n1.got_before_first) * 8 /
+			((double)(t1 - n1.first_at) / IPX_SEC);
+	if (o->drain > 0)
+		ipx_loop_run_for(f->loop, (ipx_time)(o->drain * IPX_SEC));
 	st->deadline = deadline;
 	st->ok = rc == IPX_OK;
 	if (!st->ok) {

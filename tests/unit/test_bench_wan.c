@@ -294,8 +294,8 @@ static void limit_stops_at_the_first_failing_load(void **state)
 		/* under the trunk rate, carried as offered */
 		assert_true(st[k].load_sent_bps >= st[k].load_bps * 0.99 &&
 			    st[k].load_sent_bps <= st[k].load_bps * 1.01 + 1);
-		assert_true(st[k].load_carried_bps >= st[k].load_bps * 0.97 &&
-			    st[k].load_carried_bps <= st[k].load_bps * 1.01 + 1);
+		assert_true(st[k].load_carried_bps >= st[k].load_bps * 0.95 &&
+			    st[k].load_carried_bps <= st[k].load_bps * 1.05 + 1);
 		if (k)	/* twice step 0's copy */
 			assert_true(st[k].deadline > 2 * st[0].copy_max_s -
 							     1e-9 &&
