@@ -291,6 +291,9 @@ static void limit_stops_at_the_first_failing_load(void **state)
 		assert_int_equal(st[k].copies, 1);
 		assert_int_equal(st[k].load_bps, 300000u * (unsigned)k);
 		assert_true(st[k].copy_max_s > 0);
+		/* the copy's data rate over its own time, not the set-up's */
+		assert_true(st[k].copy_bps > 5079 * 8 / st[k].copy_max_s * 0.9 &&
+			    st[k].copy_bps < 5079 * 8 / st[k].copy_max_s * 1.1);
 		/* under the trunk rate, carried as offered */
 		assert_true(st[k].load_sent_bps >= st[k].load_bps * 0.99 &&
 			    st[k].load_sent_bps <= st[k].load_bps * 1.01 + 1);
