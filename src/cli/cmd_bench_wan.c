@@ -120,6 +120,7 @@ struct wan {
 	struct ipx_bwan_point scale[2][IPX_BN_MAX_STATIONS];
 	/* progress */
 	unsigned done, total;
+	const char *phase;	/* "scaling, bridged: " before the loop's */
 };
 
 static double test_seconds(const struct wan *t, enum ipx_bn_op op)
@@ -144,8 +145,10 @@ static void progress(void *ctx, const char *what, unsigned k, unsigned n,
 	t->done++;
 	if (!t->b.progress)
 		return;
-	fprintf(stderr, "\r\033[K  wan %u/%u: %s, %.1f s", t->done, t->total,
-		what, secs);
+	fprintf(stderr, "\r\033[K  wan %u/%u: %s%s", t->done, t->total,
+		t->phase ? t->phase : "", what);
+	if (secs > 0)
+		fprintf(stderr, ", %.1f s", secs);
 	fflush(stderr);
 }
 
@@ -310,6 +313,7 @@ static int run_parts(struct wan *t)
 			   (t->parts & PART_SCALING);
 	     side++) {
 		part = "scaling";
+		t->phase = side ? "scaling, bridged: " : "scaling, local: ";
 		rc = ipx_bwan_scale(t->b.ctl, side ? &t->far : &t->b.ro,
 				    IPX_BN_OPEN_MULTI, t->max_stations,
 				    scale_seconds(t), progress, t,
