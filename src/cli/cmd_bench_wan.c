@@ -196,9 +196,10 @@ static int parse_kbit(const char *opt, const char *arg, uint64_t *out)
 static int start_far(struct fsbench *b)
 {
 	struct wan *t = (struct wan *)b;	/* b is its first member */
-	char prof[300], tunnel[80], hub[48], err[768];
-	char *bargv[] = { "ipxlab", "bridge", hub, tunnel, "--profile", prof,
-			  "-q", NULL };
+	char tunnel[80], hub[48], err[768];
+	/* the profile as given: a name, or a file the child reads too */
+	char *bargv[] = { "ipxlab",	  "bridge", hub, tunnel, "--profile",
+			  (char *)t->wan_profile, "-q", NULL };
 	char *sargv[] = { "ipxlab", "server", "--hub", t->far_hub, "--name",
 			  t->far_name, "--volume", t->far_spec, "--max-buffer",
 			  FAR_BUFFER, "-q", NULL };
@@ -214,7 +215,6 @@ static int start_far(struct fsbench *b)
 	snprintf(t->far_hub, sizeof(t->far_hub), "127.0.0.1:%d", t->far_port);
 	snprintf(hub, sizeof(hub), "hub:%s", t->far_hub);
 	snprintf(tunnel, sizeof(tunnel), "tunnel:%s", t->b.hubtext);
-	snprintf(prof, sizeof(prof), "%s", t->wan_profile);
 	t->bridge = cli_spawn_self(bargv);
 	snprintf(t->far_name, sizeof(t->far_name), "WANFAR-%d", (int)getpid());
 	snprintf(t->far_spec, sizeof(t->far_spec), "SYS=%s", t->b.dir);
