@@ -852,10 +852,13 @@ int bench_wan(int argc, char **argv)
 		apply_quick(&t, given[OPT_STATIONS], given[OPT_ONLY],
 			    given[OPT_MAXST], given[OPT_FILE], given[OPT_STEP],
 			    given[OPT_MAXLOAD]);
-	t.b.agents = t.max_stations;
-	for (size_t s = 0; s < t.nsets; s++)
+	/* as many workstations as the parts run need */
+	t.b.agents = 1;
+	if (t.parts & PART_SCALING)
+		t.b.agents = t.max_stations;
+	for (size_t s = 0; s < t.nsets && (t.parts & PART_BATTERY); s++)
 		t.b.agents = t.sets[s] > t.b.agents ? t.sets[s] : t.b.agents;
-	if (t.lo.probes > t.b.agents)
+	if ((t.parts & PART_LIMIT) && t.lo.probes > t.b.agents)
 		t.b.agents = (unsigned)t.lo.probes;
 	if (fixtures) {
 		fsbench_opt(&t.b, FSB_OPT_FIXTURES, fixtures, t.b.agents, &code);
