@@ -121,7 +121,10 @@ struct ipx_bwan_step {
 /*
  * Run steps 0, 1, ... until one is not ok or max_steps ran; steps[k] is
  * step k, *nsteps how many ran. The flood is stopped at the end. IPX_OK
- * when the search ran (whatever it found); IPX_EINVAL for bad options.
+ * when the search ran (whatever it found: a copy that missed its
+ * deadline ends it); IPX_EINVAL for bad options; the run's error, with
+ * the load in err, when a copy failed otherwise (an agent died, the
+ * file is not there): that is no limit.
  */
 int ipx_bwan_limit(struct ipx_hctl *c, struct ipx_bwan_flood *f,
 		   const struct ipx_bwan_limit_opts *o,

@@ -216,7 +216,7 @@ int ipx_bwan_limit_found(const struct ipx_bwan_step *steps, size_t n)
  * carried is what the sink got from the load's first packet there to the
  * end of the copies, over that time (the bridge's buffers fill first).
  */
-static void limit_step(struct ipx_hctl *c, struct ipx_bwan_flood *f,
+static int limit_step(struct ipx_hctl *c, struct ipx_bwan_flood *f,
 		       const struct ipx_bwan_limit_opts *o, size_t probes,
 		       uint32_t copies, double deadline, uint16_t repeat,
 		       struct ipx_bw_result *res, struct ipx_bwan_step *st)
@@ -258,7 +258,7 @@ static void limit_step(struct ipx_hctl *c, struct ipx_bwan_flood *f,
 		snprintf(st->why, sizeof(st->why), "a copy did not complete: "
 						   "%s",
 			 why);
-		return;
+		return rc;
 	}
 	for (size_t i = 0; i < probes; i++) {
 		double mx = (double)res[i].lat.max / 1e9;
@@ -281,6 +281,7 @@ static void limit_step(struct ipx_hctl *c, struct ipx_bwan_flood *f,
 						   "the deadline of %.2f s",
 			 st->copy_max_s, deadline);
 	}
+	return IPX_OK;
 }
 
 int ipx_bwan_limit(struct ipx_hctl *c, struct ipx_bwan_flood *f,
@@ -293,6 +294,7 @@ int ipx_bwan_limit(struct ipx_hctl *c, struct ipx_bwan_flood *f,
 	double deadline = o->deadline;
 	struct ipx_bw_result *res;
 	char what[96];
+	int rc = IPX_OK;
 
 	*nsteps = 0;
 	if (o->max_steps == 0 || o->max_steps > IPX_BWAN_MAX_STEPS ||
@@ -322,14 +324,23 @@ int ipx_bwan_limit(struct ipx_hctl *c, struct ipx_bwan_flood *f,
 			o->progress(o->ctx, what, (unsigned)k + 1,
 				    (unsigned)o->max_steps,
 				    o->warmup + deadline * copies);
-		limit_step(c, f, o, probes, copies, deadline,
-			   (uint16_t)(k + 1), res, st);
+		rc = limit_step(c, f, o, probes, copies, deadline,
+				(uint16_t)(k + 1), res, st);
 		*nsteps = k + 1;
+		/* A copy still going at the deadline missed it; anything else
+		 * (an agent that died, a copy that failed) is no limit. */
+		if (rc != IPX_OK && rc != IPX_ETIMEOUT) {
+			ipx_bench_set_err(err, errlen, "limit at %.0f kbit/s: "
+						       "%s",
+					  st->load_bps / 1000.0, st->why);
+			break;
+		}
+		rc = IPX_OK;
 		if (!st->ok)
 			break;
 		if (k == 0 && o->deadline == 0)
 			deadline = 2 * st->copy_max_s;
 	}
 	free(res);
-	return IPX_OK;
+	return rc;
 }

@@ -344,6 +344,29 @@ static void limit_with_an_impossible_deadline_finds_nothing(void **state)
 	world_free(w);
 }
 
+/* A copy that fails for another reason than time (no such file) is an
+ * error of the search, not a limit. */
+static void limit_reports_a_failed_copy_as_an_error(void **state)
+{
+	struct world *w = world_new();
+	struct ipx_bwan_step st[IPX_BWAN_MAX_STEPS];
+	struct ipx_bwan_limit_opts lo = { .file_size = 1234, .step_bps = 1,
+					  .max_steps = 3 };
+	size_t n = 0;
+	char err[300] = "";
+
+	(void)state;
+	lo.run = w->o;
+	assert_int_not_equal(ipx_bwan_limit(w->ctl, w->flood, &lo, st, &n, err,
+					    sizeof(err)),
+			     IPX_OK);
+	assert_int_equal(n, 1);
+	assert_false(st[0].ok);
+	assert_non_null(strstr(err, "limit at 0 kbit/s: a copy did not "
+				    "complete"));
+	world_free(w);
+}
+
 int main(void)
 {
 	ipx_log_set_level(IPX_LOG_ERROR);
@@ -352,6 +375,7 @@ int main(void)
 		cmocka_unit_test(flood_is_paced_and_capped_by_the_trunk),
 		cmocka_unit_test(limit_stops_at_the_first_failing_load),
 		cmocka_unit_test(limit_with_an_impossible_deadline_finds_nothing),
+		cmocka_unit_test(limit_reports_a_failed_copy_as_an_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
