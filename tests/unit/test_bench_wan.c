@@ -322,49 +322,49 @@ static void limit_stops_at_the_first_failing_load(void **state)
 	world_free(w);
 }
 
-/* A deadline no copy can meet: step 0 fails, nothing is found. */
-static void limit_with_an_impossible_deadline_finds_nothing(void **state)
+/* Search with 'lo' on a fresh world, expecting exactly one step, which
+ * fails: returns the search's code, with its message in err. */
+static int one_failing_step(struct ipx_bwan_limit_opts *lo, char *err,
+			    size_t errlen)
 {
 	struct world *w = world_new();
 	struct ipx_bwan_step st[IPX_BWAN_MAX_STEPS];
-	struct ipx_bwan_limit_opts lo = { .probes = 2, .file_size = 1205,
-					  .step_bps = 100000, .max_steps = 4,
-					  .deadline = 0.05 };
 	size_t n = 0;
-	char err[300] = "";
+	int rc;
 
-	(void)state;
-	lo.run = w->o;
-	assert_int_equal(ipx_bwan_limit(w->ctl, w->flood, &lo, st, &n, err,
-					sizeof(err)),
-			 IPX_OK);
+	lo->run = w->o;
+	rc = ipx_bwan_limit(w->ctl, w->flood, lo, st, &n, err, errlen);
 	assert_int_equal(n, 1);
 	assert_false(st[0].ok);
 	assert_int_equal(ipx_bwan_limit_found(st, n), -1);
 	world_free(w);
+	return rc;
+}
+
+/* A deadline no copy can meet: step 0 fails, nothing is found. */
+static void limit_with_an_impossible_deadline_finds_nothing(void **state)
+{
+	struct ipx_bwan_limit_opts lo = { .probes = 2, .file_size = 1205,
+					  .step_bps = 100000, .max_steps = 4,
+					  .deadline = 0.05 };
+	char err[300] = "";
+
+	(void)state;
+	assert_int_equal(one_failing_step(&lo, err, sizeof(err)), IPX_OK);
 }
 
 /* A copy that fails for another reason than time (no such file) is an
  * error of the search, not a limit. */
 static void limit_reports_a_failed_copy_as_an_error(void **state)
 {
-	struct world *w = world_new();
-	struct ipx_bwan_step st[IPX_BWAN_MAX_STEPS];
 	struct ipx_bwan_limit_opts lo = { .file_size = 1234, .step_bps = 1,
 					  .max_steps = 3 };
-	size_t n = 0;
 	char err[300] = "";
 
 	(void)state;
-	lo.run = w->o;
-	assert_int_not_equal(ipx_bwan_limit(w->ctl, w->flood, &lo, st, &n, err,
-					    sizeof(err)),
-			     IPX_OK);
-	assert_int_equal(n, 1);
-	assert_false(st[0].ok);
+	assert_int_not_equal(one_failing_step(&lo, err, sizeof(err)), IPX_OK);
 	assert_non_null(strstr(err, "limit at 0 kbit/s: a copy did not "
 				    "complete"));
-	world_free(w);
 }
 
 int main(void)
