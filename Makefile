@@ -127,14 +127,15 @@ $(BUILD)/tools/%: tests/interop/%.c $(LIB)
 # The main job: B1, the 1990 protocol comparison, on a hub and two agents
 # this starts on loopback (`ipxlab demo` shows plain datagrams instead),
 # then the file-server benchmarks in their quick modes: B2, the Network
-# Test Battery (about 25 s), B3, the file copy, and B4, the performance
-# test.
+# Test Battery (about 25 s), B3, the file copy, B4, the performance
+# test, and B6, the bridged network (about 40 s).
 run: $(BIN)
 	$(BIN) bench protocols
 	$(BIN) bench battery --quick
 	$(BIN) bench copy
 	$(BIN) bench perftest --quick
 	$(BIN) bench arrival --quick
+	$(BIN) bench wan --quick
 
 deps:
 	@scripts/install-deps.sh
@@ -198,6 +199,7 @@ bench: $(BIN)
 	$(BIN) bench copy
 	$(BIN) bench perftest
 	$(BIN) bench arrival
+	$(BIN) bench wan
 
 clean:
 	rm -rf build

@@ -288,6 +288,11 @@ int ipx_hnet_join(const struct sockaddr_in *server,
 		  struct ipx_loop **loop, struct ipx_node **node, char *err,
 		  size_t errlen);
 
+/* The same on a loop the caller has (a second node beside another). */
+int ipx_hnet_join_on(struct ipx_loop *loop, const struct sockaddr_in *server,
+		     const struct ipx_config *cfg, ipx_time wait,
+		     struct ipx_node **node, char *err, size_t errlen);
+
 /* "exited with status 3", "killed by signal 9 (Killed)". */
 const char *ipx_hnet_exit_text(int status, char *buf, size_t len);
 

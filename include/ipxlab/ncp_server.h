@@ -86,7 +86,11 @@ struct ncp_server_opts {
 	/* Watchdog (0 = NetWare's 296 s, 59.3 s, 10 polls). */
 	ipx_time wdog_delay, wdog_interval;
 	unsigned wdog_count;
-	unsigned max_buffer;		/* 0x21 answer cap; 0 = 1024 */
+	/* The largest buffer size a negotiation grants: set, it caps both
+	 * the 0x21 and the 0x61 answers (512 for a server whose clients sit
+	 * behind a bridge that carries 576-byte IPX packets); 0 = 1024 for
+	 * 0x21 and what the link carries for 0x61. */
+	unsigned max_buffer;
 	struct ipx_sap *sap;		/* advertise here; NULL = own agent */
 };
 

@@ -74,28 +74,24 @@ static bool settled(void *ctx)
 	return link->up || ipx_udp_link_error(link) != IPX_OK;
 }
 
-int ipx_hnet_join(const struct sockaddr_in *server,
-		  const struct ipx_config *cfg, ipx_time wait,
-		  struct ipx_loop **loop, struct ipx_node **node, char *err,
-		  size_t errlen)
+int ipx_hnet_join_on(struct ipx_loop *loop, const struct sockaddr_in *server,
+		     const struct ipx_config *cfg, ipx_time wait,
+		     struct ipx_node **node, char *err, size_t errlen)
 {
 	struct ipx_udp_options uo = { 0 };
 	struct ipx_link *link = NULL;
 	char host[INET_ADDRSTRLEN];
 	int rc;
 
-	*node = NULL;
-	*loop = ipx_loop_new(NULL);
-	if (*loop)
-		*node = ipx_node_new(*loop, cfg);
+	*node = ipx_node_new(loop, cfg);
 	if (!*node) {
 		hset_err(err, errlen, "out of memory");
-		goto fail;
+		return IPX_ENOMEM;
 	}
 	uo.register_timeout = wait;
 	uo.retry_first = 50 * IPX_MSEC;
 	uo.retry_max = 500 * IPX_MSEC;
-	rc = ipx_udp_link_open(*loop, server, &uo, &link);
+	rc = ipx_udp_link_open(loop, server, &uo, &link);
 	if (rc == IPX_OK)
 		rc = ipx_node_add_link(*node, link);
 	else
@@ -106,7 +102,7 @@ int ipx_hnet_join(const struct sockaddr_in *server,
 			 ipx_strerror(rc));
 		goto fail;
 	}
-	rc = ipx_loop_run_until(*loop, settled, link, wait + IPX_SEC);
+	rc = ipx_loop_run_until(loop, settled, link, wait + IPX_SEC);
 	if (!link->up) {
 		inet_ntop(AF_INET, &server->sin_addr, host, sizeof(host));
 		hset_err(err, errlen, "could not register with the hub at "
@@ -121,10 +117,29 @@ int ipx_hnet_join(const struct sockaddr_in *server,
 	return IPX_OK;
 fail:
 	ipx_node_free(*node);
-	ipx_loop_free(*loop);
 	*node = NULL;
-	*loop = NULL;
 	return IPX_EIO;
+}
+
+int ipx_hnet_join(const struct sockaddr_in *server,
+		  const struct ipx_config *cfg, ipx_time wait,
+		  struct ipx_loop **loop, struct ipx_node **node, char *err,
+		  size_t errlen)
+{
+	int rc;
+
+	*node = NULL;
+	*loop = ipx_loop_new(NULL);
+	if (!*loop) {
+		hset_err(err, errlen, "out of memory");
+		return IPX_ENOMEM;
+	}
+	rc = ipx_hnet_join_on(*loop, server, cfg, wait, node, err, errlen);
+	if (rc != IPX_OK) {
+		ipx_loop_free(*loop);
+		*loop = NULL;
+	}
+	return rc;
 }
 
 /* ---- children ---- */

@@ -288,6 +288,9 @@ int bench_perftest(int argc, char **argv);
 void help_bench_perftest(FILE *out);
 int bench_arrival(int argc, char **argv);
 void help_bench_arrival(FILE *out);
+/* "ipxlab bench wan" (cmd_bench_wan.c). */
+int bench_wan(int argc, char **argv);
+void help_bench_wan(FILE *out);
 /* "ipxlab bench ncp" (cmd_bench_ncp.c). */
 int bench_ncp(int argc, char **argv);
 void help_bench_ncp(FILE *out);

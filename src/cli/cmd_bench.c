@@ -44,6 +44,9 @@ void help_bench(FILE *out)
 		     "         written overlaid, Kbyte/s as the user sees it\n"
 		     "  arrival B5, the 1990 packet arrival times: gaps between\n"
 		     "         packets of a 25,184-byte transfer, in buckets\n"
+		     "  wan    B6, the 1990 bridged network: the battery with and\n"
+		     "         without the WAN bridge, its throughput limit, and\n"
+		     "         the workstation scaling curve\n"
 		     "  eth    IPX datagram rate over the Ethernet link between\n"
 		     "         two interfaces, beside raw AF_PACKET frames\n"
 		     "         (bench/eth.sh)\n"
@@ -949,6 +952,8 @@ int cmd_bench(int argc, char **argv)
 		return bench_perftest(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "arrival"))
 		return bench_arrival(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "wan"))
+		return bench_wan(argc - 1, argv + 1);
 	cli_error("bench", "unknown benchmark '%s'", argv[1]);
 	help_bench(stderr);
 	return CLI_USAGE;

@@ -425,8 +425,8 @@ int bench_arrival(int argc, char **argv)
 			quick = true;
 			continue;
 		case OPT_STATIONS:
-			if (fsbench_parse_sets(optarg, t.sets, MAX_SETS,
-					       &t.nsets) < 0)
+			if (fsbench_parse_counts("--stations", optarg, t.sets,
+						  MAX_SETS, &t.nsets) < 0)
 				return CLI_USAGE;
 			continue;
 		case FSB_OPT_FIXTURES:

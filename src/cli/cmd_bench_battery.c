@@ -104,33 +104,6 @@ static double op_seconds(const struct battery *t, enum ipx_bn_op op)
 	return t->seconds > 0 ? t->seconds * s / 20 : s;
 }
 
-static int parse_only(struct battery *t, const char *arg)
-{
-	char *copy = strdup(arg), *save = NULL, *tok;
-	enum ipx_bn_op op;
-	int n = 0;
-
-	memset(t->only, 0, sizeof(t->only));
-	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (ipx_bn_op_parse(tok, &op) != IPX_OK ||
-		    op >= IPX_BN_BATTERY_OPS) {
-			cli_error(CMD, "--only: unknown test '%s' (see --help)",
-				  tok);
-			free(copy);
-			return -1;
-		}
-		t->only[op] = true;
-		n++;
-	}
-	free(copy);
-	if (!n) {
-		cli_error(CMD, "--only needs test names (see --help)");
-		return -1;
-	}
-	return 0;
-}
-
 /* ---- printing ---- */
 
 struct row {
@@ -594,12 +567,12 @@ int bench_battery(int argc, char **argv)
 			quick = true;
 			continue;
 		case OPT_STATIONS:
-			if (fsbench_parse_sets(optarg, t.sets, MAX_SETS,
-					       &t.nsets) < 0)
+			if (fsbench_parse_counts("--stations", optarg, t.sets,
+						  MAX_SETS, &t.nsets) < 0)
 				return CLI_USAGE;
 			continue;
 		case OPT_ONLY:
-			if (parse_only(&t, optarg) < 0)
+			if (fsbench_parse_ops(optarg, t.only) < 0)
 				return CLI_USAGE;
 			continue;
 		case FSB_OPT_FIXTURES:

@@ -34,6 +34,10 @@ void help_server(FILE *out)
 		"  --max-connections N connections at once (default 250)\n"
 		"  --max-handles N     open files per connection (default 64)\n"
 		"  --max-locks N       record locks per connection (default 64)\n"
+		"  --max-buffer BYTES  the largest buffer size a client may\n"
+		"                      negotiate, 512 to 65535 (default: 1024 by\n"
+		"                      0x21, what the link carries by 0x61); 512\n"
+		"                      for clients behind a 576-byte bridge\n"
 		CLI_NODE_OPTS_HELP,
 		NCP_MAX_VOLUMES);
 }
@@ -44,6 +48,7 @@ enum {
 	OPT_MAXCONN,
 	OPT_MAXHANDLES,
 	OPT_MAXLOCKS,
+	OPT_MAXBUFFER,
 };
 
 static void default_name(char *buf, size_t len)
@@ -82,6 +87,7 @@ int cmd_server(int argc, char **argv)
 		{ "max-connections", required_argument, NULL, OPT_MAXCONN },
 		{ "max-handles", required_argument, NULL, OPT_MAXHANDLES },
 		{ "max-locks", required_argument, NULL, OPT_MAXLOCKS },
+		{ "max-buffer", required_argument, NULL, OPT_MAXBUFFER },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const int sigs[] = { SIGINT, SIGTERM, SIGUSR1 };
@@ -137,6 +143,12 @@ int cmd_server(int argc, char **argv)
 				so.max_handles = (unsigned)v;
 			else
 				so.max_locks = (unsigned)v;
+			break;
+		case OPT_MAXBUFFER:
+			if (cli_parse_uint("server", "--max-buffer", optarg, 512,
+					   65535, &v) < 0)
+				return CLI_USAGE;
+			so.max_buffer = (unsigned)v;
 			break;
 		case 'h':
 			cli_usage_line(stdout, "server");

@@ -63,34 +63,6 @@ static int parse_agents(struct fsbench *b, const char *arg)
 	return 0;
 }
 
-int fsbench_parse_sets(const char *arg, unsigned *sets, size_t max,
-		       size_t *n)
-{
-	char *copy = strdup(arg), *save = NULL, *tok;
-	unsigned long v;
-
-	*n = 0;
-	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (*n == max ||
-		    cli_parse_uint(CMD, "--stations", tok, 1,
-				   IPX_BN_MAX_STATIONS, &v) < 0) {
-			if (*n == max)
-				cli_error(CMD, "--stations: at most %zu counts",
-					  max);
-			free(copy);
-			return -1;
-		}
-		sets[(*n)++] = (unsigned)v;
-	}
-	free(copy);
-	if (!*n) {
-		cli_error(CMD, "--stations needs counts, e.g. 1,5");
-		return -1;
-	}
-	return 0;
-}
-
 int fsbench_need(const struct fsbench *b, unsigned n)
 {
 	if (b->ngiven && n > b->ngiven) {
@@ -173,6 +145,60 @@ int fsbench_opt(struct fsbench *b, int opt, const char *arg, unsigned stations,
 	default:
 		return 0;
 	}
+}
+
+int fsbench_parse_counts(const char *opt, const char *arg, unsigned *out,
+			 size_t max, size_t *n)
+{
+	char *copy = strdup(arg), *save = NULL, *tok;
+	unsigned long v;
+
+	*n = 0;
+	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (*n == max || cli_parse_uint(CMD, opt, tok, 1,
+						IPX_BN_MAX_STATIONS, &v) < 0) {
+			if (*n == max)
+				cli_error(CMD, "%s: at most %zu counts", opt,
+					  max);
+			free(copy);
+			return -1;
+		}
+		out[(*n)++] = (unsigned)v;
+	}
+	free(copy);
+	if (!*n) {
+		cli_error(CMD, "%s needs counts, e.g. 1,5", opt);
+		return -1;
+	}
+	return 0;
+}
+
+int fsbench_parse_ops(const char *arg, bool only[IPX_BN_BATTERY_OPS])
+{
+	char *copy = strdup(arg), *save = NULL, *tok;
+	enum ipx_bn_op op;
+	int n = 0;
+
+	memset(only, 0, IPX_BN_BATTERY_OPS * sizeof(only[0]));
+	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (ipx_bn_op_parse(tok, &op) != IPX_OK ||
+		    op >= IPX_BN_BATTERY_OPS) {
+			cli_error(CMD, "--only: unknown test '%s' (see --help)",
+				  tok);
+			free(copy);
+			return -1;
+		}
+		only[op] = true;
+		n++;
+	}
+	free(copy);
+	if (!n) {
+		cli_error(CMD, "--only needs test names (see --help)");
+		return -1;
+	}
+	return 0;
 }
 
 int fsbench_check(struct fsbench *b)
@@ -270,8 +296,8 @@ static int open_pcap(struct fsbench *b)
 	return CLI_OK;
 }
 
-/* The server's address by SAP (repeated until 'wait'). */
-static int find_server(struct fsbench *b)
+int fsbench_find_server(struct fsbench *b, const char *name,
+			struct ipx_addr *out)
 {
 	struct ipx_sap *sap = NULL;
 	struct ncp_client *cl = NULL;
@@ -288,13 +314,11 @@ static int find_server(struct fsbench *b)
 	}
 	while (rc == NCP_E_NOSERVER &&
 	       ipx_time_before(ipx_loop_now(b->loop), end))
-		rc = ncp_find_server(cl, sap, b->srvname, 250 * IPX_MSEC,
-				     &b->ro.server, NULL);
+		rc = ncp_find_server(cl, sap, name, 250 * IPX_MSEC, out, NULL);
 	ncp_client_free(cl);
 	ipx_sap_free(sap);
 	if (rc) {
-		cli_error(CMD, "file server '%s': %s", b->srvname,
-			  ncp_strerror(rc));
+		cli_error(CMD, "file server '%s': %s", name, ncp_strerror(rc));
 		return CLI_FAIL;
 	}
 	return CLI_OK;
@@ -391,7 +415,10 @@ int fsbench_start(struct fsbench *b)
 		snprintf(b->srvname, sizeof(b->srvname), "%s", b->server);
 	else if ((rc = start_server(b)) != CLI_OK)
 		return rc;
-	if ((rc = find_server(b)) != CLI_OK)
+	if ((rc = fsbench_find_server(b, b->srvname, &b->ro.server)) !=
+	    CLI_OK)
+		return rc;
+	if (b->before_attach && (rc = b->before_attach(b)) != CLI_OK)
 		return rc;
 	rc = ipx_hctl_new(b->node, &b->ctl);
 	if (rc == IPX_OK) {

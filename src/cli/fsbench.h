@@ -68,6 +68,10 @@ struct fsbench {
 	bool seed_given;
 	struct ipx_bsim *bsim;
 	double sim_seconds;	/* its simulated time, kept when it stops */
+	/* Called by fsbench_start once the server is found, before the
+	 * controller opens its sockets (SAP among them): more of the
+	 * network, more servers to find. NULL: none. CLI_ code. */
+	int (*before_attach)(struct fsbench *b);
 	/* the run */
 	char dir[64];		/* the scratch volume ("" none) */
 	char srvname[48];
@@ -158,10 +162,20 @@ enum {
  * (message printed); 2: --fixtures done, exit with *exit_code. */
 int fsbench_opt(struct fsbench *b, int opt, const char *arg, unsigned stations,
 		int *exit_code);
+/* "1,5": workstation counts (1..IPX_BN_MAX_STATIONS, at most max of
+ * them) into out[*n]; 0, or -1 with the message printed. */
+int fsbench_parse_counts(const char *opt, const char *arg, unsigned *out,
+			 size_t max, size_t *n);
+/* --only "lock,shared-small": the battery tests chosen. 0 or -1. */
+int fsbench_parse_ops(const char *arg, bool only[IPX_BN_BATTERY_OPS]);
 /* After parsing: checks and the progress decision. CLI_ code. */
 int fsbench_check(struct fsbench *b);
 /* Build the network, start or find the server, attach the agents. */
 int fsbench_start(struct fsbench *b);
+/* A file server's address by SAP from the controller's node (repeated
+ * until --wait). CLI_ code, the error printed. */
+int fsbench_find_server(struct fsbench *b, const char *name,
+			struct ipx_addr *out);
 /* Stop everything started; remove the scratch volume. */
 void fsbench_stop(struct fsbench *b, bool ok);
 /* Only the processes and the controller (what fsbench_stop does first;
@@ -173,10 +187,6 @@ void fsbench_json_conditions(const struct fsbench *b, FILE *out);
 void fsbench_print_conditions(const struct fsbench *b, FILE *out);
 /* A JSON string (quotes added, escaped). */
 void fsbench_json_str(FILE *out, const char *s);
-/* --stations 1,5: up to max counts of 1..IPX_BN_MAX_STATIONS into sets;
- * 0, or -1 with a message. */
-int fsbench_parse_sets(const char *arg, unsigned *sets, size_t max,
-		       size_t *n);
 /* --stations needs n workstations: with --agents, n of them given?
  * (CLI_USAGE with a message if not.) */
 int fsbench_need(const struct fsbench *b, unsigned n);

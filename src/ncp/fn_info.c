@@ -208,7 +208,7 @@ static void negotiate(struct ncp_call *c, bool big)
 	size_t payload = ipx_node_max_payload(c->srv->node, &c->conn->addr);
 
 	/* A write request is 20 bytes of header before its data. */
-	if (big)
+	if (big && !c->srv->max_buffer_set)
 		cap = payload > NCP_MAX_PACKET ? NCP_MAX_PACKET - 24
 					       : (unsigned)payload - 24;
 	if (cap > payload - 24)

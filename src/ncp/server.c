@@ -539,6 +539,7 @@ int ncp_server_new(struct ipx_node *node, const struct ncp_server_opts *o,
 					      : DEFAULT_WDOG_INTERVAL;
 	srv->wdog_count = o->wdog_count ? o->wdog_count : DEFAULT_WDOG_COUNT;
 	srv->max_buffer = o->max_buffer ? o->max_buffer : DEFAULT_BUFFER;
+	srv->max_buffer_set = o->max_buffer != 0;
 	srv->conns = calloc(srv->max_conns, sizeof(*srv->conns));
 	if (!srv->conns) {
 		snprintf(err, errlen, "out of memory");

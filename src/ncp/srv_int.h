@@ -131,6 +131,7 @@ struct ncp_server {
 	ipx_time wdog_delay, wdog_interval;
 	unsigned wdog_count;
 	unsigned max_buffer;
+	bool max_buffer_set;	/* given: it caps 0x61 too */
 	struct ipx_timer tick;
 	struct ncp_lock *locks;
 	size_t nlocks, caplocks;

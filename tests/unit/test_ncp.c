@@ -751,6 +751,36 @@ static void test_table_full(void **state)
 	ncprig_free(r);
 }
 
+/* --max-buffer: a server behind a 576-byte bridge grants 512 bytes by
+ * either negotiation, and reads then come in 512-byte requests. */
+static void test_max_buffer_caps_both(void **state)
+{
+	struct ncprig *r;
+	struct ncp_server_opts o;
+	struct ncp_client *cl;
+	struct ipx_addr a;
+	uint8_t rep[8];
+	size_t rl;
+
+	(void)state;
+	ncprig_default_opts(&o);
+	o.max_buffer = 512;
+	r = ncprig_new(&o);
+	assert_int_equal(ncp_client_new(r->cli->node, NULL, &cl), IPX_OK);
+	ncprig_server_addr(r, &a);
+	assert_int_equal(ncp_connect(cl, &a), 0);
+	assert_int_equal(ncp_request(cl, 0x61, "\x10\x00\x00", 3, rep,
+				     sizeof(rep), &rl), 0);
+	assert_int_equal(ipx_get16(rep), 512);
+	assert_int_equal(ncp_request(cl, 0x21, "\x10\x00", 2, rep,
+				     sizeof(rep), &rl), 0);
+	assert_int_equal(ipx_get16(rep), 512);
+	assert_int_equal(ncp_negotiate(cl, 4096), 0);
+	assert_int_equal(ncp_bufsize(cl), 512);
+	ncp_client_free(cl);
+	ncprig_free(r);
+}
+
 /* A server that stops answering: the client gives up after IPX RETRY
  * COUNT retransmissions, with the named error. */
 static void test_client_timeout(void **state)
@@ -792,6 +822,7 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_watchdog, setup, teardown),
 		cmocka_unit_test(test_table_full),
+		cmocka_unit_test(test_max_buffer_caps_both),
 		cmocka_unit_test_setup_teardown(test_client_timeout, setup,
 						teardown),
 	};

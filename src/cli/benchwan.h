@@ -1,0 +1,61 @@
+/*
+ * benchwan.h - what "ipxlab bench wan" (cmd_bench_wan.c) and its output
+ * (benchwan_print.c) share: the run's options, network and figures.
+ */
+#ifndef IPXLAB_CLI_BENCHWAN_H
+#define IPXLAB_CLI_BENCHWAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "fsbench.h"
+#include "ipxlab/bench_wan.h"
+#include "ipxlab/link_profile.h"
+
+#define WAN_MAX_SETS 8
+#define WAN_FAR_BUFFER "512"	/* the bridged server's --max-buffer */
+
+enum { PART_BATTERY = 1, PART_LIMIT = 2, PART_SCALING = 4 };
+
+/* One run of the command: options, the far side, the figures. */
+struct wan {
+	struct fsbench b;
+	/* options */
+	double seconds;		/* 0: the 1990 times */
+	unsigned parts;
+	unsigned sets[WAN_MAX_SETS];
+	size_t nsets;
+	bool only[IPX_BN_BATTERY_OPS];
+	unsigned max_stations;
+	const char *wan_profile;
+	struct ipx_profile prof;
+	struct ipx_bwan_limit_opts lo;
+	uint64_t max_load;
+	/* the far side */
+	int far_port;
+	char far_hub[32], far_name[48], far_spec[120];
+	pid_t bridge, far_srv;
+	struct ipx_node *far_node;	/* the load's source, on the far hub */
+	struct ipx_bwan_flood *flood;
+	struct ipx_bn_run_opts far;
+	/* results */
+	struct ipx_bwan_point bat[2][WAN_MAX_SETS][IPX_BN_BATTERY_OPS];
+	struct ipx_bwan_step steps[IPX_BWAN_MAX_STEPS];
+	size_t nsteps;
+	struct ipx_bwan_point scale[2][IPX_BN_MAX_STATIONS];
+	/* progress */
+	unsigned done, total;
+	const char *phase;	/* "scaling, bridged: " before the loop's */
+};
+
+/* Seconds of a battery test, and of a scaling point. */
+double wan_test_seconds(const struct wan *t, enum ipx_bn_op op);
+double wan_scale_seconds(const struct wan *t);
+/* The figures: the table (with the run's conditions), JSON, CSV. */
+void wan_print_table(const struct wan *t);
+void wan_print_json(const struct wan *t);
+void wan_print_csv(const struct wan *t);
+
+#endif

@@ -1,0 +1,318 @@
+/*
+ * benchwan_print.c - the figures of "ipxlab bench wan" (benchwan.h): the
+ * table with the 1990 figures beside, JSON and CSV.
+ */
+#include <stdio.h>
+
+#include "benchwan.h"
+
+static double pct(double part, double whole)
+{
+	return whole > 0 ? 100 * part / whole : 0;
+}
+
+/* The mean over the tests run of bridged/local wire traffic, for one
+ * workstation count. */
+static double mean_traffic_pct(const struct wan *t, size_t s)
+{
+	double sum = 0;
+	int n = 0;
+
+	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
+		if (t->only[op]) {
+			sum += pct(t->bat[1][s][op].wire_kbs,
+				   t->bat[0][s][op].wire_kbs);
+			n++;
+		}
+	return n ? sum / n : 0;
+}
+
+/* The 1990 averages: one bridged workstation about 32 % of a local one's
+ * traffic, five about 54 %; none for other counts. */
+static double published_pct(unsigned ws)
+{
+	return ws == 1 ? 32 : ws == 5 ? 54 : 0;
+}
+
+static void print_conditions(const struct wan *t, FILE *out)
+{
+	fsbench_print_conditions(&t->b, out);
+	fprintf(out, "# bridge: 'ipxlab bridge', profile %s: %.0f kbit/s each "
+		     "way, receive buffer %u bytes, transmit buffer %u, hold "
+		     "%.0f ms, IPX packets over %u bytes dropped\n",
+		t->prof.name, t->prof.rate / 1000.0, t->prof.rx_buffer,
+		t->prof.tx_buffer, t->prof.hold_ns / 1e6, t->prof.bridge_max);
+	fprintf(out, "# local server '%s' on the workstations' hub %s; "
+		     "bridged server '%s' on the bridge's hub %s "
+		     "(--max-buffer " WAN_FAR_BUFFER ")\n",
+		t->b.srvname, t->b.hubtext, t->far_name, t->far_hub);
+}
+
+static void print_battery(const struct wan *t)
+{
+	printf("\nBattery with and without the bridge (ops/s per "
+	       "workstation; KB/s on each workstation's link)\n");
+	printf("%-38s %3s %9s %9s %8s %9s %9s %8s  %s\n", "test", "ws",
+	       "local", "bridged", "ops %", "KB/s loc", "KB/s br", "traffic%",
+	       "1990 peak KB/s local | bridged");
+	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
+		for (size_t s = 0; s < t->nsets && t->only[op]; s++) {
+			const struct ipx_bwan_point *l = &t->bat[0][s][op],
+						    *b = &t->bat[1][s][op];
+			double pl, pb;
+
+			ipx_bn_published_kbs(op, &pl, &pb);
+			printf("%-38s %3u %9.1f %9.2f %7.2f%% %9.1f %9.2f "
+			       "%7.2f%%  ",
+			       s ? "" : ipx_bn_op_title(op), t->sets[s],
+			       l->per_ws, b->per_ws, pct(b->per_ws, l->per_ws),
+			       l->wire_kbs, b->wire_kbs,
+			       pct(b->wire_kbs, l->wire_kbs));
+			if (t->sets[s] == 1)
+				printf("%5.0f | %.0f\n", pl, pb);
+			else
+				printf("%5s\n", "-");
+		}
+	for (size_t s = 0; s < t->nsets; s++) {
+		printf("Bridged traffic as a share of local, mean over the "
+		       "tests, %u workstation%s: %.2f%%",
+		       t->sets[s], t->sets[s] == 1 ? "" : "s",
+		       mean_traffic_pct(t, s));
+		if (published_pct(t->sets[s]) > 0)
+			printf(" (1990: about %.0f%%)",
+			       published_pct(t->sets[s]));
+		printf("\n");
+	}
+}
+
+static void print_limit(const struct wan *t)
+{
+	int k = ipx_bwan_limit_found(t->steps, t->nsteps);
+
+	printf("\nThroughput limit: a paced load of %d-byte IPX packets from "
+	       "the server's segment to the workstations', and %zu "
+	       "workstation%s copying the %u-byte file from the bridged "
+	       "server at each load (%.1f s of load first)\n",
+	       IPX_BWAN_FLOOD_SIZE, t->lo.probes ? t->lo.probes : 1,
+	       t->lo.probes > 1 ? "s" : "", t->lo.file_size, t->lo.warmup);
+	printf("%12s %9s %9s %11s %8s %9s %8s %6s  %s\n", "load kbit/s",
+	       "sent", "carried", "copy kbit/s", "copy s", "deadline",
+	       "retrans", "result", "");
+	for (size_t i = 0; i < t->nsteps; i++) {
+		const struct ipx_bwan_step *st = &t->steps[i];
+
+		printf("%12.0f %9.1f %9.1f %11.1f %8.2f %9.2f %8llu %6s  %s\n",
+		       st->load_bps / 1000.0, st->load_sent_bps / 1000.0,
+		       st->load_carried_bps / 1000.0,
+		       st->copy_bps / 1000.0, st->copy_max_s, st->deadline,
+		       (unsigned long long)st->retransmits,
+		       st->ok ? "ok" : "FAIL", st->ok ? "" : st->why);
+	}
+	if (k < 0)
+		printf("No load completed: the copy failed with no load.\n");
+	else if ((size_t)k + 1 == t->nsteps)
+		printf("Every load tried completed; the last: %.0f kbit/s "
+		       "offered, %.1f carried (raise --max-load).\n",
+		       t->steps[k].load_bps / 1000.0,
+		       t->steps[k].load_carried_bps / 1000.0);
+	else
+		printf("Last load that completed: %.0f kbit/s offered, %.1f "
+		       "carried, plus the copy's %.1f kbit/s.\n",
+		       t->steps[k].load_bps / 1000.0,
+		       t->steps[k].load_carried_bps / 1000.0,
+		       t->steps[k].copy_bps / 1000.0);
+	printf("1990: about 950 kbit/s each way (1.9 Mbit/s in all), above "
+	       "which packets were discarded or transfers timed out; "
+	       "planning figure 1.5-1.7 Mbit/s. Load and carried count IPX "
+	       "bytes; the trunk adds the %u-byte link header to each.\n",
+	       t->prof.header);
+}
+
+static void print_scaling(const struct wan *t)
+{
+	printf("\nScaling: open/close file, multiple directories, ops/s per "
+	       "workstation (%.1f s each)\n",
+	       wan_scale_seconds(t));
+	printf("%3s %10s %10s %9s %12s %12s\n", "ws", "local", "bridged",
+	       "bridged%", "total local", "total br");
+	for (unsigned n = 0; n < t->max_stations; n++) {
+		const struct ipx_bwan_point *l = &t->scale[0][n],
+					    *b = &t->scale[1][n];
+
+		printf("%3u %10.1f %10.2f %8.2f%% %12.1f %12.2f\n", n + 1,
+		       l->per_ws, b->per_ws, pct(b->per_ws, l->per_ws),
+		       l->total, b->total);
+	}
+	printf("1990: one workstation alone saw worse response than five; "
+	       "per-workstation performance rose as workstations were "
+	       "added, up to saturation (no figures published).\n");
+}
+
+void wan_print_table(const struct wan *t)
+{
+	printf("B6 bridged network: NCP over IPX, workstations and file "
+	       "server on two segments joined by the WAN bridge\n");
+	print_conditions(t, stdout);
+	if (t->parts & PART_BATTERY)
+		print_battery(t);
+	if (t->parts & PART_LIMIT)
+		print_limit(t);
+	if (t->parts & PART_SCALING)
+		print_scaling(t);
+}
+
+static void json_point(const char *key, const struct ipx_bwan_point *p)
+{
+	printf("\"%s\":{\"ops\":%llu,\"active\":%u,\"ops_per_s_per_ws\":%.4f,"
+	       "\"min\":%.4f,\"max\":%.4f,\"total_ops_per_s\":%.4f,"
+	       "\"wire_kbytes_per_s\":%.4f,\"retransmits\":%llu}",
+	       key, (unsigned long long)p->ops, p->active, p->per_ws, p->min,
+	       p->max, p->total, p->wire_kbs,
+	       (unsigned long long)p->retransmits);
+}
+
+void wan_print_json(const struct wan *t)
+{
+	bool first = true;
+
+	printf("{\"benchmark\":\"wan\",\"conditions\":{");
+	fsbench_json_conditions(&t->b, stdout);
+	printf(",\"wan_profile\":");
+	fsbench_json_str(stdout, t->prof.name);
+	printf(",\"trunk_bps\":%llu,\"rx_buffer\":%u,\"tx_buffer\":%u,"
+	       "\"hold_ms\":%.3f,\"bridge_max\":%u,\"far_hub\":",
+	       (unsigned long long)t->prof.rate, t->prof.rx_buffer,
+	       t->prof.tx_buffer, t->prof.hold_ns / 1e6, t->prof.bridge_max);
+	fsbench_json_str(stdout, t->far_hub);
+	printf(",\"far_server\":");
+	fsbench_json_str(stdout, t->far_name);
+	printf(",\"far_max_buffer\":" WAN_FAR_BUFFER "}");
+	if (t->parts & PART_BATTERY) {
+		printf(",\"battery\":[");
+		for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
+			for (size_t s = 0; s < t->nsets && t->only[op]; s++) {
+				double pl, pb;
+
+				ipx_bn_published_kbs(op, &pl, &pb);
+				printf("%s{\"test\":\"%s\",\"seconds\":%.3f,"
+				       "\"workstations\":%u,",
+				       first ? "" : ",", ipx_bn_op_name(op),
+				       wan_test_seconds(t, op), t->sets[s]);
+				first = false;
+				json_point("local", &t->bat[0][s][op]);
+				printf(",");
+				json_point("bridged", &t->bat[1][s][op]);
+				printf(",\"ops_pct\":%.4f,\"traffic_pct\":%.4f",
+				       pct(t->bat[1][s][op].per_ws,
+					   t->bat[0][s][op].per_ws),
+				       pct(t->bat[1][s][op].wire_kbs,
+					   t->bat[0][s][op].wire_kbs));
+				if (t->sets[s] == 1)
+					printf(",\"published_peak_kbytes_per_s"
+					       "\":{\"local\":%.0f,\"bridged\":"
+					       "%.0f}",
+					       pl, pb);
+				printf("}");
+			}
+		printf("],\"traffic_pct_mean\":[");
+		for (size_t s = 0; s < t->nsets; s++) {
+			printf("%s{\"workstations\":%u,\"pct\":%.4f",
+			       s ? "," : "", t->sets[s],
+			       mean_traffic_pct(t, s));
+			if (published_pct(t->sets[s]) > 0)
+				printf(",\"published_pct\":%.0f",
+				       published_pct(t->sets[s]));
+			printf("}");
+		}
+		printf("]");
+	}
+	if (t->parts & PART_LIMIT) {
+		int k = ipx_bwan_limit_found(t->steps, t->nsteps);
+
+		printf(",\"limit\":{\"packet_bytes\":%d,\"file_bytes\":%u,"
+		       "\"probes\":%zu,\"warmup_s\":%.3f,\"steps\":[",
+		       IPX_BWAN_FLOOD_SIZE, t->lo.file_size,
+		       t->lo.probes ? t->lo.probes : 1, t->lo.warmup);
+		for (size_t i = 0; i < t->nsteps; i++) {
+			const struct ipx_bwan_step *st = &t->steps[i];
+
+			printf("%s{\"load_bps\":%llu,\"sent_bps\":%.1f,"
+			       "\"carried_bps\":%.1f,"
+			       "\"copy_bps\":%.1f,\"copy_max_s\":%.4f,"
+			       "\"copy_mean_s\":%.4f,\"deadline_s\":%.4f,"
+			       "\"copies\":%llu,\"retransmits\":%llu,\"ok\":%s,"
+			       "\"why\":",
+			       i ? "," : "", (unsigned long long)st->load_bps,
+			       st->load_sent_bps, st->load_carried_bps,
+			       st->copy_bps,
+			       st->copy_max_s, st->copy_mean_s, st->deadline,
+			       (unsigned long long)st->copies,
+			       (unsigned long long)st->retransmits,
+			       st->ok ? "true" : "false");
+			fsbench_json_str(stdout, st->why);
+			printf("}");
+		}
+		printf("],\"last_completed\":");
+		if (k < 0)
+			printf("null");
+		else
+			printf("{\"step\":%d,\"load_bps\":%llu,\"carried_bps\":"
+			       "%.1f}",
+			       k, (unsigned long long)t->steps[k].load_bps,
+			       t->steps[k].load_carried_bps);
+		printf(",\"limit_found\":%s,\"published\":{\"trunk_bps_each_"
+		       "way\":950000,\"planning_bps\":[1500000,1700000]}}",
+		       k >= 0 && (size_t)k + 1 < t->nsteps ? "true" : "false");
+	}
+	if (t->parts & PART_SCALING) {
+		printf(",\"scaling\":{\"test\":\"open-multi\",\"seconds\":%.3f,"
+		       "\"points\":[",
+		       wan_scale_seconds(t));
+		for (unsigned n = 0; n < t->max_stations; n++) {
+			printf("%s{\"workstations\":%u,", n ? "," : "", n + 1);
+			json_point("local", &t->scale[0][n]);
+			printf(",");
+			json_point("bridged", &t->scale[1][n]);
+			printf("}");
+		}
+		printf("]}");
+	}
+	printf("}\n");
+}
+
+static void csv_point(const char *part, const char *test, unsigned ws,
+		      const char *side, const struct ipx_bwan_point *p)
+{
+	printf("%s,%s,%u,%s,%.4f,%.4f,%.4f,,,,,,\n", part, test, ws, side,
+	       p->per_ws, p->total, p->wire_kbs);
+}
+
+void wan_print_csv(const struct wan *t)
+{
+	printf("part,test,workstations,side,ops_per_s_per_ws,total_ops_per_s,"
+	       "wire_kbytes_per_s,load_kbps,sent_kbps,carried_kbps,copy_kbps,"
+	       "copy_max_s,ok\n");
+	for (int op = 0; op < IPX_BN_BATTERY_OPS && (t->parts & PART_BATTERY);
+	     op++)
+		for (size_t s = 0; s < t->nsets && t->only[op]; s++)
+			for (int side = 0; side < 2; side++)
+				csv_point("battery", ipx_bn_op_name(op),
+					  t->sets[s],
+					  side ? "bridged" : "local",
+					  &t->bat[side][s][op]);
+	for (size_t i = 0; i < t->nsteps && (t->parts & PART_LIMIT); i++) {
+		const struct ipx_bwan_step *st = &t->steps[i];
+
+		printf("limit,copy,%zu,bridged,,,,%.1f,%.1f,%.1f,%.1f,%.4f,%d\n",
+		       t->lo.probes ? t->lo.probes : 1, st->load_bps / 1000.0,
+		       st->load_sent_bps / 1000.0,
+		       st->load_carried_bps / 1000.0, st->copy_bps / 1000.0,
+		       st->copy_max_s, st->ok);
+	}
+	for (unsigned n = 0; n < t->max_stations && (t->parts & PART_SCALING);
+	     n++)
+		for (int side = 0; side < 2; side++)
+			csv_point("scaling", "open-multi", n + 1,
+				  side ? "bridged" : "local",
+				  &t->scale[side][n]);
+}

@@ -1,0 +1,553 @@
+/*
+ * cmd_bench_wan.c - "ipxlab bench wan": B6, the bridged network of 1990
+ * (docs/benchmarks.md). Two segments: the workstations' hub (with a file
+ * server on it: the local case) and, across `ipxlab bridge` with the isn
+ * profile, a hub the bridge serves with a second file server on the same
+ * volume (the bridged case), all child processes of this one. Three
+ * parts: the battery with and without the bridge, the throughput-limit
+ * search (bench_wan.h) and the workstation scaling curve of open/close.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "benchwan.h"
+#include "cli.h"
+#include "ipxlab/err.h"
+#include "ipxlab/link_profile.h"
+#include "ipxlab/log.h"
+
+#define CMD "bench"
+#define QUICK_SECONDS 1.0
+
+enum {
+	OPT_SECONDS = FSB_OPT_FIRST,
+	OPT_STATIONS,
+	OPT_ONLY,
+	OPT_QUICK,
+	OPT_PARTS,
+	OPT_MAXST,
+	OPT_WANPROF,
+	OPT_STEP,
+	OPT_MAXLOAD,
+	OPT_DEADLINE,
+	OPT_FILE,
+	OPT_PROBES,
+};
+
+void help_bench_wan(FILE *out)
+{
+	fprintf(out,
+		"usage: ipxlab bench wan [options]\n\n"
+		"B6, the bridged network of 1990: workstations on one segment, the\n"
+		"file server on another, joined by 'ipxlab bridge' (profile isn:\n"
+		"950 kbit/s each way, 182 KB receive and 192 KB transmit buffers,\n"
+		"the hold timer, 576-byte IPX packets), all started here; a second\n"
+		"server on the workstations' own segment is the local case. Parts:\n"
+		"  battery  the B2 tests with and without the bridge: ops/s per\n"
+		"           workstation, bridged as a percentage of local, and the\n"
+		"           1990 peak Kbyte/s (local | bridged) beside\n"
+		"  limit    a paced load of 576-byte IPX packets from the server's\n"
+		"           segment to the workstations', raised by --load-step\n"
+		"           from none; at each load a workstation copies a file\n"
+		"           from the bridged server; the search stops at the first\n"
+		"           load whose copy fails or misses its deadline and\n"
+		"           reports the last that completed, beside ~950 kbit/s\n"
+		"  scaling  open/close (multiple directories) ops/s per\n"
+		"           workstation for 1..N workstations, with and without\n"
+		"           the bridge\n\n"
+		"  -s, --seconds S     per battery test and scaling point instead of\n"
+		"                      20 (battery searches: half)\n"
+		"      --quick         under a minute in all: %.0f s per test, the\n"
+		"                      battery's open-multi and lock with 1\n"
+		"                      workstation, scaling 1..3, the limit with\n"
+		"                      the 1,205-byte file at 0, 700, 1400 kbit/s\n"
+		"      --parts LIST    battery,limit,scaling (default: all three)\n"
+		"      --stations LIST battery workstation counts (default 1,5)\n"
+		"      --only OPS      battery tests (see 'bench battery --help')\n"
+		"      --max-stations N  scaling from 1 to N (default 8; 1 to %d)\n"
+		"      --wan-profile NAME|FILE  the bridge's profile (default isn)\n"
+		"      --load-step KBIT  limit: load added per step (default 100)\n"
+		"      --max-load KBIT   limit: the highest load tried (default\n"
+		"                      2000)\n"
+		"      --deadline S    limit: seconds a copy may take (default:\n"
+		"                      twice the copy's time with no load)\n"
+		"      --file BYTES    limit: the file copied, one of the B3 sizes\n"
+		"                      (default 25184)\n"
+		"      --probes N      limit: workstations copying at once (default\n"
+		"                      1)\n"
+		"      --fixtures DIR  write the fixtures into DIR and exit\n"
+		"      --wait S        for the hubs, bridge, agents and servers\n"
+		"                      (default 10)\n"
+		"      --json, --csv   machine-readable output instead of the table\n"
+		"  -q, --quiet         no progress line; -v, --verbose more log lines\n",
+		QUICK_SECONDS, IPX_BN_MAX_STATIONS);
+}
+
+
+double wan_test_seconds(const struct wan *t, enum ipx_bn_op op)
+{
+	double s = ipx_bn_op_seconds(op);
+
+	return t->seconds > 0 ? t->seconds * s / 20 : s;
+}
+
+double wan_scale_seconds(const struct wan *t)
+{
+	return t->seconds > 0 ? t->seconds : 20;
+}
+
+static void progress(void *ctx, const char *what, unsigned k, unsigned n,
+		     double secs)
+{
+	struct wan *t = ctx;
+
+	(void)k;
+	(void)n;
+	t->done++;
+	if (!t->b.progress)
+		return;
+	fprintf(stderr, "\r\033[K  wan %u/%u: %s%s", t->done, t->total,
+		t->phase ? t->phase : "", what);
+	if (secs > 0)
+		fprintf(stderr, ", %.1f s", secs);
+	fflush(stderr);
+}
+
+static int parse_parts(struct wan *t, const char *arg)
+{
+	char *copy = strdup(arg), *save = NULL, *tok;
+
+	t->parts = 0;
+	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "battery"))
+			t->parts |= PART_BATTERY;
+		else if (!strcmp(tok, "limit"))
+			t->parts |= PART_LIMIT;
+		else if (!strcmp(tok, "scaling"))
+			t->parts |= PART_SCALING;
+		else {
+			cli_error(CMD, "--parts: unknown part '%s' (battery, "
+				       "limit, scaling)",
+				  tok);
+			free(copy);
+			return -1;
+		}
+	}
+	free(copy);
+	if (!t->parts) {
+		cli_error(CMD, "--parts needs battery, limit or scaling");
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_kbit(const char *opt, const char *arg, uint64_t *out)
+{
+	unsigned long v;
+
+	if (cli_parse_uint(CMD, opt, arg, 1, 100000, &v) < 0)
+		return -1;
+	*out = (uint64_t)v * 1000;
+	return 0;
+}
+
+/* ---- the far side: the bridge, its hub, the server there ---- */
+
+static int start_far(struct fsbench *b)
+{
+	struct wan *t = (struct wan *)b;	/* b is its first member */
+	char tunnel[80], hub[48], err[768];
+	/* the profile as given: a name, or a file the child reads too */
+	char *bargv[] = { "ipxlab",	  "bridge", hub, tunnel, "--profile",
+			  (char *)t->wan_profile, "-q", NULL };
+	char *sargv[] = { "ipxlab", "server", "--hub", t->far_hub, "--name",
+			  t->far_name, "--volume", t->far_spec, "--max-buffer",
+			  WAN_FAR_BUFFER, "-q", NULL };
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	struct ipx_config cfg;
+	int rc;
+
+	t->far_port = cli_free_udp_port();
+	if (!t->far_port) {
+		cli_error(CMD, "wan: no free UDP port for the far hub");
+		return CLI_FAIL;
+	}
+	snprintf(t->far_hub, sizeof(t->far_hub), "127.0.0.1:%d", t->far_port);
+	snprintf(hub, sizeof(hub), "hub:%s", t->far_hub);
+	snprintf(tunnel, sizeof(tunnel), "tunnel:%s", t->b.hubtext);
+	t->bridge = cli_spawn_self(bargv);
+	snprintf(t->far_name, sizeof(t->far_name), "WANFAR-%d", (int)getpid());
+	snprintf(t->far_spec, sizeof(t->far_spec), "SYS=%s", t->b.dir);
+	t->far_srv = t->bridge > 0 ? cli_spawn_self(sargv) : -1;
+	if (t->bridge < 0 || t->far_srv < 0) {
+		cli_error(CMD, "wan: cannot start the bridge or the far "
+			       "server: %s",
+			  strerror(errno));
+		return CLI_FAIL;
+	}
+	/* the load's source: a node of ours on the far hub */
+	sa.sin_port = htons((uint16_t)t->far_port);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ipx_config_defaults(&cfg);
+	rc = ipx_hnet_join_on(t->b.loop, &sa, &cfg,
+			      (ipx_time)(t->b.wait * IPX_SEC), &t->far_node,
+			      err, sizeof(err));
+	if (rc != IPX_OK) {
+		cli_error(CMD, "wan: the bridge's hub at %s: %s", t->far_hub,
+			  err);
+		return CLI_FAIL;
+	}
+	rc = ipx_bwan_flood_new(t->far_node, t->b.node, &t->flood);
+	if (rc != IPX_OK) {
+		cli_error(CMD, "wan: the load's sockets: %s",
+			  ipx_strerror(rc));
+		return CLI_FAIL;
+	}
+	t->far = t->b.ro;
+	return fsbench_find_server(&t->b, t->far_name, &t->far.server);
+}
+
+static void stop_far(struct wan *t)
+{
+	ipx_bwan_flood_free(t->flood);
+	t->flood = NULL;
+	ipx_node_free(t->far_node);
+	t->far_node = NULL;
+	cli_stop_child(&t->far_srv);
+	cli_stop_child(&t->bridge);
+}
+
+/* ---- the parts ---- */
+
+static int run_battery(struct wan *t, char *err, size_t errlen)
+{
+	struct ipx_bw_result *res = calloc(IPX_BN_MAX_STATIONS, sizeof(*res));
+	char what[96];
+	int rc = IPX_OK;
+
+	if (!res) {
+		snprintf(err, errlen, "out of memory");
+		return IPX_ENOMEM;
+	}
+	for (size_t s = 0; s < t->nsets && rc == IPX_OK; s++)
+		for (int op = 0; op < IPX_BN_BATTERY_OPS && rc == IPX_OK;
+		     op++)
+			for (int side = 0; side < 2 && t->only[op] &&
+					   rc == IPX_OK;
+			     side++) {
+				snprintf(what, sizeof(what), "battery %s, %u "
+							     "ws, %s",
+					 ipx_bn_op_name(op), t->sets[s],
+					 side ? "bridged" : "local");
+				progress(t, what, 0, 0, wan_test_seconds(t, op));
+				rc = ipx_bn_run(t->b.ctl,
+						side ? &t->far : &t->b.ro, op,
+						t->sets[s], wan_test_seconds(t, op),
+						0, 0, (uint16_t)t->done, res,
+						err, errlen);
+				if (rc == IPX_OK)
+					ipx_bwan_summarize(res, t->sets[s],
+							   &t->bat[side][s][op]);
+			}
+	free(res);
+	return rc;
+}
+
+static int run_parts(struct wan *t)
+{
+	char err[768];
+	int rc = IPX_OK;
+	const char *part = "battery";
+
+	if (t->parts & PART_BATTERY)
+		rc = run_battery(t, err, sizeof(err));
+	if (rc == IPX_OK && (t->parts & PART_LIMIT)) {
+		part = "limit";
+		t->lo.run = t->far;
+		t->lo.progress = progress;
+		t->lo.ctx = t;
+		rc = ipx_bwan_limit(t->b.ctl, t->flood, &t->lo, t->steps,
+				    &t->nsteps, err, sizeof(err));
+	}
+	for (int side = 0; side < 2 && rc == IPX_OK &&
+			   (t->parts & PART_SCALING);
+	     side++) {
+		part = "scaling";
+		t->phase = side ? "scaling, bridged: " : "scaling, local: ";
+		rc = ipx_bwan_scale(t->b.ctl, side ? &t->far : &t->b.ro,
+				    IPX_BN_OPEN_MULTI, t->max_stations,
+				    wan_scale_seconds(t), progress, t,
+				    t->scale[side], err, sizeof(err));
+	}
+	if (t->b.progress)
+		fprintf(stderr, "\r\033[K");
+	if (rc != IPX_OK) {
+		cli_error(CMD, "wan: %s: %s", part, err);
+		return CLI_FAIL;
+	}
+	return CLI_OK;
+}
+
+/* ---- options ---- */
+
+static int parse_own(struct wan *t, int opt, const char *arg, bool *quick,
+		     bool *secs_given)
+{
+	unsigned long v;
+	double d;
+
+	switch (opt) {
+	case 's':
+		if (cli_parse_seconds(CMD, "--seconds", arg, 0.1, 3600,
+				      &t->seconds) < 0)
+			return -1;
+		*secs_given = true;
+		return 1;
+	case OPT_QUICK:
+		*quick = true;
+		return 1;
+	case OPT_PARTS:
+		return parse_parts(t, arg) < 0 ? -1 : 1;
+	case OPT_STATIONS:
+		return fsbench_parse_counts("--stations", arg, t->sets,
+					    WAN_MAX_SETS, &t->nsets) < 0
+			       ? -1
+			       : 1;
+	case OPT_ONLY:
+		return fsbench_parse_ops(arg, t->only) < 0 ? -1 : 1;
+	case OPT_MAXST:
+		if (cli_parse_uint(CMD, "--max-stations", arg, 1,
+				   IPX_BN_MAX_STATIONS, &v) < 0)
+			return -1;
+		t->max_stations = (unsigned)v;
+		return 1;
+	case OPT_WANPROF:
+		t->wan_profile = arg;
+		return 1;
+	case OPT_STEP:
+		return parse_kbit("--load-step", arg, &t->lo.step_bps) < 0 ? -1
+									   : 1;
+	case OPT_MAXLOAD:
+		return parse_kbit("--max-load", arg, &t->max_load) < 0 ? -1 : 1;
+	case OPT_DEADLINE:
+		if (cli_parse_seconds(CMD, "--deadline", arg, 0.01, 3600, &d) <
+		    0)
+			return -1;
+		t->lo.deadline = d;
+		return 1;
+	case OPT_FILE:
+		if (cli_parse_uint(CMD, "--file", arg, 1, UINT32_MAX, &v) < 0)
+			return -1;
+		for (int i = 0; i < IPX_BN_COPY_SIZES; i++)
+			if (ipx_bn_copy_size[i] == v) {
+				t->lo.file_size = (uint32_t)v;
+				return 1;
+			}
+		cli_error(CMD, "--file: %lu is not one of the copy test's "
+			       "sizes (1205, 5079, 10752, 25184, 50176, "
+			       "108048, 214705)",
+			  v);
+		return -1;
+	case OPT_PROBES:
+		if (cli_parse_uint(CMD, "--probes", arg, 1, IPX_BN_MAX_STATIONS,
+				   &v) < 0)
+			return -1;
+		t->lo.probes = v;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* --quick: what the user did not set, small. */
+static void apply_quick(struct wan *t, bool stations_given, bool only_given,
+			bool max_given, bool file_given, bool step_given,
+			bool load_given)
+{
+	t->seconds = QUICK_SECONDS;
+	if (!stations_given) {
+		t->sets[0] = 1;
+		t->nsets = 1;
+	}
+	if (!only_given) {
+		memset(t->only, 0, sizeof(t->only));
+		t->only[IPX_BN_OPEN_MULTI] = true;
+		t->only[IPX_BN_LOCK] = true;
+	}
+	if (!max_given)
+		t->max_stations = 3;
+	if (!file_given)
+		t->lo.file_size = 1205;
+	if (!step_given)
+		t->lo.step_bps = 700000;
+	if (!load_given)
+		t->max_load = 1400000;
+	/* the copy's own set-up (connect, log in, open: round trips
+	 * across the bridge) runs under the load already */
+	t->lo.warmup = 0;
+	t->lo.drain = 1;
+}
+
+static int check(struct wan *t)
+{
+	char err[300];
+
+	if (t->b.server || t->b.hub || t->b.ngiven) {
+		cli_error(CMD, "wan builds its own two segments: --server, "
+			       "--hub and --agents are not taken");
+		return CLI_USAGE;
+	}
+	if (t->b.sim || t->b.have_profile || t->b.seed_given ||
+	    t->b.repeat > 1) {
+		cli_error(CMD, "wan runs in real time on today's links with the "
+			       "bridge's --wan-profile: %s is not taken",
+			  t->b.sim ? "--sim" : t->b.have_profile ? "--profile"
+			  : t->b.seed_given ? "--seed" : "--repeat");
+		return CLI_USAGE;
+	}
+	if (ipx_profile_resolve(t->wan_profile, &t->prof, err, sizeof(err)) !=
+		    IPX_OK ||
+	    ipx_profile_check(&t->prof, err, sizeof(err)) != IPX_OK) {
+		cli_error(CMD, "--wan-profile: %s", err);
+		return CLI_USAGE;
+	}
+	if (!t->prof.rx_buffer || !t->prof.tx_buffer) {
+		cli_error(CMD, "--wan-profile %s has no bridge buffers "
+			       "(rx-buffer, tx-buffer): not a WAN bridge",
+			  t->prof.name);
+		return CLI_USAGE;
+	}
+	if (t->max_load < t->lo.step_bps) {
+		cli_error(CMD, "--max-load must be at least --load-step");
+		return CLI_USAGE;
+	}
+	t->lo.max_steps = (size_t)(t->max_load / t->lo.step_bps) + 1;
+	if (t->lo.max_steps > IPX_BWAN_MAX_STEPS) {
+		cli_error(CMD, "--max-load / --load-step: at most %d loads "
+			       "(the first is none)",
+			  IPX_BWAN_MAX_STEPS - 1);
+		return CLI_USAGE;
+	}
+	return fsbench_check(&t->b);
+}
+
+int bench_wan(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "seconds", required_argument, NULL, 's' },
+		{ "quick", no_argument, NULL, OPT_QUICK },
+		{ "parts", required_argument, NULL, OPT_PARTS },
+		{ "stations", required_argument, NULL, OPT_STATIONS },
+		{ "only", required_argument, NULL, OPT_ONLY },
+		{ "max-stations", required_argument, NULL, OPT_MAXST },
+		{ "wan-profile", required_argument, NULL, OPT_WANPROF },
+		{ "load-step", required_argument, NULL, OPT_STEP },
+		{ "max-load", required_argument, NULL, OPT_MAXLOAD },
+		{ "deadline", required_argument, NULL, OPT_DEADLINE },
+		{ "file", required_argument, NULL, OPT_FILE },
+		{ "probes", required_argument, NULL, OPT_PROBES },
+		FSBENCH_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct wan t;
+	const char *fixtures = NULL;
+	bool quick = false, secs_given = false, given[OPT_PROBES + 1] = { 0 };
+	int opt, rc, code = CLI_OK;
+
+	memset(&t, 0, sizeof(t));
+	t.b.cmd = "wan";
+	t.b.wait = 10;
+	t.parts = PART_BATTERY | PART_LIMIT | PART_SCALING;
+	t.sets[0] = 1;
+	t.sets[1] = 5;
+	t.nsets = 2;
+	memset(t.only, 1, sizeof(t.only));
+	t.max_stations = 8;
+	t.wan_profile = "isn";
+	t.lo.file_size = 25184;
+	t.lo.step_bps = 100000;
+	t.max_load = 2000000;
+	t.lo.warmup = 5;
+	t.lo.drain = 2;
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":s:qvh", longopts, NULL)) !=
+	       -1) {
+		if (opt == 'h') {
+			help_bench_wan(stdout);
+			return CLI_OK;
+		}
+		if (opt == FSB_OPT_FIXTURES) {
+			fixtures = optarg;
+			continue;
+		}
+		rc = parse_own(&t, opt, optarg, &quick, &secs_given);
+		if (rc < 0)
+			return CLI_USAGE;
+		if (rc > 0) {
+			if (opt >= OPT_SECONDS && opt <= OPT_PROBES)
+				given[opt] = true;
+			continue;
+		}
+		rc = fsbench_opt(&t.b, opt, optarg, 0, &code);
+		if (rc < 0)
+			return CLI_USAGE;
+		if (rc == 0)
+			return bench_bad_option("wan", opt, argv);
+	}
+	if (optind < argc) {
+		cli_error(CMD, "wan: unexpected argument '%s'", argv[optind]);
+		return CLI_USAGE;
+	}
+	if (quick && secs_given) {
+		cli_error(CMD, "--quick and --seconds exclude each other");
+		return CLI_USAGE;
+	}
+	if (quick)
+		apply_quick(&t, given[OPT_STATIONS], given[OPT_ONLY],
+			    given[OPT_MAXST], given[OPT_FILE], given[OPT_STEP],
+			    given[OPT_MAXLOAD]);
+	/* as many workstations as the parts run need */
+	t.b.agents = 1;
+	if (t.parts & PART_SCALING)
+		t.b.agents = t.max_stations;
+	for (size_t s = 0; s < t.nsets && (t.parts & PART_BATTERY); s++)
+		t.b.agents = t.sets[s] > t.b.agents ? t.sets[s] : t.b.agents;
+	if ((t.parts & PART_LIMIT) && t.lo.probes > t.b.agents)
+		t.b.agents = (unsigned)t.lo.probes;
+	if (fixtures) {
+		fsbench_opt(&t.b, FSB_OPT_FIXTURES, fixtures, t.b.agents, &code);
+		return code;
+	}
+	rc = check(&t);
+	if (rc != CLI_OK)
+		return rc;
+	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
+		t.total += (t.parts & PART_BATTERY) && t.only[op]
+				   ? 2 * (unsigned)t.nsets
+				   : 0;
+	t.total += (t.parts & PART_LIMIT) ? (unsigned)t.lo.max_steps : 0;
+	t.total += (t.parts & PART_SCALING) ? 2 * t.max_stations : 0;
+	if (ipx_log_get_level() == IPX_LOG_INFO)
+		ipx_log_set_level(IPX_LOG_WARN);
+	t.b.before_attach = start_far;
+	rc = fsbench_start(&t.b);
+	if (rc == CLI_OK)
+		rc = run_parts(&t);
+	if (rc == CLI_OK) {
+		if (t.b.json)
+			wan_print_json(&t);
+		else if (t.b.csv)
+			wan_print_csv(&t);
+		else
+			wan_print_table(&t);
+	}
+	stop_far(&t);
+	fsbench_stop(&t.b, rc == CLI_OK);
+	return rc;
+}

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# bench_wan_test.sh [IPXLAB] - B6 as a user runs it (`ipxlab bench wan`):
+# bad options refused with exit 2 and the option's name; a short real run
+# (hubs, `ipxlab bridge` with the isn profile, two servers, agents: all
+# children) whose JSON has the battery test with and without the bridge,
+# a limit search that completes with no load and fails at 1.4 Mbit/s
+# (above the 950 kbit/s trunk, which carries no more than that), and
+# nothing left running after it. Bounded: about 20 s.
+set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build "${1:-}"
+need_exe "$BIN"
+need_cmd python3
+make_tmp bench_wan
+
+# refused OPTIONS... PATTERN: exit 2 and the message on stderr
+refused() {
+	local want=${*: -1} args=("${@:1:$#-1}") out rc
+	out=$(timeout 10 "$BIN" bench wan "${args[@]}" 2>&1 >/dev/null); rc=$?
+	if [ $rc = 2 ] && grep -q -- "$want" <<<"$out"; then
+		pass "bench wan refuses ${args[*]}"
+	else
+		fail "bench wan refuses ${args[*]}" "rc=$rc" "$out"
+	fi
+}
+
+refused --seconds 0 "--seconds must be a number of seconds"
+refused --quick --seconds 2 "--quick and --seconds exclude each other"
+refused --parts battery,frob "--parts: unknown part 'frob'"
+refused --max-stations 17 "--max-stations must be a whole number from 1 to 16"
+refused --wan-profile eth11 "--wan-profile: no profile named 'eth11'"
+refused --wan-profile eth10 "--wan-profile eth10 has no bridge buffers"
+refused --file 1000 "--file: 1000 is not one of the copy test's sizes"
+refused --load-step 0 "--load-step must be a whole number"
+refused --load-step 500 --max-load 400 "--max-load must be at least --load-step"
+refused --load-step 10 --max-load 2000 "at most 31 loads"
+refused --only frob "--only: unknown test 'frob'"
+refused --server X "--server, --hub and --agents are not taken"
+refused --sim "--sim is not taken"
+refused --repeat 3 "--repeat is not taken"
+refused --json --csv "--json and --csv exclude each other"
+refused --frobnicate "unknown option '--frobnicate'"
+refused extra "unexpected argument 'extra'"
+out=$("$BIN" bench wan --help); rc=$?
+[ $rc = 0 ] && grep -q -- "--max-stations N" <<<"$out" && grep -q -- "--wan-profile" <<<"$out" &&
+	grep -q -- "--quick" <<<"$out" && "$BIN" bench --help 2>&1 | grep -q "wan    B6" &&
+	pass "bench wan --help lists its options; bench --help names it" ||
+	fail "bench wan --help lists its options; bench --help names it" "$out"
+
+# --- a short real run -------------------------------------------------------------
+start=$SECONDS
+# --quick (1 s per test, the 1,205-byte file, no warm-up) cut down: the
+# battery's lock only, loads 0 and 1400 kbit/s (the scaling loop is
+# test_bench_wan.c's).
+if timeout 90 "$BIN" bench wan --quick --parts battery,limit --only lock \
+	--load-step 1400 --max-load 1400 --deadline 2.5 --json >"$TMP/w.json" 2>"$TMP/w.err" &&
+	python3 - "$TMP/w.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["conditions"]
+assert c["wan_profile"] == "isn" and c["trunk_bps"] == 950000 and c["bridge_max"] == 576, c
+assert c["far_max_buffer"] == 512 and len(c["agents"]) == 1, c
+b = d["battery"]
+assert len(b) == 1 and b[0]["test"] == "lock" and b[0]["workstations"] == 1, b
+l, br = b[0]["local"], b[0]["bridged"]
+assert l["ops"] > 0 and br["ops"] > 0 and br["ops_per_s_per_ws"] < l["ops_per_s_per_ws"], b
+assert b[0]["published_peak_kbytes_per_s"] == {"local": 55, "bridged": 17}, b
+assert d["traffic_pct_mean"][0]["published_pct"] == 32, d["traffic_pct_mean"]
+s = d["limit"]["steps"]
+assert len(s) == 2 and s[0]["ok"] and not s[1]["ok"] and s[1]["why"], s
+assert s[0]["load_bps"] == 0 and s[1]["load_bps"] == 1400000, s
+assert s[1]["sent_bps"] > 1300000 and 800000 < s[1]["carried_bps"] < 950000, s
+assert d["limit"]["last_completed"]["step"] == 0 and d["limit"]["limit_found"], d["limit"]
+assert "scaling" not in d, d.keys()
+PY
+then
+	pass "bench wan --json: battery local and bridged, the limit found after no load ($((SECONDS - start)) s)"
+else
+	fail "bench wan --json: battery local and bridged, the limit found after no load" "$(cat "$TMP/w.err")" "$(head -c 1500 "$TMP/w.json")"
+fi
+far=$(sed -n 's/.*"far_server":"\([^"]*\)".*/\1/p' "$TMP/w.json")
+farhub=$(sed -n 's/.*"far_hub":"\([^"]*\)".*/\1/p' "$TMP/w.json")
+if [ -n "$far" ] && [ -n "$farhub" ] && ! pgrep -f -- "--name $far" >/dev/null &&
+	! pgrep -f -- "bridge hub:$farhub" >/dev/null; then
+	pass "bench wan leaves no bridge or server running"
+else
+	fail "bench wan leaves no bridge or server running" "far=$far" "$(pgrep -af -- "$far")"
+fi
+finish
