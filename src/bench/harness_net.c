@@ -77,6 +77,16 @@ static bool settled(void *ctx)
 	return link->up || ipx_udp_link_error(link) != IPX_OK;
 }
 
+/* A join that failed: nothing of it is left. IPX_EIO. */
+static int join_failed(struct ipx_loop **loop, struct ipx_node **node)
+{
+	ipx_node_free(*node);
+	ipx_loop_free(*loop);
+	*node = NULL;
+	*loop = NULL;
+	return IPX_EIO;
+}
+
 int ipx_hnet_join(const struct sockaddr_in *server,
 		  const struct ipx_config *cfg, ipx_time wait,
 		  struct ipx_loop **loop, struct ipx_node **node, char *err,
@@ -123,24 +133,20 @@ int ipx_hnet_join(const struct sockaddr_in *server,
 	}
 	return IPX_OK;
 fail:
-	ipx_node_free(*node);
-	ipx_loop_free(*loop);
-	*node = NULL;
-	*loop = NULL;
-	return IPX_EIO;
+	return join_failed(loop, node);
 }
 
 int ipx_hnet_enter_netns(const char *name, char *err, size_t errlen)
 {
 	char path[300];
-	int fd, rc = 0;
+	int fd;
 
 	if (!name || !*name)
 		return IPX_OK;
 	snprintf(path, sizeof(path), "%s%s",
 		 strchr(name, '/') ? "" : "/var/run/netns/", name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || (rc = setns(fd, CLONE_NEWNET)) < 0) {
+	if (fd < 0 || setns(fd, CLONE_NEWNET) < 0) {
 		hset_err(err, errlen, "cannot enter network namespace %s: %s",
 			 path, strerror(errno));
 		if (fd >= 0)
@@ -178,11 +184,7 @@ int ipx_hnet_join_eth(const struct ipx_hnet_eth *e,
 	}
 	return IPX_OK;
 fail:
-	ipx_node_free(*node);
-	ipx_loop_free(*loop);
-	*node = NULL;
-	*loop = NULL;
-	return IPX_EIO;
+	return join_failed(loop, node);
 }
 
 /* ---- children ---- */
