@@ -50,6 +50,7 @@
 #include "ipxlab/bench_work.h"
 #include "ipxlab/clock.h"
 #include "ipxlab/config.h"
+#include "ipxlab/frame.h"
 #include "ipxlab/ipx.h"
 #include "ipxlab/link_profile.h"
 #include "ipxlab/loop.h"
@@ -228,10 +229,23 @@ int ipx_hctl_run(struct ipx_hctl *c, const struct ipx_hctl_run *run,
 
 #define IPX_HNET_MAX_AGENTS 16
 
+/* An agent on an Ethernet interface instead of the hub (bench eth): its
+ * node is the interface's MAC, on the segment the interface is on. */
+struct ipx_hnet_eth {
+	const char *ifname;
+	/* enter this network namespace first (a name under /var/run/netns
+	 * or a path); NULL or "": the caller's */
+	const char *netns;
+	enum ipx_frame_type frame;	/* IPX_FRAME_AUTO: learn it */
+};
+
 struct ipx_hnet_opts {
 	/* Join this hub ("HOST[:PORT]"); NULL: start one on a free
 	 * loopback port as a child process. */
 	const char *hub;
+	/* Per agent (nagents of them): each on its Ethernet interface, and
+	 * no hub at all (hub must be NULL); NULL: every agent on the hub. */
+	const struct ipx_hnet_eth *eth;
 	/* Agents to start as child processes (none: they run elsewhere). */
 	const char *const *agents;
 	size_t nagents;
@@ -292,6 +306,15 @@ int ipx_hnet_join(const struct sockaddr_in *server,
 int ipx_hnet_join_on(struct ipx_loop *loop, const struct sockaddr_in *server,
 		     const struct ipx_config *cfg, ipx_time wait,
 		     struct ipx_node **node, char *err, size_t errlen);
+/* Enter network namespace 'name' (as ipx_hnet_eth.netns; NULL or "": stay).
+ * IPX_OK, or an error with a message. */
+int ipx_hnet_enter_netns(const char *name, char *err, size_t errlen);
+/* A fresh node on a fresh loop on the Ethernet interface e->ifname (in the
+ * current namespace: e->netns is not entered here). IPX_OK, or an error
+ * with a message. */
+int ipx_hnet_join_eth(const struct ipx_hnet_eth *e,
+		      const struct ipx_config *cfg, struct ipx_loop **loop,
+		      struct ipx_node **node, char *err, size_t errlen);
 
 /* "exited with status 3", "killed by signal 9 (Killed)". */
 const char *ipx_hnet_exit_text(int status, char *buf, size_t len);

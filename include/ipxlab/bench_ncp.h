@@ -44,6 +44,7 @@ enum ipx_bn_op {
 	IPX_BN_PING = IPX_BN_BATTERY_OPS,	/* Novell ping of the server node */
 	IPX_BN_COPY,		/* copy C<size>.DAT to the local disk */
 	IPX_BN_PERFTEST,	/* B4: a record written over at offset 0 */
+	IPX_BN_GET,		/* 'size' bytes of the 4 MB file, next part */
 	IPX_BN_OPS
 };
 
@@ -100,6 +101,10 @@ void ipx_bn_path_copy(uint32_t size, char *buf, size_t len);
 void ipx_bn_path_perf(unsigned station, char *buf, size_t len);
 #define IPX_BN_PERF_RECORD 4096
 #define IPX_BN_PERF_MAX_RECORD 65536
+/* IPX_BN_GET (bench ncp's large get): the part one operation reads, in
+ * buffer-size requests (default and largest). */
+#define IPX_BN_GET_PART (256 * 1024)
+#define IPX_BN_GET_MAX_PART IPX_BN_LARGE_SIZE
 #define IPX_BN_DIR "BATTERY"
 #define IPX_BN_SMALL_FILE "BATTERY\\SHARED4K.DAT"
 #define IPX_BN_LARGE_FILE "BATTERY\\SHARED4M.DAT"

@@ -4,7 +4,9 @@
  * each a child process with its own loop and IPX node. Children die with
  * the parent (PR_SET_PDEATHSIG) and ignore the terminal's Ctrl-C (the
  * controller stops them), and every one is reaped by ipx_hnet_stop.
- * Also the "join a hub as a fresh node" step everyone uses.
+ * Also the "join a hub as a fresh node" step everyone uses. Or, for
+ * bench eth, no hub: each agent enters its network namespace and opens
+ * its node on an Ethernet interface there (ipx_hnet_eth).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -23,6 +25,7 @@
 #include "ipxlab/err.h"
 #include "ipxlab/hub.h"
 #include "ipxlab/hub_capture.h"
+#include "ipxlab/link_eth.h"
 #include "ipxlab/link_udp.h"
 #include "ipxlab/log.h"
 
@@ -74,6 +77,16 @@ static bool settled(void *ctx)
 	return link->up || ipx_udp_link_error(link) != IPX_OK;
 }
 
+/* A join that failed: nothing of it is left. IPX_EIO. */
+static int join_failed(struct ipx_loop **loop, struct ipx_node **node)
+{
+	ipx_node_free(*node);
+	ipx_loop_free(*loop);
+	*node = NULL;
+	*loop = NULL;
+	return IPX_EIO;
+}
+
 int ipx_hnet_join_on(struct ipx_loop *loop, const struct sockaddr_in *server,
 		     const struct ipx_config *cfg, ipx_time wait,
 		     struct ipx_node **node, char *err, size_t errlen)
@@ -119,6 +132,57 @@ fail:
 	ipx_node_free(*node);
 	*node = NULL;
 	return IPX_EIO;
+}
+
+int ipx_hnet_enter_netns(const char *name, char *err, size_t errlen)
+{
+	char path[300];
+	int fd;
+
+	if (!name || !*name)
+		return IPX_OK;
+	snprintf(path, sizeof(path), "%s%s",
+		 strchr(name, '/') ? "" : "/var/run/netns/", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || setns(fd, CLONE_NEWNET) < 0) {
+		hset_err(err, errlen, "cannot enter network namespace %s: %s",
+			 path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return IPX_EIO;
+	}
+	close(fd);
+	return IPX_OK;
+}
+
+int ipx_hnet_join_eth(const struct ipx_hnet_eth *e,
+		      const struct ipx_config *cfg, struct ipx_loop **loop,
+		      struct ipx_node **node, char *err, size_t errlen)
+{
+	struct ipx_eth_options eo = { .frame = e->frame };
+	struct ipx_link *link = NULL;
+	int rc;
+
+	*node = NULL;
+	*loop = ipx_loop_new(NULL);
+	if (*loop)
+		*node = ipx_node_new(*loop, cfg);
+	if (!*node) {
+		hset_err(err, errlen, "out of memory");
+		goto fail;
+	}
+	if (ipx_eth_link_open(*loop, e->ifname, &eo, &link, err, errlen) !=
+	    IPX_OK)
+		goto fail;
+	rc = ipx_node_add_link(*node, link);
+	if (rc != IPX_OK) {
+		ipx_link_close(link);
+		hset_err(err, errlen, "%s: %s", e->ifname, ipx_strerror(rc));
+		goto fail;
+	}
+	return IPX_OK;
+fail:
+	return join_failed(loop, node);
 }
 
 int ipx_hnet_join(const struct sockaddr_in *server,
@@ -232,10 +296,11 @@ static void hub_main(int fd, const struct ipx_hnet_opts *o)
 }
 
 static void agent_main(int fd, const struct ipx_hnet_opts *o,
-		       const struct sockaddr_in *hub, const char *name)
-	__attribute__((noreturn));
+		       const struct sockaddr_in *hub, const char *name,
+		       const struct ipx_hnet_eth *eth) __attribute__((noreturn));
 static void agent_main(int fd, const struct ipx_hnet_opts *o,
-		       const struct sockaddr_in *hub, const char *name)
+		       const struct sockaddr_in *hub, const char *name,
+		       const struct ipx_hnet_eth *eth)
 {
 	struct ipx_agent_opts ao = { .name = name, .once = true,
 				     .fault = o->fault };
@@ -244,8 +309,12 @@ static void agent_main(int fd, const struct ipx_hnet_opts *o,
 	struct ipx_agent *a;
 	char err[REPORT_LEN];
 
-	if (ipx_hnet_join(hub, o->cfg, o->wait, &loop, &node, err,
-			  sizeof(err)) != IPX_OK ||
+	if ((eth ? ipx_hnet_enter_netns(eth->netns, err, sizeof(err)) !=
+			   IPX_OK ||
+			   ipx_hnet_join_eth(eth, o->cfg, &loop, &node, err,
+					     sizeof(err)) != IPX_OK
+		 : ipx_hnet_join(hub, o->cfg, o->wait, &loop, &node, err,
+				 sizeof(err)) != IPX_OK) ||
 	    ipx_agent_new(node, &ao, &a, err, sizeof(err)) != IPX_OK) {
 		report(fd, err);
 		_exit(1);
@@ -292,8 +361,9 @@ static int read_report(struct hchild *ch, int fd, char *text, char *err,
 }
 
 static int spawn(struct ipx_hnet *net, struct hchild *ch,
-		 const struct ipx_hnet_opts *o, const char *name, char *text,
-		 char *err, size_t errlen)
+		 const struct ipx_hnet_opts *o, const char *name,
+		 const struct ipx_hnet_eth *eth, char *text, char *err,
+		 size_t errlen)
 {
 	pid_t parent = getpid();
 	int fds[2];
@@ -315,7 +385,7 @@ static int spawn(struct ipx_hnet *net, struct hchild *ch,
 		close(fds[0]);
 		child_prologue(parent);
 		if (name)
-			agent_main(fds[1], o, &net->hub, name);
+			agent_main(fds[1], o, &net->hub, name, eth);
 		hub_main(fds[1], o);
 	}
 	close(fds[1]);
@@ -338,14 +408,20 @@ int ipx_hnet_start(const struct ipx_hnet_opts *o, struct ipx_hnet **out,
 		hset_err(err, errlen, "at most %d agents", IPX_HNET_MAX_AGENTS);
 		return IPX_EINVAL;
 	}
-	if (o->hub) {
+	if (o->eth && o->hub) {
+		hset_err(err, errlen, "agents on Ethernet have no hub");
+		rc = IPX_EINVAL;
+	} else if (o->eth) {
+		/* no hub: the agents' segment is their interfaces' */
+	} else if (o->hub) {
 		rc = ipx_udp_resolve(o->hub, IPX_UDP_DEFAULT_PORT, &net->hub,
 				     err, errlen);
 	} else {
 		net->pcap = o->pcap != NULL;
 		snprintf(net->hubproc.what, sizeof(net->hubproc.what),
 			 "the hub");
-		rc = spawn(net, &net->hubproc, o, NULL, text, err, errlen);
+		rc = spawn(net, &net->hubproc, o, NULL, NULL, text, err,
+			   errlen);
 		if (rc == IPX_OK) {
 			net->hub.sin_family = AF_INET;
 			net->hub.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -359,7 +435,8 @@ int ipx_hnet_start(const struct ipx_hnet_opts *o, struct ipx_hnet **out,
 		snprintf(ch->what, sizeof(ch->what), "agent '%s'",
 			 o->agents[i]);
 		net->n = i + 1;
-		rc = spawn(net, ch, o, o->agents[i], text, err, errlen);
+		rc = spawn(net, ch, o, o->agents[i], o->eth ? &o->eth[i] : NULL,
+			   text, err, errlen);
 	}
 	if (rc != IPX_OK) {
 		ipx_hnet_stop(net, 0);

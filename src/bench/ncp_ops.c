@@ -49,6 +49,8 @@ static const struct op_info ops[IPX_BN_OPS] = {
 	[IPX_BN_COPY] = { "copy", "file copy to the local disk", 0, 0, 0, 0 },
 	[IPX_BN_PERFTEST] = { "perftest", "records written overlaid", 0, 0, 0,
 			      0 },
+	[IPX_BN_GET] = { "get", "large get (parts of the 4 MB file)", 0, 0, 0,
+			 0 },
 };
 
 const char *ipx_bn_op_name(enum ipx_bn_op op)

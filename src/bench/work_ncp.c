@@ -38,6 +38,9 @@
  *                      0x49 requests) at
  *                      offset 0 of its own file, created at set-up: each
  *                      record overlaid on the previous one
+ *   get                'size' bytes (default 256 KB) of the 4 MB shared
+ *                      file in buffer-size 0x48 reads, the next part each
+ *                      time, from offset 0 again at the end (bench ncp)
  */
 #include "work_int.h"
 
@@ -57,6 +60,7 @@
 #define NCP_WANT_BUFSIZE 4096
 #define PING_SOCKET 0x9086
 #define PING_TRIES 3
+#define PING_MAX_DATA 1500	/* a buffer of NCP data on any link */
 #define COPY_CHUNK 65536
 
 struct ncpw {
@@ -65,7 +69,7 @@ struct ncpw {
 	uint16_t ping_id;
 	bool pong;
 	struct ncp_fh fh;
-	uint8_t *buf;		/* COPY_CHUNK bytes */
+	uint8_t *buf;		/* COPY_CHUNK bytes; get: its part */
 	uint32_t rng, off;
 	ipx_time since;		/* dir-search: the request's start */
 	struct ipx_timer step;
@@ -122,7 +126,7 @@ static int do_ping(struct ipx_bw *w, struct ncpw *f)
 {
 	uint8_t pkt[1600];
 	struct ipx_addr to = w->p.peer.addr;
-	size_t data = w->p.size > 1024 ? 1024 : w->p.size;
+	size_t data = w->p.size > PING_MAX_DATA ? PING_MAX_DATA : w->p.size;
 
 	to.socket = PING_SOCKET;
 	memset(f->buf, 0, data);
@@ -278,6 +282,11 @@ static int dir_search(struct ipx_bw *w, struct ncpw *f)
 	return rc;
 }
 
+static size_t get_part(const struct ipx_bw *w)
+{
+	return w->p.size ? w->p.size : IPX_BN_GET_PART;
+}
+
 static int do_op(struct ipx_bw *w, struct ncpw *f)
 {
 	uint32_t r;
@@ -317,6 +326,12 @@ static int do_op(struct ipx_bw *w, struct ncpw *f)
 	case IPX_BN_PERFTEST:
 		return ncp_write(f->cl, &f->fh, 0, f->buf,
 				 w->p.size ? w->p.size : IPX_BN_PERF_RECORD);
+	case IPX_BN_GET:
+		if (f->off + get_part(w) > f->fh.size)
+			f->off = 0;
+		f->off += (uint32_t)get_part(w);
+		return read_exact(f, f->off - (uint32_t)get_part(w),
+				  get_part(w));
 	default:
 		return IPX_EINVAL;
 	}
@@ -411,6 +426,7 @@ static const char *setup_file(const struct ipx_bw *w, char *buf, size_t len)
 		return IPX_BN_SMALL_FILE;
 	case IPX_BN_SHARED_LARGE:
 	case IPX_BN_BLOCK:
+	case IPX_BN_GET:
 		return IPX_BN_LARGE_FILE;
 	case IPX_BN_PRIV_RANDOM:
 	case IPX_BN_PRIV_SEQ:
@@ -515,9 +531,17 @@ static int ncpw_open(struct ipx_bw *w)
 			     IPX_BN_PERF_MAX_RECORD);
 		return IPX_EINVAL;
 	}
+	if (w->p.op == IPX_BN_GET && w->p.size > IPX_BN_GET_MAX_PART) {
+		bw_set_error(w, "get: parts of at most %d bytes",
+			     IPX_BN_GET_MAX_PART);
+		return IPX_EINVAL;
+	}
 	f = calloc(1, sizeof(*f));
 	if (f)
-		f->buf = calloc(1, COPY_CHUNK);
+		f->buf = calloc(1, w->p.op == IPX_BN_GET &&
+					   get_part(w) > COPY_CHUNK
+				       ? get_part(w)
+				       : COPY_CHUNK);
 	if (!f || !f->buf) {
 		if (f)
 			free(f);

@@ -24,10 +24,28 @@ static void controller_config(struct ipx_config *cfg)
 	cfg->spx_abort_timeout = 108;	/* about 6 s */
 }
 
+static const char *const names[2] = { "sender", "receiver" };
+
+/* After the controller's node is up (rc IPX_OK): the controller attaches
+ * to both agents; on failure everything stops. */
+static int attach(struct bench_pair *b, int rc, char *err, size_t errlen)
+{
+	if (rc == IPX_OK) {
+		cli_stop_on_signals(b->loop);
+		rc = ipx_hctl_new(b->node, &b->ctl);
+	}
+	if (rc == IPX_OK) {
+		ipx_hctl_set_watch(b->ctl, ipx_hnet_watch, b->net);
+		rc = ipx_hctl_attach(b->ctl, names, 2, WAIT, err, errlen);
+	}
+	if (rc != IPX_OK)
+		bench_pair_stop(b, false);
+	return rc;
+}
+
 int bench_pair_start(struct bench_pair *b, const char *pcap, char *err,
 		     size_t errlen)
 {
-	static const char *const names[2] = { "sender", "receiver" };
 	struct ipx_hnet_opts no = { 0 };
 	struct ipx_config cfg, ccfg;
 	struct sockaddr_in hub;
@@ -54,17 +72,45 @@ int bench_pair_start(struct bench_pair *b, const char *pcap, char *err,
 	ccfg = cfg;
 	controller_config(&ccfg);
 	rc = ipx_hnet_join(&hub, &ccfg, WAIT, &b->loop, &b->node, err, errlen);
-	if (rc == IPX_OK) {
-		cli_stop_on_signals(b->loop);
-		rc = ipx_hctl_new(b->node, &b->ctl);
-	}
-	if (rc == IPX_OK) {
-		ipx_hctl_set_watch(b->ctl, ipx_hnet_watch, b->net);
-		rc = ipx_hctl_attach(b->ctl, names, 2, WAIT, err, errlen);
-	}
+	return attach(b, rc, err, errlen);
+}
+
+static void where_text(char *buf, size_t len, const struct ipx_hnet_eth *e)
+{
+	snprintf(buf, len, "%s%s%s", e->ifname,
+		 e->netns && *e->netns ? "@" : "", e->netns ? e->netns : "");
+}
+
+int bench_pair_start_eth(struct bench_pair *b, const struct ipx_hnet_eth *ends,
+			 const struct ipx_hnet_eth *ctl, char *err,
+			 size_t errlen)
+{
+	struct ipx_hnet_opts no = { 0 };
+	struct ipx_config cfg;
+	int rc;
+
+	b->hub_cpu = -1;
+	b->eth = true;
+	snprintf(b->hubtext, sizeof(b->hubtext), "none (Ethernet)");
+	where_text(b->where[0], sizeof(b->where[0]), &ends[0]);
+	where_text(b->where[1], sizeof(b->where[1]), &ends[1]);
+	where_text(b->where[2], sizeof(b->where[2]), ctl);
+	ipx_config_defaults(&cfg);
+	no.agents = names;
+	no.nagents = 2;
+	no.eth = ends;
+	no.cfg = &cfg;
+	no.fault = getenv("IPXLAB_AGENT_FAULT");
+	no.wait = WAIT;
+	rc = ipx_hnet_start(&no, &b->net, err, errlen);
 	if (rc != IPX_OK)
-		bench_pair_stop(b, false);
-	return rc;
+		return rc;
+	controller_config(&cfg);
+	rc = ipx_hnet_enter_netns(ctl->netns, err, errlen);
+	if (rc == IPX_OK)
+		rc = ipx_hnet_join_eth(ctl, &cfg, &b->loop, &b->node, err,
+				       errlen);
+	return attach(b, rc, err, errlen);
 }
 
 int bench_pair_pin_hub(struct bench_pair *b, int cpu, char *err,
@@ -177,11 +223,18 @@ void bench_pair_conditions(const struct bench_pair *b, const char *placement,
 	fprintf(out, "# ipxlab %s on %s, %d CPUs online, %d allowed\n",
 		cli_version_text(), cli_machine_text(m, sizeof(m)),
 		ipx_bench_cpus_online(), ipx_bench_cpus_allowed());
-	fprintf(out, "# hub %s (started here, pid %d), today's link (no "
-		     "profile); agents '%s' (pid %u) and '%s' (pid %u); CPU "
-		     "placement: %s\n",
-		b->hubtext, (int)ipx_hnet_hub_pid(b->net), s->name, s->pid,
-		r->name, r->pid, placement);
+	if (b->eth)
+		fprintf(out, "# Ethernet, no hub: agents '%s' (pid %u) on %s "
+			     "and '%s' (pid %u) on %s, the controller on %s; "
+			     "CPU placement: %s\n",
+			s->name, s->pid, b->where[0], r->name, r->pid,
+			b->where[1], b->where[2], placement);
+	else
+		fprintf(out, "# hub %s (started here, pid %d), today's link "
+			     "(no profile); agents '%s' (pid %u) and '%s' (pid "
+			     "%u); CPU placement: %s\n",
+			b->hubtext, (int)ipx_hnet_hub_pid(b->net), s->name,
+			s->pid, r->name, r->pid, placement);
 }
 
 void bench_pair_json_conditions(const struct bench_pair *b,
@@ -194,10 +247,17 @@ void bench_pair_json_conditions(const struct bench_pair *b,
 	fprintf(out, ", \"machine\": ");
 	fsbench_json_str(out, cli_machine_text(m, sizeof(m)));
 	fprintf(out, ", \"cpus_online\": %d, \"cpus_allowed\": %d, \"link\": "
-		     "\"udp hub\", \"profile\": null, \"hub\": \"%s\", "
-		     "\"hub_pid\": %d, \"cpu_placement\": ",
-		ipx_bench_cpus_online(), ipx_bench_cpus_allowed(), b->hubtext,
+		     "\"%s\", \"profile\": null, \"hub\": \"%s\", "
+		     "\"hub_pid\": %d, ",
+		ipx_bench_cpus_online(), ipx_bench_cpus_allowed(),
+		b->eth ? "ethernet" : "udp hub", b->hubtext,
 		(int)ipx_hnet_hub_pid(b->net));
+	if (b->eth) {
+		fprintf(out, "\"controller_on\": ");
+		fsbench_json_str(out, b->where[2]);
+		fprintf(out, ", ");
+	}
+	fprintf(out, "\"cpu_placement\": ");
 	fsbench_json_str(out, placement);
 	fprintf(out, ", \"agents\": [");
 	for (size_t i = 0; i < ipx_hctl_agent_count(b->ctl); i++) {
@@ -206,6 +266,10 @@ void bench_pair_json_conditions(const struct bench_pair *b,
 		fprintf(out, "%s{\"role\": \"%s\", \"name\": ", i ? ", " : "",
 			i ? "receiver" : "sender");
 		fsbench_json_str(out, g->name);
+		if (b->eth && i < 2) {
+			fprintf(out, ", \"on\": ");
+			fsbench_json_str(out, b->where[i]);
+		}
 		fprintf(out, ", \"pid\": %u, \"cpus\": %u}", g->pid, g->cpus);
 	}
 	fprintf(out, "]}");

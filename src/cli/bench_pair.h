@@ -4,7 +4,9 @@
  * started as child processes (ipx_hnet_start), the controller's node
  * joined to that hub, one run of one workload through ipx_hctl_run with
  * the machine's load and the hub's CPU use around it, the progress line
- * on a terminal and the conditions every benchmark records.
+ * on a terminal and the conditions every benchmark records. Or (bench
+ * eth) the two agents on Ethernet interfaces in their network namespaces
+ * and the controller on a third interface of the same segment, no hub.
  */
 #ifndef IPXLAB_CLI_BENCH_PAIR_H
 #define IPXLAB_CLI_BENCH_PAIR_H
@@ -24,6 +26,9 @@ struct bench_pair {
 	struct ipx_node *node;
 	struct ipx_hctl *ctl;
 	char hubtext[64];	/* HOST:PORT */
+	/* bench_pair_start_eth: where each is ("IFACE@NETNS"), no hub */
+	bool eth;
+	char where[3][96];	/* sender, receiver, controller */
 	int hub_cpu;		/* pinned there; -1 not pinned */
 };
 
@@ -43,6 +48,12 @@ struct bench_pair_run {
  * nothing is left running on failure. */
 int bench_pair_start(struct bench_pair *b, const char *pcap, char *err,
 		     size_t errlen);
+/* The same on Ethernet: the agents on ends[0] (sender) and ends[1]
+ * (receiver), each a child entering its namespace; this process enters
+ * ctl's namespace and puts the controller's node on ctl's interface. */
+int bench_pair_start_eth(struct bench_pair *b, const struct ipx_hnet_eth *ends,
+			 const struct ipx_hnet_eth *ctl, char *err,
+			 size_t errlen);
 /* Pin the hub to cpu (cpu >= 0). IPX_OK or an error with a message. */
 int bench_pair_pin_hub(struct bench_pair *b, int cpu, char *err,
 		       size_t errlen);

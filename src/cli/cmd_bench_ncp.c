@@ -2,384 +2,383 @@
  * cmd_bench_ncp.c - "ipxlab bench ncp": what one outstanding NCP request
  * per connection costs, against the round trip measured in the same run.
  *
- * A hub and a file server run as child processes (this binary, exec'd as
- * "ipxlab hub" and "ipxlab server" on loopback, the volume a temporary
- * directory with one large file); this process is the client node. In
- * turn, for --seconds each: IPX round trips to the server node (Novell
- * ping, empty and with a buffer of data), 1-byte reads, open/close pairs,
- * and 256 KB parts of the file in buffer-size reads; ten rounds of every
- * row in turn, so load changing during the run moves all rows alike.
- * The ratios: a 1-byte read against one round trip, an open/close pair
- * against two, and the large get against one buffer per round trip of a
- * small request and a buffer-sized answer (the mean of the empty and the
- * full ping). Targets: 80 % each.
+ * The network is the file-server benchmarks' (fsbench.h): a hub, one
+ * workstation agent and ipxlab's file server on a scratch volume with the
+ * fixtures (or --sim: all of it in this process in simulated time). In
+ * turn, for --seconds each, the agent runs the NCP workload's operations
+ * (bench_ncp.h): Novell pings of the server node (empty and with a buffer
+ * of data), 1-byte reads (shared-small), open/close pairs (open-single)
+ * and 256 KB parts of the 4 MB file in buffer-size reads (get); ten
+ * rounds of every row in turn, so load changing during the run moves all
+ * rows alike. The ratios: a 1-byte read against one round trip, an
+ * open/close pair against two, and the large get against one buffer per
+ * round trip of a small request and a buffer-sized answer (the mean of
+ * the empty and the full ping). Targets: 80 % each. --repeat N does it
+ * all N times: median, min and max.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <netinet/in.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "fsbench.h"
+#include "ipxlab/bench_stat.h"
 #include "ipxlab/err.h"
 #include "ipxlab/log.h"
 #include "ipxlab/ncp_client.h"
-#include "ipxlab/ping.h"
-#include "ipxlab/sap.h"
 
+#define CMD "bench"
 #define TARGET 0.80
 #define ROUNDS 10
+#define WANT_BUFSIZE 4096	/* what the workload asks for (work_ncp.c) */
+#define MAX_REPEAT 100
+
+enum { OPT_REPEAT = FSB_OPT_FIRST };
 
 void help_bench_ncp(FILE *out)
 {
 	fprintf(out,
 		"usage: ipxlab bench ncp [options]\n\n"
-		"NCP's cost against the IPX round trip measured in the same run:\n"
-		"a hub and 'ipxlab server' as child processes on loopback, this\n"
-		"process the client. Rates of 1-byte reads and of open/close\n"
-		"pairs beside what one round trip per request allows, and a\n"
-		"large get beside one negotiated buffer per round trip. Targets:\n"
-		"%.0f%% each.\n\n"
+		"NCP's cost against the IPX round trip measured in the same run,\n"
+		"one request outstanding: a workstation agent of the file-server\n"
+		"benchmarks' network (a hub, the agent and 'ipxlab server' as\n"
+		"child processes on loopback) runs, in turn, pings of the server\n"
+		"node, 1-byte reads, open/close pairs and a large get (256 KB\n"
+		"parts of the 4 MB fixture). Rates beside what one round trip per\n"
+		"request allows, and the get beside one negotiated buffer per\n"
+		"round trip. Targets: %.0f%% each.\n\n"
 		"  -s, --seconds S     measurement time per row, spread over %d\n"
 		"                      rounds of every row in turn (default 5)\n"
-		"      --size MB       the file the get reads in turn (default 4)\n"
-		"      --bufsize N     buffer size to ask for (default 4096:\n"
-		"                      the server answers what fits a packet)\n",
-		TARGET * 100, ROUNDS);
+		"      --repeat N      the whole measurement N times: median,\n"
+		"                      min and max (default 1; 1 to %d)\n"
+		FSBENCH_HELP,
+		TARGET * 100, ROUNDS, MAX_REPEAT);
 }
 
-struct bench {
-	char dir[64], vol[96];
-	pid_t hub, srv;
-	char hubaddr[32];
-	struct cli_node cn;
-	struct ipx_sap *sap;
-	struct ncp_client *cl;
-	struct ipx_socket *ping;
-	struct ipx_addr server;	/* the server node, socket 0 */
-	uint16_t ping_id;
-	bool pong;
+enum row { R_EMPTY, R_FULL, R_READ, R_OC, R_GET, ROWS };
+
+static const struct {
+	enum ipx_bn_op op;
+	const char *name;	/* for the progress line */
+	double share;		/* of --seconds per round */
+} rows[ROWS] = {
+	[R_EMPTY] = { IPX_BN_PING, "empty ping", 0.5 },
+	[R_FULL] = { IPX_BN_PING, "full ping", 0.5 },
+	[R_READ] = { IPX_BN_SHARED_SMALL, "1-byte reads", 1 },
+	[R_OC] = { IPX_BN_OPEN_SINGLE, "open+close", 1 },
+	[R_GET] = { IPX_BN_GET, "large get", 1 },
 };
 
-static void on_pong(struct ipx_socket *s, const struct ipx_header *h,
-		    const uint8_t *data, size_t len, void *ctx)
-{
-	struct bench *b = ctx;
-	struct ipx_ping p;
-	enum ipx_ping_drop why;
+/* The three rows of the table. */
+enum { T_READ, T_OC, T_GET, TROWS };
 
-	(void)s;
-	(void)h;
-	if (ipx_ping_decode(data, len, &p, &why) == IPX_OK &&
-	    p.type == IPX_PING_REPLY && p.id == b->ping_id)
-		b->pong = true;
-}
-
-static bool got_pong(void *ctx)
-{
-	return ((struct bench *)ctx)->pong;
-}
-
-/* Time spent and calls made, summed over the rounds. */
-struct acc {
-	double t;
-	unsigned long n;
+static const struct {
+	const char *what, *unit, *key;
+} trow[TROWS] = {
+	[T_READ] = { "1-byte read", "ops/s", "read1" },
+	[T_OC] = { "open+close", "pairs/s", "open_close" },
+	[T_GET] = { "large get", "KB/s", "large_get" },
 };
 
-/* Pings with 'size' bytes of data for 'secs' into a; -1 on no answer. */
-static int rtt(struct bench *b, size_t size, double secs, struct acc *a)
-{
-	uint8_t data[1500] = { 0 }, pkt[1600];
-	struct ipx_addr to = b->server;
-	ipx_time t0 = ipx_loop_now(b->cn.loop), end;
-	unsigned long n = 0;
-
-	to.socket = 0x9086;
-	end = t0 + (ipx_time)(secs * IPX_SEC);
-	while (ipx_time_before(ipx_loop_now(b->cn.loop), end)) {
-		size_t len = ipx_ping_encode(IPX_PING_REQUEST, ++b->ping_id,
-					     data, size, pkt, sizeof(pkt));
-
-		b->pong = false;
-		if (!len || ipx_socket_sendto(b->ping, &to, IPX_TYPE_PEP, pkt,
-					      len) != IPX_OK)
-			return -1;
-		if (ipx_loop_run_until(b->cn.loop, got_pong, b, IPX_SEC) !=
-		    IPX_OK)
-			return -1;
-		n++;
-	}
-	a->t += (double)(ipx_loop_now(b->cn.loop) - t0) / IPX_SEC;
-	a->n += n;
-	return 0;
-}
-
-/* Calls of 'op' for 'secs' into a; its error, or 0. */
-static int rate(struct bench *b, int (*op)(struct bench *b, void *ctx),
-		void *ctx, double secs, struct acc *a)
-{
-	int err = 0;
-	ipx_time t0 = ipx_loop_now(b->cn.loop), end;
-	unsigned long n = 0;
-
-	end = t0 + (ipx_time)(secs * IPX_SEC);
-	while (ipx_time_before(ipx_loop_now(b->cn.loop), end)) {
-		err = op(b, ctx);
-		if (err)
-			return err;
-		n++;
-	}
-	a->t += (double)(ipx_loop_now(b->cn.loop) - t0) / IPX_SEC;
-	a->n += n;
-	return 0;
-}
-
-struct fileop {
-	struct ncp_fh fh;
-	uint8_t *buf;
-	size_t size;
-	uint32_t off;		/* where the next large read starts */
+/* One repeat's figures. */
+struct fig {
+	double rtt_empty, rtt_full;	/* seconds */
+	double value[TROWS], bound[TROWS];
 };
 
-#define GET_CHUNK (256 * 1024)	/* one large-get call: many requests */
+struct ncpb {
+	struct fsbench b;
+	double secs;
+	unsigned repeat;
+	unsigned bufsize;	/* what the server grants the workstation */
+	struct fig fig[MAX_REPEAT];
+};
 
-static int read1(struct bench *b, void *ctx)
+/* The buffer the server grants a 4096-byte request on this link: asked by
+ * a client of its own on the workstation's segment (the agent's own answer
+ * is not in its RESULT); the same the agent negotiates. */
+static int granted_bufsize(struct ncpb *t)
 {
-	struct fileop *f = ctx;
-	size_t got;
-	int rc = ncp_read(b->cl, &f->fh, 0, f->buf, 1, &got);
+	struct ipx_node *node = t->b.bsim ? ipx_bsim_station(t->b.bsim, 0)
+					  : t->b.node;
+	struct ncp_client *cl = NULL;
+	int rc = ncp_client_new(node, NULL, &cl);
 
-	return rc ? rc : got == 1 ? 0 : NCP_E_BADREPLY;
-}
-
-static int open_close(struct bench *b, void *ctx)
-{
-	struct ncp_fh fh;
-	int rc = ncp_open(b->cl, "BIG.BIN", NCP_OPEN_READ, &fh);
-
-	(void)ctx;
-	return rc ? rc : ncp_close(b->cl, &fh);
-}
-
-/* 256 KB of the file, the next part each call (the whole file in turn). */
-static int get_part(struct bench *b, void *ctx)
-{
-	struct fileop *f = ctx;
-	size_t got;
-	int rc;
-
-	if (f->off + GET_CHUNK > f->size)
-		f->off = 0;
-	rc = ncp_read(b->cl, &f->fh, f->off, f->buf, GET_CHUNK, &got);
-	f->off += GET_CHUNK;
-	return rc ? rc : got == GET_CHUNK ? 0 : NCP_E_BADREPLY;
-}
-
-static int setup(struct bench *b, size_t size, unsigned bufsize)
-{
-	char spec[200], name[48], port[8];
-	struct cli_node_opts no;
-	struct ipx_addr addr;
-	int fd, p = cli_free_udp_port(), rc;
-	char *hub_argv[] = { "ipxlab", "hub", "--bind", "127.0.0.1", "--port",
-			     port, "-q", NULL };
-	char *srv_argv[] = { "ipxlab", "server", "--hub", b->hubaddr, "--name",
-			     name, "--volume", spec, "-q", NULL };
-	uint8_t chunk[65536];
-
-	snprintf(b->dir, sizeof(b->dir), "/tmp/ipxlab-bench-ncp.XXXXXX");
-	if (!mkdtemp(b->dir)) {
-		b->dir[0] = '\0';
-		cli_error("bench", "mkdtemp: %s", strerror(errno));
+	if (rc != IPX_OK) {
+		cli_error(CMD, "ncp: an NCP client: %s", ipx_strerror(rc));
 		return CLI_FAIL;
 	}
-	snprintf(b->vol, sizeof(b->vol), "%s/BIG.BIN", b->dir);
-	fd = open(b->vol, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	for (size_t i = 0; i < sizeof(chunk); i++)
-		chunk[i] = (uint8_t)(i * 31 + 7);
-	for (size_t done = 0; fd >= 0 && done < size; done += sizeof(chunk))
-		if (write(fd, chunk, size - done < sizeof(chunk)
-					     ? size - done
-					     : sizeof(chunk)) < 0)
-			break;
-	if (fd < 0 || close(fd) < 0) {
-		cli_error("bench", "cannot write %s", b->vol);
-		return CLI_FAIL;
-	}
-	if (!p) {
-		cli_error("bench", "no free UDP port on 127.0.0.1");
-		return CLI_FAIL;
-	}
-	snprintf(port, sizeof(port), "%d", p);
-	snprintf(b->hubaddr, sizeof(b->hubaddr), "127.0.0.1:%d", p);
-	snprintf(name, sizeof(name), "BENCHNCP-%d", (int)getpid());
-	snprintf(spec, sizeof(spec), "SYS=%s", b->dir);
-	b->hub = cli_spawn_self(hub_argv);
-	usleep(300000);
-	b->srv = cli_spawn_self(srv_argv);
-	cli_node_opts_init(&no);
-	no.hub = b->hubaddr;
-	rc = cli_node_open(&b->cn, &no);
-	if (rc != CLI_OK)
-		return rc;
-	if (ipx_sap_new(b->cn.node, NULL, &b->sap) != IPX_OK ||
-	    ncp_client_new(b->cn.node, NULL, &b->cl) != IPX_OK ||
-	    cli_open_client_socket(b->cn.node, on_pong, b, &b->ping) !=
-		    IPX_OK) {
-		cli_error("bench", "cannot open the client's sockets");
-		return CLI_FAIL;
-	}
-	rc = NCP_E_NOSERVER;
-	for (int i = 0; i < 20 && rc == NCP_E_NOSERVER; i++)
-		rc = ncp_find_server(b->cl, b->sap, name, 250 * IPX_MSEC,
-				     &addr, NULL);
+	rc = ncp_connect(cl, &t->b.ro.server);
 	if (!rc)
-		rc = ncp_connect(b->cl, &addr);
+		rc = ncp_login(cl, "GUEST", "");
 	if (!rc)
-		rc = ncp_login(b->cl, "GUEST", "");
+		rc = ncp_negotiate(cl, WANT_BUFSIZE);
 	if (!rc)
-		rc = ncp_negotiate(b->cl, (uint16_t)bufsize);
+		t->bufsize = ncp_bufsize(cl);
+	if (!rc)
+		ncp_disconnect(cl);
+	ncp_client_free(cl);
 	if (rc) {
-		cli_error("bench", "the server: %s", ncp_strerror(rc));
+		cli_error(CMD, "ncp: the file server: %s", ncp_strerror(rc));
 		return CLI_FAIL;
 	}
-	b->server = addr;
-	b->server.socket = 0;
 	return CLI_OK;
 }
 
-static void teardown(struct bench *b)
+static void progress(const struct ncpb *t, unsigned rep, int round,
+		     enum row r, double left)
 {
-	ncp_client_free(b->cl);
-	if (b->ping)
-		ipx_socket_close(b->ping);
-	ipx_sap_free(b->sap);
-	if (b->cn.loop)
-		cli_node_close(&b->cn);
-	cli_stop_child(&b->srv);
-	cli_stop_child(&b->hub);
-	if (b->dir[0])
-		cli_remove_tree(b->dir);
+	if (!t->b.progress)
+		return;
+	fprintf(stderr, "\r\033[K  ncp: ");
+	if (t->repeat > 1)
+		fprintf(stderr, "repeat %u/%u, ", rep + 1, t->repeat);
+	fprintf(stderr, "round %d/%d, %s, %.1f s left", round + 1, ROUNDS,
+		rows[r].name, left);
 }
 
-static void row(const char *what, double value, const char *unit,
-		double bound, const char *of)
+/* One repeat: ten rounds of every row in turn, sums of the agent's times
+ * and counts per row, into fig. CLI_ code. */
+static int measure(struct ncpb *t, unsigned rep, struct fig *fig)
 {
-	double r = bound > 0 ? value / bound : 0;
+	double tsum[ROWS] = { 0 }, left = t->secs * 4 * (t->repeat - rep);
+	uint64_t nsum[ROWS] = { 0 };
+	struct ipx_bw_result res;
+	char err[768];
 
-	printf("  %-22s %10.1f %-8s %10.1f %-8s %5.1f%%  %s\n", what, value,
-	       unit, bound, of, r * 100, r >= TARGET ? "PASS" : "MISS");
+	for (int round = 0; round < ROUNDS; round++) {
+		for (enum row r = 0; r < ROWS; r++) {
+			double secs = t->secs / ROUNDS * rows[r].share;
+			size_t size = r == R_FULL  ? t->bufsize
+				      : r == R_GET ? IPX_BN_GET_PART
+						   : 0;
+
+			progress(t, rep, round, r, left);
+			if (ipx_bn_run(t->b.ctl, &t->b.ro, rows[r].op, 1, secs,
+				       0, size, (uint16_t)(rep + 1), &res, err,
+				       sizeof(err)) != IPX_OK) {
+				cli_error(CMD, "ncp: %s: %s", rows[r].name,
+					  err);
+				return CLI_FAIL;
+			}
+			tsum[r] += res.seconds;
+			nsum[r] += res.sent;
+			left -= secs;
+		}
+	}
+	for (enum row r = 0; r < ROWS; r++) {
+		if (!nsum[r] || !(tsum[r] > 0)) {
+			cli_error(CMD, "ncp: %s: none completed", rows[r].name);
+			return CLI_FAIL;
+		}
+	}
+	fig->rtt_empty = tsum[R_EMPTY] / (double)nsum[R_EMPTY];
+	fig->rtt_full = tsum[R_FULL] / (double)nsum[R_FULL];
+	fig->value[T_READ] = (double)nsum[R_READ] / tsum[R_READ];
+	fig->value[T_OC] = (double)nsum[R_OC] / tsum[R_OC];
+	fig->value[T_GET] = (double)nsum[R_GET] * IPX_BN_GET_PART /
+			    tsum[R_GET] / 1024;
+	fig->bound[T_READ] = 1 / fig->rtt_empty;
+	fig->bound[T_OC] = 1 / (2 * fig->rtt_empty);
+	fig->bound[T_GET] =
+		t->bufsize / ((fig->rtt_empty + fig->rtt_full) / 2) / 1024;
+	return CLI_OK;
+}
+
+/* A figure of every repeat summarised; which: 0 value, 1 bound, 2 ratio,
+ * 3 empty round trip (us), 4 full round trip (us). */
+static void summary(const struct ncpb *t, int row, int which,
+		    struct ipx_stat_summary *s)
+{
+	double v[MAX_REPEAT];
+
+	for (unsigned i = 0; i < t->repeat; i++) {
+		const struct fig *f = &t->fig[i];
+
+		v[i] = which == 0   ? f->value[row]
+		       : which == 1 ? f->bound[row]
+		       : which == 2 ? f->value[row] / f->bound[row]
+		       : which == 3 ? f->rtt_empty * 1e6
+				    : f->rtt_full * 1e6;
+	}
+	ipx_stat_summarize(v, t->repeat, s);
+}
+
+static void json_summary(const char *key, const struct ipx_stat_summary *s)
+{
+	printf("\"%s\":{\"median\":%.3f,\"min\":%.3f,\"max\":%.3f}", key,
+	       s->median, s->min, s->max);
+}
+
+static void print_json(const struct ncpb *t)
+{
+	struct ipx_stat_summary s;
+
+	printf("{\"benchmark\":\"ncp\",\"conditions\":{");
+	fsbench_json_conditions(&t->b, stdout);
+	printf(",\"seconds_per_row\":%.3f,\"rounds\":%d,\"repeat\":%u,"
+	       "\"bufsize\":%u,\"get_part\":%d,\"target\":%.2f},"
+	       "\"round_trip_us\":{",
+	       t->secs, ROUNDS, t->repeat, t->bufsize, IPX_BN_GET_PART,
+	       TARGET);
+	summary(t, 0, 3, &s);
+	json_summary("empty", &s);
+	printf(",");
+	summary(t, 0, 4, &s);
+	json_summary("full", &s);
+	printf("},\"rows\":[");
+	for (int r = 0; r < TROWS; r++) {
+		printf("%s{\"row\":\"%s\",\"unit\":\"%s\",", r ? "," : "",
+		       trow[r].key, trow[r].unit);
+		summary(t, r, 0, &s);
+		json_summary("measured", &s);
+		printf(",");
+		summary(t, r, 1, &s);
+		json_summary("bound", &s);
+		printf(",");
+		summary(t, r, 2, &s);
+		json_summary("ratio", &s);
+		printf(",\"pass\":%s}", s.median >= TARGET ? "true" : "false");
+	}
+	printf("]}\n");
+}
+
+static void print_csv(const struct ncpb *t)
+{
+	printf("repeat,row,measured,unit,bound,ratio,rtt_empty_us,"
+	       "rtt_full_us\n");
+	for (unsigned i = 0; i < t->repeat; i++) {
+		const struct fig *f = &t->fig[i];
+
+		for (int r = 0; r < TROWS; r++)
+			printf("%u,%s,%.3f,%s,%.3f,%.4f,%.3f,%.3f\n", i + 1,
+			       trow[r].key, f->value[r], trow[r].unit,
+			       f->bound[r], f->value[r] / f->bound[r],
+			       f->rtt_empty * 1e6, f->rtt_full * 1e6);
+	}
+}
+
+static void print_table(const struct ncpb *t)
+{
+	struct ipx_stat_summary e, fu, v, bd, ra;
+
+	printf("NCP to file server '%s', one request outstanding (buffer %u "
+	       "bytes, %d MB file, %.1f s per row in %d rounds%s)\n",
+	       t->b.srvname, t->bufsize, IPX_BN_LARGE_SIZE >> 20, t->secs,
+	       ROUNDS, t->repeat > 1 ? "; medians of the repeats" : "");
+	fsbench_print_conditions(&t->b, stdout);
+	summary(t, 0, 3, &e);
+	summary(t, 0, 4, &fu);
+	printf("  IPX round trip (ping of the server node): %.1f us empty, "
+	       "%.1f us with %u bytes\n",
+	       e.median, fu.median, t->bufsize);
+	printf("  %-22s %10s %-8s %10s %-8s %6s", "row", "measured", "",
+	       "bound", "", "ratio");
+	if (t->repeat > 1)
+		printf("        %-15s", "ratio min..max");
+	printf("\n");
+	for (int r = 0; r < TROWS; r++) {
+		summary(t, r, 0, &v);
+		summary(t, r, 1, &bd);
+		summary(t, r, 2, &ra);
+		printf("  %-22s %10.1f %-8s %10.1f %-8s %5.1f%%  %s",
+		       trow[r].what, v.median, trow[r].unit, bd.median,
+		       trow[r].unit, ra.median * 100,
+		       ra.median >= TARGET ? "PASS" : "MISS");
+		if (t->repeat > 1)
+			printf("  %5.1f..%5.1f%%", ra.min * 100, ra.max * 100);
+		printf("\n");
+	}
+}
+
+static int parse(struct ncpb *t, int argc, char **argv, int *code)
+{
+	static const struct option longopts[] = {
+		{ "seconds", required_argument, NULL, 's' },
+		{ "repeat", required_argument, NULL, OPT_REPEAT },
+		FSBENCH_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long v;
+	int opt, rc;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":s:qvh", longopts, NULL)) !=
+	       -1) {
+		if (opt == 's') {
+			if (cli_parse_seconds(CMD, "--seconds", optarg, 0.1,
+					      3600, &t->secs) < 0)
+				return CLI_USAGE;
+		} else if (opt == OPT_REPEAT) {
+			if (cli_parse_uint(CMD, "--repeat", optarg, 1,
+					   MAX_REPEAT, &v) < 0)
+				return CLI_USAGE;
+			t->repeat = (unsigned)v;
+		} else if (opt == 'h') {
+			help_bench_ncp(stdout);
+			*code = CLI_OK;
+			return -1;
+		} else {
+			rc = fsbench_opt(&t->b, opt, optarg, 1, code);
+			if (rc == 2)
+				return -1;
+			if (rc <= 0)
+				return rc < 0 ? CLI_USAGE
+					      : bench_bad_option("ncp", opt,
+								 argv);
+		}
+	}
+	if (optind < argc) {
+		cli_error(CMD, "ncp: unexpected argument '%s'", argv[optind]);
+		return CLI_USAGE;
+	}
+	return CLI_OK;
 }
 
 int bench_ncp(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "seconds", required_argument, NULL, 's' },
-		{ "size", required_argument, NULL, OPT_FIRST_CMD },
-		{ "bufsize", required_argument, NULL, OPT_FIRST_CMD + 1 },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct bench b;
-	struct fileop f = { 0 };
-	double secs = 5, small, full, r_read, r_oc, r_get;
-	struct acc a_small = { 0 }, a_full = { 0 }, a_read = { 0 },
-		   a_oc = { 0 }, a_get = { 0 };
-	unsigned long mb = 4, bufsize = 4096;
-	int opt, rc, err = 0;
+	struct ncpb *t = calloc(1, sizeof(*t));
+	int rc, code = CLI_OK;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "s:h", longopts, NULL)) != -1) {
-		int r = bench_window_opt(opt, optarg, &secs, NULL, NULL, 1);
-
-		if (r < 0)
-			return CLI_USAGE;
-		if (r > 0)
-			continue;
-		if (opt == OPT_FIRST_CMD) {
-			if (cli_parse_uint("bench", "--size", optarg, 1, 1024,
-					   &mb) < 0)
-				return CLI_USAGE;
-		} else if (opt == OPT_FIRST_CMD + 1) {
-			if (cli_parse_uint("bench", "--bufsize", optarg, 512,
-					   4096, &bufsize) < 0)
-				return CLI_USAGE;
-		} else if (opt == 'h') {
-			help_bench_ncp(stdout);
-			return CLI_OK;
-		} else {
-			return bench_bad_option("ncp", opt, argv);
-		}
-	}
-	if (optind < argc) {
-		cli_error("bench", "unexpected argument '%s'", argv[optind]);
-		return CLI_USAGE;
-	}
-	memset(&b, 0, sizeof(b));
-	ipx_log_set_level(IPX_LOG_WARN);
-	f.size = mb << 20;
-	f.buf = malloc(f.size);
-	rc = f.buf ? setup(&b, f.size, (unsigned)bufsize) : CLI_FAIL;
-	if (rc == CLI_OK &&
-	    (err = ncp_open(b.cl, "BIG.BIN", NCP_OPEN_READ, &f.fh)) != 0) {
-		cli_error("bench", "open: %s", ncp_strerror(err));
-		rc = CLI_FAIL;
-	}
-	if (rc != CLI_OK) {
-		teardown(&b);
-		free(f.buf);
-		return rc;
-	}
-	/* Ten rounds of every row in turn, so a machine whose load changes
-	 * during the run moves the round trip and the rates alike. */
-	for (int round = 0; round < ROUNDS && !err; round++) {
-		double t = secs / ROUNDS;
-
-		if (rtt(&b, 0, t / 2, &a_small) < 0 ||
-		    rtt(&b, ncp_bufsize(b.cl), t / 2, &a_full) < 0) {
-			cli_error("bench", "no answer to a ping of the server");
-			err = IPX_ETIMEOUT;
-			break;
-		}
-		err = rate(&b, read1, &f, t, &a_read);
-		if (!err)
-			err = rate(&b, open_close, NULL, t, &a_oc);
-		if (!err)
-			err = rate(&b, get_part, &f, t, &a_get);
-		if (err)
-			cli_error("bench", "%s", ncp_strerror(err));
-	}
-	ncp_close(b.cl, &f.fh);
-	if (err || !a_small.n || !a_full.n || !a_read.n || !a_oc.n ||
-	    !a_get.n) {
-		teardown(&b);
-		free(f.buf);
+	if (!t) {
+		cli_error(CMD, "ncp: out of memory");
 		return CLI_FAIL;
 	}
-	small = a_small.t / a_small.n;
-	full = a_full.t / a_full.n;
-	r_read = a_read.n / a_read.t;
-	r_oc = a_oc.n / a_oc.t;
-	r_get = a_get.n * (double)GET_CHUNK / a_get.t;
-	printf("NCP over the hub on loopback, one request outstanding "
-	       "(buffer %u bytes, %lu MB file, %.1f s per row in %d rounds)\n",
-	       ncp_bufsize(b.cl), mb, secs, ROUNDS);
-	printf("  IPX round trip (ping of the server node): %.1f us empty, "
-	       "%.1f us with %u bytes\n",
-	       small * 1e6, full * 1e6, ncp_bufsize(b.cl));
-	printf("  %-22s %10s %-8s %10s %-8s %6s\n", "row", "measured", "",
-	       "bound", "", "ratio");
-	row("1-byte read", r_read, "ops/s", 1 / small, "ops/s");
-	row("open+close", r_oc, "pairs/s", 1 / (2 * small), "pairs/s");
-	row("large get", r_get / 1024, "KB/s",
-	    ncp_bufsize(b.cl) / ((small + full) / 2) / 1024, "KB/s");
-	teardown(&b);
-	free(f.buf);
-	return CLI_OK;
+	t->b.cmd = "ncp";
+	t->b.wait = 10;
+	t->b.agents = 1;
+	t->secs = 5;
+	t->repeat = 1;
+	rc = parse(t, argc, argv, &code);
+	if (rc < 0) {	/* --help or --fixtures: done */
+		free(t);
+		return code;
+	}
+	if (rc == CLI_OK)
+		rc = fsbench_check(&t->b);
+	if (rc != CLI_OK) {
+		free(t);
+		return rc;
+	}
+	if (ipx_log_get_level() == IPX_LOG_INFO)
+		ipx_log_set_level(IPX_LOG_WARN);
+	rc = fsbench_start(&t->b);
+	if (rc == CLI_OK)
+		rc = granted_bufsize(t);
+	for (unsigned i = 0; rc == CLI_OK && i < t->repeat; i++)
+		rc = measure(t, i, &t->fig[i]);
+	if (t->b.progress)
+		fprintf(stderr, "\r\033[K");
+	if (rc == CLI_OK) {
+		if (t->b.json)
+			print_json(t);
+		else if (t->b.csv)
+			print_csv(t);
+		else
+			print_table(t);
+	}
+	fsbench_stop(&t->b, rc == CLI_OK);
+	free(t);
+	return rc;
 }

@@ -16,7 +16,11 @@
 #    receiver that dies right after answering READY (its sender's set-up
 #    fails first: the controller must still name the dead one);
 #  - without --agents on Ethernet the command says agents must be started
-#    on the other machines (exit 2).
+#    on the other machines (exit 2);
+#  - `ipxlab bench eth --controller IF@NS3 IF@NS1 IF@NS2` starts its own
+#    sender and receiver agents in the two namespaces, measures both paths
+#    (JSON: conditions, every run delivers), and leaves nothing running;
+#    without --controller it says why it needs a third interface (exit 2).
 # Exits 77 (SKIP) without root, ip(8), network namespaces or a bridge.
 # Every process is bounded by timeout and killed on exit.
 set -u
@@ -71,6 +75,46 @@ controller() {
 		--agents "$agents" "$@" >"$out" 2>"$err"
 }
 mac_of() { ip -n "$1" -o link show "$2" | grep -o 'link/ether [0-9a-f:]*' | cut -d' ' -f2 | tr -d ':' | tr a-f A-F; }
+
+# --- bench eth: its own agents in NS[0] and NS[1], the controller on IF[2] ---
+# (before the standing agents: two agents on one interface would be one node)
+out=$("$BIN" bench eth "${IF[0]}@${NS[0]}" "${IF[1]}@${NS[1]}" 2>&1); rc=$?
+if [ $rc = 2 ] && grep -q -- "--controller IFACE\[@NETNS\] is needed" <<<"$out"; then
+	pass "bench eth without --controller says why it needs a third interface"
+else
+	fail "bench eth without --controller says why it needs a third interface" "rc=$rc" "$out"
+fi
+start=$SECONDS
+timeout -k 2 60 "$BIN" bench eth -s 0.3 -w 0 -r 2 --size 100 --json --controller "${IF[2]}@${NS[2]}" \
+	"${IF[0]}@${NS[0]}" "${IF[1]}@${NS[1]}" >"$T/eth.json" 2>"$T/eth.err"; rc=$?
+took=$((SECONDS - start))
+if [ $rc = 0 ] && python3 - "$T/eth.json" "${IF[0]}@${NS[0]}" "${IF[2]}@${NS[2]}" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["conditions"]
+assert d["benchmark"] == "eth" and c["link"] == "ethernet", c
+assert c["controller_on"] == sys.argv[3], c
+assert [a["role"] for a in c["agents"]] == ["sender", "receiver"], c
+assert c["agents"][0]["on"] == sys.argv[2] and c["agents"][0]["pid"] > 0, c
+assert d["frame_bytes"] == 14 + 30 + 100 and d["repeat"] == 2 and len(d["runs"]) == 2
+for r in d["runs"]:
+    for p in ("raw", "ipx"):
+        assert r[p]["delivered"] > 100 and r[p]["delivered"] <= r[p]["sent"], r
+        assert r[p]["pps"] > 0 and 0 <= r[p]["loss"] < 1, r
+s = d["summary"]
+assert s["ratio"]["min"] <= s["ratio"]["median"] <= s["ratio"]["max"], s
+assert d["pass"] == (s["ratio"]["median"] >= d["target_ratio"]), d
+EOF
+then
+	pass "bench eth runs on harness agents in two namespaces, controller in a third (${took} s)"
+else
+	fail "bench eth runs on harness agents in two namespaces, controller in a third" "rc=$rc" "$T/eth.err" "$T/eth.json"
+fi
+if ! pgrep -f "ipxlab agent" -P $$ >/dev/null 2>&1 && [ -z "$(ip netns pids "${NS[0]}")$(ip netns pids "${NS[1]}")" ]; then
+	pass "bench eth leaves no agent running in the namespaces"
+else
+	fail "bench eth leaves no agent running in the namespaces" "$(ip netns pids "${NS[0]}") $(ip netns pids "${NS[1]}")"
+fi
 
 # --- without --agents: a clear refusal ----------------------------------------------
 out=$(ip netns exec "${NS[2]}" timeout 10 "$BIN" bench protocols --link "eth:${IF[2]}" 2>&1); rc=$?

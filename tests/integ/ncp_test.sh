@@ -6,7 +6,8 @@
 # the read-only volume; two clients at once; a server killed with SIGKILL
 # in the middle of a put: the client fails clearly (no hang), what was
 # acknowledged is on disk, and a restarted server serves the same files;
-# SIGUSR1 statistics; bench ncp runs; bad usage exits 2.
+# SIGUSR1 statistics; bench ncp runs (real and simulated time); bad usage
+# exits 2.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -139,10 +140,37 @@ start_server ITEST || fail "the server restarts" "$TMP/server.err"
 n get F108048.BIN "$TMP/out/again" && cmp -s "$TMP/f108048" "$TMP/out/again" &&
 	pass "a restarted server serves the same files" || fail "a restarted server serves the same files"
 
-# The benchmark runs its own hub and server and prints its three rows.
-timeout 60 "$BIN" bench ncp -s 0.5 --size 1 >"$TMP/bench.out" 2>&1; rc=$?
+# The benchmark runs on the file-server benchmarks' network (hub, one
+# workstation agent, server: children) and prints its three rows.
+timeout 60 "$BIN" bench ncp -s 0.5 >"$TMP/bench.out" 2>&1; rc=$?
 [ $rc = 0 ] && [ "$(grep -cE '^  (1-byte read|open\+close|large get) .*(PASS|MISS)$' "$TMP/bench.out")" = 3 ] &&
-	pass "bench ncp runs" || fail "bench ncp runs" "rc=$rc" "$TMP/bench.out"
+	grep -q '^# workstations: 1 agent(s), each its own process' "$TMP/bench.out" &&
+	pass "bench ncp runs on the harness agent" || fail "bench ncp runs on the harness agent" "rc=$rc" "$TMP/bench.out"
+# In simulated time (eth10): JSON with the conditions, the three rows and
+# repeats summarised; the rows' figures follow from the wire's speed.
+timeout 30 "$BIN" bench ncp --sim -s 0.2 --repeat 2 --json >"$TMP/bench.json" 2>"$TMP/bench.err"; rc=$?
+if [ $rc = 0 ] && python3 - "$TMP/bench.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["conditions"]
+assert d["benchmark"] == "ncp" and c["simulated"] and c["profile"] == "eth10"
+assert c["repeat"] == 2 and c["bufsize"] > 512 and len(c["agents"]) == 1
+rows = {r["row"]: r for r in d["rows"]}
+assert set(rows) == {"read1", "open_close", "large_get"}
+for r in rows.values():
+    m = r["measured"]
+    assert 0 < m["min"] <= m["median"] <= m["max"]
+    assert r["pass"] == (r["ratio"]["median"] >= 0.8)
+# a buffer of 1,446 bytes each way at 10 Mbit/s: the full ping costs
+# more than ten empty ones, and the get stays under 1.25 MB/s
+rt = d["round_trip_us"]
+assert rt["full"]["median"] > 10 * rt["empty"]["median"]
+assert 500 < rows["large_get"]["measured"]["median"] < 1250
+EOF
+then pass "bench ncp --sim --repeat --json: rows, repeats, conditions"
+else fail "bench ncp --sim --repeat --json: rows, repeats, conditions" "rc=$rc" "$(cat "$TMP/bench.err")" "$(head -c 1500 "$TMP/bench.json")"
+fi
+"$BIN" bench ncp --size 1 >/dev/null 2>&1; [ $? = 2 ] && pass "bench ncp: an option it no longer has exits 2" || fail "bench ncp: an option it no longer has exits 2"
 
 # Bad usage.
 "$BIN" ncp --hub "$HUB" frobnicate >/dev/null 2>&1; [ $? = 2 ] && pass "an unknown ncp command exits 2" || fail "an unknown ncp command exits 2"

@@ -258,6 +258,29 @@ static void perftest_overlays_one_record(void **state)
 	world_free(w);
 }
 
+/* get: whole parts of the 4 MB file in buffer-size reads, the next part
+ * each time and from 0 again after the end; a ping may carry a buffer. */
+static void get_reads_the_next_part_each_time(void **state)
+{
+	struct world *w = world_new();
+	const struct ncp_server_stats *s = ncp_server_stats(w->srv);
+	uint64_t b0 = s->bytes_read, r0 = fn(w, 0x48);
+	uint32_t parts = IPX_BN_LARGE_SIZE / IPX_BN_GET_PART;
+
+	(void)state;
+	run_ok(w, IPX_BN_GET, 1, parts + 2, 0);
+	assert_int_equal(s->bytes_read - b0,
+			 (uint64_t)(parts + 2) * IPX_BN_GET_PART);
+	/* more than one request per part: buffer-size reads */
+	assert_true(fn(w, 0x48) - r0 > (parts + 2) * 100);
+	run_ok(w, IPX_BN_GET, 1, 3, 1000);
+	assert_int_equal(s->bytes_read - b0,
+			 (uint64_t)(parts + 2) * IPX_BN_GET_PART + 3000);
+	run_ok(w, IPX_BN_PING, 1, 4, 1400);
+	assert_true(res[0].bytes > 4 * 2 * 1400);
+	world_free(w);
+}
+
 static void time_mode_and_the_barrier(void **state)
 {
 	struct world *w = world_new();
@@ -383,6 +406,7 @@ int main(void)
 		cmocka_unit_test(create_and_lock_do_what_they_say),
 		cmocka_unit_test(copy_reads_the_whole_file),
 		cmocka_unit_test(perftest_overlays_one_record),
+		cmocka_unit_test(get_reads_the_next_part_each_time),
 		cmocka_unit_test(time_mode_and_the_barrier),
 		cmocka_unit_test(freed_during_a_call_is_freed_after_it),
 	};
