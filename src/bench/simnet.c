@@ -223,7 +223,8 @@ static int build_stations(struct ipx_bsim *s, char *err, size_t errlen)
 	int rc;
 
 	for (unsigned i = 0; i < s->nws; i++) {
-		struct ipx_agent_opts ao = { .name = names[i] };
+		struct ipx_agent_opts ao = { .name = names[i],
+					     .in_process = true };
 
 		snprintf(names[i], sizeof(names[i]), "ws%u", i + 1);
 		np[i] = names[i];
