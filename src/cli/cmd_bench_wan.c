@@ -3,7 +3,8 @@
  * (docs/benchmarks.md). Two segments: the workstations' hub (with a file
  * server on it: the local case) and, across `ipxlab bridge` with the isn
  * profile, a hub the bridge serves with a second file server on the same
- * volume (the bridged case), all child processes of this one. Three
+ * volume (the bridged case), all child processes of this one; with --sim
+ * two simulated networks in this process instead (benchwan_sim.c). Three
  * parts: the battery with and without the bridge, the throughput-limit
  * search (bench_wan.h) and the workstation scaling curve of open/close.
  */
@@ -79,6 +80,18 @@ void help_bench_wan(FILE *out)
 		"                      (default 25184)\n"
 		"      --probes N      limit: workstations copying at once (default\n"
 		"                      1)\n"
+		"      --profile NAME|FILE  the LAN: eth10, tr4, tr16 or a profile\n"
+		"                      file; in real time both hubs become\n"
+		"                      segments of it (default: today's link)\n"
+		"      --sim           all of it in this process in simulated\n"
+		"                      time: the local case on one in-memory\n"
+		"                      segment of the --profile (default eth10),\n"
+		"                      the bridged case on two such segments\n"
+		"                      joined by the in-process bridge of\n"
+		"                      --wan-profile; only the wire takes time;\n"
+		"                      deterministic\n"
+		"      --seed N        --sim's randomness (default 1): same seed,\n"
+		"                      same output\n"
 		"      --fixtures DIR  write the fixtures into DIR and exit\n"
 		"      --wait S        for the hubs, bridge, agents and servers\n"
 		"                      (default 10)\n"
