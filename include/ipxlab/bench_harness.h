@@ -129,6 +129,9 @@ const char *ipx_hmsg_type_name(enum ipx_hmsg_type t);
 struct ipx_agent_opts {
 	const char *name;	/* advertised by SAP; 1-31 printable chars */
 	bool once;		/* done after its first controller leaves */
+	/* no process of its own (one of many on a simulated network):
+	 * its HELLO gives pid 0, so messages naming it compare run to run */
+	bool in_process;
 	/*
 	 * Fault injection for tests: "NAME:KIND:REPEAT:WHAT", WHAT "die"
 	 * (SIGKILL itself), "hang" (stop answering) or "vanish" (answer

@@ -83,6 +83,16 @@ const char *ipx_bsim_server_name(const struct ipx_bsim *s);
 const char *ipx_bsim_root(const struct ipx_bsim *s);
 /* Workstation i's node (0-based), for workloads run directly. */
 struct ipx_node *ipx_bsim_station(struct ipx_bsim *s, unsigned i);
+/*
+ * A spare node on one side's segment, owned by the network (freed with
+ * it), for traffic of the caller's own beside the benchmark's: e.g. the
+ * throughput-limit search's background load (bench_wan.h) from the
+ * server's side to the workstations'. At most IPX_BSIM_MAX_SPARE in all.
+ * IPX_OK, IPX_ERANGE when there are that many, or IPX_ENOMEM.
+ */
+#define IPX_BSIM_MAX_SPARE 4
+int ipx_bsim_spare_node(struct ipx_bsim *s, enum ipx_bsim_side side,
+			struct ipx_node **out);
 /* The bridge, or NULL when not bridged. */
 const struct ipx_wan *ipx_bsim_wan(const struct ipx_bsim *s);
 bool ipx_bsim_bridged(const struct ipx_bsim *s);

@@ -29,6 +29,7 @@ struct ipx_agent {
 	struct ipx_sap *sap;
 	char name[IPX_HARNESS_NAME_MAX + 1];
 	bool once, done;
+	bool in_process;	/* HELLO: pid 0 */
 	/* the controller's session */
 	struct hconn conn;
 	bool connected, greeted, hung;
@@ -364,7 +365,7 @@ static void on_accept(struct spx_listener *l, struct spx_conn *c, void *ctx)
 	memset(m, 0, offsetof(struct ipx_hmsg, u));
 	m->type = IPX_HMSG_HELLO;
 	memset(&m->u.hello, 0, sizeof(m->u.hello));
-	m->u.hello.pid = (uint32_t)getpid();
+	m->u.hello.pid = a->in_process ? 0 : (uint32_t)getpid();
 	m->u.hello.cpus = (uint16_t)CPU_COUNT(&a->mask0);
 	snprintf(m->u.hello.name, sizeof(m->u.hello.name), "%s", a->name);
 	send_msg(a, m);
@@ -393,6 +394,7 @@ int ipx_agent_new(struct ipx_node *node, const struct ipx_agent_opts *o,
 	a->node = node;
 	a->loop = ipx_node_loop(node);
 	a->once = o->once;
+	a->in_process = o->in_process;
 	strcpy(a->name, o->name);
 	if (sched_getaffinity(0, sizeof(a->mask0), &a->mask0) < 0) {
 		CPU_ZERO(&a->mask0);

@@ -43,6 +43,8 @@ struct ipx_bsim {
 	struct ipx_node *ctlnode, *srvnode, *ws[IPX_BN_MAX_STATIONS];
 	struct ipx_agent *ag[IPX_BN_MAX_STATIONS];
 	unsigned nws;
+	struct ipx_node *spare[IPX_BSIM_MAX_SPARE];
+	unsigned nspare;
 	struct ipx_hctl *ctl;
 	struct ncp_server *srv;
 	struct ipx_ping_responder *pong;
@@ -54,7 +56,7 @@ struct ipx_bsim {
 
 /* Every station its own node address, unique across both segments (the
  * bridge learns them): 02:5A:00:00:KIND:N. */
-enum { K_CTL = 1, K_SRV, K_WS, K_PROBE, K_PORT };
+enum { K_CTL = 1, K_SRV, K_WS, K_PROBE, K_PORT, K_SPARE };
 
 static void node_addr(uint8_t out[IPX_NODE_LEN], unsigned kind, unsigned n)
 {
@@ -221,7 +223,8 @@ static int build_stations(struct ipx_bsim *s, char *err, size_t errlen)
 	int rc;
 
 	for (unsigned i = 0; i < s->nws; i++) {
-		struct ipx_agent_opts ao = { .name = names[i] };
+		struct ipx_agent_opts ao = { .name = names[i],
+					     .in_process = true };
 
 		snprintf(names[i], sizeof(names[i]), "ws%u", i + 1);
 		np[i] = names[i];
@@ -300,6 +303,8 @@ void ipx_bsim_free(struct ipx_bsim *s)
 	if (s->loop)
 		ipx_loop_run_until(s->loop, tasks_idle, s->loop, DRAIN_WAIT);
 	ipx_node_free(s->ctlnode);
+	for (unsigned i = 0; i < s->nspare; i++)
+		ipx_node_free(s->spare[i]);
 	for (unsigned i = 0; i < s->nws; i++) {
 		ipx_agent_free(s->ag[i]);
 		ipx_node_free(s->ws[i]);
@@ -356,6 +361,25 @@ const char *ipx_bsim_root(const struct ipx_bsim *s)
 struct ipx_node *ipx_bsim_station(struct ipx_bsim *s, unsigned i)
 {
 	return i < s->nws ? s->ws[i] : NULL;
+}
+
+int ipx_bsim_spare_node(struct ipx_bsim *s, enum ipx_bsim_side side,
+			struct ipx_node **out)
+{
+	unsigned seg = s->wan && side == IPX_BSIM_STATIONS ? 1 : 0;
+	int rc;
+
+	*out = NULL;
+	if (s->nspare == IPX_BSIM_MAX_SPARE)
+		return IPX_ERANGE;
+	rc = add_node(s, seg, K_SPARE, s->nspare, &s->spare[s->nspare]);
+	if (rc != IPX_OK) {
+		ipx_node_free(s->spare[s->nspare]);
+		s->spare[s->nspare] = NULL;
+		return rc;
+	}
+	*out = s->spare[s->nspare++];
+	return IPX_OK;
 }
 
 const struct ipx_wan *ipx_bsim_wan(const struct ipx_bsim *s)

@@ -1,6 +1,7 @@
 /*
- * benchwan.h - what "ipxlab bench wan" (cmd_bench_wan.c) and its output
- * (benchwan_print.c) share: the run's options, network and figures.
+ * benchwan.h - what "ipxlab bench wan" (cmd_bench_wan.c), its output
+ * (benchwan_print.c) and its --sim network (benchwan_sim.c) share: the
+ * run's options, network and figures.
  */
 #ifndef IPXLAB_CLI_BENCHWAN_H
 #define IPXLAB_CLI_BENCHWAN_H
@@ -33,11 +34,19 @@ struct wan {
 	struct ipx_profile prof;
 	struct ipx_bwan_limit_opts lo;
 	uint64_t max_load;
+	const char *lan_arg;	/* --profile as given: the bridge's --segment */
+	/* each side's controller and server: in real time the one
+	 * controller for both; with --sim each network's own */
+	struct ipx_hctl *ctl[2];
+	struct ipx_bn_run_opts side[2];
+	struct ipx_bsim *sim[2];	/* --sim: local, bridged */
+	double sim_seconds[2];
 	/* the far side */
 	int far_port;
 	char far_hub[32], far_name[48], far_spec[120];
 	pid_t bridge, far_srv;
-	struct ipx_node *far_node;	/* the load's source, on the far hub */
+	struct ipx_node *far_node;	/* real time: the load's source, on
+					 * the far hub */
 	struct ipx_bwan_flood *flood;
 	struct ipx_bn_run_opts far;
 	/* results */
@@ -50,6 +59,11 @@ struct wan {
 	const char *phase;	/* "scaling, bridged: " before the loop's */
 };
 
+/* --sim (benchwan_sim.c): build both networks (CLI_ code, the error
+ * printed); note their simulated seconds (before printing); free them. */
+int wan_sim_start(struct wan *t);
+void wan_sim_seconds(struct wan *t);
+void wan_sim_stop(struct wan *t);
 /* Seconds of a battery test, and of a scaling point. */
 double wan_test_seconds(const struct wan *t, enum ipx_bn_op op);
 double wan_scale_seconds(const struct wan *t);

@@ -3,8 +3,10 @@
  * table with the 1990 figures beside, JSON and CSV.
  */
 #include <stdio.h>
+#include <unistd.h>
 
 #include "benchwan.h"
+#include "cli.h"
 
 static double pct(double part, double whole)
 {
@@ -34,18 +36,57 @@ static double published_pct(unsigned ws)
 	return ws == 1 ? 32 : ws == 5 ? 54 : 0;
 }
 
+/* --sim: what the shared conditions line says for one network, for two. */
+static void print_sim_conditions(const struct wan *t, FILE *out)
+{
+	char m[200];
+
+	fprintf(out, "# ipxlab %s on %s, %ld CPUs online; no CPU pinning\n",
+		cli_version_text(), cli_machine_text(m, sizeof(m)),
+		sysconf(_SC_NPROCESSORS_ONLN));
+	fprintf(out, "# simulated time, seed %llu: two networks in this "
+		     "process, each on its own simulated clock; local: server "
+		     "'%s', workstations and controller on one in-memory "
+		     "segment, profile %s%s; bridged: server '%s' alone on one "
+		     "segment of %s, workstations and controller on another, "
+		     "joined by the in-process WAN bridge; %.1f simulated "
+		     "seconds in all (local %.1f, bridged %.1f); only the wire "
+		     "takes time (no server or workstation CPU)\n",
+		(unsigned long long)t->b.seed, t->b.srvname,
+		t->b.profile.name,
+		t->b.profile_default ? " (--sim's default)" : "", t->far_name,
+		t->b.profile.name, t->sim_seconds[0] + t->sim_seconds[1],
+		t->sim_seconds[0], t->sim_seconds[1]);
+	fprintf(out, "# workstations: %zu agent(s) on each network, each its "
+		     "own IPX node and NCP connection\n",
+		t->b.nseen);
+}
+
 static void print_conditions(const struct wan *t, FILE *out)
 {
-	fsbench_print_conditions(&t->b, out);
-	fprintf(out, "# bridge: 'ipxlab bridge', profile %s: %.0f kbit/s each "
+	if (t->b.sim)
+		print_sim_conditions(t, out);
+	else
+		fsbench_print_conditions(&t->b, out);
+	fprintf(out, "# bridge: %s, profile %s: %.0f kbit/s each "
 		     "way, receive buffer %u bytes, transmit buffer %u, hold "
 		     "%.0f ms, IPX packets over %u bytes dropped\n",
+		t->b.sim ? "the in-process WAN bridge modules" : "'ipxlab bridge'",
 		t->prof.name, t->prof.rate / 1000.0, t->prof.rx_buffer,
 		t->prof.tx_buffer, t->prof.hold_ns / 1e6, t->prof.bridge_max);
-	fprintf(out, "# local server '%s' on the workstations' hub %s; "
-		     "bridged server '%s' on the bridge's hub %s "
-		     "(--max-buffer " WAN_FAR_BUFFER ")\n",
-		t->b.srvname, t->b.hubtext, t->far_name, t->far_hub);
+	if (t->b.sim)
+		fprintf(out, "# the bridged network's segments carry IPX "
+			     "packets of at most %u bytes (the NCP buffer "
+			     "fits across); the limit's load runs between "
+			     "two spare nodes, one on each side\n",
+			t->prof.bridge_max);
+	else
+		fprintf(out, "# local server '%s' on the workstations' hub %s; "
+			     "bridged server '%s' on the bridge's hub %s "
+			     "(--max-buffer " WAN_FAR_BUFFER ")%s%s\n",
+			t->b.srvname, t->b.hubtext, t->far_name, t->far_hub,
+			t->lan_arg ? "; both hubs segments of " : "",
+			t->lan_arg ? t->b.profile.name : "");
 }
 
 static void print_battery(const struct wan *t)
@@ -186,7 +227,12 @@ void wan_print_json(const struct wan *t)
 	fsbench_json_str(stdout, t->far_hub);
 	printf(",\"far_server\":");
 	fsbench_json_str(stdout, t->far_name);
-	printf(",\"far_max_buffer\":" WAN_FAR_BUFFER "}");
+	if (t->b.sim)
+		printf(",\"simulated_seconds_local\":%.6f,"
+		       "\"simulated_seconds_bridged\":%.6f}",
+		       t->sim_seconds[0], t->sim_seconds[1]);
+	else
+		printf(",\"far_max_buffer\":" WAN_FAR_BUFFER "}");
 	if (t->parts & PART_BATTERY) {
 		printf(",\"battery\":[");
 		for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)

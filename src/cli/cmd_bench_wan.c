@@ -3,7 +3,8 @@
  * (docs/benchmarks.md). Two segments: the workstations' hub (with a file
  * server on it: the local case) and, across `ipxlab bridge` with the isn
  * profile, a hub the bridge serves with a second file server on the same
- * volume (the bridged case), all child processes of this one. Three
+ * volume (the bridged case), all child processes of this one; with --sim
+ * two simulated networks in this process instead (benchwan_sim.c). Three
  * parts: the battery with and without the bridge, the throughput-limit
  * search (bench_wan.h) and the workstation scaling curve of open/close.
  */
@@ -79,6 +80,18 @@ void help_bench_wan(FILE *out)
 		"                      (default 25184)\n"
 		"      --probes N      limit: workstations copying at once (default\n"
 		"                      1)\n"
+		"      --profile NAME|FILE  the LAN: eth10, tr4, tr16 or a profile\n"
+		"                      file; in real time both hubs become\n"
+		"                      segments of it (default: today's link)\n"
+		"      --sim           all of it in this process in simulated\n"
+		"                      time: the local case on one in-memory\n"
+		"                      segment of the --profile (default eth10),\n"
+		"                      the bridged case on two such segments\n"
+		"                      joined by the in-process bridge of\n"
+		"                      --wan-profile; only the wire takes time;\n"
+		"                      deterministic\n"
+		"      --seed N        --sim's randomness (default 1): same seed,\n"
+		"                      same output\n"
 		"      --fixtures DIR  write the fixtures into DIR and exit\n"
 		"      --wait S        for the hubs, bridge, agents and servers\n"
 		"                      (default 10)\n"
@@ -163,8 +176,11 @@ static int start_far(struct fsbench *b)
 	struct wan *t = (struct wan *)b;	/* b is its first member */
 	char tunnel[80], hub[48], err[768];
 	/* the profile as given: a name, or a file the child reads too */
-	char *bargv[] = { "ipxlab",	  "bridge", hub, tunnel, "--profile",
-			  (char *)t->wan_profile, "-q", NULL };
+	char *bargv[] = { "ipxlab", "bridge", hub, tunnel, "--profile",
+			  (char *)t->wan_profile, "-q",
+			  /* --profile: the far hub a segment of it too */
+			  t->lan_arg ? "--segment" : NULL,
+			  (char *)t->lan_arg, NULL };
 	char *sargv[] = { "ipxlab", "server", "--hub", t->far_hub, "--name",
 			  t->far_name, "--volume", t->far_spec, "--max-buffer",
 			  WAN_FAR_BUFFER, "-q", NULL };
@@ -245,8 +261,7 @@ static int run_battery(struct wan *t, char *err, size_t errlen)
 					 ipx_bn_op_name(op), t->sets[s],
 					 side ? "bridged" : "local");
 				progress(t, what, 0, 0, wan_test_seconds(t, op));
-				rc = ipx_bn_run(t->b.ctl,
-						side ? &t->far : &t->b.ro, op,
+				rc = ipx_bn_run(t->ctl[side], &t->side[side], op,
 						t->sets[s], wan_test_seconds(t, op),
 						0, 0, (uint16_t)t->done, res,
 						err, errlen);
@@ -268,10 +283,10 @@ static int run_parts(struct wan *t)
 		rc = run_battery(t, err, sizeof(err));
 	if (rc == IPX_OK && (t->parts & PART_LIMIT)) {
 		part = "limit";
-		t->lo.run = t->far;
+		t->lo.run = t->side[1];
 		t->lo.progress = progress;
 		t->lo.ctx = t;
-		rc = ipx_bwan_limit(t->b.ctl, t->flood, &t->lo, t->steps,
+		rc = ipx_bwan_limit(t->ctl[1], t->flood, &t->lo, t->steps,
 				    &t->nsteps, err, sizeof(err));
 	}
 	for (int side = 0; side < 2 && rc == IPX_OK &&
@@ -279,7 +294,7 @@ static int run_parts(struct wan *t)
 	     side++) {
 		part = "scaling";
 		t->phase = side ? "scaling, bridged: " : "scaling, local: ";
-		rc = ipx_bwan_scale(t->b.ctl, side ? &t->far : &t->b.ro,
+		rc = ipx_bwan_scale(t->ctl[side], &t->side[side],
 				    IPX_BN_OPEN_MULTI, t->max_stations,
 				    wan_scale_seconds(t), progress, t,
 				    t->scale[side], err, sizeof(err));
@@ -402,12 +417,9 @@ static int check(struct wan *t)
 			       "--hub and --agents are not taken");
 		return CLI_USAGE;
 	}
-	if (t->b.sim || t->b.have_profile || t->b.seed_given ||
-	    t->b.repeat > 1) {
-		cli_error(CMD, "wan runs in real time on today's links with the "
-			       "bridge's --wan-profile: %s is not taken",
-			  t->b.sim ? "--sim" : t->b.have_profile ? "--profile"
-			  : t->b.seed_given ? "--seed" : "--repeat");
+	if (t->b.repeat > 1) {
+		cli_error(CMD, "wan runs each test once: --repeat is not "
+			       "taken");
 		return CLI_USAGE;
 	}
 	if (ipx_profile_resolve(t->wan_profile, &t->prof, err, sizeof(err)) !=
@@ -494,6 +506,8 @@ int bench_wan(int argc, char **argv)
 				given[opt] = true;
 			continue;
 		}
+		if (opt == FSB_OPT_PROFILE)
+			t.lan_arg = optarg;
 		rc = fsbench_opt(&t.b, opt, optarg, 0, &code);
 		if (rc < 0)
 			return CLI_USAGE;
@@ -536,9 +550,16 @@ int bench_wan(int argc, char **argv)
 	if (ipx_log_get_level() == IPX_LOG_INFO)
 		ipx_log_set_level(IPX_LOG_WARN);
 	t.b.before_attach = start_far;
-	rc = fsbench_start(&t.b);
+	rc = t.b.sim ? wan_sim_start(&t) : fsbench_start(&t.b);
+	if (rc == CLI_OK && !t.b.sim) {	/* one controller, two servers */
+		t.ctl[0] = t.ctl[1] = t.b.ctl;
+		t.side[0] = t.b.ro;
+		t.side[1] = t.far;
+	}
 	if (rc == CLI_OK)
 		rc = run_parts(&t);
+	if (t.b.sim)
+		wan_sim_seconds(&t);
 	if (rc == CLI_OK) {
 		if (t.b.json)
 			wan_print_json(&t);
@@ -547,7 +568,10 @@ int bench_wan(int argc, char **argv)
 		else
 			wan_print_table(&t);
 	}
-	stop_far(&t);
+	if (t.b.sim)
+		wan_sim_stop(&t);
+	else
+		stop_far(&t);
 	fsbench_stop(&t.b, rc == CLI_OK);
 	return rc;
 }

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # bench_wan_test.sh [IPXLAB] - B6 as a user runs it (`ipxlab bench wan`):
-# bad options refused with exit 2 and the option's name; a short real run
-# (hubs, `ipxlab bridge` with the isn profile, two servers, agents: all
-# children) whose JSON has the battery test with and without the bridge,
+# bad options refused with exit 2 and the option's name; --sim --quick in
+# seconds, the same output twice, bridged below local; a short real run
+# (hubs of eth10, `ipxlab bridge` with the isn profile, two servers,
+# agents: all children) whose JSON has the battery test with and without the bridge,
 # a limit search that completes with no load and fails at 1.4 Mbit/s
 # (above the 950 kbit/s trunk, which carries no more than that), and
-# nothing left running after it. Bounded: about 20 s.
+# nothing left running after it. Bounded: about 25 s.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -37,30 +38,83 @@ refused --load-step 500 --max-load 400 "--max-load must be at least --load-step"
 refused --load-step 10 --max-load 2000 "at most 31 loads"
 refused --only frob "--only: unknown test 'frob'"
 refused --server X "--server, --hub and --agents are not taken"
-refused --sim "--sim is not taken"
+refused --sim --hub 127.0.0.1:1 "--server, --hub and --agents are not taken"
+refused --sim --agents ws1 "--server, --hub and --agents are not taken"
+refused --seed 3 "--seed is for --sim runs only"
+refused --sim --seed x "--seed must be a whole number"
+refused --sim --profile eth11 "--profile: no profile named 'eth11'"
 refused --repeat 3 "--repeat is not taken"
 refused --json --csv "--json and --csv exclude each other"
 refused --frobnicate "unknown option '--frobnicate'"
 refused extra "unexpected argument 'extra'"
 out=$("$BIN" bench wan --help); rc=$?
 [ $rc = 0 ] && grep -q -- "--max-stations N" <<<"$out" && grep -q -- "--wan-profile" <<<"$out" &&
-	grep -q -- "--quick" <<<"$out" && "$BIN" bench --help 2>&1 | grep -q "wan    B6" &&
+	grep -q -- "--quick" <<<"$out" && grep -q -- "--sim" <<<"$out" && "$BIN" bench --help 2>&1 | grep -q "wan    B6" &&
 	pass "bench wan --help lists its options; bench --help names it" ||
 	fail "bench wan --help lists its options; bench --help names it" "$out"
+
+# --- simulated time: all of it in this process ----------------------------------
+# --quick with --sim: the battery (open-multi, lock; 1 workstation), the
+# limit at 0, 700, 1400 kbit/s and scaling 1..3 in seconds of real time;
+# the same seed twice gives the same output byte for byte; the bridged
+# figures are below the local ones (relations only: the bridge profile's
+# timers are not this test's to pin).
+start=$SECONDS
+if timeout 60 "$BIN" bench wan --sim --quick --json -q >"$TMP/s1.json" 2>"$TMP/s.err" &&
+	timeout 60 "$BIN" bench wan --sim --quick --json -q >"$TMP/s2.json" 2>>"$TMP/s.err" &&
+	cmp -s "$TMP/s1.json" "$TMP/s2.json" &&
+	python3 - "$TMP/s1.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["conditions"]
+assert c["simulated"] and c["seed"] == 1 and c["profile"] == "eth10" and c["profile_default"], c
+assert c["wan_profile"] == "isn" and c["link"] == "in-memory segment", c
+assert c["simulated_seconds_local"] > 0 and c["simulated_seconds_bridged"] > 0, c
+assert abs(c["simulated_seconds"] - c["simulated_seconds_local"] - c["simulated_seconds_bridged"]) < 1e-3, c
+assert len(c["agents"]) == 3 and all(a.get("in_process") for a in c["agents"]), c
+b = d["battery"]
+assert [x["test"] for x in b] == ["open-multi", "lock"], b
+for x in b:
+    assert x["workstations"] == 1 and x["local"]["ops"] > 0 and x["bridged"]["ops"] > 0, x
+    assert x["bridged"]["ops_per_s_per_ws"] < x["local"]["ops_per_s_per_ws"], x
+    assert x["bridged"]["wire_kbytes_per_s"] < x["local"]["wire_kbytes_per_s"], x
+s = d["limit"]["steps"]
+assert [x["load_bps"] for x in s][:2] == [0, 700000] and s[0]["ok"], s
+assert all(x["ok"] for x in s[:-1]) and len(s) <= 3, s
+p = d["scaling"]["points"]
+assert [x["workstations"] for x in p] == [1, 2, 3], p
+for x in p:
+    assert x["local"]["active"] == x["workstations"] == x["bridged"]["active"], x
+    assert x["bridged"]["total_ops_per_s"] < x["local"]["total_ops_per_s"], x
+PY
+then
+	pass "bench wan --sim --quick: the three parts, bridged below local, same seed same output ($((SECONDS - start)) s)"
+else
+	fail "bench wan --sim --quick: the three parts, bridged below local, same seed same output" "$(cat "$TMP/s.err")" "$(diff "$TMP/s1.json" "$TMP/s2.json" | head -c 1500)"
+fi
+# another seed, the table: the conditions say simulated time and the seed
+if timeout 60 "$BIN" bench wan --sim --seed 7 --quick --parts scaling --max-stations 2 -q >"$TMP/s.txt" 2>"$TMP/s.err" &&
+	grep -q "^# simulated time, seed 7: .*profile eth10 .*simulated seconds in all" "$TMP/s.txt" &&
+	grep -q "^Scaling:" "$TMP/s.txt" && ! grep -q "^Battery" "$TMP/s.txt"; then
+	pass "bench wan --sim --seed 7: the conditions name simulated time and the seed"
+else
+	fail "bench wan --sim --seed 7: the conditions name simulated time and the seed" "$(cat "$TMP/s.err")" "$(head -c 1500 "$TMP/s.txt")"
+fi
 
 # --- a short real run -------------------------------------------------------------
 start=$SECONDS
 # --quick (1 s per test, the 1,205-byte file, no warm-up) cut down: the
 # battery's lock only, loads 0 and 1400 kbit/s (the scaling loop is
-# test_bench_wan.c's).
+# test_bench_wan.c's and --sim's above), both hubs segments of eth10.
 if timeout 90 "$BIN" bench wan --quick --parts battery,limit --only lock \
-	--load-step 1400 --max-load 1400 --deadline 2.5 --json >"$TMP/w.json" 2>"$TMP/w.err" &&
+	--load-step 1400 --max-load 1400 --deadline 2.5 --profile eth10 --json >"$TMP/w.json" 2>"$TMP/w.err" &&
 	python3 - "$TMP/w.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 c = d["conditions"]
 assert c["wan_profile"] == "isn" and c["trunk_bps"] == 950000 and c["bridge_max"] == 576, c
 assert c["far_max_buffer"] == 512 and len(c["agents"]) == 1, c
+assert c["profile"] == "eth10" and not c["simulated"], c
 b = d["battery"]
 assert len(b) == 1 and b[0]["test"] == "lock" and b[0]["workstations"] == 1, b
 l, br = b[0]["local"], b[0]["bridged"]

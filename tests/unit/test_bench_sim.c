@@ -7,7 +7,8 @@
  * too big for it; five workstations on one loop share the wire evenly
  * (each call returns when its reply is there, not buried under the others'
  * calls); the same seed gives the same run, frame for frame; the analyzer
- * starts afresh on reset.
+ * starts afresh on reset; spare nodes on either side carry a load of
+ * the caller's across the bridge.
  */
 #include "cm.h"
 
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "ipxlab/bench_sim.h"
+#include "ipxlab/bench_wan.h"
 #include "ipxlab/err.h"
 #include "ipxlab/log.h"
 
@@ -64,6 +66,9 @@ static void eth10_open_close_is_bound_by_the_wire(void **state)
 	(void)state;
 	assert_false(ipx_bsim_bridged(s));
 	assert_ptr_equal(a, ipx_bsim_analyze(s, IPX_BSIM_SERVER));
+	/* the agents have no process of their own: no pid in what names
+	 * them, so a run's messages compare with the next one's */
+	assert_int_equal(ipx_hctl_agent_at(ipx_bsim_ctl(s), 0)->pid, 0);
 	ops = run(s, IPX_BN_OPEN_SINGLE, 1, 1.0, &r);
 	/* the test took its simulated second (plus set-up) */
 	assert_true(ipx_bsim_seconds(s) - t0 >= 1.0);
@@ -176,6 +181,50 @@ static void same_seed_same_run(void **state)
 	ipx_bsim_free(s);
 }
 
+/* Spare nodes: one on the server's side, one on the workstations', a
+ * background load between them crosses the bridge from A to B, as the
+ * limit search's does; the count is bounded. */
+static void spare_nodes_carry_a_load_across(void **state)
+{
+	struct ipx_bsim *b = sim_new("eth10", "isn", 1, 1);
+	struct ipx_node *from, *to, *n;
+	struct ipx_bwan_flood *f;
+	struct ipx_bwan_flood_count c;
+	struct ipx_addr af, at, asrv;
+	uint64_t crossed;
+
+	(void)state;
+	assert_int_equal(ipx_bsim_spare_node(b, IPX_BSIM_SERVER, &from),
+			 IPX_OK);
+	assert_int_equal(ipx_bsim_spare_node(b, IPX_BSIM_STATIONS, &to),
+			 IPX_OK);
+	ipx_node_address(from, &af);
+	ipx_node_address(to, &at);
+	ipx_node_address(ipx_bsim_station(b, 0), &asrv);
+	assert_memory_not_equal(af.node, at.node, IPX_NODE_LEN);
+	assert_memory_not_equal(at.node, asrv.node, IPX_NODE_LEN);
+	crossed = ipx_wan_stats(ipx_bsim_wan(b), 0)->crossed;
+	assert_int_equal(ipx_bwan_flood_new(from, to, &f), IPX_OK);
+	ipx_bwan_flood_rate(f, 200000);
+	ipx_loop_run_for(ipx_bsim_loop(b), 2 * IPX_SEC);
+	ipx_bwan_flood_rate(f, 0);
+	ipx_loop_run_for(ipx_bsim_loop(b), 2 * IPX_SEC);
+	ipx_bwan_flood_count(f, &c);
+	/* 200 kbit/s for 2 s: about 87 packets of 576 bytes, all carried */
+	assert_true(c.sent >= 80 && c.sent <= 90);
+	assert_int_equal(c.got, c.sent);
+	/* from the server's segment (A) to the workstations' */
+	assert_true(ipx_wan_stats(ipx_bsim_wan(b), 0)->crossed - crossed >=
+		    c.sent);
+	ipx_bwan_flood_free(f);
+	assert_int_equal(ipx_bsim_spare_node(b, IPX_BSIM_SERVER, &n), IPX_OK);
+	assert_int_equal(ipx_bsim_spare_node(b, IPX_BSIM_SERVER, &n), IPX_OK);
+	assert_int_equal(ipx_bsim_spare_node(b, IPX_BSIM_SERVER, &n),
+			 IPX_ERANGE);
+	assert_null(n);
+	ipx_bsim_free(b);
+}
+
 static void bad_options_are_refused(void **state)
 {
 	struct ipx_profile eth;
@@ -204,6 +253,7 @@ int main(void)
 		cmocka_unit_test(bridged_is_slower_and_carries_less),
 		cmocka_unit_test(five_workstations_share_the_wire_evenly),
 		cmocka_unit_test(same_seed_same_run),
+		cmocka_unit_test(spare_nodes_carry_a_load_across),
 		cmocka_unit_test(bad_options_are_refused),
 	};
 

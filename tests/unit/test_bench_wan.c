@@ -140,10 +140,19 @@ static int rm_one(const char *p, const struct stat *st, int flag,
 	return remove(p);
 }
 
+static bool tasks_idle(void *ctx)
+{
+	return !ipx_loop_tasks_busy(ctx);
+}
+
 static void world_free(struct world *w)
 {
 	ipx_bwan_flood_free(w->flood);
 	ipx_hctl_free(w->ctl);
+	/* a copy cut off by its deadline is still inside its NCP call: it
+	 * ends (and frees its workload) in simulated time, as bench_sim's
+	 * network lets it */
+	ipx_loop_run_until(w->loop, tasks_idle, w->loop, 30 * IPX_SEC);
 	for (int i = 0; i < WS; i++) {
 		ipx_agent_free(w->ag[i]);
 		ipx_node_free(w->ws[i]);
