@@ -51,8 +51,11 @@ struct ipx_profile {
 	 * are dropped there (0: no limit). */
 	uint32_t bridge_max;
 	/* The WAN bridge modules (isn): receive buffer, transmit buffer,
-	 * hold timer. Only ipx_wan uses them. */
+	 * the block a module releases by fill (bytes held at which it
+	 * sends; 0: the whole receive buffer), hold timer. Only ipx_wan
+	 * uses them. */
 	uint32_t rx_buffer, tx_buffer;
+	uint32_t release;
 	uint64_t hold_ns;
 };
 

@@ -7,9 +7,11 @@
  * source node is on and sends across only broadcasts and unicasts whose
  * destination is not known to be on the side they came from. A frame to
  * cross waits in the module's receive buffer (the profile's rx_buffer
- * bytes); the module holds frames until the next one does not fit (a
- * release by fill) or until the hold timer, started by the first frame
- * held, runs out (a release by timer), then releases them all together
+ * bytes); the module holds frames until the next one would take them
+ * past the release block (the profile's release bytes, 0: the whole
+ * receive buffer; a release by fill, the new frame starting the next
+ * block) or until the hold timer, started by the first frame held, runs
+ * out (a release by timer), then releases them all together
  * into its transmit buffer (tx_buffer bytes), which the trunk drains at
  * the profile's rate (one link_medium.h station per direction). What the
  * transmit buffer cannot take is dropped and counted; so is every IPX

@@ -27,7 +27,8 @@ void help_bridge(FILE *out)
 	fprintf(out,
 		"Join two segments as a pair of WAN bridge modules over a trunk:\n"
 		"frames for the other side wait in the module's receive buffer\n"
-		"until it fills or the hold timer runs out, then go together into\n"
+		"until a release block fills or the hold timer runs out, then go\n"
+		"together into\n"
 		"its transmit buffer, which the trunk drains at its rate; what does\n"
 		"not fit is dropped and counted, as are IPX packets over the\n"
 		"bridge's limit. A and B are each\n"
@@ -39,12 +40,15 @@ void help_bridge(FILE *out)
 		"                      CAP_NET_RAW; promiscuous)\n"
 		"Runs until interrupted; SIGUSR1 prints the counters, as does exit.\n\n"
 		"  --profile NAME|FILE trunk and buffers (default isn: 950 kbit/s,\n"
-		"                      182 KB receive, 192 KB transmit, 200 ms hold,\n"
+		"                      182 KB receive, 192 KB transmit, released\n"
+		"                      by fill at 128 bytes or by a 3 ms hold,\n"
 		"                      IPX packets over 576 bytes dropped)\n"
 		"  --trunk-rate RATE   trunk bit rate each way, e.g. 950k, 1.5M\n"
 		"  --rx-buffer SIZE    receive buffer per module, e.g. 182K\n"
 		"  --tx-buffer SIZE    transmit buffer per module, e.g. 192K\n"
-		"  --hold TIME         hold timer, e.g. 200ms\n"
+		"  --release SIZE      bytes held that are sent together (the\n"
+		"                      block; 0: the whole receive buffer)\n"
+		"  --hold TIME         hold timer, e.g. 3ms\n"
 		"  --trunk-delay TIME  trunk propagation delay (default 0)\n"
 		"  --bridge-max BYTES  largest IPX packet that crosses (0: any)\n"
 		"  --segment NAME|FILE the hub sides are segments of this kind\n"
@@ -308,6 +312,9 @@ static int set_opt(struct ipx_profile *p, int opt, const char *arg)
 	case 't':
 		rc = ipx_profile_parse_size(arg, &p->tx_buffer);
 		break;
+	case 'R':
+		rc = ipx_profile_parse_size(arg, &p->release);
+		break;
 	case 'H':
 		rc = ipx_profile_parse_time(arg, &p->hold_ns);
 		break;
@@ -337,6 +344,7 @@ int cmd_bridge(int argc, char **argv)
 		{ "trunk-rate", required_argument, NULL, 'r' },
 		{ "rx-buffer", required_argument, NULL, 'x' },
 		{ "tx-buffer", required_argument, NULL, 't' },
+		{ "release", required_argument, NULL, 'R' },
 		{ "hold", required_argument, NULL, 'H' },
 		{ "trunk-delay", required_argument, NULL, 'd' },
 		{ "bridge-max", required_argument, NULL, 'm' },
@@ -350,7 +358,8 @@ int cmd_bridge(int argc, char **argv)
 		['r'] = "a bit rate such as 950k or 1.5M",
 		['x'] = "a size such as 182K or 65536",
 		['t'] = "a size such as 192K or 65536",
-		['H'] = "a time such as 200ms or 1s",
+		['R'] = "a size such as 128 or 1K",
+		['H'] = "a time such as 3ms or 200ms",
 		['d'] = "a time such as 5ms or 0",
 		['m'] = "a byte count such as 576, or 0 for no limit",
 	};
@@ -373,7 +382,8 @@ int cmd_bridge(int argc, char **argv)
 					    &trunk) < 0)
 				return CLI_USAGE;
 			break;
-		case 'r': case 'x': case 't': case 'H': case 'd': case 'm': {
+		case 'r': case 'x': case 't': case 'R': case 'H': case 'd':
+		case 'm': {
 			/* After --profile, whatever the order. */
 			struct ipx_profile scratch = trunk;
 
@@ -471,9 +481,10 @@ int cmd_bridge(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	ipx_loop_watch_signals(loop, sigs, 3, on_signal, &run);
 	ipx_info("bridge: trunk %llu bit/s each way, buffers %u / %u bytes, "
-		 "hold %.0f ms",
+		 "release %u bytes, hold %.3g ms",
 		 (unsigned long long)trunk.rate, trunk.rx_buffer,
-		 trunk.tx_buffer, (double)trunk.hold_ns / 1e6);
+		 trunk.tx_buffer, trunk.release ? trunk.release : trunk.rx_buffer,
+		 (double)trunk.hold_ns / 1e6);
 	rc = ipx_loop_run(loop);
 	ipx_info("bridge: stopping");
 	print_stats(&run);

@@ -120,11 +120,18 @@ static void on_hold(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 	release(ctx, true);
 }
 
+/* The block released by fill: the profile's release, or else the whole
+ * receive buffer. */
+static size_t block(const struct ipx_wan *w)
+{
+	return w->p.release ? w->p.release : w->p.rx_buffer;
+}
+
 static void hold(struct module *m, const uint8_t *pkt, size_t len)
 {
 	struct held *h;
 
-	if (m->held_bytes + len > m->w->p.rx_buffer)
+	if (m->held_bytes + len > block(m->w))
 		release(m, false);
 	h = malloc(sizeof(*h) + len);
 	if (!h) {

@@ -55,13 +55,18 @@ err=$("$BIN" bridge --profile "$TMP/bad.profile" hub:0 hub:0 2>&1); rc=$?
 err=$("$BIN" bridge --hold 5 hub:0 hub:0 2>&1); rc=$?
 [ $rc = 2 ] && grep -q "\-\-hold must be a time" <<<"$err" &&
 	pass "bridge names a bad option" || fail "bridge names a bad option" "rc=$rc $err"
+err=$("$BIN" bridge --release 200K hub:0 hub:0 2>&1); rc=$?
+[ $rc = 2 ] && grep -q "release 204800 is more than the rx-buffer" <<<"$err" &&
+	pass "bridge refuses a release block larger than its buffer" ||
+	fail "bridge refuses a release block larger than its buffer" "rc=$rc $err"
 err=$("$BIN" bridge --rx-buffer 1K hub:0 hub:0 2>&1); rc=$?
 [ $rc = 2 ] && grep -q "rx-buffer (1024)" <<<"$err" &&
 	pass "bridge refuses a buffer smaller than a frame" || fail "bridge refuses a buffer smaller than a frame" "rc=$rc $err"
 
 # `ipxlab profile` prints what a file takes back.
 "$BIN" profile isn >"$TMP/isn.profile" && "$BIN" profile "$TMP/isn.profile" | cmp -s - "$TMP/isn.profile" &&
-	grep -qx "hold 200ms" "$TMP/isn.profile" && grep -qx "rx-buffer 186368" "$TMP/isn.profile" &&
+	grep -qx "hold 3ms" "$TMP/isn.profile" && grep -qx "rx-buffer 186368" "$TMP/isn.profile" &&
+	grep -qx "release 128" "$TMP/isn.profile" &&
 	pass "profile prints a named profile as a file it reads back" ||
 	fail "profile prints a named profile as a file it reads back" "$TMP/isn.profile"
 

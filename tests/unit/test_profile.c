@@ -356,6 +356,20 @@ static void profile_file_parses(void **state)
 	assert_int_equal(p.rate, 64000);
 	assert_int_equal(p.rx_buffer, 8192);
 	assert_int_equal(p.access, IPX_ACCESS_OWN);
+	/* no release block set: 0, the whole receive buffer */
+	assert_int_equal(p.release, 0);
+	/* isn's block and hold, and a file changing them */
+	assert_int_equal(parse("base isn\n", &p, err, sizeof(err)), IPX_OK);
+	assert_int_equal(p.release, 128);
+	assert_int_equal(p.hold_ns, 3000000);
+	assert_int_equal(parse("base isn\nrelease 1K\nhold 10ms\n", &p, err,
+			       sizeof(err)),
+			 IPX_OK);
+	assert_int_equal(p.release, 1024);
+	assert_int_equal(p.hold_ns, 10000000);
+	assert_int_equal(parse("base isn\nrelease 0\n", &p, err, sizeof(err)),
+			 IPX_OK);
+	assert_int_equal(p.release, 0);
 }
 
 static void expect_error(const char *text, const char *msg)
@@ -386,6 +400,9 @@ static void bad_profiles_say_where(void **state)
 	expect_error("base eth10\nqueue 100\n", "my.profile: queue 100 must hold");
 	expect_error("# nothing\n\n", "my.profile: no settings");
 	expect_error("base isn\nrx-buffer 1000\n", "my.profile: rx-buffer (1000)");
+	expect_error("base isn\nrelease 200K\n", "my.profile: release 204800 is more than the rx-buffer (186368)");
+	expect_error("base eth10\nrelease 128\n", "my.profile: release 128 is more than the rx-buffer (0)");
+	expect_error("base isn\nrelease big\n", "my.profile:2: release must be a size");
 	expect_error("base eth10\nrate -5M\n", "my.profile:2: rate must be");
 }
 
@@ -477,6 +494,7 @@ static void printed_profiles_parse_back(void **state)
 			    q.bridge_max == p.bridge_max &&
 			    q.rx_buffer == p.rx_buffer &&
 			    q.tx_buffer == p.tx_buffer &&
+			    q.release == p.release &&
 			    q.hold_ns == p.hold_ns);
 		free(text);
 	}

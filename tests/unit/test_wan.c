@@ -1,10 +1,12 @@
 /*
  * test_wan.c - the WAN bridge in simulated time: two in-memory segments
- * joined by the isn bridge modules. A lone frame waits for the hold timer;
- * a trickle leaves at each hold; a busy Ethernet fills the receive
- * buffer first; load above the trunk rate is carried at that rate and the
- * rest dropped and counted; packets over 576 bytes never cross; the
- * learning table keeps local traffic home; the statistics as printed.
+ * joined by the isn bridge modules. A lone frame waits for the 3 ms hold
+ * timer; a trickle leaves at each hold; a block of 'release' bytes goes at
+ * once, by fill; five flows are released by fill, sooner than one flow;
+ * without a release block a busy Ethernet fills the whole receive buffer
+ * first; load above the trunk rate is carried at that rate and the rest
+ * dropped and counted; packets over 576 bytes never cross; the learning
+ * table keeps local traffic home; the statistics as printed.
  */
 #include "cm.h"
 
@@ -33,6 +35,10 @@ struct rig {
 	size_t len;
 	unsigned sent, n;
 	ipx_time at[MAXLOG];
+	/* flows_tick: 'flows' flows, each a frame every 'period' ticks,
+	 * flow f at tick f of each period; when each frame was sent. */
+	unsigned flows, period, tick;
+	ipx_time sent_at[MAXLOG];
 };
 
 static void expect_prefix(const char *text, const char *want)
@@ -94,6 +100,19 @@ static void flood_tick(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 	(void)t;
 	send_ipx(r->sa, r->rb, r->len);
 	r->sent++;
+}
+
+static void flows_tick(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
+{
+	struct rig *r = ctx;
+
+	(void)t;
+	if (r->tick++ % r->period < r->flows) {
+		if (r->sent < MAXLOG)
+			r->sent_at[r->sent] = ipx_loop_now(loop);
+		send_ipx(r->sa, r->rb, r->len);
+		r->sent++;
+	}
 }
 
 static const uint8_t port_b[6] = { 0x02, 0xB0, 0, 0, 0, 1 };
@@ -158,14 +177,14 @@ static void lone_frame_waits_for_the_hold_timer(void **state)
 	rig_open(&r, NULL);
 	rig_wan(&r);
 	send_ipx(r.sa, r.rb, 500);
-	ipx_loop_run_for(r.loop, 199 * IPX_MSEC);
+	ipx_loop_run_for(r.loop, 2999);
 	assert_int_equal(r.n, 0);	/* still held */
 	assert_int_equal(ipx_wan_held(r.wan, 0), 500);
 	ipx_loop_run_for(r.loop, IPX_SEC);
 	assert_int_equal(r.n, 1);
-	/* Released at the 200 ms hold, then 514 bytes at 950 kbit/s:
-	 * 4,328,421.05 ns, so the last bit is in at 204,328.43 us. */
-	assert_int_equal(r.at[0], 204329);
+	/* Released at the 3 ms hold, then 514 bytes at 950 kbit/s:
+	 * 4,328,421.05 ns, so the last bit is in at 7,328.43 us. */
+	assert_int_equal(r.at[0], 7329);
 	a = ipx_wan_stats(r.wan, 0);
 	assert_int_equal(a->timer_releases, 1);
 	assert_int_equal(a->timer_frames, 1);
@@ -180,7 +199,7 @@ static void lone_frame_waits_for_the_hold_timer(void **state)
 		assert_non_null(f);
 		ipx_wan_print_stats(r.wan, f);
 		fclose(f);
-		/* 4.328 ms of trunk time in the 1.199 s run: 0.4 %. */
+		/* 4.328 ms of trunk time in the 1.003 s run: 0.4 %. */
 		expect_prefix(text,
 			"a_seen 1\na_filtered 0\na_held 1\na_held_bytes 500\n"
 			"a_fill_releases 0\na_fill_frames 0\n"
@@ -196,6 +215,9 @@ static void lone_frame_waits_for_the_hold_timer(void **state)
 	rig_close(&r);
 }
 
+/* A profile file that sets no release block (release 0) releases by fill
+ * only when the whole receive buffer is full, as the model did before
+ * the block: with a 200 ms hold, a busy Ethernet fills 182 KB first. */
 static void busy_ethernet_fills_the_buffer_first(void **state)
 {
 	static struct rig r;
@@ -203,6 +225,8 @@ static void busy_ethernet_fills_the_buffer_first(void **state)
 
 	(void)state;
 	rig_open(&r, "eth10");
+	r.isn.release = 0;
+	r.isn.hold_ns = 200 * 1000000ull;
 	rig_wan(&r);
 	/* 576-byte packets offered every 400 us on a 10 Mbit/s Ethernet
 	 * (it carries one every 491.2 us): 182 KB fills in about 160 ms,
@@ -240,7 +264,11 @@ static void overload_is_carried_at_trunk_rate_and_dropped(void **state)
 	assert_true(r.n > 100 && r.n < MAXLOG);
 	/* Every frame sent either crossed or was counted as dropped. */
 	assert_int_equal(r.sent, r.n + a->drops[IPX_WAN_DROP_TX_FULL]);
-	assert_true(a->drops[IPX_WAN_DROP_TX_FULL] > r.sent / 3);
+	/* What crossed is what the trunk carries in the 5 s plus what the
+	 * 192 KB transmit buffer held at the end (and the frame on the
+	 * wire): about 1,000 + 333 of the 2,001 sent. */
+	assert_true(r.n <= 5.0 * 950000 / (double)bits + 192 * 1024 / 576 + 2);
+	assert_true(a->drops[IPX_WAN_DROP_TX_FULL] > r.sent / 4);
 	assert_int_equal(a->crossed, r.n);
 	/* Carried at the trunk rate from first arrival to last. */
 	rate = (double)(r.n - 1) * (double)bits /
@@ -296,31 +324,124 @@ static void local_traffic_stays_home(void **state)
 	rig_close(&r);
 }
 
-/* A steady trickle, one small frame every 50 ms: each batch leaves when
- * the hold timer its first frame started runs out, so no frame waits
- * longer than the 200 ms hold (and its time on the trunk). */
+/* A steady trickle, one 30-byte frame every 2 ms (two fit in isn's
+ * 128-byte block with room to spare): each pair leaves when the hold
+ * timer its first frame started runs out (at 3, 7, 11, 15, 19 ms), so no
+ * frame waits longer than the 3 ms hold and two frames' trunk time. */
 static void a_trickle_leaves_at_each_hold(void **state)
 {
 	static struct rig r;
 	const struct ipx_wan_module_stats *a;
+	uint64_t wire;
 
 	(void)state;
 	rig_open(&r, NULL);
 	rig_wan(&r);
-	r.len = 100;
-	ipx_timer_start(r.loop, &r.flood, 0, 50 * IPX_MSEC);
-	ipx_loop_run_for(r.loop, 1010 * IPX_MSEC);
+	wire = ipx_profile_wire_ns(&r.isn, 30);	/* 60 bytes: 505.3 us */
+	r.len = 30;
+	ipx_timer_start(r.loop, &r.flood, 0, 2 * IPX_MSEC);
+	ipx_loop_run_for(r.loop, 20500);
 	a = ipx_wan_stats(r.wan, 0);
-	assert_int_equal(r.sent, 21);	/* at 0, 50, ..., 1000 ms */
+	assert_int_equal(r.sent, 11);	/* at 0, 2, ..., 20 ms */
 	assert_int_equal(a->timer_releases, 5);
+	assert_int_equal(a->timer_frames, 10);
 	assert_int_equal(a->fill_releases, 0);
-	/* Sent at 0..950 ms: out by the 1000 ms release at the latest. */
-	assert_true(r.n >= 20);
+	assert_int_equal(r.n, 10);	/* the one sent at 20 ms is held */
 	for (unsigned i = 0; i < r.n; i++)
-		if (r.at[i] > i * 50 * IPX_MSEC + 205 * IPX_MSEC)
+		if (r.at[i] > i * 2 * IPX_MSEC + 3 * IPX_MSEC +
+				      2 * wire / 1000 + 1)
 			fail_msg("frame %u sent at %u ms arrived at %llu us", i,
-				 i * 50, (unsigned long long)r.at[i]);
+				 i * 2, (unsigned long long)r.at[i]);
 	rig_close(&r);
+}
+
+/* Five 32-byte frames at once: the first four are one 128-byte block,
+ * released together when the fifth does not fit (by fill, at once); the
+ * fifth waits for the 3 ms hold. */
+static void a_block_goes_at_once_by_fill(void **state)
+{
+	static struct rig r;
+	const struct ipx_wan_module_stats *a;
+	uint64_t wire;
+
+	(void)state;
+	rig_open(&r, NULL);
+	rig_wan(&r);
+	assert_int_equal(r.isn.release, 128);
+	wire = ipx_profile_wire_ns(&r.isn, 32);	/* 60 bytes: 505.3 us */
+	for (int i = 0; i < 5; i++)
+		send_ipx(r.sa, r.rb, 32);
+	ipx_loop_run_for(r.loop, 0);
+	a = ipx_wan_stats(r.wan, 0);
+	assert_int_equal(a->fill_releases, 1);
+	assert_int_equal(a->fill_frames, 4);
+	assert_int_equal(ipx_wan_held(r.wan, 0), 32);
+	ipx_loop_run_for(r.loop, 10 * IPX_MSEC);
+	assert_int_equal(r.n, 5);
+	/* the block back to back on the trunk from time 0 */
+	for (unsigned i = 0; i < 4; i++)
+		assert_int_equal(r.at[i], ((i + 1) * wire + 999) / 1000);
+	/* the fifth at the hold, then its own wire time */
+	assert_int_equal(r.at[4], (3000000 + wire + 999) / 1000);
+	assert_int_equal(a->timer_releases, 1);
+	assert_int_equal(a->timer_frames, 1);
+	rig_close(&r);
+}
+
+/* Mean time a frame of 'flows' flows waits in the bridge beyond its own
+ * trunk time: each flow a 50-byte frame every 20 ms, flow f 1 ms after
+ * flow f-1, for 200 ms. */
+static double flows_wait_us(unsigned flows, uint64_t *fills)
+{
+	static struct rig r;
+	uint64_t wire;
+	double sum = 0;
+
+	rig_open(&r, NULL);
+	rig_wan(&r);
+	wire = ipx_profile_wire_ns(&r.isn, 50);
+	r.len = 50;
+	r.flows = flows;
+	r.period = 20;
+	ipx_timer_init(&r.flood, flows_tick, &r);
+	ipx_timer_start(r.loop, &r.flood, 0, IPX_MSEC);
+	ipx_loop_run_for(r.loop, 199500);	/* ticks at 0..199 ms */
+	ipx_timer_stop(r.loop, &r.flood);
+	ipx_loop_run_for(r.loop, 20 * IPX_MSEC);
+	assert_int_equal(r.sent, 10 * flows);
+	assert_int_equal(r.n, r.sent);	/* in order: a FIFO and one trunk */
+	for (unsigned i = 0; i < r.n; i++)
+		sum += (double)(r.at[i] - r.sent_at[i]) - (double)wire / 1000;
+	*fills = ipx_wan_stats(r.wan, 0)->fill_releases;
+	rig_close(&r);
+	return sum / r.n;
+}
+
+/* The published consequence: one workstation alone sees worse response
+ * than five, because with more traffic the buffers fill sooner. A lone
+ * flow's frames each wait the whole 3 ms hold; five flows' frames push
+ * each other out (two 50-byte frames fit the 128-byte block, a third
+ * does not): in each 20 ms the first two leave by fill at 2 ms, the next
+ * two at 4 ms, the fifth by the timer at 7 ms, so they wait 2, 1, 2, 1
+ * and 3 ms, 1.8 ms on average, and the second of each pair also the
+ * first's trunk time (539 us). */
+static void five_flows_leave_by_fill_sooner_than_one(void **state)
+{
+	uint64_t fills1, fills5;
+	struct ipx_profile isn;
+	double one, five, wire_us;
+
+	(void)state;
+	assert_int_equal(ipx_profile_named("isn", &isn), IPX_OK);
+	wire_us = (double)ipx_profile_wire_ns(&isn, 50) / 1000;
+	one = flows_wait_us(1, &fills1);
+	five = flows_wait_us(5, &fills5);
+	assert_int_equal(fills1, 0);
+	assert_true(one >= 3000 && one < 3001);
+	assert_int_equal(fills5, 20);
+	assert_true(five > 1800 + 0.4 * wire_us - 1 &&
+		    five < 1800 + 0.4 * wire_us + 1);
+	assert_true(five < 0.7 * one);
 }
 
 int main(void)
@@ -332,6 +453,8 @@ int main(void)
 		cmocka_unit_test(big_packets_do_not_cross),
 		cmocka_unit_test(local_traffic_stays_home),
 		cmocka_unit_test(a_trickle_leaves_at_each_hold),
+		cmocka_unit_test(a_block_goes_at_once_by_fill),
+		cmocka_unit_test(five_flows_leave_by_fill_sooner_than_one),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
