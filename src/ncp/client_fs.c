@@ -228,13 +228,25 @@ int ncp_rmdir(struct ncp_client *cl, const char *path)
 	return dir_call(cl, 0x0B, 0, path);
 }
 
-int ncp_list(struct ncp_client *cl, const char *dir, const char *pattern,
-	     int (*cb)(const struct ncp_entry *e, void *ctx), void *ctx)
+/*
+ * One 0x3E/0x3F pass with search attributes 'sattr'. NetWare servers
+ * (mars_nwe, and the ncpfs client relies on it) read the subdirectory bit
+ * 0x10 as "directories only" and its absence as "files only"; ipxlab's
+ * server returns files as well when it is set. So a listing is a pass for
+ * files, then one for directories that keeps only directory entries, which
+ * lists each name once from either kind of server. 1 when 'cb' stopped the
+ * listing, 0 at the end, else an error.
+ */
+static int list_pass(struct ncp_client *cl, const char *dir,
+		     const char *pattern, uint8_t sattr,
+		     int (*cb)(const struct ncp_entry *e, void *ctx),
+		     void *ctx)
 {
 	uint8_t b[300], r[64];
 	size_t n, rl;
 	uint8_t vol;
 	uint16_t id, seq;
+	bool dirs = sattr & NCP_SATTR_DIR;
 	int rc;
 
 	b[0] = cl->dh;
@@ -254,7 +266,7 @@ int ncp_list(struct ncp_client *cl, const char *dir, const char *pattern,
 		b[0] = vol;
 		ipx_put16(b + 1, id);
 		ipx_put16(b + 3, seq);
-		b[5] = NCP_SATTR_DIR | NCP_SATTR_HIDDEN | NCP_SATTR_SYSTEM;
+		b[5] = sattr;
 		if (!(n = put_path(b + 6, pattern ? pattern : "*.*")))
 			return IPX_EINVAL;
 		rc = ncp_request(cl, 0x3F, b, 6 + n, r, sizeof(r), &rl);
@@ -266,9 +278,22 @@ int ncp_list(struct ncp_client *cl, const char *dir, const char *pattern,
 			return NCP_E_BADREPLY;
 		seq = ipx_get16(r);
 		e.seq = seq;
+		if (dirs != !!(e.attr & NCP_ATTR_DIRECTORY))
+			continue;	/* a file in the directory pass */
 		if (cb(&e, ctx))
-			return 0;
+			return 1;
 	}
+}
+
+int ncp_list(struct ncp_client *cl, const char *dir, const char *pattern,
+	     int (*cb)(const struct ncp_entry *e, void *ctx), void *ctx)
+{
+	const uint8_t hs = NCP_SATTR_HIDDEN | NCP_SATTR_SYSTEM;
+	int rc = list_pass(cl, dir, pattern, hs, cb, ctx);
+
+	if (rc == 0)
+		rc = list_pass(cl, dir, pattern, hs | NCP_SATTR_DIR, cb, ctx);
+	return rc == 1 ? 0 : rc;
 }
 
 struct stat_ctx {
