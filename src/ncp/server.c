@@ -577,6 +577,7 @@ int ncp_server_new(struct ipx_node *node, const struct ncp_server_opts *o,
 			return rc;
 		}
 		srv->own_sap = true;
+		ipx_sap_on_response(srv->sap, ncp_bindery_on_sap, srv);
 	}
 	rc = ipx_sap_advertise(srv->sap, IPX_SAP_FILE_SERVER, srv->name,
 			       NCP_SOCKET);
