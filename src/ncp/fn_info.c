@@ -192,6 +192,30 @@ static struct ncp_conn *target_conn(struct ncp_call *c, uint8_t n)
 	return &c->srv->conns[n - 1];
 }
 
+/* The new forms (0x17 0x1A, 0x1C) give the connection as LE4. */
+static struct ncp_conn *target_conn32(struct ncp_call *c)
+{
+	const uint8_t *q = ncp_rdn(&c->rd, 4);
+	uint32_t n = q ? ipx_get16le(q) | (uint32_t)ipx_get16le(q + 2) << 16
+		       : 0xFFFFFFFFu;
+
+	return n > 0xFF ? NULL : target_conn(c, (uint8_t)n);
+}
+
+/* 0x17 0x13 and 0x1A: network BE4, node, socket BE2; false (0xFD) for a
+ * connection not in use. */
+static bool internet_address(struct ncp_call *c, const struct ncp_conn *t)
+{
+	if (!t) {
+		c->cc = NCP_CC_BAD_STATION;
+		return false;
+	}
+	ncp_wr32(&c->wr, t->addr.net);
+	ncp_wrn(&c->wr, t->addr.node, IPX_NODE_LEN);
+	ncp_wr16(&c->wr, t->addr.socket);
+	return true;
+}
+
 static void login(struct ncp_call *c)
 {
 	char name[64], pass[256];
@@ -230,12 +254,8 @@ static void fn_17(struct ncp_call *c)
 {
 	uint16_t len = ncp_rd16(&c->rd);
 	uint8_t sub = ncp_rd8(&c->rd);
-	struct ncp_conn *t;
 	const struct ncp_user *u;
 	char name[64];
-	const uint8_t *q;
-	uint32_t n32;
-
 	if (c->rd.bad || len > c->rd.len - 2) {
 		c->cc = ncp_refuse(c, NCP_SRV_REF_MALFORMED, NCP_CC_FAILURE);
 		return;
@@ -248,15 +268,12 @@ static void fn_17(struct ncp_call *c)
 		ncp_wr32(&c->wr, 0x1990);
 		ncp_wr16(&c->wr, 1);
 		return;
-	case 0x13:
-		t = target_conn(c, ncp_rd8(&c->rd));
-		if (!t) {
-			c->cc = NCP_CC_BAD_STATION;
-			return;
-		}
-		ncp_wr32(&c->wr, t->addr.net);
-		ncp_wrn(&c->wr, t->addr.node, IPX_NODE_LEN);
-		ncp_wr16(&c->wr, t->addr.socket);
+	case 0x13:	/* +10 connection (1 byte) */
+		internet_address(c, target_conn(c, ncp_rd8(&c->rd)));
+		return;
+	case 0x1A:	/* +10 connection LE4; a connection type after */
+		if (internet_address(c, target_conn32(c)))
+			ncp_wr8(&c->wr, 2);	/* IPX */
 		return;
 	case 0x14:
 		login(c);
@@ -266,11 +283,7 @@ static void fn_17(struct ncp_call *c)
 		ncp_wr8(&c->wr, 0);	/* reserved: 62 bytes in all */
 		return;
 	case 0x1C:	/* +10 connection LE4 (ncpfs, Wireshark) */
-		q = ncp_rdn(&c->rd, 4);
-		n32 = q ? ipx_get16le(q) | (uint32_t)ipx_get16le(q + 2) << 16
-			: 0xFFFFFFFFu;
-		logged_info(c, n32 > 0xFF ? NULL
-					  : target_conn(c, (uint8_t)n32));
+		logged_info(c, target_conn32(c));
 		return;
 	case 0xC9:
 		description_strings(c);

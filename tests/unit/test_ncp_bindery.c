@@ -163,20 +163,27 @@ static void test_read_property(void **state)
 	ncp_client_free(cl);
 }
 
-static int logged_info(struct ncp_client *cl, uint32_t conn, uint8_t *rep)
+/* 0x17 0x1C or 0x1A with a little-endian connection number. */
+static int by_conn(struct ncp_client *cl, uint8_t s, uint32_t conn,
+		   uint8_t *rep, size_t want)
 {
 	uint8_t q[4];
 	size_t rl;
 	int rc;
 
-	q[0] = (uint8_t)conn;	/* little-endian */
+	q[0] = (uint8_t)conn;
 	q[1] = (uint8_t)(conn >> 8);
 	q[2] = (uint8_t)(conn >> 16);
 	q[3] = (uint8_t)(conn >> 24);
-	rc = sub(cl, 0x17, 0x1C, q, 4, rep, 80, &rl);
+	rc = sub(cl, 0x17, s, q, 4, rep, 80, &rl);
 	if (!rc)
-		assert_int_equal(rl, 61);
+		assert_int_equal(rl, want);
 	return rc;
+}
+
+static int logged_info(struct ncp_client *cl, uint32_t conn, uint8_t *rep)
+{
+	return by_conn(cl, 0x1C, conn, rep, 61);
 }
 
 static void test_station_info_strings_volume(void **state)
@@ -185,7 +192,7 @@ static void test_station_info_strings_volume(void **state)
 	struct ncp_client *cl = ncprig_login(r, "alice", "Secret");
 	struct ncp_client *anon;
 	struct ipx_addr a;
-	uint8_t rep[600];
+	uint8_t rep[600], old[20];
 	size_t rl;
 
 	/* 0x1C: the caller's connection, one not logged in, unused ones. */
@@ -203,6 +210,16 @@ static void test_station_info_strings_volume(void **state)
 	assert_int_equal(logged_info(cl, 0, rep), NCP_CC_BAD_STATION);
 	assert_int_equal(logged_info(cl, 0x100 | ncp_connection(cl), rep),
 			 NCP_CC_BAD_STATION);
+	/* 0x1A: the connection's address and type 2 (IPX). */
+	old[0] = (uint8_t)ncp_connection(anon);
+	assert_int_equal(sub(cl, 0x17, 0x13, old, 1, old, sizeof(old), &rl),
+			 0);
+	assert_int_equal(rl, 12);
+	assert_int_equal(ipx_get32(old), 0x10);
+	assert_int_equal(by_conn(cl, 0x1A, ncp_connection(anon), rep, 13), 0);
+	assert_memory_equal(rep, old, 12);
+	assert_int_equal(rep[12], 2);
+	assert_int_equal(by_conn(cl, 0x1A, 300, rep, 13), NCP_CC_BAD_STATION);
 	ncp_client_free(anon);
 	/* 0xC9: 512 bytes of NUL-terminated strings. */
 	assert_int_equal(sub(cl, 0x17, 0xC9, NULL, 0, rep, sizeof(rep), &rl), 0);
