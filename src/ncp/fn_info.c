@@ -148,7 +148,9 @@ static void server_info(struct ncp_call *c)
 		ncp_wr8(&c->wr, 0);
 }
 
-/* 0x17 0x16 and 0x1C: user ID BE4, type BE2, name 48, login time 7; a
+/* 0x17 0x16 and 0x1C: user ID BE4, type BE2, name 48, login time 7,
+ * one reserved byte (Novell's NWNCP23s22GetStationLoggedInfo; tshark
+ * marks a reply without it malformed, for 0x1C as for 0x16); a
  * connection in use but not logged in shows ID 0 and no name; a number
  * not in use is 0xFD (bad station), which ncpfs's nwuserlist skips. */
 static void logged_info(struct ncp_call *c, const struct ncp_conn *t)
@@ -161,6 +163,7 @@ static void logged_info(struct ncp_call *c, const struct ncp_conn *t)
 	ncp_wr16(&c->wr, t->logged_in ? NCP_OBJ_USER : 0);
 	ncp_wrfixed(&c->wr, t->logged_in ? t->user : "", 48);
 	put_time7(&c->wr, (time_t)t->login_time);
+	ncp_wr8(&c->wr, 0);	/* reserved: 62 bytes in all */
 }
 
 /* 0x17 0xC9: 512 bytes of NUL-terminated strings (company, revision,
@@ -280,7 +283,6 @@ static void fn_17(struct ncp_call *c)
 		return;
 	case 0x16:	/* +10 connection (1 byte) */
 		logged_info(c, target_conn(c, ncp_rd8(&c->rd)));
-		ncp_wr8(&c->wr, 0);	/* reserved: 62 bytes in all */
 		return;
 	case 0x1C:	/* +10 connection LE4 (ncpfs, Wireshark) */
 		logged_info(c, target_conn32(c));

@@ -183,7 +183,7 @@ static int by_conn(struct ncp_client *cl, uint8_t s, uint32_t conn,
 
 static int logged_info(struct ncp_client *cl, uint32_t conn, uint8_t *rep)
 {
-	return by_conn(cl, 0x1C, conn, rep, 61);
+	return by_conn(cl, 0x1C, conn, rep, 62);
 }
 
 static void test_station_info_strings_volume(void **state)
