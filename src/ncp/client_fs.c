@@ -229,16 +229,14 @@ int ncp_rmdir(struct ncp_client *cl, const char *path)
 }
 
 /*
- * One 0x3E/0x3F pass with search attributes 'sattr'. NetWare servers
- * (mars_nwe, and the ncpfs client relies on it) read the subdirectory bit
- * 0x10 as "directories only" and its absence as "files only"; ipxlab's
- * server returns files as well when it is set. So a listing is a pass for
- * files, then one for directories that keeps only directory entries, which
- * lists each name once from either kind of server. 1 when 'cb' stopped the
- * listing, 0 at the end, else an error.
+ * One 0x3E/0x3F pass with search attributes 'sattr'; entries that are
+ * directories when 'want' is 1, files when 0, anything when -1 go to
+ * 'cb'. *files counts the files the server returned. 1 when 'cb' stopped
+ * the listing, 0 at the end, else an error.
  */
 static int list_pass(struct ncp_client *cl, const char *dir,
-		     const char *pattern, uint8_t sattr,
+		     const char *pattern, uint8_t sattr, int want,
+		     unsigned *files,
 		     int (*cb)(const struct ncp_entry *e, void *ctx),
 		     void *ctx)
 {
@@ -246,7 +244,6 @@ static int list_pass(struct ncp_client *cl, const char *dir,
 	size_t n, rl;
 	uint8_t vol;
 	uint16_t id, seq;
-	bool dirs = sattr & NCP_SATTR_DIR;
 	int rc;
 
 	b[0] = cl->dh;
@@ -262,6 +259,7 @@ static int list_pass(struct ncp_client *cl, const char *dir,
 	seq = ipx_get16(r + 3);
 	for (;;) {
 		struct ncp_entry e;
+		int isdir;
 
 		b[0] = vol;
 		ipx_put16(b + 1, id);
@@ -278,21 +276,32 @@ static int list_pass(struct ncp_client *cl, const char *dir,
 			return NCP_E_BADREPLY;
 		seq = ipx_get16(r);
 		e.seq = seq;
-		if (dirs != !!(e.attr & NCP_ATTR_DIRECTORY))
-			continue;	/* a file in the directory pass */
+		isdir = !!(e.attr & NCP_ATTR_DIRECTORY);
+		*files += !isdir;
+		if (want >= 0 && isdir != want)
+			continue;
 		if (cb(&e, ctx))
 			return 1;
 	}
 }
 
+/*
+ * NetWare servers (mars_nwe; Wireshark names the bit "Subdirectories
+ * Only", and ncpfs searches twice for it) read search attribute 0x10 as
+ * "directories only", ipxlab's server as "directories too". So the first
+ * pass asks with 0x10; if it brought no file, a second pass without it
+ * gets the files. Each name is listed once from either kind of server.
+ */
 int ncp_list(struct ncp_client *cl, const char *dir, const char *pattern,
 	     int (*cb)(const struct ncp_entry *e, void *ctx), void *ctx)
 {
 	const uint8_t hs = NCP_SATTR_HIDDEN | NCP_SATTR_SYSTEM;
-	int rc = list_pass(cl, dir, pattern, hs, cb, ctx);
+	unsigned files = 0;
+	int rc = list_pass(cl, dir, pattern, hs | NCP_SATTR_DIR, -1, &files,
+			   cb, ctx);
 
-	if (rc == 0)
-		rc = list_pass(cl, dir, pattern, hs | NCP_SATTR_DIR, cb, ctx);
+	if (rc == 0 && files == 0)
+		rc = list_pass(cl, dir, pattern, hs, 0, &files, cb, ctx);
 	return rc == 1 ? 0 : rc;
 }
 

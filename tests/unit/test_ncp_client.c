@@ -3,7 +3,8 @@
  * test that answers as a NetWare 3 server (mars_nwe) does: File Search
  * Continue (0x3F) with the subdirectory bit 0x10 returns directories only
  * and without it files only, and a directory entry in mars_nwe's
- * NW_DIR_INFO layout. `ipxlab ncp ls` and `stat` must find both kinds.
+ * NW_DIR_INFO layout. `ipxlab ncp ls` and `stat` must find both kinds,
+ * and list each name once from ipxlab's own server too.
  */
 #include "cm.h"
 
@@ -148,7 +149,7 @@ static void test_netware_search_semantics(void **state)
 	ncprig_server_addr(r, &a);
 	assert_int_equal(ncp_connect(cl, &a), 0);
 	assert_int_equal(ncp_list(cl, "SYS:LOGIN", NULL, collect, list), 0);
-	assert_string_equal(list, "LOGIN.TXT:1234 NLS/:0 PUBLIC/:0 ");
+	assert_string_equal(list, "NLS/:0 PUBLIC/:0 LOGIN.TXT:1234 ");
 	assert_int_equal(ncp_stat(cl, "SYS:LOGIN/LOGIN.TXT", &e), 0);
 	assert_string_equal(e.name, "LOGIN.TXT");
 	assert_int_equal(e.size, 1234);
@@ -163,10 +164,36 @@ static void test_netware_search_semantics(void **state)
 	ncprig_free(r);
 }
 
+/* ipxlab's own server returns files with 0x10 too: one pass then; a
+ * directory of directories only gets the second pass, and no name twice. */
+static void test_own_server_lists_once(void **state)
+{
+	struct ncprig *r = ncprig_new(NULL);
+	struct ncp_client *cl = ncprig_login(r, "GUEST", "");
+	struct ncp_fh fh;
+	char list[256] = "";
+
+	(void)state;
+	assert_int_equal(ncp_mkdir(cl, "SYS:ONLY"), 0);
+	assert_int_equal(ncp_mkdir(cl, "SYS:ONLY\\B"), 0);
+	assert_int_equal(ncp_mkdir(cl, "SYS:ONLY\\A"), 0);
+	assert_int_equal(ncp_list(cl, "SYS:ONLY", NULL, collect, list), 0);
+	assert_string_equal(list, "A/:0 B/:0 ");
+	assert_int_equal(ncp_open(cl, "SYS:ONLY\\F.TXT", NCP_OPEN_CREATE, &fh),
+			 0);
+	assert_int_equal(ncp_close(cl, &fh), 0);
+	list[0] = '\0';
+	assert_int_equal(ncp_list(cl, "SYS:ONLY", NULL, collect, list), 0);
+	assert_string_equal(list, "A/:0 B/:0 F.TXT:0 ");
+	ncp_client_free(cl);
+	ncprig_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_netware_search_semantics),
+		cmocka_unit_test(test_own_server_lists_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

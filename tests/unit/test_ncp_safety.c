@@ -251,10 +251,9 @@ static void test_symlinks(void **state)
 			 NCP_CC_BAD_PATH);
 	assert_int_equal(ncp_stat(s->cl, "SECFILE.TXT", &e), NCP_CC_FAILURE);
 	/* Listings show no link, FIFO or long name; lower case shows upper,
-	 * case twins once, resolving to the byte-wise smallest host name;
-	 * files come first, then directories (two searches). */
+	 * case twins once, resolving to the byte-wise smallest host name. */
 	assert_int_equal(ncp_list(s->cl, "SYS:", NULL, collect, list), 0);
-	assert_string_equal(list, "LOWER.TXT TWIN.TXT LOGIN ");
+	assert_string_equal(list, "LOGIN LOWER.TXT TWIN.TXT ");
 	assert_int_equal(ncp_open(s->cl, "twin.txt", NCP_OPEN_READ, &fh), 0);
 	assert_int_equal(ncp_read(s->cl, &fh, 0, buf, sizeof(buf), &got), 0);
 	assert_memory_equal(buf, "upper\n", 6);
