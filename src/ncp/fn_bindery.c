@@ -156,7 +156,9 @@ static void scan_object(struct ncp_call *c)
 		ncp_wr32(&c->wr, o.id);
 		ncp_wr16(&c->wr, o.type);
 		ncp_wrfixed(&c->wr, o.name, 48);
-		ncp_wr8(&c->wr, 0);	/* static object */
+		/* Flags: 0 static (users), 1 dynamic (file servers, which
+		 * NetWare makes from SAP), as mars_nwe's O_FL_DYNA. */
+		ncp_wr8(&c->wr, o.type == NCP_OBJ_USER ? 0 : 1);
 		/* Security: users read by objects, file servers by anyone. */
 		ncp_wr8(&c->wr, o.type == NCP_OBJ_USER ? 0x31 : 0x40);
 		ncp_wr8(&c->wr, o.type == NCP_OBJ_USER ? 0 : 1);
@@ -199,7 +201,7 @@ static void read_property(struct ncp_call *c)
 	ipx_put16(val + 10, o.addr.socket);
 	ncp_wrn(&c->wr, val, sizeof(val));
 	ncp_wr8(&c->wr, 0);	/* no more segments */
-	ncp_wr8(&c->wr, 0);	/* static item property */
+	ncp_wr8(&c->wr, 1);	/* a dynamic item property */
 }
 
 bool ncp_fn_bindery(struct ncp_call *c, uint8_t sub)

@@ -56,6 +56,8 @@ static uint32_t scan(struct ncp_client *cl, uint32_t last, uint16_t type,
 	if (*cc)
 		return 0;
 	assert_int_equal(rl, 57);
+	/* flags: users static (0), file servers dynamic (1) */
+	assert_int_equal(rep[54], ipx_get16(rep + 4) == NCP_OBJ_USER ? 0 : 1);
 	assert_int_equal(ipx_get16(rep + 4), type == 0xFFFF ? ipx_get16(rep + 4)
 							     : type);
 	memcpy(name, rep + 6, 48);
@@ -148,6 +150,7 @@ static void test_read_property(void **state)
 	assert_memory_equal(rep + 4, a.node, 6);
 	assert_int_equal(ipx_get16(rep + 10), 0x451);
 	assert_int_equal(rep[128], 0);	/* no more segments */
+	assert_int_equal(rep[129], 1);	/* dynamic item */
 	svcnet_addr(r->cli, 0x451, &o);
 	assert_int_equal(read_prop(cl, 4, "OTHERFS", 1, "NET_ADDRESS", rep), 0);
 	assert_int_equal(ipx_get32(rep), o.net);
