@@ -1,8 +1,9 @@
 /*
  * fn_bindery.c - bindery scans and properties: 0x17 0x37 Scan Bindery
- * Object and 0x17 0x3D Read Property Value, over the server's users and
+ * Object, 0x17 0x3C Scan Property and 0x17 0x3D Read Property Value,
+ * over the server's users and
  * the file servers it knows (itself and those heard by SAP), so that
- * ncpfs's slist and nwbols list them. Layouts as Wireshark's NCP
+ * ncpfs's slist, nwbols, nwboprops and nwbpvalues show them. Layouts as Wireshark's NCP
  * dissector (ncp2222.py) and the ncpfs library read them.
  */
 #include <stdio.h>
@@ -167,6 +168,46 @@ static void scan_object(struct ncp_call *c)
 	c->cc = NCP_CC_NO_OBJECT;
 }
 
+/* The object of 'type' and 'name'; false (0xFC) if there is none. */
+static bool find_object(struct ncp_call *c, uint16_t type, const char *name,
+			struct bobj *o)
+{
+	for (size_t i = 0; object_at(c, i, o); i++)
+		if (o->type == type && !strcmp(o->name, name))
+			return true;
+	c->cc = NCP_CC_NO_OBJECT;
+	return false;
+}
+
+/* +0 type BE2, +2 object name, then last sequence BE4 (0xFFFFFFFF: from
+ * the start), property pattern. Reply: name 16, flags, security, sequence
+ * BE4, has value (0xFF), more properties. A file server's only property
+ * is NET_ADDRESS, sequence 1; no more is 0xFB (no such property). */
+static void scan_property(struct ncp_call *c)
+{
+	uint16_t type = ncp_rd16(&c->rd);
+	char name[48], pat[48];
+	uint32_t last;
+	struct bobj o;
+
+	if (!rd_name(c, name))
+		return;
+	last = ncp_rd32(&c->rd);
+	if (!rd_name(c, pat) || !find_object(c, type, name, &o))
+		return;
+	if (o.type != IPX_SAP_FILE_SERVER || last != 0xFFFFFFFFu ||
+	    !ncp_wild_match(pat, "NET_ADDRESS")) {
+		c->cc = NCP_CC_UNKNOWN_REQUEST;
+		return;
+	}
+	ncp_wrfixed(&c->wr, "NET_ADDRESS", 16);
+	ncp_wr8(&c->wr, 1);	/* dynamic item */
+	ncp_wr8(&c->wr, 0x40);	/* read by anyone, written by the server */
+	ncp_wr32(&c->wr, 1);
+	ncp_wr8(&c->wr, 0xFF);	/* has a value */
+	ncp_wr8(&c->wr, 0);	/* no more properties */
+}
+
 /* +0 type BE2, +2 object name, then segment (1), property name. Reply:
  * 128 bytes of value, more segments, property flags. A file server has
  * NET_ADDRESS (network BE4, node 6, socket BE2) in segment 1; anything
@@ -177,20 +218,14 @@ static void read_property(struct ncp_call *c)
 	char name[48], prop[48];
 	uint8_t seg, val[128] = { 0 };
 	struct bobj o;
-	size_t i = 0;
 
 	if (!rd_name(c, name))
 		return;
 	seg = ncp_rd8(&c->rd);
 	if (!rd_name(c, prop))
 		return;
-	while (object_at(c, i, &o) &&
-	       (o.type != type || strcmp(o.name, name)))
-		i++;
-	if (!object_at(c, i, &o)) {
-		c->cc = NCP_CC_NO_OBJECT;
+	if (!find_object(c, type, name, &o))
 		return;
-	}
 	if (o.type != IPX_SAP_FILE_SERVER || strcmp(prop, "NET_ADDRESS") ||
 	    seg != 1) {
 		c->cc = NCP_CC_UNKNOWN_REQUEST;	/* 0xFB: no such property */
@@ -209,6 +244,9 @@ bool ncp_fn_bindery(struct ncp_call *c, uint8_t sub)
 	switch (sub) {
 	case 0x37:
 		scan_object(c);
+		return true;
+	case 0x3C:
+		scan_property(c);
 		return true;
 	case 0x3D:
 		read_property(c);

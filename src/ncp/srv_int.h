@@ -223,7 +223,7 @@ void ncp_fn_dispatch(struct ncp_call *c);
 void ncp_fn_volume_info(struct ncp_call *c, int vol);
 /* 0x16 0x2C Get Volume and Purge Information. */
 void ncp_fn_volume_purge_info(struct ncp_call *c, int vol);
-/* 0x17 0x37 and 0x3D (fn_bindery.c); false for another subfunction. */
+/* 0x17 0x37, 0x3C and 0x3D (fn_bindery.c); false for another one. */
 bool ncp_fn_bindery(struct ncp_call *c, uint8_t sub);
 /* The SAP response callback that keeps srv->seen (ctx: the server). */
 void ncp_bindery_on_sap(const struct ipx_header *hdr,

@@ -42,6 +42,8 @@ SERVER = {
     "scan_object": sub(0x17, 0x37, b"\xff\xff\xff\xff\xff\xff" + nstr(b"*")),
     "read_property": sub(0x17, 0x3D, b"\x00\x04" + nstr(b"FUZZSRV") + b"\x01" +
                          nstr(b"NET_ADDRESS")),
+    "scan_property": sub(0x17, 0x3C, b"\x00\x04" + nstr(b"FUZZSRV") +
+                         b"\xff\xff\xff\xff" + nstr(b"*")),
     "desc_strings": sub(0x17, 0xC9),
     "volume_purge": sub(0x16, 0x2C, b"\x00"),
     "alloc_dh": sub(0x16, 0x12, b"\x00Z" + nstr(b"SYS:")),

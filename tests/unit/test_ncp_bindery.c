@@ -2,10 +2,11 @@
  * test_ncp_bindery.c - the server functions the ncpfs tools ask for, with
  * the request and reply layouts of Wireshark's NCP dissector and the
  * ncpfs library: 0x17 0x37 Scan Bindery Object (slist, nwbols) over the
- * users and the file servers known by SAP, 0x17 0x3D Read Property Value
- * (NET_ADDRESS), 0x17 0x1C Get Station's Logged Info (nwuserlist),
- * 0x17 0xC9 description strings (nwfsinfo -d) and 0x16 0x2C volume and
- * purge information (nwvolinfo).
+ * users and the file servers known by SAP, 0x17 0x3C Scan Property and
+ * 0x3D Read Property Value (NET_ADDRESS; nwboprops, nwbpvalues), 0x17
+ * 0x1A/0x1C internet address and logged info (nwuserlist), 0x17 0xC9
+ * description strings (nwfsinfo -d) and 0x16 0x2C volume and purge
+ * information (nwvolinfo).
  */
 #include "cm.h"
 
@@ -114,8 +115,11 @@ static void test_scan_objects(void **state)
 	ncp_client_free(cl);
 }
 
-static int read_prop(struct ncp_client *cl, uint16_t type, const char *obj,
-		     uint8_t seg, const char *prop, uint8_t *rep)
+/* A property call: type, object name, 'mid' (segment or last sequence),
+ * property name or pattern; the reply must be 'want' bytes long. */
+static int prop_call(struct ncp_client *cl, uint8_t s, uint16_t type,
+		     const char *obj, const void *mid, size_t midlen,
+		     const char *prop, uint8_t *rep, size_t want)
 {
 	uint8_t q[120];
 	size_t rl, n = strlen(obj), m = strlen(prop);
@@ -124,13 +128,19 @@ static int read_prop(struct ncp_client *cl, uint16_t type, const char *obj,
 	ipx_put16(q, type);
 	q[2] = (uint8_t)n;
 	memcpy(q + 3, obj, n);
-	q[3 + n] = seg;
-	q[4 + n] = (uint8_t)m;
-	memcpy(q + 5 + n, prop, m);
-	rc = sub(cl, 0x17, 0x3D, q, 5 + n + m, rep, 140, &rl);
+	memcpy(q + 3 + n, mid, midlen);
+	q[3 + n + midlen] = (uint8_t)m;
+	memcpy(q + 4 + n + midlen, prop, m);
+	rc = sub(cl, 0x17, s, q, 4 + n + midlen + m, rep, 140, &rl);
 	if (!rc)
-		assert_int_equal(rl, 130);
+		assert_int_equal(rl, want);
 	return rc;
+}
+
+static int read_prop(struct ncp_client *cl, uint16_t type, const char *obj,
+		     uint8_t seg, const char *prop, uint8_t *rep)
+{
+	return prop_call(cl, 0x3D, type, obj, &seg, 1, prop, rep, 130);
 }
 
 static void test_read_property(void **state)
@@ -155,14 +165,69 @@ static void test_read_property(void **state)
 	assert_int_equal(read_prop(cl, 4, "OTHERFS", 1, "NET_ADDRESS", rep), 0);
 	assert_int_equal(ipx_get32(rep), o.net);
 	assert_memory_equal(rep + 4, o.node, 6);
-	assert_int_equal(read_prop(cl, 4, "TESTSRV", 2, "NET_ADDRESS", rep),
-			 NCP_CC_UNKNOWN_REQUEST);
-	assert_int_equal(read_prop(cl, 4, "TESTSRV", 1, "PASSWORD", rep),
-			 NCP_CC_UNKNOWN_REQUEST);
-	assert_int_equal(read_prop(cl, 1, "ALICE", 1, "NET_ADDRESS", rep),
-			 NCP_CC_UNKNOWN_REQUEST);
-	assert_int_equal(read_prop(cl, 4, "NOSUCH", 1, "NET_ADDRESS", rep),
-			 NCP_CC_NO_OBJECT);
+	ncp_client_free(cl);
+}
+
+/* 0x3C: type, object, last sequence, pattern. */
+static int scan_prop(struct ncp_client *cl, uint16_t type, const char *obj,
+		     uint32_t last, const char *pat, uint8_t *rep)
+{
+	uint8_t l[4];
+
+	ipx_put32(l, last);
+	return prop_call(cl, 0x3C, type, obj, l, 4, pat, rep, 24);
+}
+
+static void test_scan_property(void **state)
+{
+	struct ncprig *r = *state;
+	struct ncp_client *cl = ncprig_login(r, "GUEST", "");
+	uint8_t rep[140];
+
+	assert_int_equal(scan_prop(cl, 4, "TESTSRV", 0xFFFFFFFF, "*", rep), 0);
+	assert_string_equal((const char *)rep, "NET_ADDRESS");
+	assert_int_equal(rep[16], 1);
+	assert_int_equal(ipx_get32(rep + 18), 1);
+	assert_int_equal(rep[22], 0xFF);
+	assert_int_equal(rep[23], 0);
+	ncp_client_free(cl);
+}
+
+/* The refusals of 0x3C and 0x3D: no such property (0xFB), no such
+ * object (0xFC). */
+static void test_property_refusals(void **state)
+{
+	static const struct {
+		uint8_t sub;
+		uint16_t type;
+		const char *obj;
+		uint32_t mid;	/* segment (0x3D) or last sequence (0x3C) */
+		const char *prop;
+		int cc;
+	} t[] = {
+		{ 0x3D, 4, "TESTSRV", 2, "NET_ADDRESS", NCP_CC_UNKNOWN_REQUEST },
+		{ 0x3D, 4, "TESTSRV", 1, "PASSWORD", NCP_CC_UNKNOWN_REQUEST },
+		{ 0x3D, 1, "ALICE", 1, "NET_ADDRESS", NCP_CC_UNKNOWN_REQUEST },
+		{ 0x3D, 4, "NOSUCH", 1, "NET_ADDRESS", NCP_CC_NO_OBJECT },
+		{ 0x3C, 4, "TESTSRV", 1, "*", NCP_CC_UNKNOWN_REQUEST },
+		{ 0x3C, 4, "TESTSRV", 0xFFFFFFFF, "PASS*",
+		  NCP_CC_UNKNOWN_REQUEST },
+		{ 0x3C, 1, "GUEST", 0xFFFFFFFF, "*", NCP_CC_UNKNOWN_REQUEST },
+		{ 0x3C, 4, "NOSUCH", 0xFFFFFFFF, "*", NCP_CC_NO_OBJECT },
+	};
+	struct ncprig *r = *state;
+	struct ncp_client *cl = ncprig_login(r, "GUEST", "");
+	uint8_t rep[140];
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		int rc = t[i].sub == 0x3D
+				 ? read_prop(cl, t[i].type, t[i].obj,
+					     (uint8_t)t[i].mid, t[i].prop, rep)
+				 : scan_prop(cl, t[i].type, t[i].obj,
+					     t[i].mid, t[i].prop, rep);
+
+		assert_int_equal(rc, t[i].cc);
+	}
 	ncp_client_free(cl);
 }
 
@@ -255,6 +320,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_scan_objects, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_read_property, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_scan_property, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_property_refusals, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_station_info_strings_volume,
 						setup, teardown),
