@@ -228,8 +228,17 @@ int ncp_rmdir(struct ncp_client *cl, const char *path)
 	return dir_call(cl, 0x0B, 0, path);
 }
 
-int ncp_list(struct ncp_client *cl, const char *dir, const char *pattern,
-	     int (*cb)(const struct ncp_entry *e, void *ctx), void *ctx)
+/*
+ * One 0x3E/0x3F pass with search attributes 'sattr'; entries that are
+ * directories when 'want' is 1, files when 0, anything when -1 go to
+ * 'cb'. *files counts the files the server returned. 1 when 'cb' stopped
+ * the listing, 0 at the end, else an error.
+ */
+static int list_pass(struct ncp_client *cl, const char *dir,
+		     const char *pattern, uint8_t sattr, int want,
+		     unsigned *files,
+		     int (*cb)(const struct ncp_entry *e, void *ctx),
+		     void *ctx)
 {
 	uint8_t b[300], r[64];
 	size_t n, rl;
@@ -250,11 +259,12 @@ int ncp_list(struct ncp_client *cl, const char *dir, const char *pattern,
 	seq = ipx_get16(r + 3);
 	for (;;) {
 		struct ncp_entry e;
+		int isdir;
 
 		b[0] = vol;
 		ipx_put16(b + 1, id);
 		ipx_put16(b + 3, seq);
-		b[5] = NCP_SATTR_DIR | NCP_SATTR_HIDDEN | NCP_SATTR_SYSTEM;
+		b[5] = sattr;
 		if (!(n = put_path(b + 6, pattern ? pattern : "*.*")))
 			return IPX_EINVAL;
 		rc = ncp_request(cl, 0x3F, b, 6 + n, r, sizeof(r), &rl);
@@ -266,9 +276,33 @@ int ncp_list(struct ncp_client *cl, const char *dir, const char *pattern,
 			return NCP_E_BADREPLY;
 		seq = ipx_get16(r);
 		e.seq = seq;
+		isdir = !!(e.attr & NCP_ATTR_DIRECTORY);
+		*files += !isdir;
+		if (want >= 0 && isdir != want)
+			continue;
 		if (cb(&e, ctx))
-			return 0;
+			return 1;
 	}
+}
+
+/*
+ * NetWare servers (mars_nwe; Wireshark names the bit "Subdirectories
+ * Only", and ncpfs searches twice for it) read search attribute 0x10 as
+ * "directories only", ipxlab's server as "directories too". So the first
+ * pass asks with 0x10; if it brought no file, a second pass without it
+ * gets the files. Each name is listed once from either kind of server.
+ */
+int ncp_list(struct ncp_client *cl, const char *dir, const char *pattern,
+	     int (*cb)(const struct ncp_entry *e, void *ctx), void *ctx)
+{
+	const uint8_t hs = NCP_SATTR_HIDDEN | NCP_SATTR_SYSTEM;
+	unsigned files = 0;
+	int rc = list_pass(cl, dir, pattern, hs | NCP_SATTR_DIR, -1, &files,
+			   cb, ctx);
+
+	if (rc == 0 && files == 0)
+		rc = list_pass(cl, dir, pattern, hs, 0, &files, cb, ctx);
+	return rc == 1 ? 0 : rc;
 }
 
 struct stat_ctx {

@@ -284,6 +284,10 @@ void ncp_fn_dir(struct ncp_call *c)
 		if ((h = dirh_get(c, ncp_rd8(&c->rd))))
 			ncp_fn_volume_info(c, h->path.vol);
 		return;
+	case 0x2C:	/* +10 volume number */
+		dh = ncp_rd8(&c->rd);
+		ncp_fn_volume_purge_info(c, c->rd.bad ? -1 : dh);
+		return;
 	default:
 		c->srv->stats.unknown_sub[0x16]++;
 		c->cc = NCP_CC_UNKNOWN_REQUEST;

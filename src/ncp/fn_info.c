@@ -1,10 +1,13 @@
 /*
  * fn_info.c - the dispatcher and the functions about the server and the
  * connection: volume info (0x12), station (0x13), date and time (0x14),
- * the 0x17 family (server info, internet address, clear-text login,
- * logged info, object ID), end of job (0x18), logout (0x19), buffer size
- * (0x21) and big packets (0x61). Offsets are in ncp.h and docs/ncp.md.
+ * volume and purge info (0x16 0x2C), the 0x17 family (server info,
+ * internet address, clear-text login, logged info in the old and the new
+ * form, object ID, description strings; bindery scans in fn_bindery.c),
+ * end of job (0x18), logout (0x19), buffer size (0x21) and big packets
+ * (0x61). Offsets are in ncp.h and docs/ncp.md.
  */
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/statvfs.h>
@@ -22,35 +25,83 @@ static void unknown(struct ncp_call *c, bool sub)
 	c->cc = NCP_CC_UNKNOWN_REQUEST;
 }
 
-void ncp_fn_volume_info(struct ncp_call *c, int vol)
+/* A volume's size in 32 KB blocks (64 sectors), free blocks (0 on a
+ * read-only volume), directory entries and free ones; false (0x98) for a
+ * volume the server does not have. */
+struct vol_counts {
+	uint64_t total, avail, files, ffree;
+};
+
+static bool vol_counts(struct ncp_call *c, int vol, struct vol_counts *v)
 {
 	struct statvfs sv;
-	uint32_t total = 0, avail = 0, files = 0, ffree = 0;
 
+	memset(v, 0, sizeof(*v));
 	if (vol < 0 || (size_t)vol >= c->srv->nvols) {
 		c->cc = NCP_CC_NO_VOLUME;
-		return;
+		return false;
 	}
 	if (fstatvfs(c->srv->vols[vol].fd, &sv) == 0) {
-		/* 32 KB clusters (64 sectors), capped at what 16 bits hold. */
-		unsigned long long bs = sv.f_frsize ? sv.f_frsize : sv.f_bsize;
-		unsigned long long t = sv.f_blocks * bs / 32768;
-		unsigned long long a = sv.f_bavail * bs / 32768;
+		uint64_t bs = sv.f_frsize ? sv.f_frsize : sv.f_bsize;
 
-		total = t > 0xFFFF ? 0xFFFF : (uint32_t)t;
-		avail = a > 0xFFFF ? 0xFFFF : (uint32_t)a;
-		files = sv.f_files > 0xFFFF ? 0xFFFF : (uint32_t)sv.f_files;
-		ffree = sv.f_ffree > 0xFFFF ? 0xFFFF : (uint32_t)sv.f_ffree;
-		if (c->srv->vols[vol].ro)
-			avail = 0;
+		v->total = sv.f_blocks * bs / 32768;
+		v->avail = c->srv->vols[vol].ro ? 0 : sv.f_bavail * bs / 32768;
+		v->files = sv.f_files;
+		v->ffree = sv.f_ffree;
 	}
+	return true;
+}
+
+static uint16_t cap16(uint64_t v)
+{
+	return v > 0xFFFF ? 0xFFFF : (uint16_t)v;
+}
+
+/* 0x12 and 0x16 0x15: the counts capped at what 16 bits hold. */
+void ncp_fn_volume_info(struct ncp_call *c, int vol)
+{
+	struct vol_counts v;
+
+	if (!vol_counts(c, vol, &v))
+		return;
 	ncp_wr16(&c->wr, 64);
-	ncp_wr16(&c->wr, (uint16_t)total);
-	ncp_wr16(&c->wr, (uint16_t)avail);
-	ncp_wr16(&c->wr, (uint16_t)files);
-	ncp_wr16(&c->wr, (uint16_t)ffree);
+	ncp_wr16(&c->wr, cap16(v.total));
+	ncp_wr16(&c->wr, cap16(v.avail));
+	ncp_wr16(&c->wr, cap16(v.files));
+	ncp_wr16(&c->wr, cap16(v.ffree));
 	ncp_wrfixed(&c->wr, c->srv->vols[vol].name, 16);
 	ncp_wr16(&c->wr, 0);
+}
+
+static void wr32le(struct ncp_wr *w, uint64_t v)
+{
+	uint8_t b[4];
+
+	if (v > 0xFFFFFFFFu)
+		v = 0xFFFFFFFFu;
+	ipx_put16le(b, (uint16_t)v);
+	ipx_put16le(b + 2, (uint16_t)(v >> 16));
+	ncp_wrn(w, b, 4);
+}
+
+/* Little-endian (ncpfs, Wireshark): total blocks, free, purgeable, not yet
+ * purgeable, directory entries, free ones, 4 reserved, then sectors per
+ * block (1) and the name (length-prefixed). Nothing is ever purgeable. */
+void ncp_fn_volume_purge_info(struct ncp_call *c, int vol)
+{
+	struct vol_counts v;
+
+	if (!vol_counts(c, vol, &v))
+		return;
+	wr32le(&c->wr, v.total);
+	wr32le(&c->wr, v.avail);
+	wr32le(&c->wr, 0);
+	wr32le(&c->wr, 0);
+	wr32le(&c->wr, v.files);
+	wr32le(&c->wr, v.ffree);
+	wr32le(&c->wr, 0);
+	ncp_wr8(&c->wr, 64);
+	ncp_wrstr(&c->wr, c->srv->vols[vol].name);
 }
 
 /* Year (since 1900), month, day, hour, minute, second, day of week:
@@ -97,11 +148,75 @@ static void server_info(struct ncp_call *c)
 		ncp_wr8(&c->wr, 0);
 }
 
+/* 0x17 0x16 and 0x1C: user ID BE4, type BE2, name 48, login time 7,
+ * one reserved byte (Novell's NWNCP23s22GetStationLoggedInfo; tshark
+ * marks a reply without it malformed, for 0x1C as for 0x16); a
+ * connection in use but not logged in shows ID 0 and no name; a number
+ * not in use is 0xFD (bad station), which ncpfs's nwuserlist skips. */
+static void logged_info(struct ncp_call *c, const struct ncp_conn *t)
+{
+	if (!t) {
+		c->cc = NCP_CC_BAD_STATION;
+		return;
+	}
+	ncp_wr32(&c->wr, t->logged_in ? t->user_id : 0);
+	ncp_wr16(&c->wr, t->logged_in ? NCP_OBJ_USER : 0);
+	ncp_wrfixed(&c->wr, t->logged_in ? t->user : "", 48);
+	put_time7(&c->wr, (time_t)t->login_time);
+	ncp_wr8(&c->wr, 0);	/* reserved: 62 bytes in all */
+}
+
+/* 0x17 0xC9: 512 bytes of NUL-terminated strings (company, revision,
+ * revision date, copyright), the rest zero. */
+static void description_strings(struct ncp_call *c)
+{
+	static const char *const s[] = {
+		"ipxlab",
+		"NCP file server, NetWare 3.12 bindery functions",
+		"ipxlab server",
+		"Free software",
+	};
+	uint8_t b[512] = { 0 };
+	size_t at = 0;
+
+	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++) {
+		size_t n = strlen(s[i]) + 1;
+
+		memcpy(b + at, s[i], n);
+		at += n;
+	}
+	ncp_wrn(&c->wr, b, sizeof(b));
+}
+
 static struct ncp_conn *target_conn(struct ncp_call *c, uint8_t n)
 {
 	if (n == 0 || n > c->srv->max_conns || !c->srv->conns[n - 1].used)
 		return NULL;
 	return &c->srv->conns[n - 1];
+}
+
+/* The new forms (0x17 0x1A, 0x1C) give the connection as LE4. */
+static struct ncp_conn *target_conn32(struct ncp_call *c)
+{
+	const uint8_t *q = ncp_rdn(&c->rd, 4);
+	uint32_t n = q ? ipx_get16le(q) | (uint32_t)ipx_get16le(q + 2) << 16
+		       : 0xFFFFFFFFu;
+
+	return n > 0xFF ? NULL : target_conn(c, (uint8_t)n);
+}
+
+/* 0x17 0x13 and 0x1A: network BE4, node, socket BE2; false (0xFD) for a
+ * connection not in use. */
+static bool internet_address(struct ncp_call *c, const struct ncp_conn *t)
+{
+	if (!t) {
+		c->cc = NCP_CC_BAD_STATION;
+		return false;
+	}
+	ncp_wr32(&c->wr, t->addr.net);
+	ncp_wrn(&c->wr, t->addr.node, IPX_NODE_LEN);
+	ncp_wr16(&c->wr, t->addr.socket);
+	return true;
 }
 
 static void login(struct ncp_call *c)
@@ -142,10 +257,8 @@ static void fn_17(struct ncp_call *c)
 {
 	uint16_t len = ncp_rd16(&c->rd);
 	uint8_t sub = ncp_rd8(&c->rd);
-	struct ncp_conn *t;
 	const struct ncp_user *u;
 	char name[64];
-
 	if (c->rd.bad || len > c->rd.len - 2) {
 		c->cc = ncp_refuse(c, NCP_SRV_REF_MALFORMED, NCP_CC_FAILURE);
 		return;
@@ -158,30 +271,24 @@ static void fn_17(struct ncp_call *c)
 		ncp_wr32(&c->wr, 0x1990);
 		ncp_wr16(&c->wr, 1);
 		return;
-	case 0x13:
-		t = target_conn(c, ncp_rd8(&c->rd));
-		if (!t) {
-			c->cc = NCP_CC_BAD_STATION;
-			return;
-		}
-		ncp_wr32(&c->wr, t->addr.net);
-		ncp_wrn(&c->wr, t->addr.node, IPX_NODE_LEN);
-		ncp_wr16(&c->wr, t->addr.socket);
+	case 0x13:	/* +10 connection (1 byte) */
+		internet_address(c, target_conn(c, ncp_rd8(&c->rd)));
+		return;
+	case 0x1A:	/* +10 connection LE4; a connection type after */
+		if (internet_address(c, target_conn32(c)))
+			ncp_wr8(&c->wr, 2);	/* IPX */
 		return;
 	case 0x14:
 		login(c);
 		return;
-	case 0x16:
-		t = target_conn(c, ncp_rd8(&c->rd));
-		if (!t) {
-			c->cc = NCP_CC_BAD_STATION;
-			return;
-		}
-		ncp_wr32(&c->wr, t->logged_in ? t->user_id : 0);
-		ncp_wr16(&c->wr, t->logged_in ? NCP_OBJ_USER : 0);
-		ncp_wrfixed(&c->wr, t->logged_in ? t->user : "", 48);
-		put_time7(&c->wr, (time_t)t->login_time);
-		ncp_wr8(&c->wr, 0);	/* reserved: 62 bytes in all */
+	case 0x16:	/* +10 connection (1 byte) */
+		logged_info(c, target_conn(c, ncp_rd8(&c->rd)));
+		return;
+	case 0x1C:	/* +10 connection LE4 (ncpfs, Wireshark) */
+		logged_info(c, target_conn32(c));
+		return;
+	case 0xC9:
+		description_strings(c);
 		return;
 	case 0x35:
 		ncp_rd16(&c->rd);
@@ -197,7 +304,8 @@ static void fn_17(struct ncp_call *c)
 		return;
 	default:	/* 0x17 "get login key" too: clients fall back to
 			 * the clear-text login. */
-		unknown(c, true);
+		if (!ncp_fn_bindery(c, sub))
+			unknown(c, true);
 	}
 }
 

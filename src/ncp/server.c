@@ -382,7 +382,11 @@ static void on_packet(struct ipx_socket *sock, const struct ipx_header *h,
 	conn->last_heard = ipx_loop_now(srv->loop);
 	conn->next_wdog = 0;
 	conn->wdog_left = srv->wdog_count;
-	if (rq.seq == conn->last_seq && (conn->busy || conn->reply_len)) {
+	/* The cached reply of a fresh connection is the create's: a request
+	 * is never its repeat (ncpfs creates with sequence 1 and then sends
+	 * its first request with 1 again; mars_nwe accepts that too). */
+	if (rq.seq == conn->last_seq && !conn->fresh &&
+	    (conn->busy || conn->reply_len)) {
 		if (conn->busy) {
 			srv->stats.busy++;
 			send_short(srv, &h->src, NCP_TYPE_BUSY, &rq,
@@ -577,6 +581,7 @@ int ncp_server_new(struct ipx_node *node, const struct ncp_server_opts *o,
 			return rc;
 		}
 		srv->own_sap = true;
+		ipx_sap_on_response(srv->sap, ncp_bindery_on_sap, srv);
 	}
 	rc = ipx_sap_advertise(srv->sap, IPX_SAP_FILE_SERVER, srv->name,
 			       NCP_SOCKET);

@@ -116,6 +116,14 @@ struct ncp_user {
 	uint32_t id;
 };
 
+/* A file server heard by SAP (fn_bindery.c), for the bindery scans. */
+#define NCP_SEEN_MAX 64
+struct ncp_seen {
+	char name[48];
+	struct ipx_addr addr;
+	ipx_time heard;
+};
+
 struct ncp_server {
 	struct ipx_node *node;
 	struct ipx_loop *loop;
@@ -137,6 +145,8 @@ struct ncp_server {
 	size_t nlocks, caplocks;
 	struct ncp_user *users;
 	size_t nusers;
+	struct ncp_seen seen[NCP_SEEN_MAX];
+	size_t nseen;
 	struct ncp_server_stats stats;
 };
 
@@ -211,6 +221,13 @@ void ncp_path_format(const struct ncp_server *srv, const struct ncp_path *p,
 void ncp_fn_dispatch(struct ncp_call *c);
 /* The 0x12 / 0x16 15 reply of a volume (index). */
 void ncp_fn_volume_info(struct ncp_call *c, int vol);
+/* 0x16 0x2C Get Volume and Purge Information. */
+void ncp_fn_volume_purge_info(struct ncp_call *c, int vol);
+/* 0x17 0x37, 0x3C and 0x3D (fn_bindery.c); false for another one. */
+bool ncp_fn_bindery(struct ncp_call *c, uint8_t sub);
+/* The SAP response callback that keeps srv->seen (ctx: the server). */
+void ncp_bindery_on_sap(const struct ipx_header *hdr,
+			const struct ipx_sap_msg *msg, void *ctx);
 /* Count a malformed request: completion FF. */
 void ncp_malformed(struct ncp_call *c);
 void ncp_fn_info(struct ncp_call *c);	/* 0x12..0x14, 0x17 */

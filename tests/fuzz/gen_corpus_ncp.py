@@ -37,6 +37,15 @@ SERVER = {
     "server_info": sub(0x17, 0x11),
     "login": sub(0x17, 0x14, b"\x00\x01" + nstr(b"GUEST") + nstr(b"")),
     "logged_info": sub(0x17, 0x16, b"\x01"),
+    "logged_info32": sub(0x17, 0x1C, b"\x01\x00\x00\x00"),
+    "inet_addr32": sub(0x17, 0x1A, b"\x01\x00\x00\x00"),
+    "scan_object": sub(0x17, 0x37, b"\xff\xff\xff\xff\xff\xff" + nstr(b"*")),
+    "read_property": sub(0x17, 0x3D, b"\x00\x04" + nstr(b"FUZZSRV") + b"\x01" +
+                         nstr(b"NET_ADDRESS")),
+    "scan_property": sub(0x17, 0x3C, b"\x00\x04" + nstr(b"FUZZSRV") +
+                         b"\xff\xff\xff\xff" + nstr(b"*")),
+    "desc_strings": sub(0x17, 0xC9),
+    "volume_purge": sub(0x16, 0x2C, b"\x00"),
     "alloc_dh": sub(0x16, 0x12, b"\x00Z" + nstr(b"SYS:")),
     "dir_path": sub(0x16, 0x01, b"\x01"),
     "scan_dir": sub(0x16, 0x02, b"\x01\x00\x00" + nstr(b"*")),

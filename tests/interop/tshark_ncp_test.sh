@@ -59,7 +59,7 @@ c rm 'SUB\*.*'
 c rmdir SUB
 c --expect-fail put "$TMP/in.bin" DATA:X.BIN
 c --expect-fail -u alice -p wrong whoami
-c --no-login ls SYS:
+c --no-login ls SYS:		# LOGIN alone (the way to SYS:LOGIN)
 c --expect-fail --no-login mkdir SYS:PRE
 c --no-login ls SYS:LOGIN
 cmp -s "$TMP/in.bin" "$TMP/out.bin"

@@ -475,6 +475,41 @@ static void create_after_the_sequence_wrapped(void **state)
 	ncprig_free(r);
 }
 
+/* ncpfs 2.2.6 creates its connection with sequence 1 and then starts
+ * counting again from 0, so its first request has sequence 1 too: a
+ * request, not a repeat of the create (mars_nwe forgets the create's
+ * sequence the same way). */
+static void first_request_with_the_create_sequence(void **state)
+{
+	struct ncprig *r = ncprig_new(NULL);
+	struct rawconn *c = rawconn_open(r, false);
+	struct ncp_req_hdr h = { NCP_TYPE_CREATE, 1, 0xFFFF, 2, 0 };
+	struct ncp_rep_hdr rh;
+	uint8_t pkt[7];
+	const uint8_t *rep;
+	size_t l;
+
+	(void)state;
+	ncp_req_encode(&h, pkt);
+	rawconn_send_raw(r, c, pkt, 7);
+	rep = rawconn_last(c, &l);
+	assert_int_equal(ncp_rep_decode(rep, l, &rh), 0);
+	assert_int_equal(rh.cc, 0);
+	c->conn = rh.conn;
+	c->seq = 0;
+	rep = rawconn_call(r, c, 0x13, NULL, 0, &l);
+	assert_int_equal(rep[2], 1);
+	assert_int_equal(l, NCP_REP_HDR_LEN + 3);	/* the station number */
+	assert_int_equal(rep[8], (uint8_t)rh.conn);
+	assert_int_equal(ncp_server_stats(r->srv)->repeats, 0);
+	/* The same request again is a repeat, answered from the cache. */
+	rep = rawconn_resend(r, c, &l);
+	assert_int_equal(l, NCP_REP_HDR_LEN + 3);
+	assert_int_equal(ncp_server_stats(r->srv)->repeats, 1);
+	rawconn_close(c);
+	ncprig_free(r);
+}
+
 /* A client that answers the watchdog is polled for good and never
  * cleared; a silent one goes after its polls (5 s, then 2 at 1 s). */
 static void answering_the_watchdog_keeps_a_connection(void **state)
@@ -520,6 +555,7 @@ int main(void)
 		cmocka_unit_test(volume_prefix_is_whole),
 		cmocka_unit_test(a_connection_is_its_stations),
 		cmocka_unit_test(create_after_the_sequence_wrapped),
+		cmocka_unit_test(first_request_with_the_create_sequence),
 		cmocka_unit_test(answering_the_watchdog_keeps_a_connection),
 	};
 

@@ -1,0 +1,200 @@
+/*
+ * test_ncp_client.c - the client library against a server written in the
+ * test that answers as a NetWare 3 server (mars_nwe) does: File Search
+ * Continue (0x3F) with the subdirectory bit 0x10 returns directories only
+ * and without it files only, and a directory entry in mars_nwe's
+ * NW_DIR_INFO layout. `ipxlab ncp ls` and `stat` must find both kinds,
+ * and list each name once from ipxlab's own server too.
+ */
+#include "cm.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ipxlab/bytes.h"
+#include "ipxlab/err.h"
+#include "ipxlab/ncp_client.h"
+#include "ncprig.h"
+
+struct fake_entry {
+	const char *name;
+	bool dir;
+	uint32_t size;
+};
+
+static const struct fake_entry entries[] = {
+	{ "NLS", true, 0 },
+	{ "LOGIN.TXT", false, 1234 },
+	{ "PUBLIC", true, 0 },
+};
+
+struct fake {
+	struct ipx_socket *sock;
+	unsigned searches;	/* 0x3F requests seen */
+};
+
+/* One 28-byte entry: NW_FILE_INFO for a file, NW_DIR_INFO (attributes
+ * two bytes, creation date and time, owner, rights, reserved, next
+ * search) for a directory. */
+static void put_entry(uint8_t *p, const struct fake_entry *e)
+{
+	memset(p, 0, 28);
+	memcpy(p, e->name, strlen(e->name));
+	if (e->dir) {
+		p[14] = NCP_ATTR_DIRECTORY;
+		p[15] = 0;
+		ipx_put16(p + 16, (45 << 9) | (3 << 5) | 7);	/* 2025-03-07 */
+		ipx_put16(p + 18, 12 << 11);
+		ipx_put32(p + 20, 1);
+		p[24] = 0xFF;
+		ipx_put16(p + 26, 0xFFFF);
+	} else {
+		ipx_put32(p + 16, e->size);
+		ipx_put16(p + 20, (45 << 9) | (3 << 5) | 7);
+		ipx_put16(p + 24, (45 << 9) | (3 << 5) | 7);
+		ipx_put16(p + 26, 12 << 11);
+	}
+}
+
+/* 0x3F: +0 volume, +1 dir id, +3 sequence, +5 attributes, +6 pattern. */
+static size_t search(const uint8_t *q, size_t len, uint8_t *out, uint8_t *cc)
+{
+	uint16_t seq = ipx_get16(q + 3);
+	bool dirs = q[5] & NCP_SATTR_DIR;
+	char pat[16] = "";
+
+	if (len < 7 || q[6] > 12 || len < 7u + q[6]) {
+		*cc = 0xFF;
+		return 0;
+	}
+	memcpy(pat, q + 7, q[6]);
+	for (size_t k = seq == 0xFFFF ? 0 : seq + 1u;
+	     k < sizeof(entries) / sizeof(entries[0]); k++) {
+		if (entries[k].dir != dirs)
+			continue;
+		if (strcmp(pat, "*.*") && strcmp(pat, entries[k].name))
+			continue;
+		ipx_put16(out, (uint16_t)k);
+		memcpy(out + 2, q + 1, 2);
+		put_entry(out + 4, &entries[k]);
+		return 32;
+	}
+	*cc = 0xFF;
+	return 0;
+}
+
+static void fake_rx(struct ipx_socket *sock, const struct ipx_header *hdr,
+		    const uint8_t *d, size_t len, void *ctx)
+{
+	struct fake *f = ctx;
+	uint8_t rep[64] = { 0x33, 0x33 };
+	size_t n = 0;
+
+	if (len < 7)
+		return;
+	rep[2] = d[2];
+	rep[3] = 1;		/* connection 1 */
+	rep[4] = d[4];
+	rep[6] = 0;
+	if (ipx_get16(d) == 0x2222) {
+		switch (d[6]) {
+		case 0x16:	/* allocate a directory handle */
+			rep[8] = 1;
+			rep[9] = 0xFF;
+			n = 2;
+			break;
+		case 0x3E:	/* volume 0, directory 1, sequence 0xFFFF */
+			rep[9] = 1;
+			ipx_put16(rep + 11, 0xFFFF);
+			rep[13] = 0x45;
+			n = 6;
+			break;
+		case 0x3F:
+			f->searches++;
+			n = search(d + 7, len - 7, rep + 8, &rep[6]);
+			break;
+		default:
+			rep[6] = 0xFB;
+		}
+	}
+	ipx_socket_reply(sock, hdr, 17, rep, 8 + n);
+}
+
+static int collect(const struct ncp_entry *e, void *ctx)
+{
+	char *s = ctx;
+	char one[40];
+
+	snprintf(one, sizeof(one), "%s%s:%u ", e->name,
+		 e->attr & NCP_ATTR_DIRECTORY ? "/" : "", (unsigned)e->size);
+	strcat(s, one);
+	return 0;
+}
+
+static void test_netware_search_semantics(void **state)
+{
+	struct ncprig *r = ncprig_new(NULL);
+	struct fake f = { 0 };
+	struct ncp_client *cl;
+	struct ncp_entry e;
+	struct ipx_addr a;
+	char list[256] = "";
+
+	(void)state;
+	ncp_server_free(r->srv);
+	r->srv = NULL;
+	assert_int_equal(ipx_socket_open(r->srvnode->node, 0x451, fake_rx, &f,
+					 &f.sock), IPX_OK);
+	assert_int_equal(ncp_client_new(r->cli->node, NULL, &cl), IPX_OK);
+	ncprig_server_addr(r, &a);
+	assert_int_equal(ncp_connect(cl, &a), 0);
+	assert_int_equal(ncp_list(cl, "SYS:LOGIN", NULL, collect, list), 0);
+	assert_string_equal(list, "NLS/:0 PUBLIC/:0 LOGIN.TXT:1234 ");
+	assert_int_equal(ncp_stat(cl, "SYS:LOGIN/LOGIN.TXT", &e), 0);
+	assert_string_equal(e.name, "LOGIN.TXT");
+	assert_int_equal(e.size, 1234);
+	assert_int_equal(ncp_stat(cl, "SYS:LOGIN/PUBLIC", &e), 0);
+	assert_true(e.attr & NCP_ATTR_DIRECTORY);
+	assert_int_equal(e.date, (45 << 9) | (3 << 5) | 7);
+	assert_int_equal(e.time, 12 << 11);
+	assert_int_equal(ncp_stat(cl, "SYS:LOGIN/NONE", &e), NCP_CC_FAILURE);
+	assert_true(f.searches > 0);
+	ncp_client_free(cl);
+	ipx_socket_close(f.sock);
+	ncprig_free(r);
+}
+
+/* ipxlab's own server returns files with 0x10 too: one pass then; a
+ * directory of directories only gets the second pass, and no name twice. */
+static void test_own_server_lists_once(void **state)
+{
+	struct ncprig *r = ncprig_new(NULL);
+	struct ncp_client *cl = ncprig_login(r, "GUEST", "");
+	struct ncp_fh fh;
+	char list[256] = "";
+
+	(void)state;
+	assert_int_equal(ncp_mkdir(cl, "SYS:ONLY"), 0);
+	assert_int_equal(ncp_mkdir(cl, "SYS:ONLY\\B"), 0);
+	assert_int_equal(ncp_mkdir(cl, "SYS:ONLY\\A"), 0);
+	assert_int_equal(ncp_list(cl, "SYS:ONLY", NULL, collect, list), 0);
+	assert_string_equal(list, "A/:0 B/:0 ");
+	assert_int_equal(ncp_open(cl, "SYS:ONLY\\F.TXT", NCP_OPEN_CREATE, &fh),
+			 0);
+	assert_int_equal(ncp_close(cl, &fh), 0);
+	list[0] = '\0';
+	assert_int_equal(ncp_list(cl, "SYS:ONLY", NULL, collect, list), 0);
+	assert_string_equal(list, "A/:0 B/:0 F.TXT:0 ");
+	ncp_client_free(cl);
+	ncprig_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_netware_search_semantics),
+		cmocka_unit_test(test_own_server_lists_once),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
