@@ -168,7 +168,7 @@ static int open_links(struct stack_cmd *s, double wait)
 		if (eth)
 			snprintf(name, sizeof(name), "%.16s", sp->where);
 		else
-			snprintf(name, sizeof(name), "hub%zu", i);
+			snprintf(name, sizeof(name), "hub%u", (unsigned)i);
 		ipx_stack_add_device(s->st, s->links[i], name,
 				     eth ? linux_frame(ipx_eth_link_frame(
 						   s->links[i]))

@@ -34,7 +34,7 @@ const struct cli_cmd cli_commands[] = {
 	{ "demo", "[options]",
 	  "a hub and two nodes on loopback exchanging datagrams", cmd_demo,
 	  help_demo },
-	{ "bench", "[NAME] [options]",
+	{ "bench", "[protocols | hub | spx | netbios | ncp | battery | copy | perftest | arrival | wan | eth] [options]",
 	  "benchmarks (not tests); bare: the protocol comparison (B1)",
 	  cmd_bench, help_bench },
 	{ "agent", "[--name NAME] [options]",
