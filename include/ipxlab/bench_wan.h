@@ -143,14 +143,20 @@ int ipx_bwan_limit_found(const struct ipx_bwan_step *steps, size_t n);
  */
 void ipx_bwan_point_median(const struct ipx_bwan_point *runs, size_t n,
 			   struct ipx_bwan_point *out);
+/* One limit search's steps, as ipx_bwan_limit returns them. */
+struct ipx_bwan_search {
+	struct ipx_bwan_step steps[IPX_BWAN_MAX_STEPS];
+	size_t nsteps;
+};
+
 /*
- * Over n limit searches (search i: steps[i][0..nsteps[i]-1]): the last
- * completed load of each into loads[i] (bits/s; -1 for a search that
- * completed none), and the index of the median search: the one whose
- * load is the lower median (the middle one for odd n), a search that
- * completed none counting below every load; -1 if n == 0.
+ * Over n limit searches: the last completed load of each into loads[i]
+ * (bits/s; -1 for a search that completed none), and the index of the
+ * median search: the one whose load is the lower median (the middle one
+ * for odd n; the first of equal ones), a search that completed none
+ * counting below every load; -1 if n == 0.
  */
-int ipx_bwan_limit_median(const struct ipx_bwan_step (*steps)[IPX_BWAN_MAX_STEPS],
-			  const size_t *nsteps, size_t n, double *loads);
+int ipx_bwan_limit_median(const struct ipx_bwan_search *s, size_t n,
+			  double *loads);
 
 #endif

@@ -54,15 +54,15 @@ void ipx_bwan_point_median(const struct ipx_bwan_point *runs, size_t n,
 	out->wire_kbs = med_of(runs, n, get_kbs);
 }
 
-int ipx_bwan_limit_median(const struct ipx_bwan_step (*steps)[IPX_BWAN_MAX_STEPS],
-			  const size_t *nsteps, size_t n, double *loads)
+int ipx_bwan_limit_median(const struct ipx_bwan_search *s, size_t n,
+			  double *loads)
 {
 	size_t below, same;
 
 	for (size_t i = 0; i < n; i++) {
-		int k = ipx_bwan_limit_found(steps[i], nsteps[i]);
+		int k = ipx_bwan_limit_found(s[i].steps, s[i].nsteps);
 
-		loads[i] = k < 0 ? -1 : (double)steps[i][k].load_bps;
+		loads[i] = k < 0 ? -1 : (double)s[i].steps[k].load_bps;
 	}
 	/* the lower median: the first search with at most (n-1)/2 loads
 	 * below it and more than that at or below it */

@@ -59,8 +59,7 @@ struct wan {
 				      [FSBENCH_MAX_REPEAT];
 	struct ipx_bwan_point scale_runs[2][IPX_BN_MAX_STATIONS]
 					[FSBENCH_MAX_REPEAT];
-	struct ipx_bwan_step lim_runs[FSBENCH_MAX_REPEAT][IPX_BWAN_MAX_STEPS];
-	size_t lim_nsteps[FSBENCH_MAX_REPEAT];
+	struct ipx_bwan_search lim_runs[FSBENCH_MAX_REPEAT];
 	double lim_load[FSBENCH_MAX_REPEAT];	/* last completed; -1 none */
 	int lim_med;		/* the median search */
 	/* progress */

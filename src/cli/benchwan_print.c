@@ -347,7 +347,7 @@ static void json_limit_runs(const struct wan *t)
 	printf(",\"median_run\":%d,\"runs\":[", t->lim_med);
 	for (unsigned k = 0; k < t->b.repeat; k++) {
 		printf("%s{", k ? "," : "");
-		json_search(t->lim_runs[k], t->lim_nsteps[k]);
+		json_search(t->lim_runs[k].steps, t->lim_runs[k].nsteps);
 		printf("}");
 	}
 	printf("],\"last_completed_load_bps\":{\"runs\":[");
@@ -480,8 +480,8 @@ void wan_print_csv(const struct wan *t)
 			csv_runs(t, "battery", ipx_bn_op_name(op), t->sets[s],
 				 t->bat_runs[0][s][op], t->bat_runs[1][s][op]);
 	for (unsigned k = 0; k < t->b.repeat && (t->parts & PART_LIMIT); k++)
-		for (size_t i = 0; i < t->lim_nsteps[k]; i++) {
-			const struct ipx_bwan_step *st = &t->lim_runs[k][i];
+		for (size_t i = 0; i < t->lim_runs[k].nsteps; i++) {
+			const struct ipx_bwan_step *st = &t->lim_runs[k].steps[i];
 
 			printf("limit,copy,%zu,bridged,,,,%.1f,%.1f,%.1f,%.1f,"
 			       "%.4f,%d,%u\n",

@@ -307,14 +307,14 @@ static int run_limit(struct wan *t, char *err, size_t errlen)
 	t->lo.ctx = t;
 	for (t->rep = 0; t->rep < t->b.repeat && rc == IPX_OK; t->rep++)
 		rc = ipx_bwan_limit(t->ctl[1], t->flood, &t->lo,
-				    t->lim_runs[t->rep], &t->lim_nsteps[t->rep],
-				    err, errlen);
+				    t->lim_runs[t->rep].steps,
+				    &t->lim_runs[t->rep].nsteps, err, errlen);
 	if (rc != IPX_OK)
 		return rc;
-	t->lim_med = ipx_bwan_limit_median(t->lim_runs, t->lim_nsteps,
-					   t->b.repeat, t->lim_load);
-	t->nsteps = t->lim_nsteps[t->lim_med];
-	memcpy(t->steps, t->lim_runs[t->lim_med],
+	t->lim_med = ipx_bwan_limit_median(t->lim_runs, t->b.repeat,
+					   t->lim_load);
+	t->nsteps = t->lim_runs[t->lim_med].nsteps;
+	memcpy(t->steps, t->lim_runs[t->lim_med].steps,
 	       t->nsteps * sizeof(t->steps[0]));
 	return IPX_OK;
 }
