@@ -49,7 +49,7 @@ refused --json --csv "--json and --csv exclude each other"
 refused --frobnicate "unknown option '--frobnicate'"
 refused extra "unexpected argument 'extra'"
 out=$("$BIN" bench wan --help); rc=$?
-[ $rc = 0 ] && grep -q -- "--max-stations N" <<<"$out" && grep -q -- "--wan-profile" <<<"$out" &&
+[ $rc = 0 ] && grep -q -- "--max-stations N" <<<"$out" && grep -q -- "--wan-profile" <<<"$out" && grep -q -- "--repeat N" <<<"$out" &&
 	grep -q -- "--quick" <<<"$out" && grep -q -- "--sim" <<<"$out" && "$BIN" bench --help 2>&1 | grep -q "wan    B6" &&
 	pass "bench wan --help lists its options; bench --help names it" ||
 	fail "bench wan --help lists its options; bench --help names it" "$out"
