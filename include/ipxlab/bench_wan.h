@@ -133,4 +133,30 @@ int ipx_bwan_limit(struct ipx_hctl *c, struct ipx_bwan_flood *f,
 /* The last step that was ok (the load that completed), or -1. */
 int ipx_bwan_limit_found(const struct ipx_bwan_step *steps, size_t n);
 
+/* ---- repeats (wan_repeat.c) ---- */
+
+/*
+ * The median point of n runs of the same test (n >= 1): each figure's
+ * median (ipx_stat_median: the mean of the middle two for even n), the
+ * counts (active, ops, retransmits) rounded to the nearest whole;
+ * stations is the first run's. n == 0: all zero.
+ */
+void ipx_bwan_point_median(const struct ipx_bwan_point *runs, size_t n,
+			   struct ipx_bwan_point *out);
+/* One limit search's steps, as ipx_bwan_limit returns them. */
+struct ipx_bwan_search {
+	struct ipx_bwan_step steps[IPX_BWAN_MAX_STEPS];
+	size_t nsteps;
+};
+
+/*
+ * Over n limit searches: the last completed load of each into loads[i]
+ * (bits/s; -1 for a search that completed none), and the index of the
+ * median search: the one whose load is the lower median (the middle one
+ * for odd n; the first of equal ones), a search that completed none
+ * counting below every load; -1 if n == 0.
+ */
+int ipx_bwan_limit_median(const struct ipx_bwan_search *s, size_t n,
+			  double *loads);
+
 #endif

@@ -49,13 +49,21 @@ struct wan {
 					 * the far hub */
 	struct ipx_bwan_flood *flood;
 	struct ipx_bn_run_opts far;
-	/* results */
+	/* results: the medians over the repeats (--repeat, b.repeat runs;
+	 * the limit: the median search, lim_med) and every run */
 	struct ipx_bwan_point bat[2][WAN_MAX_SETS][IPX_BN_BATTERY_OPS];
 	struct ipx_bwan_step steps[IPX_BWAN_MAX_STEPS];
 	size_t nsteps;
 	struct ipx_bwan_point scale[2][IPX_BN_MAX_STATIONS];
+	struct ipx_bwan_point bat_runs[2][WAN_MAX_SETS][IPX_BN_BATTERY_OPS]
+				      [FSBENCH_MAX_REPEAT];
+	struct ipx_bwan_point scale_runs[2][IPX_BN_MAX_STATIONS]
+					[FSBENCH_MAX_REPEAT];
+	struct ipx_bwan_search lim_runs[FSBENCH_MAX_REPEAT];
+	double lim_load[FSBENCH_MAX_REPEAT];	/* last completed; -1 none */
+	int lim_med;		/* the median search */
 	/* progress */
-	unsigned done, total;
+	unsigned done, total, rep;	/* rep: the repeat running, from 0 */
 	const char *phase;	/* "scaling, bridged: " before the loop's */
 };
 

@@ -7,6 +7,36 @@
 
 #include "benchwan.h"
 #include "cli.h"
+#include "ipxlab/bench_stat.h"
+
+/* --repeat > 1: "  local [a-b] bridged [c-d]", the ops/s per workstation
+ * of the runs of one test (each side's runs[0..n-1]). */
+static void print_ranges(const struct wan *t, const struct ipx_bwan_point *l,
+			 const struct ipx_bwan_point *b)
+{
+	double v[2][FSBENCH_MAX_REPEAT];
+	struct ipx_stat_summary sl, sb;
+
+	if (t->b.repeat < 2)
+		return;
+	for (unsigned k = 0; k < t->b.repeat; k++) {
+		v[0][k] = l[k].per_ws;
+		v[1][k] = b[k].per_ws;
+	}
+	ipx_stat_summarize(v[0], t->b.repeat, &sl);
+	ipx_stat_summarize(v[1], t->b.repeat, &sb);
+	printf("  local [%.1f-%.1f] bridged [%.2f-%.2f]", sl.min, sl.max,
+	       sb.min, sb.max);
+}
+
+/* The table's note on repeats, when there are. */
+static void print_repeat_note(const struct wan *t)
+{
+	if (t->b.repeat > 1)
+		printf("Each figure the median of %u runs; [min-max] the runs' "
+		       "ops/s per workstation, local and bridged\n",
+		       t->b.repeat);
+}
 
 static double pct(double part, double whole)
 {
@@ -110,10 +140,14 @@ static void print_battery(const struct wan *t)
 			       l->wire_kbs, b->wire_kbs,
 			       pct(b->wire_kbs, l->wire_kbs));
 			if (t->sets[s] == 1)
-				printf("%5.0f | %.0f\n", pl, pb);
+				printf("%5.0f | %-3.0f", pl, pb);
 			else
-				printf("%5s\n", "-");
+				printf("%5s", "-");
+			print_ranges(t, t->bat_runs[0][s][op],
+				     t->bat_runs[1][s][op]);
+			printf("\n");
 		}
+	print_repeat_note(t);
 	for (size_t s = 0; s < t->nsets; s++) {
 		printf("Bridged traffic as a share of local, mean over the "
 		       "tests, %u workstation%s: %.2f%%",
@@ -124,6 +158,42 @@ static void print_battery(const struct wan *t)
 			       published_pct(t->sets[s]));
 		printf("\n");
 	}
+}
+
+/* The last completed loads of the searches that completed one, their
+ * summary; how many. */
+static size_t limit_loads(const struct wan *t, struct ipx_stat_summary *st)
+{
+	double v[FSBENCH_MAX_REPEAT] = { 0 };
+	size_t n = 0;
+
+	for (unsigned k = 0; k < t->b.repeat; k++)
+		if (t->lim_load[k] >= 0)
+			v[n++] = t->lim_load[k];
+	ipx_stat_summarize(v, n, st);
+	return n;
+}
+
+/* --repeat > 1: each search's last completed load, their median. */
+static void print_limit_runs(const struct wan *t)
+{
+	struct ipx_stat_summary st;
+	size_t n = limit_loads(t, &st);
+
+	printf("The steps above are search %d of %u, the median; the last "
+	       "completed load of each search (kbit/s):",
+	       t->lim_med + 1, t->b.repeat);
+	for (unsigned k = 0; k < t->b.repeat; k++)
+		if (t->lim_load[k] < 0)
+			printf(" none");
+		else
+			printf(" %.0f", t->lim_load[k] / 1000.0);
+	if (n)
+		printf("; median %.0f [%.0f-%.0f]", st.median / 1000.0,
+		       st.min / 1000.0, st.max / 1000.0);
+	if (n < t->b.repeat)
+		printf(" (of the %zu that completed one)", n);
+	printf("\n");
 }
 
 static void print_limit(const struct wan *t)
@@ -162,6 +232,8 @@ static void print_limit(const struct wan *t)
 		       t->steps[k].load_bps / 1000.0,
 		       t->steps[k].load_carried_bps / 1000.0,
 		       t->steps[k].copy_bps / 1000.0);
+	if (t->b.repeat > 1)
+		print_limit_runs(t);
 	printf("1990: about 950 kbit/s each way (1.9 Mbit/s in all), above "
 	       "which packets were discarded or transfers timed out; "
 	       "planning figure 1.5-1.7 Mbit/s. Load and carried count IPX "
@@ -180,10 +252,13 @@ static void print_scaling(const struct wan *t)
 		const struct ipx_bwan_point *l = &t->scale[0][n],
 					    *b = &t->scale[1][n];
 
-		printf("%3u %10.1f %10.2f %8.2f%% %12.1f %12.2f\n", n + 1,
+		printf("%3u %10.1f %10.2f %8.2f%% %12.1f %12.2f", n + 1,
 		       l->per_ws, b->per_ws, pct(b->per_ws, l->per_ws),
 		       l->total, b->total);
+		print_ranges(t, t->scale_runs[0][n], t->scale_runs[1][n]);
+		printf("\n");
 	}
+	print_repeat_note(t);
 	printf("1990: one workstation alone saw worse response than five; "
 	       "per-workstation performance rose as workstations were "
 	       "added, up to saturation (no figures published).\n");
@@ -212,6 +287,82 @@ static void json_point(const char *key, const struct ipx_bwan_point *p)
 	       (unsigned long long)p->retransmits);
 }
 
+/* ,"runs":[{"local":{...},"bridged":{...}},...]: every run of a test. */
+static void json_runs(const struct wan *t, const struct ipx_bwan_point *l,
+		      const struct ipx_bwan_point *b)
+{
+	printf(",\"runs\":[");
+	for (unsigned k = 0; k < t->b.repeat; k++) {
+		printf("%s{", k ? "," : "");
+		json_point("local", &l[k]);
+		printf(",");
+		json_point("bridged", &b[k]);
+		printf("}");
+	}
+	printf("]");
+}
+
+/* "steps":[...],"last_completed":...,"limit_found":...: one search. */
+static void json_search(const struct ipx_bwan_step *steps, size_t nsteps)
+{
+	int k = ipx_bwan_limit_found(steps, nsteps);
+
+	printf("\"steps\":[");
+	for (size_t i = 0; i < nsteps; i++) {
+		const struct ipx_bwan_step *st = &steps[i];
+
+		printf("%s{\"load_bps\":%llu,\"sent_bps\":%.1f,"
+		       "\"carried_bps\":%.1f,"
+		       "\"copy_bps\":%.1f,\"copy_max_s\":%.4f,"
+		       "\"copy_mean_s\":%.4f,\"deadline_s\":%.4f,"
+		       "\"copies\":%llu,\"retransmits\":%llu,\"ok\":%s,"
+		       "\"why\":",
+		       i ? "," : "", (unsigned long long)st->load_bps,
+		       st->load_sent_bps, st->load_carried_bps, st->copy_bps,
+		       st->copy_max_s, st->copy_mean_s, st->deadline,
+		       (unsigned long long)st->copies,
+		       (unsigned long long)st->retransmits,
+		       st->ok ? "true" : "false");
+		fsbench_json_str(stdout, st->why);
+		printf("}");
+	}
+	printf("],\"last_completed\":");
+	if (k < 0)
+		printf("null");
+	else
+		printf("{\"step\":%d,\"load_bps\":%llu,\"carried_bps\":"
+		       "%.1f}",
+		       k, (unsigned long long)steps[k].load_bps,
+		       steps[k].load_carried_bps);
+	printf(",\"limit_found\":%s",
+	       k >= 0 && (size_t)k + 1 < nsteps ? "true" : "false");
+}
+
+/* The limit's repeats: every search, the median search, the loads. */
+static void json_limit_runs(const struct wan *t)
+{
+	struct ipx_stat_summary st;
+	size_t n = limit_loads(t, &st);
+
+	printf(",\"median_run\":%d,\"runs\":[", t->lim_med);
+	for (unsigned k = 0; k < t->b.repeat; k++) {
+		printf("%s{", k ? "," : "");
+		json_search(t->lim_runs[k].steps, t->lim_runs[k].nsteps);
+		printf("}");
+	}
+	printf("],\"last_completed_load_bps\":{\"runs\":[");
+	for (unsigned k = 0; k < t->b.repeat; k++)
+		if (t->lim_load[k] < 0)
+			printf("%snull", k ? "," : "");
+		else
+			printf("%s%.0f", k ? "," : "", t->lim_load[k]);
+	if (n)
+		printf("],\"median\":%.1f,\"min\":%.0f,\"max\":%.0f}",
+		       st.median, st.min, st.max);
+	else
+		printf("],\"median\":null,\"min\":null,\"max\":null}");
+}
+
 void wan_print_json(const struct wan *t)
 {
 	bool first = true;
@@ -233,6 +384,7 @@ void wan_print_json(const struct wan *t)
 		       t->sim_seconds[0], t->sim_seconds[1]);
 	else
 		printf(",\"far_max_buffer\":" WAN_FAR_BUFFER "}");
+	printf(",\"repeat\":%u", t->b.repeat);
 	if (t->parts & PART_BATTERY) {
 		printf(",\"battery\":[");
 		for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
@@ -253,6 +405,8 @@ void wan_print_json(const struct wan *t)
 					   t->bat[0][s][op].per_ws),
 				       pct(t->bat[1][s][op].wire_kbs,
 					   t->bat[0][s][op].wire_kbs));
+				json_runs(t, t->bat_runs[0][s][op],
+					  t->bat_runs[1][s][op]);
 				if (t->sets[s] == 1)
 					printf(",\"published_peak_kbytes_per_s"
 					       "\":{\"local\":%.0f,\"bridged\":"
@@ -273,42 +427,14 @@ void wan_print_json(const struct wan *t)
 		printf("]");
 	}
 	if (t->parts & PART_LIMIT) {
-		int k = ipx_bwan_limit_found(t->steps, t->nsteps);
-
 		printf(",\"limit\":{\"packet_bytes\":%d,\"file_bytes\":%u,"
-		       "\"probes\":%zu,\"warmup_s\":%.3f,\"steps\":[",
+		       "\"probes\":%zu,\"warmup_s\":%.3f,",
 		       IPX_BWAN_FLOOD_SIZE, t->lo.file_size,
 		       t->lo.probes ? t->lo.probes : 1, t->lo.warmup);
-		for (size_t i = 0; i < t->nsteps; i++) {
-			const struct ipx_bwan_step *st = &t->steps[i];
-
-			printf("%s{\"load_bps\":%llu,\"sent_bps\":%.1f,"
-			       "\"carried_bps\":%.1f,"
-			       "\"copy_bps\":%.1f,\"copy_max_s\":%.4f,"
-			       "\"copy_mean_s\":%.4f,\"deadline_s\":%.4f,"
-			       "\"copies\":%llu,\"retransmits\":%llu,\"ok\":%s,"
-			       "\"why\":",
-			       i ? "," : "", (unsigned long long)st->load_bps,
-			       st->load_sent_bps, st->load_carried_bps,
-			       st->copy_bps,
-			       st->copy_max_s, st->copy_mean_s, st->deadline,
-			       (unsigned long long)st->copies,
-			       (unsigned long long)st->retransmits,
-			       st->ok ? "true" : "false");
-			fsbench_json_str(stdout, st->why);
-			printf("}");
-		}
-		printf("],\"last_completed\":");
-		if (k < 0)
-			printf("null");
-		else
-			printf("{\"step\":%d,\"load_bps\":%llu,\"carried_bps\":"
-			       "%.1f}",
-			       k, (unsigned long long)t->steps[k].load_bps,
-			       t->steps[k].load_carried_bps);
-		printf(",\"limit_found\":%s,\"published\":{\"trunk_bps_each_"
-		       "way\":950000,\"planning_bps\":[1500000,1700000]}}",
-		       k >= 0 && (size_t)k + 1 < t->nsteps ? "true" : "false");
+		json_search(t->steps, t->nsteps);
+		json_limit_runs(t);
+		printf(",\"published\":{\"trunk_bps_each_way\":950000,"
+		       "\"planning_bps\":[1500000,1700000]}}");
 	}
 	if (t->parts & PART_SCALING) {
 		printf(",\"scaling\":{\"test\":\"open-multi\",\"seconds\":%.3f,"
@@ -319,6 +445,7 @@ void wan_print_json(const struct wan *t)
 			json_point("local", &t->scale[0][n]);
 			printf(",");
 			json_point("bridged", &t->scale[1][n]);
+			json_runs(t, t->scale_runs[0][n], t->scale_runs[1][n]);
 			printf("}");
 		}
 		printf("]}");
@@ -326,39 +453,47 @@ void wan_print_json(const struct wan *t)
 	printf("}\n");
 }
 
-static void csv_point(const char *part, const char *test, unsigned ws,
-		      const char *side, const struct ipx_bwan_point *p)
+/* One CSV line for each run (the last column: its number, from 1) of a
+ * test on both sides. */
+static void csv_runs(const struct wan *t, const char *part, const char *test,
+		     unsigned ws, const struct ipx_bwan_point *l,
+		     const struct ipx_bwan_point *b)
 {
-	printf("%s,%s,%u,%s,%.4f,%.4f,%.4f,,,,,,\n", part, test, ws, side,
-	       p->per_ws, p->total, p->wire_kbs);
+	for (unsigned k = 0; k < t->b.repeat; k++)
+		for (int side = 0; side < 2; side++) {
+			const struct ipx_bwan_point *p = side ? &b[k] : &l[k];
+
+			printf("%s,%s,%u,%s,%.4f,%.4f,%.4f,,,,,,,%u\n", part,
+			       test, ws, side ? "bridged" : "local", p->per_ws,
+			       p->total, p->wire_kbs, k + 1);
+		}
 }
 
 void wan_print_csv(const struct wan *t)
 {
 	printf("part,test,workstations,side,ops_per_s_per_ws,total_ops_per_s,"
 	       "wire_kbytes_per_s,load_kbps,sent_kbps,carried_kbps,copy_kbps,"
-	       "copy_max_s,ok\n");
+	       "copy_max_s,ok,repeat\n");
 	for (int op = 0; op < IPX_BN_BATTERY_OPS && (t->parts & PART_BATTERY);
 	     op++)
 		for (size_t s = 0; s < t->nsets && t->only[op]; s++)
-			for (int side = 0; side < 2; side++)
-				csv_point("battery", ipx_bn_op_name(op),
-					  t->sets[s],
-					  side ? "bridged" : "local",
-					  &t->bat[side][s][op]);
-	for (size_t i = 0; i < t->nsteps && (t->parts & PART_LIMIT); i++) {
-		const struct ipx_bwan_step *st = &t->steps[i];
+			csv_runs(t, "battery", ipx_bn_op_name(op), t->sets[s],
+				 t->bat_runs[0][s][op], t->bat_runs[1][s][op]);
+	for (unsigned k = 0; k < t->b.repeat && (t->parts & PART_LIMIT); k++)
+		for (size_t i = 0; i < t->lim_runs[k].nsteps; i++) {
+			const struct ipx_bwan_step *st = &t->lim_runs[k].steps[i];
 
-		printf("limit,copy,%zu,bridged,,,,%.1f,%.1f,%.1f,%.1f,%.4f,%d\n",
-		       t->lo.probes ? t->lo.probes : 1, st->load_bps / 1000.0,
-		       st->load_sent_bps / 1000.0,
-		       st->load_carried_bps / 1000.0, st->copy_bps / 1000.0,
-		       st->copy_max_s, st->ok);
-	}
+			printf("limit,copy,%zu,bridged,,,,%.1f,%.1f,%.1f,%.1f,"
+			       "%.4f,%d,%u\n",
+			       t->lo.probes ? t->lo.probes : 1,
+			       st->load_bps / 1000.0,
+			       st->load_sent_bps / 1000.0,
+			       st->load_carried_bps / 1000.0,
+			       st->copy_bps / 1000.0, st->copy_max_s, st->ok,
+			       k + 1);
+		}
 	for (unsigned n = 0; n < t->max_stations && (t->parts & PART_SCALING);
 	     n++)
-		for (int side = 0; side < 2; side++)
-			csv_point("scaling", "open-multi", n + 1,
-				  side ? "bridged" : "local",
-				  &t->scale[side][n]);
+		csv_runs(t, "scaling", "open-multi", n + 1,
+			 t->scale_runs[0][n], t->scale_runs[1][n]);
 }

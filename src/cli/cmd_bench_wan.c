@@ -92,6 +92,13 @@ void help_bench_wan(FILE *out)
 		"                      deterministic\n"
 		"      --seed N        --sim's randomness (default 1): same seed,\n"
 		"                      same output\n"
+		"      --repeat N      each battery test and scaling point N\n"
+		"                      times (1 to 50): the table shows the median\n"
+		"                      [min-max], the JSON and CSV every run; the\n"
+		"                      limit search N times: each search's last\n"
+		"                      completed load and their median (with\n"
+		"                      --sim one after another on the same\n"
+		"                      networks: later simulated time, one seed)\n"
 		"      --fixtures DIR  write the fixtures into DIR and exit\n"
 		"      --wait S        for the hubs, bridge, agents and servers\n"
 		"                      (default 10)\n"
@@ -125,6 +132,8 @@ static void progress(void *ctx, const char *what, unsigned k, unsigned n,
 		return;
 	fprintf(stderr, "\r\033[K  wan %u/%u: %s%s", t->done, t->total,
 		t->phase ? t->phase : "", what);
+	if (t->b.repeat > 1)
+		fprintf(stderr, ", run %u of %u", t->rep + 1, t->b.repeat);
 	if (secs > 0)
 		fprintf(stderr, ", %.1f s", secs);
 	fflush(stderr);
@@ -240,6 +249,27 @@ static void stop_far(struct wan *t)
 
 /* ---- the parts ---- */
 
+/* One battery test on one side, --repeat times: every run, the median. */
+static int run_test(struct wan *t, int side, size_t s, int op,
+		    const char *what, struct ipx_bw_result *res, char *err,
+		    size_t errlen)
+{
+	struct ipx_bwan_point *runs = t->bat_runs[side][s][op];
+	int rc = IPX_OK;
+
+	for (t->rep = 0; t->rep < t->b.repeat && rc == IPX_OK; t->rep++) {
+		progress(t, what, 0, 0, wan_test_seconds(t, op));
+		rc = ipx_bn_run(t->ctl[side], &t->side[side], op, t->sets[s],
+				wan_test_seconds(t, op), 0, 0,
+				(uint16_t)t->done, res, err, errlen);
+		if (rc == IPX_OK)
+			ipx_bwan_summarize(res, t->sets[s], &runs[t->rep]);
+	}
+	if (rc == IPX_OK)
+		ipx_bwan_point_median(runs, t->b.repeat, &t->bat[side][s][op]);
+	return rc;
+}
+
 static int run_battery(struct wan *t, char *err, size_t errlen)
 {
 	struct ipx_bw_result *res = calloc(IPX_BN_MAX_STATIONS, sizeof(*res));
@@ -260,16 +290,53 @@ static int run_battery(struct wan *t, char *err, size_t errlen)
 							     "ws, %s",
 					 ipx_bn_op_name(op), t->sets[s],
 					 side ? "bridged" : "local");
-				progress(t, what, 0, 0, wan_test_seconds(t, op));
-				rc = ipx_bn_run(t->ctl[side], &t->side[side], op,
-						t->sets[s], wan_test_seconds(t, op),
-						0, 0, (uint16_t)t->done, res,
-						err, errlen);
-				if (rc == IPX_OK)
-					ipx_bwan_summarize(res, t->sets[s],
-							   &t->bat[side][s][op]);
+				rc = run_test(t, side, s, op, what, res, err,
+					      errlen);
 			}
 	free(res);
+	return rc;
+}
+
+/* The limit search, --repeat times: every search, the median one. */
+static int run_limit(struct wan *t, char *err, size_t errlen)
+{
+	int rc = IPX_OK;
+
+	t->lo.run = t->side[1];
+	t->lo.progress = progress;
+	t->lo.ctx = t;
+	for (t->rep = 0; t->rep < t->b.repeat && rc == IPX_OK; t->rep++)
+		rc = ipx_bwan_limit(t->ctl[1], t->flood, &t->lo,
+				    t->lim_runs[t->rep].steps,
+				    &t->lim_runs[t->rep].nsteps, err, errlen);
+	if (rc != IPX_OK)
+		return rc;
+	t->lim_med = ipx_bwan_limit_median(t->lim_runs, t->b.repeat,
+					   t->lim_load);
+	t->nsteps = t->lim_runs[t->lim_med].nsteps;
+	memcpy(t->steps, t->lim_runs[t->lim_med].steps,
+	       t->nsteps * sizeof(t->steps[0]));
+	return IPX_OK;
+}
+
+/* The scaling curve of one side, --repeat times: every run, the median. */
+static int run_scaling(struct wan *t, int side, char *err, size_t errlen)
+{
+	struct ipx_bwan_point one[IPX_BN_MAX_STATIONS];
+	int rc = IPX_OK;
+
+	t->phase = side ? "scaling, bridged: " : "scaling, local: ";
+	for (t->rep = 0; t->rep < t->b.repeat && rc == IPX_OK; t->rep++) {
+		rc = ipx_bwan_scale(t->ctl[side], &t->side[side],
+				    IPX_BN_OPEN_MULTI, t->max_stations,
+				    wan_scale_seconds(t), progress, t, one, err,
+				    errlen);
+		for (unsigned n = 0; n < t->max_stations && rc == IPX_OK; n++)
+			t->scale_runs[side][n][t->rep] = one[n];
+	}
+	for (unsigned n = 0; n < t->max_stations && rc == IPX_OK; n++)
+		ipx_bwan_point_median(t->scale_runs[side][n], t->b.repeat,
+				      &t->scale[side][n]);
 	return rc;
 }
 
@@ -283,21 +350,13 @@ static int run_parts(struct wan *t)
 		rc = run_battery(t, err, sizeof(err));
 	if (rc == IPX_OK && (t->parts & PART_LIMIT)) {
 		part = "limit";
-		t->lo.run = t->side[1];
-		t->lo.progress = progress;
-		t->lo.ctx = t;
-		rc = ipx_bwan_limit(t->ctl[1], t->flood, &t->lo, t->steps,
-				    &t->nsteps, err, sizeof(err));
+		rc = run_limit(t, err, sizeof(err));
 	}
 	for (int side = 0; side < 2 && rc == IPX_OK &&
 			   (t->parts & PART_SCALING);
 	     side++) {
 		part = "scaling";
-		t->phase = side ? "scaling, bridged: " : "scaling, local: ";
-		rc = ipx_bwan_scale(t->ctl[side], &t->side[side],
-				    IPX_BN_OPEN_MULTI, t->max_stations,
-				    wan_scale_seconds(t), progress, t,
-				    t->scale[side], err, sizeof(err));
+		rc = run_scaling(t, side, err, sizeof(err));
 	}
 	if (t->b.progress)
 		fprintf(stderr, "\r\033[K");
@@ -415,11 +474,6 @@ static int check(struct wan *t)
 	if (t->b.server || t->b.hub || t->b.ngiven) {
 		cli_error(CMD, "wan builds its own two segments: --server, "
 			       "--hub and --agents are not taken");
-		return CLI_USAGE;
-	}
-	if (t->b.repeat > 1) {
-		cli_error(CMD, "wan runs each test once: --repeat is not "
-			       "taken");
 		return CLI_USAGE;
 	}
 	if (ipx_profile_resolve(t->wan_profile, &t->prof, err, sizeof(err)) !=
@@ -547,6 +601,7 @@ int bench_wan(int argc, char **argv)
 				   : 0;
 	t.total += (t.parts & PART_LIMIT) ? (unsigned)t.lo.max_steps : 0;
 	t.total += (t.parts & PART_SCALING) ? 2 * t.max_stations : 0;
+	t.total *= t.b.repeat;
 	if (ipx_log_get_level() == IPX_LOG_INFO)
 		ipx_log_set_level(IPX_LOG_WARN);
 	t.b.before_attach = start_far;

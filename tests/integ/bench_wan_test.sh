@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench_wan_test.sh [IPXLAB] - B6 as a user runs it (`ipxlab bench wan`):
 # bad options refused with exit 2 and the option's name; --sim --quick in
-# seconds, the same output twice, bridged below local; a short real run
+# seconds, the same output twice, bridged below local; --repeat 2's runs
+# and medians; a short real run
 # (hubs of eth10, `ipxlab bridge` with the isn profile, two servers,
 # agents: all children) whose JSON has the battery test with and without the bridge,
 # a limit search that completes with no load and fails at 1.4 Mbit/s
@@ -43,12 +44,12 @@ refused --sim --agents ws1 "--server, --hub and --agents are not taken"
 refused --seed 3 "--seed is for --sim runs only"
 refused --sim --seed x "--seed must be a whole number"
 refused --sim --profile eth11 "--profile: no profile named 'eth11'"
-refused --repeat 3 "--repeat is not taken"
+refused --sim --repeat 51 "--repeat must be a whole number from 1 to 50"
 refused --json --csv "--json and --csv exclude each other"
 refused --frobnicate "unknown option '--frobnicate'"
 refused extra "unexpected argument 'extra'"
 out=$("$BIN" bench wan --help); rc=$?
-[ $rc = 0 ] && grep -q -- "--max-stations N" <<<"$out" && grep -q -- "--wan-profile" <<<"$out" &&
+[ $rc = 0 ] && grep -q -- "--max-stations N" <<<"$out" && grep -q -- "--wan-profile" <<<"$out" && grep -q -- "--repeat N" <<<"$out" &&
 	grep -q -- "--quick" <<<"$out" && grep -q -- "--sim" <<<"$out" && "$BIN" bench --help 2>&1 | grep -q "wan    B6" &&
 	pass "bench wan --help lists its options; bench --help names it" ||
 	fail "bench wan --help lists its options; bench --help names it" "$out"
@@ -91,6 +92,42 @@ then
 	pass "bench wan --sim --quick: the three parts, bridged below local, same seed same output ($((SECONDS - start)) s)"
 else
 	fail "bench wan --sim --quick: the three parts, bridged below local, same seed same output" "$(cat "$TMP/s.err")" "$(diff "$TMP/s1.json" "$TMP/s2.json" | head -c 1500)"
+fi
+# --repeat 2: every battery test, scaling point and limit search twice (the
+# simulated clocks run about twice as long as once), each run in the JSON,
+# the old fields the medians, within the runs' [min, max]
+start=$SECONDS
+if timeout 60 "$BIN" bench wan --sim --quick --repeat 2 --json -q >"$TMP/r.json" 2>"$TMP/r.err" &&
+	python3 - "$TMP/r.json" "$TMP/s1.json" <<'PY'
+import json, sys
+d, one = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert d["repeat"] == 2 and one["repeat"] == 1, (d["repeat"], one["repeat"])
+for side in ("local", "bridged"):
+    k = "simulated_seconds_" + side
+    assert 1.8 * one["conditions"][k] < d["conditions"][k] < 2.2 * one["conditions"][k], (k, d["conditions"], one["conditions"])
+def within(x):
+    assert len(x["runs"]) == 2, x
+    for side in ("local", "bridged"):
+        for f in ("ops_per_s_per_ws", "total_ops_per_s", "wire_kbytes_per_s"):
+            v = [r[side][f] for r in x["runs"]]
+            assert all(y > 0 for y in v), (f, x)
+            assert min(v) - 1e-3 <= x[side][f] <= max(v) + 1e-3, (side, f, x)
+            assert abs(x[side][f] - sum(v) / 2) < 1e-3, (side, f, x)
+for x in d["battery"] + d["scaling"]["points"]:
+    within(x)
+assert len(d["battery"]) == 2 and len(d["scaling"]["points"]) == 3, d.keys()
+l = d["limit"]
+assert len(l["runs"]) == 2 and all(r["steps"][0]["ok"] for r in l["runs"]), l
+loads = [r["last_completed"]["load_bps"] for r in l["runs"]]
+assert l["last_completed_load_bps"]["runs"] == loads, l
+lc = l["last_completed_load_bps"]
+assert lc["min"] == min(loads) and lc["max"] == max(loads) and lc["median"] == sum(loads) / 2, lc
+assert l["runs"][l["median_run"]]["steps"] == l["steps"], l
+PY
+then
+	pass "bench wan --sim --quick --repeat 2: every run in the JSON, the medians within them ($((SECONDS - start)) s)"
+else
+	fail "bench wan --sim --quick --repeat 2: every run in the JSON, the medians within them" "$(cat "$TMP/r.err")" "$(head -c 1500 "$TMP/r.json")"
 fi
 # another seed, the table: the conditions say simulated time and the seed
 if timeout 60 "$BIN" bench wan --sim --seed 7 --quick --parts scaling --max-stations 2 -q >"$TMP/s.txt" 2>"$TMP/s.err" &&
