@@ -213,15 +213,28 @@ static void print_table(const struct arrival *t)
 			printf("  copy: %.2f-%.2f ms\n", y.ms.min, y.ms.max);
 		}
 	}
-	printf("Packets and gaps over every transfer (and repeat); a gap is "
-	       "from one packet's arrival at the hub to the next's, within one "
-	       "transfer (from GO to each workstation's RESULT). 'all': every "
-	       "packet of the server and the workstations (each once, as the "
-	       "hub received "
-	       "it; the harness's own control traffic left out); 'wsN': the "
-	       "server's conversation with that workstation, both ways. Copy: "
-	       "open to close of one transfer. No 1990 figures for this test "
-	       "are at hand: none is printed.\n");
+	if (t->b.sim)
+		printf("Packets and gaps over every transfer (and repeat); a gap "
+		       "is from one packet's arrival on the simulated "
+		       "workstations' segment to the next's, within one "
+		       "transfer (its PREPARE to its last RESULT: the "
+		       "connection's set-up and logout included). 'all': every "
+		       "packet of the server and the workstations, the "
+		       "harness's own control traffic left out (a "
+		       "workstation's own conversation is not measured in "
+		       "simulated time). Copy: open to close of one transfer. "
+		       "No 1990 figures for this test are at hand: none is "
+		       "printed.\n");
+	else
+		printf("Packets and gaps over every transfer (and repeat); a gap "
+		       "is from one packet's arrival at the hub to the next's, "
+		       "within one transfer (from GO to each workstation's "
+		       "RESULT). 'all': every packet of the server and the "
+		       "workstations (each once, as the hub received it; the "
+		       "harness's own control traffic left out); 'wsN': the "
+		       "server's conversation with that workstation, both "
+		       "ways. Copy: open to close of one transfer. No 1990 "
+		       "figures for this test are at hand: none is printed.\n");
 }
 
 static void print_counts_json(const struct tally *y)

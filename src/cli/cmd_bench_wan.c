@@ -471,6 +471,11 @@ static int check(struct wan *t)
 {
 	char err[300];
 
+	if (t->b.have_bridge) {
+		cli_error(CMD, "wan builds its own bridge: --bridge is not taken "
+			       "(its profile: --wan-profile)");
+		return CLI_USAGE;
+	}
 	if (t->b.server || t->b.hub || t->b.ngiven) {
 		cli_error(CMD, "wan builds its own two segments: --server, "
 			       "--hub and --agents are not taken");

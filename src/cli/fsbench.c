@@ -89,6 +89,17 @@ int fsbench_opt(struct fsbench *b, int opt, const char *arg, unsigned stations,
 	case FSB_OPT_SIM:
 		b->sim = true;
 		return 1;
+	case FSB_OPT_BRIDGE:
+		if (cli_profile_opt(CMD, "--bridge", arg, &b->bridge) < 0)
+			return -1;
+		if (!b->bridge.rx_buffer || !b->bridge.tx_buffer) {
+			cli_error(CMD, "--bridge %s has no bridge buffers "
+				       "(rx-buffer, tx-buffer): not a WAN bridge",
+				  b->bridge.name);
+			return -1;
+		}
+		b->have_bridge = true;
+		return 1;
 	case FSB_OPT_SEED:
 		if (cli_parse_uint(CMD, "--seed", arg, 0, UINT32_MAX, &v) < 0)
 			return -1;
@@ -214,6 +225,11 @@ int fsbench_check(struct fsbench *b)
 			  b->hub ? "--hub" : "--server");
 		return CLI_USAGE;
 	}
+	if (!b->sim && b->have_bridge) {
+		cli_error(CMD, "--bridge is for --sim runs (in real time, 'bench "
+			       "wan' builds the bridged network)");
+		return CLI_USAGE;
+	}
 	if (!b->sim && b->seed_given) {
 		cli_error(CMD, "--seed is for --sim runs only");
 		return CLI_USAGE;
@@ -329,7 +345,8 @@ static int start_sim(struct fsbench *b)
 {
 	struct ipx_bsim_opts o = { .profile = &b->profile,
 				   .stations = b->agents, .seed = b->seed,
-				   .name = "BATTERY-SIM" };
+				   .name = "BATTERY-SIM",
+				   .wan = b->have_bridge ? &b->bridge : NULL };
 	char err[768];
 
 	if (ipx_bsim_new(&o, &b->bsim, err, sizeof(err)) != IPX_OK) {
@@ -528,6 +545,11 @@ void fsbench_json_conditions(const struct fsbench *b, FILE *out)
 		fprintf(out, ",\"seed\":%llu,\"simulated_seconds\":%.6f",
 			(unsigned long long)b->seed,
 			b->bsim ? ipx_bsim_seconds(b->bsim) : b->sim_seconds);
+	fprintf(out, ",\"bridge\":");
+	if (b->have_bridge)
+		fsbench_json_str(out, b->bridge.name);
+	else
+		fprintf(out, "null");
 	fprintf(out, ",\"hub\":");
 	fsbench_json_str(out, b->hubtext);
 	fprintf(out, ",\"hub_started_here\":%s,\"server\":",
@@ -558,14 +580,25 @@ void fsbench_print_conditions(const struct fsbench *b, FILE *out)
 		cli_version_text(), cli_machine_text(m, sizeof(m)),
 		sysconf(_SC_NPROCESSORS_ONLN));
 	if (b->sim) {
-		fprintf(out, "# simulated time, seed %llu: server, workstations "
-			     "and controller in this process on one in-memory "
-			     "segment, profile %s%s; %.1f simulated seconds in "
-			     "all; only the wire takes time (no server or "
-			     "workstation CPU); file server '%s' (ipxlab's, "
-			     "scratch volume)\n",
-			(unsigned long long)b->seed, b->profile.name,
-			b->profile_default ? " (--sim's default)" : "",
+		if (b->have_bridge)
+			fprintf(out, "# simulated time, seed %llu: the file "
+				     "server alone on one in-memory segment, "
+				     "workstations and controller on another, "
+				     "joined by WAN bridge modules of profile %s "
+				     "(IPX packets of at most %u bytes); both "
+				     "segments of profile %s%s",
+				(unsigned long long)b->seed, b->bridge.name,
+				(unsigned)b->bridge.bridge_max, b->profile.name,
+				b->profile_default ? " (--sim's default)" : "");
+		else
+			fprintf(out, "# simulated time, seed %llu: server, "
+				     "workstations and controller in this process "
+				     "on one in-memory segment, profile %s%s",
+				(unsigned long long)b->seed, b->profile.name,
+				b->profile_default ? " (--sim's default)" : "");
+		fprintf(out, "; %.1f simulated seconds in all; only the wire "
+			     "takes time (no server or workstation CPU); file "
+			     "server '%s' (ipxlab's, scratch volume)\n",
 			b->bsim ? ipx_bsim_seconds(b->bsim) : b->sim_seconds,
 			b->srvname);
 	} else {

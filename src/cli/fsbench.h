@@ -66,6 +66,8 @@ struct fsbench {
 	struct ipx_profile profile;
 	uint64_t seed;		/* --sim: the segments' randomness */
 	bool seed_given;
+	bool have_bridge;	/* --bridge: the server behind a WAN bridge */
+	struct ipx_profile bridge;
 	struct ipx_bsim *bsim;
 	double sim_seconds;	/* its simulated time, kept when it stops */
 	/* Called by fsbench_start once the server is found, before the
@@ -126,6 +128,10 @@ void fsbench_wire_sim(struct fsbench *b, struct fsbench_wire *out);
 	"                      deterministic; not with --hub or --server\n"    \
 	"      --seed N        --sim's randomness (default 1): same seed,\n"   \
 	"                      same output\n"                                  \
+	"      --bridge NAME|FILE  with --sim: the file server alone on a\n"  \
+	"                      segment of its own, joined to the workstations'\n" \
+	"                      by WAN bridge modules of this profile (isn:\n"  \
+	"                      the 1990 WAN switch; see bench wan)\n"         \
 	"      --json, --csv   machine-readable output instead of the table\n" \
 	"  -q, --quiet         no progress line; -v, --verbose more log lines\n"
 
@@ -137,6 +143,7 @@ enum {
 	FSB_OPT_PROFILE,
 	FSB_OPT_SIM,
 	FSB_OPT_SEED,
+	FSB_OPT_BRIDGE,
 	FSB_OPT_AGENTS,
 	FSB_OPT_REPEAT,
 	FSB_OPT_FIRST,		/* each command's own from here */
@@ -152,6 +159,7 @@ enum {
 	{ "profile", required_argument, NULL, FSB_OPT_PROFILE },    \
 	{ "sim", no_argument, NULL, FSB_OPT_SIM },                  \
 	{ "seed", required_argument, NULL, FSB_OPT_SEED },          \
+	{ "bridge", required_argument, NULL, FSB_OPT_BRIDGE },      \
 	{ "agents", required_argument, NULL, FSB_OPT_AGENTS },      \
 	{ "repeat", required_argument, NULL, FSB_OPT_REPEAT },      \
 	{ "quiet", no_argument, NULL, 'q' },                        \

@@ -32,6 +32,8 @@ refused battery --seconds 0 "--seconds must be a number of seconds"
 refused battery --stations 0 "--stations must be a whole number from 1 to 16"
 refused battery --stations 17 "--stations must be a whole number from 1 to 16"
 refused battery --only frob "--only: unknown test 'frob'"
+refused arrival --bridge isn "--bridge is for --sim runs"
+refused arrival --sim --bridge eth10 "--bridge eth10 has no bridge buffers"
 refused battery --only ping "--only: unknown test 'ping'"
 refused battery --quick --seconds 2 "--quick and --seconds exclude each other"
 refused battery --json --csv "--json and --csv exclude each other"
@@ -148,6 +150,25 @@ then
 	pass "battery --sim --profile tr4 --json: every test's analyzer peak within the ring's rate"
 else
 	fail "battery --sim --profile tr4 --json: every test's analyzer peak within the ring's rate" "$(cat "$TMP/sim.err")" "$(head -c 600 "$TMP/sim.json")"
+fi
+# B5 with and without the bridge, in simulated time: the server behind the
+# isn modules, every copy slower and its gaps spread past 0-4 ms.
+if timeout 30 "$BIN" bench arrival --sim --quick --stations 1 --json >"$TMP/a0.json" 2>"$TMP/a0.err" &&
+	timeout 30 "$BIN" bench arrival --sim --quick --stations 1 --bridge isn --json >"$TMP/a1.json" 2>"$TMP/a1.err" &&
+	python3 - "$TMP/a0.json" "$TMP/a1.json" <<'PY'
+import json, sys
+local, bridged = (json.load(open(p)) for p in sys.argv[1:3])
+assert local["conditions"]["bridge"] is None and bridged["conditions"]["bridge"] == "isn", bridged["conditions"]
+def first(d):
+    return d["sets"][0]["runs"][0]["all"]
+l, b = first(local), first(bridged)
+assert b["copy_ms_mean"] > 5 * l["copy_ms_mean"], (l["copy_ms_mean"], b["copy_ms_mean"])
+assert l["share_percent"]["0-4"] == 100 and b["share_percent"]["0-4"] < 90, (l, b)
+PY
+then
+	pass "arrival --sim --bridge isn: the conditions name the bridge, copies slower, gaps spread past 0-4 ms"
+else
+	fail "arrival --sim --bridge isn: the conditions name the bridge, copies slower, gaps spread past 0-4 ms" "$(cat "$TMP/a1.err")" "$(head -c 800 "$TMP/a1.json")"
 fi
 if timeout 30 "$BIN" bench battery --sim --seconds 0.2 --stations 16 --only lock --csv >"$TMP/sim16.csv" 2>"$TMP/sim.err" &&
 	[ "$(grep -c '^lock,16,' "$TMP/sim16.csv")" = 16 ]; then
