@@ -374,10 +374,31 @@ int ipx_loop_run_once(struct ipx_loop *loop, ipx_time max_wait)
 	return run_once(loop, max_wait, true);
 }
 
+/* epoll_pwait2 (Linux 5.11) waits to the nanosecond; on an older kernel
+ * epoll_wait, the wait rounded up to a millisecond so as not to spin
+ * just before a deadline. */
+static int wait_events(int epfd, struct epoll_event *evs, int max,
+		       const struct timespec *ts)
+{
+	static bool no_pwait2;
+	long ms;
+
+	if (!no_pwait2) {
+		int n = epoll_pwait2(epfd, evs, max, ts, NULL);
+
+		if (n >= 0 || errno != ENOSYS)
+			return n;
+		no_pwait2 = true;
+	}
+	ms = (long)ts->tv_sec * 1000 + (ts->tv_nsec + 999999) / 1000000;
+	return epoll_wait(epfd, evs, max, (int)ms);
+}
+
 static int run_once(struct ipx_loop *loop, ipx_time max_wait, bool may_jump)
 {
 	struct epoll_event evs[64];
-	int timeout_ms = 0, n, ran;
+	struct timespec ts = { 0, 0 };	/* how long to wait */
+	int n, ran;
 	ipx_time now;
 
 	ran = run_timers(loop);
@@ -387,11 +408,7 @@ static int run_once(struct ipx_loop *loop, ipx_time max_wait, bool may_jump)
 		return 1;
 
 	now = ipx_loop_now(loop);
-	if (loop->clock->simulated) {
-		timeout_ms = 0;
-	} else if (ran) {
-		timeout_ms = 0;
-	} else {
+	if (!loop->clock->simulated && !ran) {
 		ipx_time wait = max_wait;
 
 		if (loop->nheap > 0) {
@@ -401,21 +418,23 @@ static int run_once(struct ipx_loop *loop, ipx_time max_wait, bool may_jump)
 			if (until < wait)
 				wait = until;
 		}
-		/* Round up so we do not spin just before a deadline. */
-		wait = (wait + IPX_MSEC - 1) / IPX_MSEC;
-		timeout_ms = wait > 60000 ? 60000 : (int)wait;
+		if (wait > 60 * IPX_SEC)
+			wait = 60 * IPX_SEC;
+		/* To the microsecond: a millisecond's rounding would add up
+		 * to 1 ms to every short timer (a link profile's wire time, a
+		 * round trip of a hundred microseconds). */
+		ts.tv_sec = (time_t)(wait / IPX_SEC);
+		ts.tv_nsec = (long)(wait % IPX_SEC) * 1000L;
 	}
 
-	if (loop->nwatch == 0 && !loop->clock->simulated && timeout_ms > 0) {
+	if (loop->nwatch == 0 && (ts.tv_sec || ts.tv_nsec)) {
 		/* Nothing to watch: just sleep until the next timer. */
-		struct timespec ts = { timeout_ms / 1000,
-				       (long)(timeout_ms % 1000) * 1000000L };
 		nanosleep(&ts, NULL);
 		n = 0;
 	} else if (loop->nwatch == 0) {
 		n = 0;
 	} else {
-		n = epoll_wait(loop->epfd, evs, 64, timeout_ms);
+		n = wait_events(loop->epfd, evs, 64, &ts);
 		if (n < 0) {
 			if (errno == EINTR)
 				return 0;

@@ -353,6 +353,47 @@ static void descriptors_wake_the_real_loop(void **state)
 	ipx_loop_free(loop);
 }
 
+/* Short timers on the real clock wait their own time, not a rounded-up
+ * millisecond each: 50 timers of 100 us one after another, with a
+ * descriptor watched (so the loop waits in epoll), take well under the
+ * 50 ms that millisecond waits would. */
+static void rearm(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
+{
+	int *left = ctx;
+
+	if (--*left > 0)
+		ipx_timer_start(loop, t, 100 * IPX_USEC, 0);
+}
+
+static bool none_left(void *ctx)
+{
+	return *(int *)ctx == 0;
+}
+
+static void short_timers_keep_their_time_on_the_real_clock(void **state)
+{
+	struct ipx_loop *loop = ipx_loop_new(NULL);
+	struct ipx_timer t;
+	int p[2], got = 0, left = 50;
+	ipx_time start;
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(ipx_loop_add_fd(loop, p[0], IPX_EV_READ, on_pipe, &got),
+			 IPX_OK);
+	ipx_timer_init(&t, rearm, &left);
+	start = ipx_loop_now(loop);
+	ipx_timer_start(loop, &t, 100 * IPX_USEC, 0);
+	assert_int_equal(ipx_loop_run_until(loop, none_left, &left, 5 * IPX_SEC),
+			 IPX_OK);
+	/* at least the 5 ms asked for; far less than 50 x 1 ms */
+	assert_true(ipx_loop_now(loop) - start >= 5 * IPX_MSEC);
+	assert_true(ipx_loop_now(loop) - start < 35 * IPX_MSEC);
+	close(p[0]);
+	close(p[1]);
+	ipx_loop_free(loop);
+}
+
 static void on_sig(struct ipx_loop *loop, int signo, void *ctx)
 {
 	*(int *)ctx = signo;
@@ -397,6 +438,7 @@ int main(void)
 		cmocka_unit_test(a_nested_run_keeps_a_pending_stop),
 		cmocka_unit_test(tasks_wait_side_by_side),
 		cmocka_unit_test(descriptors_wake_the_real_loop),
+		cmocka_unit_test(short_timers_keep_their_time_on_the_real_clock),
 		cmocka_unit_test(signals_arrive_as_callbacks),
 		cmocka_unit_test(time_comparison_is_wrap_safe),
 	};
