@@ -119,10 +119,14 @@ int ipx_loop_spawn(struct ipx_loop *loop, void (*fn)(void *ctx), void *ctx);
 bool ipx_loop_tasks_busy(const struct ipx_loop *loop);
 /* Run for 'duration' of loop time. */
 int ipx_loop_run_for(struct ipx_loop *loop, ipx_time duration);
-/* Ask the run under way to return (ipx_loop_run_until: IPX_ECLOSED). A
- * top-level run clears an earlier stop when it starts; a run nested in a
- * callback keeps it and returns at once, and so does the run around it. */
+/* Ask the run under way to return (ipx_loop_run_until: IPX_ECLOSED, even
+ * when done() became true in the same turn). A stop is never lost: one
+ * that no run has returned for yet (asked for from ipx_loop_run_once's
+ * callbacks, or between runs) ends the next run at once. Once a run has
+ * returned for it, or ipx_loop_stopped() has reported it, the next
+ * top-level run starts afresh; a run nested in a callback keeps it and
+ * returns at once, and so does the run around it. */
 void ipx_loop_stop(struct ipx_loop *loop);
-bool ipx_loop_stopped(const struct ipx_loop *loop);
+bool ipx_loop_stopped(struct ipx_loop *loop);
 
 #endif

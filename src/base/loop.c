@@ -32,7 +32,8 @@ struct ipx_loop {
 	struct task_set *tasks;	/* ipx_loop_spawn's, made on first use */
 	int epfd;
 	unsigned batch;
-	bool stopped;
+	bool stopped;		/* a stop asked for (ipx_loop_stop) */
+	bool stop_seen;		/* a run returned for it, or it was read */
 	unsigned depth;		/* runs under way (a callback may nest one) */
 	unsigned nwatch;	/* live watches */
 	struct watch *watches;
@@ -475,12 +476,25 @@ static int run_once(struct ipx_loop *loop, ipx_time max_wait, bool may_jump)
 	return 0;
 }
 
-/* A top-level run starts afresh; a run nested in a callback keeps a stop
- * asked for before it, so that the stop reaches the run outside it too. */
+/* A top-level run starts afresh from a stop that has been delivered (a
+ * run returned for it, or ipx_loop_stopped() said so); a stop nobody has
+ * seen yet is kept, so that it ends this run at once: a Ctrl-C read in
+ * the same turn as the reply a call waited for must not be lost when the
+ * next call runs the loop. A run nested in a callback keeps any stop, so
+ * that the stop reaches the run outside it too. */
 static void run_enter(struct ipx_loop *loop)
 {
-	if (loop->depth++ == 0)
+	if (loop->depth++ == 0 && loop->stop_seen) {
 		loop->stopped = false;
+		loop->stop_seen = false;
+	}
+}
+
+/* The run returns for the stop. */
+static int run_stopped(struct ipx_loop *loop, int rc)
+{
+	loop->stop_seen = true;
+	return rc;
 }
 
 static int run_leave(struct ipx_loop *loop, int rc)
@@ -499,7 +513,7 @@ static int run_plain(struct ipx_loop *loop)
 		if (rc < 0)
 			return rc;
 	}
-	return IPX_OK;
+	return run_stopped(loop, IPX_OK);
 }
 
 int ipx_loop_run(struct ipx_loop *loop)
@@ -514,12 +528,16 @@ static int run_until(struct ipx_loop *loop, bool (*done)(void *ctx),
 	ipx_time end = ipx_loop_now(loop) + timeout;
 	bool last = false;
 
-	while (!done || !done(ctx)) {
+	for (;;) {
 		ipx_time now = ipx_loop_now(loop);
 		int rc;
 
+		/* A stop wins over done(): both may come in one turn (a
+		 * signal read beside the reply waited for). */
 		if (loop->stopped)
-			return IPX_ECLOSED;
+			return run_stopped(loop, IPX_ECLOSED);
+		if (done && done(ctx))
+			break;
 		if (!ipx_time_before(now, end)) {
 			/* One last turn for what is due exactly at the end. */
 			if (last)
@@ -585,9 +603,12 @@ int ipx_loop_run_for(struct ipx_loop *loop, ipx_time duration)
 void ipx_loop_stop(struct ipx_loop *loop)
 {
 	loop->stopped = true;
+	loop->stop_seen = false;
 }
 
-bool ipx_loop_stopped(const struct ipx_loop *loop)
+bool ipx_loop_stopped(struct ipx_loop *loop)
 {
+	if (loop->stopped)
+		loop->stop_seen = true;	/* the caller has it now */
 	return loop->stopped;
 }

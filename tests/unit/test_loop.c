@@ -416,6 +416,91 @@ static void signals_arrive_as_callbacks(void **state)
 	ipx_loop_free(loop);
 }
 
+/* A Ctrl-C read in the same turn as the reply a call waits for (the
+ * signal's descriptor and the socket both ready in one epoll_wait): the
+ * run returns for the stop, not for the reply, and the stop is not lost
+ * for the next call (ncp get ran on to the end of the file). */
+static void on_reply(struct ipx_loop *loop, int fd, unsigned ev, void *ctx)
+{
+	char c;
+
+	(void)loop;
+	(void)ev;
+	assert_int_equal(read(fd, &c, 1), 1);
+	*(int *)ctx = 1;
+}
+
+static bool int_set(void *ctx)
+{
+	return *(int *)ctx != 0;
+}
+
+static void a_stop_in_the_same_turn_as_a_reply_is_not_lost(void **state)
+{
+	struct ipx_loop *loop = ipx_loop_new(NULL);
+	static const int sigs[] = { SIGUSR2 };
+	int got = 0, replied = 0, p[2];
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(ipx_loop_watch_signals(loop, sigs, 1, on_sig, &got),
+			 IPX_OK);
+	assert_int_equal(ipx_loop_add_fd(loop, p[0], IPX_EV_READ, on_reply,
+					 &replied), IPX_OK);
+	/* both ready before the loop looks */
+	assert_int_equal(write(p[1], "r", 1), 1);
+	raise(SIGUSR2);
+	assert_int_equal(ipx_loop_run_until(loop, int_set, &replied,
+					    2 * IPX_SEC), IPX_ECLOSED);
+	assert_int_equal(got, SIGUSR2);
+	assert_int_equal(replied, 1);
+	/* Delivered: the next run starts afresh (the cleanup after it). */
+	replied = 0;
+	assert_int_equal(write(p[1], "r", 1), 1);
+	assert_int_equal(ipx_loop_run_until(loop, int_set, &replied,
+					    2 * IPX_SEC), IPX_OK);
+	close(p[0]);
+	close(p[1]);
+	ipx_loop_free(loop);
+}
+
+/* A stop asked for in a turn no run was waiting in (ipx_loop_run_once
+ * driven by hand) ends the next run at once; once read with
+ * ipx_loop_stopped() it is the caller's and the next run starts afresh. */
+static void stop_now(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
+{
+	(void)t;
+	(void)ctx;
+	ipx_loop_stop(loop);
+}
+
+static void a_stop_no_run_returned_for_ends_the_next(void **state)
+{
+	struct ipx_clock clk;
+	struct ipx_loop *loop;
+	struct ipx_timer t;
+
+	(void)state;
+	ipx_clock_fake_init(&clk, 0);
+	loop = ipx_loop_new(&clk);
+	ipx_timer_init(&t, stop_now, NULL);
+	ipx_timer_start(loop, &t, IPX_SEC, 0);
+	while (ipx_timer_active(&t))
+		ipx_loop_run_once(loop, 0);
+	assert_int_equal(ipx_loop_run_for(loop, 60 * IPX_SEC), IPX_ECLOSED);
+	assert_int_equal(ipx_loop_now(loop), IPX_SEC);
+	assert_int_equal(ipx_loop_run_for(loop, IPX_SEC), IPX_OK);
+	assert_int_equal(ipx_loop_now(loop), 2 * IPX_SEC);
+	/* read by the caller: delivered */
+	ipx_timer_start(loop, &t, IPX_SEC, 0);
+	while (ipx_timer_active(&t))
+		ipx_loop_run_once(loop, 0);
+	assert_true(ipx_loop_stopped(loop));
+	assert_int_equal(ipx_loop_run_for(loop, IPX_SEC), IPX_OK);
+	assert_int_equal(ipx_loop_now(loop), 4 * IPX_SEC);
+	ipx_loop_free(loop);
+}
+
 static void time_comparison_is_wrap_safe(void **state)
 {
 	(void)state;
@@ -440,6 +525,8 @@ int main(void)
 		cmocka_unit_test(descriptors_wake_the_real_loop),
 		cmocka_unit_test(short_timers_keep_their_time_on_the_real_clock),
 		cmocka_unit_test(signals_arrive_as_callbacks),
+		cmocka_unit_test(a_stop_in_the_same_turn_as_a_reply_is_not_lost),
+		cmocka_unit_test(a_stop_no_run_returned_for_ends_the_next),
 		cmocka_unit_test(time_comparison_is_wrap_safe),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
