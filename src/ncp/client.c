@@ -218,6 +218,8 @@ static int transact(struct ncp_client *cl, uint16_t type, uint8_t function,
 	struct ncp_rep_hdr rh;
 	ipx_time rto = cl->opts.rto, wait;
 	int tries = 0;
+	uint8_t prev_seq;
+	bool sent = false;
 
 	if (len > sizeof(pkt) - NCP_REQ_HDR_LEN)
 		return IPX_ETOOBIG;
@@ -231,6 +233,7 @@ static int transact(struct ncp_client *cl, uint16_t type, uint8_t function,
 	ncp_req_encode(&h, pkt);
 	if (len)
 		memcpy(pkt + NCP_REQ_HDR_LEN, data, len);
+	prev_seq = cl->seq;
 	cl->seq = h.seq;
 	cl->want_seq = h.seq;
 	cl->want_type = type;
@@ -240,7 +243,13 @@ static int transact(struct ncp_client *cl, uint16_t type, uint8_t function,
 		int rc = ipx_socket_sendto(cl->sock, &cl->server, IPX_TYPE_NCP,
 					   pkt, NCP_REQ_HDR_LEN + len);
 
+		sent |= rc == IPX_OK;
 		if (rc != IPX_OK && rc != IPX_ENOROUTE && rc != IPX_ENOTUP) {
+			/* Never on the wire (too big for the link...): the
+			 * server has not seen this sequence number, so the
+			 * next request (the Destroy Connection) takes it. */
+			if (!sent)
+				cl->seq = prev_seq;
 			cl->waiting = false;
 			return rc;
 		}
@@ -265,6 +274,8 @@ static int transact(struct ncp_client *cl, uint16_t type, uint8_t function,
 		if (cl->got)
 			break;
 		if (tries++ >= cl->opts.retries) {
+			if (!sent)	/* no route the whole time */
+				cl->seq = prev_seq;
 			cl->waiting = false;
 			return NCP_E_TIMEOUT;
 		}
@@ -453,12 +464,32 @@ int ncp_logout(struct ncp_client *cl)
 	return rc;
 }
 
+/*
+ * The size the server grants is what it can handle; each request and
+ * reply must also fit the IPX packets the link to it carries. A write
+ * request has 20 bytes before its data, a read reply 11 (with the pad
+ * byte): 24 kept, as the server does. mars_nwe answers 1,444 (its
+ * IPX_MAX_DATA 1470 less its overhead) to a client behind DOSBox's tunnel,
+ * whose packets are at most 1,424 bytes: 1,370 then, and never less than
+ * the 512 every server accepts.
+ */
+static uint16_t clamp_to_link(const struct ncp_client *cl, unsigned want)
+{
+	size_t payload = ipx_node_max_payload(cl->node, &cl->server);
+	size_t cap = payload > 24 + 512 ? payload - 24 : 512;
+
+	if (cap > NCP_CLI_MAX - 24)
+		cap = NCP_CLI_MAX - 24;
+	return (uint16_t)(want < cap ? want : cap);
+}
+
 int ncp_negotiate(struct ncp_client *cl, uint16_t want)
 {
 	uint8_t b[3], r[8];
 	size_t rl;
 	int rc;
 
+	want = clamp_to_link(cl, want);	/* ask for no more than fits */
 	ipx_put16(b, want);
 	b[2] = 0;	/* no checksums or signatures */
 	rc = ncp_request(cl, 0x61, b, 3, r, sizeof(r), &rl);
@@ -471,9 +502,9 @@ int ncp_negotiate(struct ncp_client *cl, uint16_t want)
 	if (rl < 2)
 		return NCP_E_BADREPLY;
 	want = ipx_get16(r);
-	if (want < 512 || want > NCP_CLI_MAX - 24)
+	if (want < 512)
 		return NCP_E_BADREPLY;
-	cl->bufsize = want;
+	cl->bufsize = clamp_to_link(cl, want);
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
+#include "ipxlab/link_mem.h"
 #include "ipxlab/ncp_client.h"
 #include "ncprig.h"
 
@@ -189,11 +190,133 @@ static void test_own_server_lists_once(void **state)
 	ncprig_free(r);
 }
 
+/*
+ * A server that grants 1,444 bytes to 0x61 whatever the link (mars_nwe's
+ * answer) on a segment whose IPX packets are at most 1,424 bytes (DOSBox's
+ * tunnel). It keeps the sequence number of every packet and the largest
+ * write it got.
+ */
+struct fake_mars {
+	struct ipx_socket *sock;
+	uint8_t seqs[64];
+	unsigned nseq;
+	size_t max_write;
+	bool destroyed;
+	uint8_t destroy_seq;
+};
+
+static void mars_rx(struct ipx_socket *sock, const struct ipx_header *hdr,
+		    const uint8_t *d, size_t len, void *ctx)
+{
+	struct fake_mars *f = ctx;
+	uint8_t rep[64] = { 0x33, 0x33 };
+	size_t n = 0;
+	uint16_t type;
+
+	if (len < 7)
+		return;
+	type = ipx_get16(d);
+	if (f->nseq < sizeof(f->seqs))
+		f->seqs[f->nseq++] = d[2];
+	rep[2] = d[2];
+	rep[3] = 1;
+	rep[4] = d[4];
+	if (type == 0x5555) {
+		f->destroyed = true;
+		f->destroy_seq = d[2];
+	} else if (type == 0x2222) {
+		switch (d[6]) {
+		case 0x16:
+			rep[8] = 1;
+			n = 2;
+			break;
+		case 0x61:	/* 1,444, socket 0x451, no security */
+			ipx_put16(rep + 8, 1444);
+			ipx_put16(rep + 10, 0x451);
+			n = 5;
+			break;
+		case 0x4C:
+			n = 36;
+			break;
+		case 0x49:
+			if (len >= 20 && len - 20 > f->max_write)
+				f->max_write = len - 20;
+			break;
+		default:
+			rep[6] = 0xFB;
+		}
+	}
+	ipx_socket_reply(sock, hdr, 17, rep, 8 + n);
+}
+
+static void test_buffer_clamped_to_the_link(void **state)
+{
+	struct ncprig *r = ncprig_new(NULL);
+	struct fake_mars f = { 0 };
+	static uint8_t data[4000];
+	struct ncp_client *cl;
+	struct ncp_fh fh;
+	struct ipx_addr a;
+
+	(void)state;
+	ncp_server_free(r->srv);
+	r->srv = NULL;
+	ipx_mem_segment_set_mtu(r->net->seg[0], 1424);
+	assert_int_equal(ipx_socket_open(r->srvnode->node, 0x451, mars_rx, &f,
+					 &f.sock), IPX_OK);
+	assert_int_equal(ncp_client_new(r->cli->node, NULL, &cl), IPX_OK);
+	ncprig_server_addr(r, &a);
+	assert_int_equal(ncp_connect(cl, &a), 0);
+	assert_int_equal(ncp_negotiate(cl, 4096), 0);
+	/* 1,424 less 30 of IPX header, less 24 of read/write overhead */
+	assert_int_equal(ncp_bufsize(cl), 1370);
+	assert_int_equal(ncp_open(cl, "SYS:F", NCP_OPEN_WRITE, &fh), 0);
+	assert_int_equal(ncp_write(cl, &fh, 0, data, sizeof(data)), 0);
+	assert_int_equal(f.max_write, 1370);
+	ncp_client_free(cl);
+	ipx_socket_close(f.sock);
+	ncprig_free(r);
+}
+
+/* A request too big for the link is refused before it is sent; it takes
+ * no sequence number, so the Destroy Connection after it carries the one
+ * the server expects (mars_nwe kept the file open otherwise). */
+static void test_unsent_request_keeps_the_sequence(void **state)
+{
+	struct ncprig *r = ncprig_new(NULL);
+	struct fake_mars f = { 0 };
+	static uint8_t big[1450];
+	struct ncp_client *cl;
+	struct ipx_addr a;
+	uint8_t last;
+
+	(void)state;
+	ncp_server_free(r->srv);
+	r->srv = NULL;
+	ipx_mem_segment_set_mtu(r->net->seg[0], 1424);
+	assert_int_equal(ipx_socket_open(r->srvnode->node, 0x451, mars_rx, &f,
+					 &f.sock), IPX_OK);
+	assert_int_equal(ncp_client_new(r->cli->node, NULL, &cl), IPX_OK);
+	ncprig_server_addr(r, &a);
+	assert_int_equal(ncp_connect(cl, &a), 0);
+	assert_int_equal(ncp_request(cl, 0x49, big, sizeof(big), NULL, 0,
+				     NULL), IPX_ETOOBIG);
+	last = f.seqs[f.nseq - 1];
+	assert_int_equal(ncp_disconnect(cl), 0);
+	assert_true(f.destroyed);
+	assert_int_equal(f.destroy_seq, (uint8_t)(last + 1));
+	ncp_client_free(cl);
+	ipx_socket_close(f.sock);
+	ncprig_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_netware_search_semantics),
 		cmocka_unit_test(test_own_server_lists_once),
+		cmocka_unit_test(test_buffer_clamped_to_the_link),
+		cmocka_unit_test(test_unsent_request_keeps_the_sequence),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
