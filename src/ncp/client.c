@@ -410,6 +410,7 @@ int ncp_connect(struct ncp_client *cl, const struct ipx_addr *server)
 
 	cl->server = *server;
 	cl->dh = 0;
+	cl->sattr_dir = 0;	/* a new connection, maybe another server */
 	rc = transact(cl, NCP_TYPE_CREATE, 0, NULL, 0);
 	if (rc)
 		return rc;

@@ -291,6 +291,10 @@ static int list_pass(struct ncp_client *cl, const char *dir,
  * "directories only", ipxlab's server as "directories too". So the first
  * pass asks with 0x10; if it brought no file, a second pass without it
  * gets the files. Each name is listed once from either kind of server.
+ * Which kind this server is shows once a pass brings a file: with 0x10,
+ * "directories too", and no second pass is made on this connection again
+ * (a name not there costs 0x3E + 0x3F, not twice that); a file found only
+ * by the second pass means "directories only", and both passes stay.
  */
 int ncp_list(struct ncp_client *cl, const char *dir, const char *pattern,
 	     int (*cb)(const struct ncp_entry *e, void *ctx), void *ctx)
@@ -300,8 +304,13 @@ int ncp_list(struct ncp_client *cl, const char *dir, const char *pattern,
 	int rc = list_pass(cl, dir, pattern, hs | NCP_SATTR_DIR, -1, &files,
 			   cb, ctx);
 
-	if (rc == 0 && files == 0)
+	if (files)
+		cl->sattr_dir = 1;
+	if (rc == 0 && files == 0 && cl->sattr_dir <= 0) {
 		rc = list_pass(cl, dir, pattern, hs, 0, &files, cb, ctx);
+		if (files)
+			cl->sattr_dir = -1;
+	}
 	return rc == 1 ? 0 : rc;
 }
 

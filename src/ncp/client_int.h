@@ -19,6 +19,10 @@ struct ncp_client {
 	uint8_t seq;		/* of the last request */
 	uint8_t dh;		/* directory handle: SYS:LOGIN, then SYS: */
 	uint16_t bufsize;
+	/* How this server reads search attribute 0x10 (ncp_list): 0 not
+	 * known yet, 1 "directories too" (one pass), -1 "directories
+	 * only" (a second pass for the files). Learnt once a connection. */
+	int sattr_dir;
 	/* The request outstanding. */
 	bool waiting;
 	uint8_t want_seq;

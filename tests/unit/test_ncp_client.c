@@ -132,6 +132,16 @@ static int collect(const struct ncp_entry *e, void *ctx)
 	return 0;
 }
 
+static uint64_t requests_for_stat(struct ncp_client *cl, const char *path,
+				  int want)
+{
+	uint64_t before = ncp_client_stats(cl)->requests;
+	struct ncp_entry e;
+
+	assert_int_equal(ncp_stat(cl, path, &e), want);
+	return ncp_client_stats(cl)->requests - before;
+}
+
 static void test_netware_search_semantics(void **state)
 {
 	struct ncprig *r = ncprig_new(NULL);
@@ -160,6 +170,10 @@ static void test_netware_search_semantics(void **state)
 	assert_int_equal(e.time, 12 << 11);
 	assert_int_equal(ncp_stat(cl, "SYS:LOGIN/NONE", &e), NCP_CC_FAILURE);
 	assert_true(f.searches > 0);
+	/* learnt "directories only": a miss still searches the files */
+	assert_int_equal(requests_for_stat(cl, "SYS:LOGIN/NONE",
+					   NCP_CC_FAILURE), 4);
+	assert_int_equal(requests_for_stat(cl, "SYS:LOGIN/LOGIN.TXT", 0), 4);
 	ncp_client_free(cl);
 	ipx_socket_close(f.sock);
 	ncprig_free(r);
@@ -186,6 +200,26 @@ static void test_own_server_lists_once(void **state)
 	list[0] = '\0';
 	assert_int_equal(ncp_list(cl, "SYS:ONLY", NULL, collect, list), 0);
 	assert_string_equal(list, "A/:0 B/:0 F.TXT:0 ");
+	ncp_client_free(cl);
+	ncprig_free(r);
+}
+
+/* A name that is not there: 0x3E + 0x3F once the client knows the server
+ * returns files with 0x10 (ipxlab's), twice that against a server that
+ * reads 0x10 as directories only (the second pass finds its files). */
+static void test_second_pass_only_where_needed(void **state)
+{
+	struct ncprig *r = ncprig_new(NULL);
+	struct ncp_client *cl = ncprig_login(r, "GUEST", "");
+	struct ncp_fh fh;
+
+	(void)state;
+	assert_int_equal(ncp_open(cl, "SYS:F.TXT", NCP_OPEN_CREATE, &fh), 0);
+	assert_int_equal(ncp_close(cl, &fh), 0);
+	assert_int_equal(requests_for_stat(cl, "SYS:F.TXT", 0), 2);
+	assert_int_equal(requests_for_stat(cl, "SYS:NOPE.TXT", NCP_CC_FAILURE),
+			 2);
+	assert_int_equal(requests_for_stat(cl, "SYS:NOPE", NCP_CC_FAILURE), 2);
 	ncp_client_free(cl);
 	ncprig_free(r);
 }
@@ -315,6 +349,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_netware_search_semantics),
 		cmocka_unit_test(test_own_server_lists_once),
+		cmocka_unit_test(test_second_pass_only_where_needed),
 		cmocka_unit_test(test_buffer_clamped_to_the_link),
 		cmocka_unit_test(test_unsent_request_keeps_the_sequence),
 	};
