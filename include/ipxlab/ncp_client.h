@@ -68,6 +68,7 @@ struct ncp_client_opts {
 struct ncp_client_stats {
 	uint64_t requests, retransmits, busy, replies;
 	uint64_t wdog_answered;
+	uint64_t sap_queries;	/* sent by ncp_find_server */
 	uint64_t drops[NCP_CLI_DROP_COUNT];
 };
 
@@ -86,8 +87,9 @@ const struct ncp_client_stats *ncp_client_stats(const struct ncp_client *cl);
 
 /*
  * Find a file server with SAP on the agent 'sap': by name (a general
- * query, type 4), or the nearest (name NULL: a nearest query) within
- * 'timeout'. Fills addr (socket 0x451) and, when not NULL, found (48).
+ * query, type 4), or the nearest (name NULL: a nearest query, then a
+ * general one in turn) within 'timeout', the query sent again every
+ * 500 ms. Fills addr (socket 0x451) and, when not NULL, found (48).
  */
 int ncp_find_server(struct ncp_client *cl, struct ipx_sap *sap,
 		    const char *name, ipx_time timeout, struct ipx_addr *addr,

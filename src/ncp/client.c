@@ -337,8 +337,11 @@ static void on_sap(const struct ipx_header *hdr, const struct ipx_sap_msg *m,
 
 		if (e->type != IPX_SAP_FILE_SERVER || e->hops >= IPX_SAP_DOWN)
 			continue;
+		/* The nearest: a nearest response, or any file server once
+		 * a general query has gone out. */
 		if (cl->find_name ? strcasecmp(e->name, cl->find_name) != 0
-				  : m->op != IPX_SAP_NEAREST_RESPONSE)
+				  : m->op != IPX_SAP_NEAREST_RESPONSE &&
+					    !cl->find_general)
 			continue;
 		cl->found_entry = *e;
 		if (cl->found_entry.addr.net == 0)
@@ -352,20 +355,46 @@ static bool found(void *ctx)
 	return ((struct ncp_client *)ctx)->found;
 }
 
+/*
+ * The query goes out again every FIND_RESEND within the time, as NetWare
+ * shells sent Get Nearest Server again: one lost query or answer (10 %
+ * loss) no longer means "no file server". The nearest query alternates
+ * with a general one for file servers (some servers and routers answer
+ * only that); by name it is always the general query.
+ */
+#define FIND_RESEND (500 * IPX_MSEC)
+
 int ncp_find_server(struct ncp_client *cl, struct ipx_sap *sap,
 		    const char *name, ipx_time timeout, struct ipx_addr *addr,
 		    char *found_name)
 {
-	int rc;
+	ipx_time end = ipx_loop_now(cl->loop) + timeout;
+	unsigned n = 0;
+	int rc = IPX_OK;
 
 	cl->find_name = name;
+	cl->find_general = false;
 	cl->found = false;
 	ipx_sap_on_response(sap, on_sap, cl);
-	rc = ipx_sap_query(sap, name ? IPX_SAP_GENERAL_QUERY
-				     : IPX_SAP_NEAREST_QUERY,
-			   IPX_SAP_FILE_SERVER);
-	if (rc == IPX_OK)
-		rc = ipx_loop_run_until(cl->loop, found, cl, timeout);
+	while (!cl->found) {
+		ipx_time now = ipx_loop_now(cl->loop), slice;
+		bool general = name || n % 2 == 1;
+
+		if (!ipx_time_before(now, end))
+			break;
+		rc = ipx_sap_query(sap, general ? IPX_SAP_GENERAL_QUERY
+						: IPX_SAP_NEAREST_QUERY,
+				   IPX_SAP_FILE_SERVER);
+		if (rc != IPX_OK)
+			break;
+		cl->find_general |= general;
+		n++;
+		cl->stats.sap_queries++;
+		slice = end - now < FIND_RESEND ? end - now : FIND_RESEND;
+		rc = ipx_loop_run_until(cl->loop, found, cl, slice);
+		if (rc != IPX_OK && rc != IPX_ETIMEOUT)
+			break;
+	}
 	ipx_sap_on_response(sap, NULL, NULL);
 	cl->find_name = NULL;
 	if (!cl->found)

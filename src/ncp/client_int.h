@@ -32,6 +32,7 @@ struct ncp_client {
 	size_t reply_len;
 	/* SAP search. */
 	const char *find_name;
+	bool find_general;	/* a general query has gone out */
 	bool found;
 	struct ipx_sap_entry found_entry;
 	struct ncp_client_stats stats;

@@ -16,6 +16,7 @@
 #include "ipxlab/link_mem.h"
 #include "ipxlab/ncp_client.h"
 #include "ncprig.h"
+#include "svcnet.h"
 
 struct fake_entry {
 	const char *name;
@@ -344,6 +345,99 @@ static void test_unsent_request_keeps_the_sequence(void **state)
 	ncprig_free(r);
 }
 
+/*
+ * Finding the server when queries are lost or not answered: a responder
+ * on socket 0x452 that ignores the first 'ignore' queries, and nearest
+ * queries altogether when 'general_only' (as some routers and servers).
+ */
+struct fake_sap {
+	struct ipx_socket *sock;
+	unsigned ignore, nearest, general;
+	bool general_only;
+};
+
+static void sap_rx(struct ipx_socket *sock, const struct ipx_header *hdr,
+		   const uint8_t *d, size_t len, void *ctx)
+{
+	struct fake_sap *f = ctx;
+	struct ipx_sap_msg m = { 0 };
+	uint8_t out[IPX_SAP_MAX_LEN];
+	uint16_t op;
+	size_t n;
+
+	if (len != IPX_SAP_QUERY_LEN)
+		return;
+	op = ipx_get16(d);
+	if (op == IPX_SAP_NEAREST_QUERY)
+		f->nearest++;
+	else
+		f->general++;
+	if (f->ignore) {
+		f->ignore--;
+		return;
+	}
+	if (op == IPX_SAP_NEAREST_QUERY && f->general_only)
+		return;
+	m.op = op == IPX_SAP_NEAREST_QUERY ? IPX_SAP_NEAREST_RESPONSE
+					   : IPX_SAP_GENERAL_RESPONSE;
+	m.count = 1;
+	m.entries[0].type = IPX_SAP_FILE_SERVER;
+	snprintf(m.entries[0].name, sizeof(m.entries[0].name), "FAKEFS");
+	m.entries[0].addr = hdr->dst;
+	m.entries[0].addr.socket = 0x451;
+	m.entries[0].hops = 1;
+	n = ipx_sap_encode(&m, out, sizeof(out));
+	assert_true(n > 0);
+	ipx_socket_reply(sock, hdr, 4, out, n);
+}
+
+static int find_with(struct fake_sap *f, const char *name, ipx_time timeout)
+{
+	static const uint32_t nets[] = { 0x10 };
+	struct svcnet *net = svcnet_new(1, nets);
+	static const int seg0[] = { 0 };
+	struct svcnode *cli = svcnet_add(net, SVC_SAP, seg0, 1);
+	struct svcnode *srv = svcnet_add(net, 0, seg0, 1);
+	struct ncp_client *cl;
+	struct ipx_addr a;
+	char found[48] = "";
+	int rc;
+
+	assert_int_equal(ipx_socket_open(srv->node, 0x452, sap_rx, f,
+					 &f->sock), IPX_OK);
+	assert_int_equal(ncp_client_new(cli->node, NULL, &cl), IPX_OK);
+	rc = ncp_find_server(cl, cli->sap, name, timeout, &a, found);
+	if (rc == 0) {
+		assert_string_equal(found, "FAKEFS");
+		assert_int_equal(a.socket, 0x451);
+	}
+	ncp_client_free(cl);
+	ipx_socket_close(f->sock);
+	svcnet_free(net);
+	return rc;
+}
+
+static void test_find_resends_and_falls_back(void **state)
+{
+	struct fake_sap lost = { .ignore = 1 };
+	struct fake_sap lost_by_name = { .ignore = 2 };
+	struct fake_sap general = { .general_only = true };
+	struct fake_sap silent = { .ignore = 1000 };
+
+	(void)state;
+	/* the first query lost: the second finds it within the time */
+	assert_int_equal(find_with(&lost, NULL, 3 * IPX_SEC), 0);
+	assert_true(lost.nearest + lost.general >= 2);
+	assert_int_equal(find_with(&lost_by_name, "FAKEFS", 3 * IPX_SEC), 0);
+	/* no nearest answers at all: the general query finds one */
+	assert_int_equal(find_with(&general, NULL, 3 * IPX_SEC), 0);
+	assert_true(general.general >= 1);
+	/* nobody answers: queries all through the time, then none */
+	assert_int_equal(find_with(&silent, NULL, 3 * IPX_SEC),
+			 NCP_E_NOSERVER);
+	assert_true(silent.nearest + silent.general >= 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +446,7 @@ int main(void)
 		cmocka_unit_test(test_second_pass_only_where_needed),
 		cmocka_unit_test(test_buffer_clamped_to_the_link),
 		cmocka_unit_test(test_unsent_request_keeps_the_sequence),
+		cmocka_unit_test(test_find_resends_and_falls_back),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
