@@ -38,6 +38,7 @@ enum {
 	NCP_E_BADREPLY,		/* a reply too short for its call */
 	NCP_E_INTERRUPTED,	/* the loop was stopped (a signal) */
 	NCP_E_LOCAL,		/* a local file could not be read or written */
+	NCP_E_NOT83,		/* a name in a path is not a DOS 8.3 name */
 };
 
 /* The message for any error a client call returns. */
@@ -63,12 +64,20 @@ struct ncp_client_opts {
 	ipx_time busy_wait;	/* after 0x9999; 0 = 6 s */
 	int retries;		/* -1 = IPX RETRY COUNT of the node's config */
 	uint8_t task;		/* 0 = 1 */
+	/* Told once when a request has had no answer for stall_after (0 =
+	 * 2 s) while retransmitting (answering false), and once when an
+	 * answer then comes (true): "server not responding", as NetWare
+	 * shells said while they kept trying. */
+	void (*on_stall)(void *ctx, bool answering);
+	void *stall_ctx;
+	ipx_time stall_after;
 };
 
 struct ncp_client_stats {
 	uint64_t requests, retransmits, busy, replies;
 	uint64_t wdog_answered;
 	uint64_t sap_queries;	/* sent by ncp_find_server */
+	uint64_t stalls;	/* requests that went unanswered stall_after */
 	uint64_t drops[NCP_CLI_DROP_COUNT];
 };
 
@@ -168,6 +177,11 @@ int ncp_list(struct ncp_client *cl, const char *dir, const char *pattern,
 	     int (*cb)(const struct ncp_entry *e, void *ctx), void *ctx);
 /* The entry of one path. */
 int ncp_stat(struct ncp_client *cl, const char *path, struct ncp_entry *out);
+/* 0 if every name of the path (after "VOL:", between '\' or '/') is a DOS
+ * 8.3 name, wildcards counted as characters ("." and ".." too), else
+ * NCP_E_NOT83: a server answers such a name with BAD_PATH or BAD_NAME,
+ * which does not say why. */
+int ncp_check_path(const char *path);
 
 struct ncp_server_info {
 	char name[49];

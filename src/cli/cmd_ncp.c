@@ -9,9 +9,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,6 +26,8 @@
 
 #define CHUNK (64 * 1024)
 #define PROGRESS_MIN (256 * 1024)
+/* get_one's own return beside CLI_OK/CLI_FAIL: a signal ended it. */
+#define CLI_INTERRUPTED 100
 
 void help_ncp(FILE *out)
 {
@@ -62,6 +67,7 @@ struct session {
 	struct ipx_sap *sap;
 	struct ncp_client *cl;
 	bool progress;
+	char found[48];		/* the server's name */
 };
 
 static int fail(const char *what, const char *arg, int err)
@@ -69,6 +75,42 @@ static int fail(const char *what, const char *arg, int err)
 	fprintf(stderr, "ipxlab ncp: %s%s%s: %s\n", what, arg ? " " : "",
 		arg ? arg : "", ncp_strerror(err));
 	return CLI_FAIL;
+}
+
+/*
+ * A failure on a path, in words where the completion code says little:
+ * 0xFF is "failure / no such file / no more entries", 0x9C a path with a
+ * directory that is not there. The code's name follows in brackets.
+ */
+static int fail_path(const char *what, const char *path, int err)
+{
+	const char *says = err == NCP_CC_FAILURE || err == NCP_CC_BAD_PATH
+				   ? "not found"
+			   : err == NCP_CC_NAME_EXISTS ? "exists"
+						       : NULL;
+
+	if (!says)
+		return fail(what, path, err);
+	fprintf(stderr, "ipxlab ncp: %s %s: %s (the server answered %s)\n",
+		what, path, says, ncp_cc_id((uint8_t)err));
+	return CLI_FAIL;
+}
+
+/* The client's word that the server is silent, then back (NetWare
+ * shells: "Error receiving from network" while they retried). */
+static void on_stall(void *ctx, bool answering)
+{
+	struct session *s = ctx;
+
+	if (s->progress)
+		fputc('\n', stderr);	/* off the progress line */
+	if (answering)
+		fprintf(stderr, "ipxlab ncp: server %s answering again\n",
+			s->found);
+	else
+		fprintf(stderr, "ipxlab ncp: server %s not responding, still "
+				"trying\n",
+			s->found);
 }
 
 /* Close after a failure only if the server is still answering: after a
@@ -144,35 +186,99 @@ static int do_ls(struct session *s, const char *path)
 
 		/* A directory: its contents; else the one file. */
 		rc = ncp_list(s->cl, path, NULL, print_entry, NULL);
-		if (rc == NCP_CC_BAD_PATH && ncp_stat(s->cl, path, &e) == 0 &&
-		    !(e.attr & NCP_ATTR_DIRECTORY)) {
-			print_entry(&e, NULL);
-			return CLI_OK;
+		if (rc == NCP_CC_BAD_PATH) {
+			int st = ncp_stat(s->cl, path, &e);
+
+			if (st == 0 && !(e.attr & NCP_ATTR_DIRECTORY)) {
+				print_entry(&e, NULL);
+				return CLI_OK;
+			}
+			if (st == NCP_CC_FAILURE || st == NCP_CC_BAD_PATH)
+				rc = st;	/* neither: not there */
 		}
 	} else {
 		rc = ncp_list(s->cl, dir, *name ? name : NULL, print_entry,
 			      NULL);
 	}
-	return rc ? fail("ls", path, rc) : CLI_OK;
+	return rc ? fail_path("ls", path, rc) : CLI_OK;
+}
+
+/*
+ * Where a get writes: a temporary name beside the final one (".NAME.
+ * ipxlab-XXXXXX" in the same directory), renamed to it when the file is
+ * complete and removed on a failure or a signal, so a partial file never
+ * stands under the final name; "-" is stdout; a local name that is not a
+ * regular file (/dev/null, a FIFO) is written as it is.
+ */
+struct local_out {
+	int fd;
+	const char *final;
+	char tmp[4200];		/* "" when writing the final name itself */
+};
+
+static int out_open(struct local_out *o, const char *local)
+{
+	struct stat st;
+	const char *slash = strrchr(local, '/');
+	int dl = slash ? (int)(slash + 1 - local) : 0;
+	bool exists = stat(local, &st) == 0;
+	mode_t um;
+
+	o->final = local;
+	o->tmp[0] = '\0';
+	if (!strcmp(local, "-")) {
+		o->fd = STDOUT_FILENO;
+		return 0;
+	}
+	if (exists && !S_ISREG(st.st_mode)) {
+		o->fd = open(local, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		return o->fd < 0 ? -1 : 0;
+	}
+	if (snprintf(o->tmp, sizeof(o->tmp), "%.*s.%s.ipxlab-XXXXXX", dl,
+		     local, local + dl) >= (int)sizeof(o->tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	o->fd = mkstemp(o->tmp);
+	if (o->fd < 0)
+		return -1;
+	um = umask(0);
+	umask(um);
+	fchmod(o->fd, exists ? st.st_mode & 07777 : 0666 & ~um);
+	return 0;
+}
+
+/* Close; the final name only if ok. 0, or -1 (errno) if the data could
+ * not be kept. */
+static int out_finish(struct local_out *o, bool ok)
+{
+	int rc = o->fd == STDOUT_FILENO ? 0 : close(o->fd);
+
+	if (!o->tmp[0])
+		return rc;
+	if (ok && rc == 0 && rename(o->tmp, o->final) == 0)
+		return 0;
+	unlink(o->tmp);
+	return -1;
 }
 
 static int get_one(struct session *s, const char *remote, const char *local)
 {
 	struct ncp_fh fh;
+	struct local_out out;
 	uint8_t *buf = malloc(CHUNK);
 	uint32_t off = 0;
 	ipx_time t0 = ipx_loop_now(s->cn.loop);
-	int fd, rc;
+	int rc;
 
 	if (!buf)
 		return fail("get", remote, IPX_ENOMEM);
 	rc = ncp_open(s->cl, remote, NCP_OPEN_READ, &fh);
 	if (rc) {
 		free(buf);
-		return fail("get", remote, rc);
+		return fail_path("get", remote, rc);
 	}
-	fd = open(local, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0) {
+	if (out_open(&out, local) < 0) {
 		fprintf(stderr, "ipxlab ncp: get: cannot write %s: %s\n", local,
 			strerror(errno));
 		ncp_close(s->cl, &fh);
@@ -185,7 +291,7 @@ static int get_one(struct session *s, const char *remote, const char *local)
 		rc = ncp_read(s->cl, &fh, off, buf, CHUNK, &got);
 		if (rc)
 			break;
-		if (got && write(fd, buf, got) != (ssize_t)got) {
+		if (got && write(out.fd, buf, got) != (ssize_t)got) {
 			rc = NCP_E_LOCAL;
 			break;
 		}
@@ -194,7 +300,7 @@ static int get_one(struct session *s, const char *remote, const char *local)
 		if (got < CHUNK)
 			break;
 	}
-	if (close(fd) < 0 && !rc)
+	if (out_finish(&out, rc == 0) < 0 && !rc)
 		rc = NCP_E_LOCAL;
 	show_progress(s, remote, off, fh.size, t0, true);
 	free(buf);
@@ -203,7 +309,7 @@ static int get_one(struct session *s, const char *remote, const char *local)
 		fprintf(stderr, "ipxlab ncp: get %s: failed after %lu bytes: "
 				"%s\n",
 			remote, (unsigned long)off, ncp_strerror(rc));
-		return CLI_FAIL;
+		return rc == NCP_E_INTERRUPTED ? CLI_INTERRUPTED : CLI_FAIL;
 	}
 	rc = ncp_close(s->cl, &fh);
 	return rc ? fail("get: close", remote, rc) : CLI_OK;
@@ -220,14 +326,23 @@ static int get_each(const struct ncp_entry *e, void *ctx)
 {
 	struct get_all *g = ctx;
 	char remote[400], local[4200];
+	int rc;
 
 	if (e->attr & NCP_ATTR_DIRECTORY)
 		return 0;
 	snprintf(remote, sizeof(remote), "%s%s", g->dir, e->name);
-	snprintf(local, sizeof(local), "%s/%s", g->local, e->name);
-	if (get_one(g->s, remote, local) != CLI_OK)
-		g->rc = CLI_FAIL;
+	if (!strcmp(g->local, "-"))	/* one after another, as cat */
+		snprintf(local, sizeof(local), "-");
+	else
+		snprintf(local, sizeof(local), "%s/%s", g->local, e->name);
+	rc = get_one(g->s, remote, local);
 	g->n++;
+	if (rc == CLI_INTERRUPTED) {	/* no more files after a signal */
+		g->rc = CLI_FAIL;
+		return 1;
+	}
+	if (rc != CLI_OK)
+		g->rc = CLI_FAIL;
 	return 0;
 }
 
@@ -249,49 +364,104 @@ static int do_get(struct session *s, const char *remote, const char *local)
 
 		if (local && stat(local, &st) == 0 && S_ISDIR(st.st_mode)) {
 			snprintf(path, sizeof(path), "%s/%s", local, name);
-			return get_one(s, remote, path);
+			rc = get_one(s, remote, path);
+		} else {
+			rc = get_one(s, remote, local ? local : name);
 		}
-		return get_one(s, remote, local ? local : name);
+		return rc == CLI_INTERRUPTED ? CLI_FAIL : rc;
 	}
 	rc = ncp_list(s->cl, dir, name, get_each, &g);
 	if (rc)
-		return fail("get", remote, rc);
+		return fail_path("get", remote, rc);
 	if (g.n == 0)
-		return fail("get", remote, NCP_CC_FAILURE);
+		return fail_path("get", remote, NCP_CC_FAILURE);
 	return g.rc;
+}
+
+/* Is the remote path an existing directory? */
+static bool remote_is_dir(struct session *s, const char *remote)
+{
+	struct ncp_entry e;
+
+	return ncp_stat(s->cl, remote, &e) == 0 &&
+	       (e.attr & NCP_ATTR_DIRECTORY);
+}
+
+/*
+ * What stdin has (at most cap), waiting in slices with the loop run
+ * between them: a signal stops a put from a terminal or a silent pipe
+ * (it is read by the loop, not by a blocked read()). Bytes, 0 at the end,
+ * -1 on an error, -2 on a signal.
+ */
+static ssize_t read_stdin(struct session *s, uint8_t *buf, size_t cap)
+{
+	for (;;) {
+		struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+		int n = poll(&p, 1, 50);
+
+		if (n > 0) {
+			ssize_t r = read(STDIN_FILENO, buf, cap);
+
+			if (r >= 0 || (errno != EINTR && errno != EAGAIN))
+				return r;
+		} else if (n < 0 && errno != EINTR) {
+			return -1;
+		}
+		ipx_loop_run_once(s->cn.loop, 0);
+		if (ipx_loop_stopped(s->cn.loop))
+			return -2;
+	}
 }
 
 static int do_put(struct session *s, const char *local, const char *remote)
 {
 	const char *lb = strrchr(local, '/');
+	bool from_stdin = !strcmp(local, "-");
 	char target[300];
 	uint8_t *buf;
 	struct ncp_fh fh;
-	struct stat st;
+	struct stat st = { 0 };
 	uint32_t off = 0;
 	ipx_time t0 = ipx_loop_now(s->cn.loop);
-	int fd, rc = 0;
+	int fd = STDIN_FILENO, rc = 0;
 
-	fd = open(local, O_RDONLY);
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		fprintf(stderr, "ipxlab ncp: put: cannot read %s: %s\n", local,
-			fd < 0 ? strerror(errno) : "not a regular file");
-		if (fd >= 0)
+	if (from_stdin) {
+		if (!remote || !*base_name(remote) || remote_is_dir(s, remote)) {
+			cli_error("ncp", "put -: stdin needs a remote file "
+					 "name (put - SYS:DIR\\NAME)");
+			return CLI_USAGE;
+		}
+	} else {
+		fd = open(local, O_RDONLY);
+		if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+			fprintf(stderr, "ipxlab ncp: put: cannot read %s: %s\n",
+				local,
+				fd < 0 ? strerror(errno) : "not a regular file");
+			if (fd >= 0)
+				close(fd);
+			return CLI_FAIL;
+		}
+		if (st.st_size > 0xFFFFFFFFll) {
+			fprintf(stderr, "ipxlab ncp: put: %s is larger than "
+					"NCP's 4 GB\n",
+				local);
 			close(fd);
-		return CLI_FAIL;
+			return CLI_FAIL;
+		}
 	}
-	if (st.st_size > 0xFFFFFFFFll) {
-		fprintf(stderr, "ipxlab ncp: put: %s is larger than NCP's "
-				"4 GB\n", local);
-		close(fd);
-		return CLI_FAIL;
-	}
-	if (!remote)
+	if (!remote) {
 		remote = lb ? lb + 1 : local;
-	else if (!*base_name(remote)) {	/* a directory: keep the name */
-		snprintf(target, sizeof(target), "%s%s", remote,
-			 lb ? lb + 1 : local);
+	} else if (!from_stdin &&
+		   (!*base_name(remote) || remote_is_dir(s, remote))) {
+		/* a directory: the file keeps its name in it, as cp */
+		snprintf(target, sizeof(target), "%s%s%s", remote,
+			 *base_name(remote) ? "\\" : "", lb ? lb + 1 : local);
 		remote = target;
+	}
+	if (ncp_check_path(remote)) {
+		if (!from_stdin)
+			close(fd);
+		return fail("put", remote, NCP_E_NOT83);
 	}
 	buf = malloc(CHUNK);
 	if (!buf) {
@@ -301,14 +471,16 @@ static int do_put(struct session *s, const char *local, const char *remote)
 	rc = ncp_open(s->cl, remote, NCP_OPEN_CREATE, &fh);
 	if (rc) {
 		free(buf);
-		close(fd);
+		if (!from_stdin)
+			close(fd);
 		return fail("put", remote, rc);
 	}
 	for (;;) {
-		ssize_t n = read(fd, buf, CHUNK);
+		ssize_t n = from_stdin ? read_stdin(s, buf, CHUNK)
+				       : read(fd, buf, CHUNK);
 
 		if (n < 0) {
-			rc = NCP_E_LOCAL;
+			rc = n == -2 ? NCP_E_INTERRUPTED : NCP_E_LOCAL;
 			break;
 		}
 		if (n == 0)
@@ -319,7 +491,8 @@ static int do_put(struct session *s, const char *local, const char *remote)
 		off += (uint32_t)n;
 		show_progress(s, remote, off, (uint64_t)st.st_size, t0, false);
 	}
-	close(fd);
+	if (!from_stdin)
+		close(fd);
 	free(buf);
 	show_progress(s, remote, off, (uint64_t)st.st_size, t0, true);
 	if (!rc)
@@ -341,7 +514,7 @@ static int do_stat(struct session *s, const char *path)
 	int rc = ncp_stat(s->cl, path, &e);
 
 	if (rc)
-		return fail("stat", path, rc);
+		return fail_path("stat", path, rc);
 	printf("name %s\ntype %s\nsize %lu\nattributes %02X%s\n"
 	       "modified %04u-%02u-%02u %02u:%02u:%02u\n",
 	       e.name, e.attr & NCP_ATTR_DIRECTORY ? "directory" : "file",
@@ -384,9 +557,19 @@ static int run_command(struct session *s, int argc, char **argv)
 		return do_put(s, argv[1], argc > 2 ? argv[2] : NULL);
 	if (!strcmp(c, "rm"))
 		rc = ncp_erase(s->cl, argv[1]);
-	else if (!strcmp(c, "mkdir"))
+	else if (!strcmp(c, "mkdir")) {
+		struct ncp_entry e;
+
 		rc = ncp_mkdir(s->cl, argv[1]);
-	else if (!strcmp(c, "rmdir"))
+		/* NetWare answers 0xFF for a name that is there */
+		if (rc == NCP_CC_FAILURE && ncp_stat(s->cl, argv[1], &e) == 0) {
+			fprintf(stderr, "ipxlab ncp: mkdir %s: exists (%s)\n",
+				argv[1], e.attr & NCP_ATTR_DIRECTORY
+						 ? "a directory"
+						 : "a file");
+			return CLI_FAIL;
+		}
+	} else if (!strcmp(c, "rmdir"))
 		rc = ncp_rmdir(s->cl, argv[1]);
 	else if (!strcmp(c, "mv"))
 		rc = ncp_rename(s->cl, argv[1], argv[2]);
@@ -415,7 +598,86 @@ static int run_command(struct session *s, int argc, char **argv)
 				 "mkdir, rmdir, mv, stat, info, whoami)", c);
 		return CLI_USAGE;
 	}
+	if (rc && argc > 1 && (!strcmp(c, "rm") || !strcmp(c, "rmdir") ||
+			       !strcmp(c, "mkdir") || !strcmp(c, "mv")))
+		return fail_path(c, rc == NCP_CC_NAME_EXISTS ? argv[2] : argv[1],
+				 rc);
 	return rc ? fail(c, argc > 1 ? argv[1] : NULL, rc) : CLI_OK;
+}
+
+/* The remote paths of a command, each an 8.3 name or refused before we
+ * join: a server says BAD_PATH or BAD_NAME, not why. */
+static int check_names(int argc, char **argv)
+{
+	const char *c = argv[0];
+
+	for (int i = 1; i < argc; i++) {
+		bool remote = strcmp(c, "get") ? strcmp(c, "put") || i == 2
+					       : i == 1;
+
+		if (remote && ncp_check_path(argv[i]))
+			return fail(c, argv[i], NCP_E_NOT83);
+	}
+	return CLI_OK;
+}
+
+/* -u without -p, stdin a terminal: ask, without echo (as LOGIN did). NULL
+ * if stdin is no terminal (a script: no password, as before) or the
+ * answer cannot be read. */
+static struct termios tty_saved;
+static int tty_fd = -1;
+
+static void tty_restore(int sig)
+{
+	if (tty_fd >= 0)
+		tcsetattr(tty_fd, TCSAFLUSH, &tty_saved);
+	if (sig) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+}
+
+static const char *ask_password(const char *user, char *buf, size_t cap)
+{
+	struct termios t;
+	void (*old_int)(int), (*old_term)(int);
+	int fd = STDIN_FILENO;
+	size_t n = 0;
+	bool ok = false;
+
+	if (!isatty(fd) || tcgetattr(fd, &tty_saved) < 0)
+		return NULL;
+	fprintf(stderr, "Password for %s: ", user);
+	fflush(stderr);
+	t = tty_saved;
+	t.c_lflag &= ~(tcflag_t)ECHO;
+	t.c_lflag |= ICANON;
+	tty_fd = fd;
+	old_int = signal(SIGINT, tty_restore);
+	old_term = signal(SIGTERM, tty_restore);
+	tcsetattr(fd, TCSAFLUSH, &t);
+	for (;;) {
+		char ch;
+		ssize_t r = read(fd, &ch, 1);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		if (ch == '\n' || ch == '\r') {
+			ok = true;
+			break;
+		}
+		if (n + 1 < cap)
+			buf[n++] = ch;
+	}
+	buf[n] = '\0';
+	tty_restore(0);
+	tty_fd = -1;
+	signal(SIGINT, old_int);
+	signal(SIGTERM, old_term);
+	fputc('\n', stderr);
+	return ok ? buf : NULL;
 }
 
 static const char *const commands[] = { "ls", "get", "put", "rm", "mkdir",
@@ -438,7 +700,10 @@ int cmd_ncp(int argc, char **argv)
 	struct session s;
 	const char *server = NULL, *user = "GUEST";
 	const char *pass = getenv("IPXLAB_NCP_PASSWORD");
-	bool login = true, known = false;
+	bool login = true, known = false, user_given = false;
+	char pwbuf[128];
+	struct ncp_client_opts co = { .retries = -1, .on_stall = on_stall,
+				      .stall_ctx = &s };
 	unsigned long bufsize = 4096;
 	double findto = 3;
 	struct ipx_addr addr;
@@ -458,6 +723,7 @@ int cmd_ncp(int argc, char **argv)
 			break;
 		case 'u':
 			user = optarg;
+			user_given = true;
 			break;
 		case 'p':
 			pass = optarg;
@@ -504,6 +770,11 @@ int cmd_ncp(int argc, char **argv)
 	}
 	if (check_args(argc - optind, argv + optind) != CLI_OK)
 		return CLI_USAGE;
+	if (check_names(argc - optind, argv + optind) != CLI_OK)
+		return CLI_FAIL;
+	/* No terminal (a script): no password, as before. */
+	if (login && user_given && !pass)
+		pass = ask_password(user, pwbuf, sizeof(pwbuf));
 	if (strlen(user) == 0 || strlen(user) > 47 ||
 	    (pass && strlen(pass) > 127)) {
 		cli_error("ncp", "--user must be 1 to 47 characters and "
@@ -516,7 +787,7 @@ int cmd_ncp(int argc, char **argv)
 	s.progress = isatty(STDERR_FILENO);
 	rc = ipx_sap_new(s.cn.node, NULL, &s.sap);
 	if (rc == IPX_OK)
-		rc = ncp_client_new(s.cn.node, NULL, &s.cl);
+		rc = ncp_client_new(s.cn.node, &co, &s.cl);
 	if (rc != IPX_OK) {
 		cli_error("ncp", "cannot start: %s", ipx_strerror(rc));
 		rc = CLI_FAIL;
@@ -524,6 +795,7 @@ int cmd_ncp(int argc, char **argv)
 	}
 	rc = ncp_find_server(s.cl, s.sap, server,
 			     (ipx_time)(findto * IPX_SEC), &addr, found);
+	snprintf(s.found, sizeof(s.found), "%s", found);
 	if (rc) {
 		if (rc == NCP_E_NOSERVER)
 			fprintf(stderr, "ipxlab ncp: no file server %s%sanswered "

@@ -14,6 +14,7 @@
 #define DEFAULT_RTO (100 * IPX_MSEC)
 #define DEFAULT_RTO_MAX (6 * IPX_SEC)
 #define DEFAULT_BUSY (6 * IPX_SEC)
+#define DEFAULT_STALL (2 * IPX_SEC)
 #define SERVER_SOCKET 0x0451
 
 #define NAME_(id, name, desc) name,
@@ -57,6 +58,9 @@ const char *ncp_strerror(int err)
 		return "interrupted";
 	case NCP_E_LOCAL:
 		return "a local file could not be read or written";
+	case NCP_E_NOT83:
+		return "not an 8.3 name (DOS names: 1 to 8 characters, then "
+		       "optionally a dot and 1 to 3 more)";
 	default:
 		return "unknown error";
 	}
@@ -219,7 +223,10 @@ static int transact(struct ncp_client *cl, uint16_t type, uint8_t function,
 	ipx_time rto = cl->opts.rto, wait;
 	int tries = 0;
 	uint8_t prev_seq;
-	bool sent = false;
+	bool sent = false, stalled = false;
+	ipx_time t0 = ipx_loop_now(cl->loop), deadline;
+	ipx_time stall_after = cl->opts.stall_after ? cl->opts.stall_after
+						     : DEFAULT_STALL;
 
 	if (len > sizeof(pkt) - NCP_REQ_HDR_LEN)
 		return IPX_ETOOBIG;
@@ -255,24 +262,52 @@ static int transact(struct ncp_client *cl, uint16_t type, uint8_t function,
 		}
 		cl->waiting = true;
 		cl->got = false;
+		deadline = ipx_loop_now(cl->loop) + wait;
 		for (;;) {
+			ipx_time now = ipx_loop_now(cl->loop);
+			ipx_time slice = ipx_time_before(now, deadline)
+						 ? deadline - now
+						 : 0;
+
+			/* Wake for the warning at its time, not at the next
+			 * retransmission's (3.1 s). */
+			if (!stalled && cl->opts.on_stall &&
+			    ipx_time_before(t0 + stall_after, now + slice))
+				slice = ipx_time_before(now, t0 + stall_after)
+						? t0 + stall_after - now
+						: 0;
 			cl->busy = false;
 			rc = ipx_loop_run_until(cl->loop, reply_or_busy, cl,
-						wait);
+						slice);
 			if (rc == IPX_ECLOSED) {
 				cl->waiting = false;
 				return NCP_E_INTERRUPTED;
 			}
 			if (cl->got)
 				break;
-			if (!cl->busy)
+			now = ipx_loop_now(cl->loop);
+			if (cl->busy) {
+				/* Still being worked on: the count starts
+				 * again. */
+				tries = 0;
+				t0 = now;
+				deadline = now + cl->opts.busy_wait;
+				continue;
+			}
+			if (!stalled && cl->opts.on_stall &&
+			    !ipx_time_before(now, t0 + stall_after)) {
+				stalled = true;
+				cl->stats.stalls++;
+				cl->opts.on_stall(cl->opts.stall_ctx, false);
+			}
+			if (!ipx_time_before(now, deadline))
 				break;
-			/* Still being worked on: the count starts again. */
-			tries = 0;
-			wait = cl->opts.busy_wait;
 		}
-		if (cl->got)
+		if (cl->got) {
+			if (stalled)
+				cl->opts.on_stall(cl->opts.stall_ctx, true);
 			break;
+		}
 		if (tries++ >= cl->opts.retries) {
 			if (!sent)	/* no route the whole time */
 				cl->seq = prev_seq;

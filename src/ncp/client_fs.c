@@ -424,3 +424,34 @@ int ncp_clear_record(struct ncp_client *cl, const struct ncp_fh *fh,
 	ipx_put32(b + k + 4, len);
 	return ncp_request(cl, 0x1E, b, k + 8, NULL, 0, NULL);
 }
+
+/* One name: 1-8 characters, optionally a dot and 0-3 more. */
+static bool name_83(const char *p, size_t n)
+{
+	const char *dot = memchr(p, '.', n);
+
+	if ((n == 1 && p[0] == '.') || (n == 2 && !memcmp(p, "..", 2)))
+		return true;
+	if (!dot)
+		return n >= 1 && n <= 8;
+	if (memchr(dot + 1, '.', n - (size_t)(dot + 1 - p)))
+		return false;
+	return dot > p && dot - p <= 8 && n - (size_t)(dot + 1 - p) <= 3;
+}
+
+int ncp_check_path(const char *path)
+{
+	const char *p = strchr(path, ':');
+
+	p = p ? p + 1 : path;
+	while (*p) {
+		size_t n = strcspn(p, "\\/");
+
+		if (n && !name_83(p, n))
+			return NCP_E_NOT83;
+		p += n;
+		if (*p)
+			p++;
+	}
+	return 0;
+}

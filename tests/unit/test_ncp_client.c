@@ -438,6 +438,110 @@ static void test_find_resends_and_falls_back(void **state)
 	assert_true(silent.nearest + silent.general >= 5);
 }
 
+/*
+ * A server that stops answering: the client says so at 2 s, while it
+ * goes on retransmitting, and again when the answers come back; one that
+ * never answers again fails after the retry time as before.
+ */
+struct stall_log {
+	struct ipx_loop *loop;
+	ipx_time at[4];
+	bool answering[4];
+	unsigned n;
+};
+
+static void on_stall(void *ctx, bool answering)
+{
+	struct stall_log *l = ctx;
+
+	if (l->n < 4) {
+		l->at[l->n] = ipx_loop_now(l->loop);
+		l->answering[l->n++] = answering;
+	}
+}
+
+struct mute {
+	struct ipx_socket *sock;
+	struct ipx_loop *loop;
+	ipx_time until;		/* silent before this time */
+};
+
+static void mute_rx(struct ipx_socket *sock, const struct ipx_header *hdr,
+		    const uint8_t *d, size_t len, void *ctx)
+{
+	struct mute *m = ctx;
+	uint8_t rep[16] = { 0x33, 0x33 };
+
+	if (len < 7 || ipx_time_before(ipx_loop_now(m->loop), m->until))
+		return;
+	rep[2] = d[2];
+	rep[3] = 1;
+	rep[4] = d[4];
+	rep[8] = 1;	/* a directory handle, for 0x16 */
+	ipx_socket_reply(sock, hdr, 17, rep, 10);
+}
+
+static void test_not_responding_is_said(void **state)
+{
+	struct ncprig *r = ncprig_new(NULL);
+	struct stall_log log = { .loop = r->net->loop };
+	struct mute m = { .loop = r->net->loop };
+	struct ncp_client_opts o = { .retries = 8, .on_stall = on_stall,
+				     .stall_ctx = &log };
+	struct ncp_client *cl;
+	struct ipx_addr a;
+	ipx_time t;
+
+	(void)state;
+	ncp_server_free(r->srv);
+	r->srv = NULL;
+	assert_int_equal(ipx_socket_open(r->srvnode->node, 0x451, mute_rx, &m,
+					 &m.sock), IPX_OK);
+	assert_int_equal(ncp_client_new(r->cli->node, &o, &cl), IPX_OK);
+	ncprig_server_addr(r, &a);
+	assert_int_equal(ncp_connect(cl, &a), 0);
+	assert_int_equal(log.n, 0);
+	/* silent for 5 s: said at 2 s, answering again at the first
+	 * retransmission after 5 s (0.1 + 0.2 + ... + 3.2 = 6.3 s) */
+	t = ipx_loop_now(r->net->loop);
+	m.until = t + 5 * IPX_SEC;
+	assert_int_equal(ncp_request(cl, 0x13, NULL, 0, NULL, 0, NULL), 0);
+	assert_int_equal(log.n, 2);
+	assert_false(log.answering[0]);
+	assert_int_equal(log.at[0] - t, 2 * IPX_SEC);
+	assert_true(log.answering[1]);
+	assert_true(log.at[1] - t >= 5 * IPX_SEC);
+	/* silent for good: said, then the time-out after the retries */
+	log.n = 0;
+	t = ipx_loop_now(r->net->loop);
+	m.until = t + 1000 * IPX_SEC;
+	assert_int_equal(ncp_request(cl, 0x13, NULL, 0, NULL, 0, NULL),
+			 NCP_E_TIMEOUT);
+	assert_int_equal(log.n, 1);
+	assert_int_equal(log.at[0] - t, 2 * IPX_SEC);
+	assert_true(ipx_loop_now(r->net->loop) - t > 10 * IPX_SEC);
+	ncp_client_abandon(cl);
+	ipx_socket_close(m.sock);
+	ncprig_free(r);
+}
+
+/* Names that are not 8.3 are refused with a word that says so. */
+static void test_check_path(void **state)
+{
+	(void)state;
+	assert_int_equal(ncp_check_path("SYS:PUBLIC\\LOGIN.EXE"), 0);
+	assert_int_equal(ncp_check_path("SYS:"), 0);
+	assert_int_equal(ncp_check_path("A/B/C.TX"), 0);
+	assert_int_equal(ncp_check_path("*.*"), 0);
+	assert_int_equal(ncp_check_path("..\\F.TXT"), 0);
+	assert_int_equal(ncp_check_path("LONGFILENAME.TXT"), NCP_E_NOT83);
+	assert_int_equal(ncp_check_path("SYS:DOCS\\F.HTML"), NCP_E_NOT83);
+	assert_int_equal(ncp_check_path("A.B.C"), NCP_E_NOT83);
+	assert_int_equal(ncp_check_path(".PROFILE"), NCP_E_NOT83);
+	assert_int_equal(ncp_check_path("NINECHARS\\X"), NCP_E_NOT83);
+	assert_non_null(strstr(ncp_strerror(NCP_E_NOT83), "not an 8.3 name"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -447,6 +551,8 @@ int main(void)
 		cmocka_unit_test(test_buffer_clamped_to_the_link),
 		cmocka_unit_test(test_unsent_request_keeps_the_sequence),
 		cmocka_unit_test(test_find_resends_and_falls_back),
+		cmocka_unit_test(test_not_responding_is_said),
+		cmocka_unit_test(test_check_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
