@@ -39,6 +39,7 @@ enum {
 	NCP_E_INTERRUPTED,	/* the loop was stopped (a signal) */
 	NCP_E_LOCAL,		/* a local file could not be read or written */
 	NCP_E_NOT83,		/* a name in a path is not a DOS 8.3 name */
+	NCP_E_CANCELLED,	/* ncp_client_cancel() ended the wait */
 };
 
 /* The message for any error a client call returns. */
@@ -116,6 +117,11 @@ int ncp_negotiate(struct ncp_client *cl, uint16_t want);
 uint16_t ncp_bufsize(const struct ncp_client *cl);
 /* Destroy the connection (0x5555). */
 int ncp_disconnect(struct ncp_client *cl);
+/* From a callback while a call waits (a server found again elsewhere):
+ * that call returns NCP_E_CANCELLED at once. */
+void ncp_client_cancel(struct ncp_client *cl);
+/* The server's address (of ncp_connect). */
+const struct ipx_addr *ncp_server_addr(const struct ncp_client *cl);
 
 /*
  * One raw request: function, data after the function byte; the reply

@@ -68,6 +68,16 @@ struct session {
 	struct ncp_client *cl;
 	bool progress;
 	char found[48];		/* the server's name */
+	/* To connect again (recovered()). */
+	const char *user, *pass;
+	bool login;
+	uint16_t bufsize;
+	/* While the server is silent: SAP queries for its name every
+	 * second; an answer from another address cancels the wait. */
+	struct ipx_timer refind;
+	bool moved;
+	struct ipx_addr moved_to;
+	unsigned reconnects;
 };
 
 static int fail(const char *what, const char *arg, int err)
@@ -96,11 +106,97 @@ static int fail_path(const char *what, const char *path, int err)
 	return CLI_FAIL;
 }
 
+static void refind_stop(struct session *s)
+{
+	ipx_timer_stop(s->cn.loop, &s->refind);
+	ipx_sap_on_response(s->sap, NULL, NULL);
+}
+
+/* The server of our name answering SAP from another address than the
+ * connection's: it was restarted there (a tunnel client's node is its UDP
+ * port), and the call waiting on the old address is cancelled. */
+static void on_refind_sap(const struct ipx_header *hdr,
+			  const struct ipx_sap_msg *m, void *ctx)
+{
+	struct session *s = ctx;
+
+	for (size_t i = 0; i < m->count; i++) {
+		struct ipx_sap_entry e = m->entries[i];
+
+		if (e.type != IPX_SAP_FILE_SERVER || e.hops >= IPX_SAP_DOWN ||
+		    strcasecmp(e.name, s->found) != 0)
+			continue;
+		if (e.addr.net == 0)
+			e.addr.net = hdr->src.net;
+		if (ipx_addr_eq(&e.addr, ncp_server_addr(s->cl)))
+			continue;
+		s->moved = true;
+		s->moved_to = e.addr;
+		refind_stop(s);
+		ncp_client_cancel(s->cl);
+		return;
+	}
+}
+
+static void on_refind_timer(struct ipx_loop *loop, struct ipx_timer *t,
+			    void *ctx)
+{
+	struct session *s = ctx;
+
+	(void)loop;
+	(void)t;
+	ipx_sap_on_response(s->sap, on_refind_sap, s);
+	ipx_sap_query(s->sap, IPX_SAP_GENERAL_QUERY, IPX_SAP_FILE_SERVER);
+}
+
+/*
+ * After a get's read or a put's write failed: if the server was found
+ * again (at another address, or at the same one, which then no longer
+ * knows our connection), a new connection and login, as a NetWare shell
+ * that reattaches. The caller opens its file again and goes on from the
+ * last byte acknowledged: reads are repeatable, and every write the old
+ * server acknowledged is on its disk (docs/ncp.md, Durability). True when
+ * connected again (*rc 0); else *rc is the error to report.
+ */
+static bool recovered(struct session *s, int *rc)
+{
+	struct ipx_addr to;
+	char as[IPX_ADDR_STRLEN];
+
+	if (*rc == NCP_E_CANCELLED && s->moved)
+		to = s->moved_to;
+	else if (*rc == (NCP_E_STATUS | NCP_STATUS_BAD_CONN))
+		to = *ncp_server_addr(s->cl);
+	else
+		return false;
+	s->moved = false;
+	refind_stop(s);
+	if (s->reconnects++ >= 3)
+		return false;
+	if (s->progress)
+		fputc('\n', stderr);
+	fprintf(stderr, "ipxlab ncp: server %s found again at %s: connecting "
+			"again\n",
+		s->found, ipx_addr_format(&to, as));
+	*rc = ncp_connect(s->cl, &to);
+	if (!*rc && s->login)
+		*rc = ncp_login(s->cl, s->user, s->pass);
+	if (!*rc)
+		*rc = ncp_negotiate(s->cl, s->bufsize);
+	return *rc == 0;
+}
+
 /* The client's word that the server is silent, then back (NetWare
- * shells: "Error receiving from network" while they retried). */
+ * shells: "Error receiving from network" while they retried); while it
+ * is silent, it is looked for again by name. */
 static void on_stall(void *ctx, bool answering)
 {
 	struct session *s = ctx;
+
+	if (answering)
+		refind_stop(s);
+	else if (s->found[0])
+		ipx_timer_start(s->cn.loop, &s->refind, 0, IPX_SEC);
 
 	if (s->progress)
 		fputc('\n', stderr);	/* off the progress line */
@@ -289,6 +385,9 @@ static int get_one(struct session *s, const char *remote, const char *local)
 		size_t got;
 
 		rc = ncp_read(s->cl, &fh, off, buf, CHUNK, &got);
+		if (rc && recovered(s, &rc) &&
+		    !(rc = ncp_open(s->cl, remote, NCP_OPEN_READ, &fh)))
+			continue;	/* the same offset again */
 		if (rc)
 			break;
 		if (got && write(out.fd, buf, got) != (ssize_t)got) {
@@ -485,7 +584,13 @@ static int do_put(struct session *s, const char *local, const char *remote)
 		}
 		if (n == 0)
 			break;
-		rc = ncp_write(s->cl, &fh, off, buf, (size_t)n);
+		for (;;) {
+			rc = ncp_write(s->cl, &fh, off, buf, (size_t)n);
+			if (rc && recovered(s, &rc) &&
+			    !(rc = ncp_open(s->cl, remote, NCP_OPEN_WRITE, &fh)))
+				continue;	/* this chunk again */
+			break;
+		}
 		if (rc)
 			break;
 		off += (uint32_t)n;
@@ -785,6 +890,11 @@ int cmd_ncp(int argc, char **argv)
 	if (rc != CLI_OK)
 		return rc;
 	s.progress = isatty(STDERR_FILENO);
+	s.user = user;
+	s.pass = pass ? pass : "";
+	s.login = login;
+	s.bufsize = (uint16_t)bufsize;
+	ipx_timer_init(&s.refind, on_refind_timer, &s);
 	rc = ipx_sap_new(s.cn.node, NULL, &s.sap);
 	if (rc == IPX_OK)
 		rc = ncp_client_new(s.cn.node, &co, &s.cl);
@@ -825,6 +935,8 @@ int cmd_ncp(int argc, char **argv)
 	}
 	rc = run_command(&s, argc - optind, argv + optind);
 out:
+	if (s.sap)
+		refind_stop(&s);
 	ncp_client_free(s.cl);	/* destroys the connection */
 	ipx_sap_free(s.sap);
 	cli_node_close(&s.cn);

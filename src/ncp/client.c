@@ -58,6 +58,8 @@ const char *ncp_strerror(int err)
 		return "interrupted";
 	case NCP_E_LOCAL:
 		return "a local file could not be read or written";
+	case NCP_E_CANCELLED:
+		return "cancelled";
 	case NCP_E_NOT83:
 		return "not an 8.3 name (DOS names: 1 to 8 characters, then "
 		       "optionally a dot and 1 to 3 more)";
@@ -210,7 +212,18 @@ static bool reply_or_busy(void *ctx)
 {
 	struct ncp_client *cl = ctx;
 
-	return cl->got || cl->busy;
+	return cl->got || cl->busy || cl->cancel;
+}
+
+void ncp_client_cancel(struct ncp_client *cl)
+{
+	if (cl->waiting)
+		cl->cancel = true;
+}
+
+const struct ipx_addr *ncp_server_addr(const struct ncp_client *cl)
+{
+	return &cl->server;
 }
 
 /* Send one request and wait for its reply, retransmitting. */
@@ -244,6 +257,7 @@ static int transact(struct ncp_client *cl, uint16_t type, uint8_t function,
 	cl->seq = h.seq;
 	cl->want_seq = h.seq;
 	cl->want_type = type;
+	cl->cancel = false;
 	cl->stats.requests++;
 	wait = rto;
 	for (;;) {
@@ -282,6 +296,11 @@ static int transact(struct ncp_client *cl, uint16_t type, uint8_t function,
 			if (rc == IPX_ECLOSED) {
 				cl->waiting = false;
 				return NCP_E_INTERRUPTED;
+			}
+			if (cl->cancel && !cl->got) {
+				cl->cancel = false;
+				cl->waiting = false;
+				return NCP_E_CANCELLED;
 			}
 			if (cl->got)
 				break;

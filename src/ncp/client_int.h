@@ -28,6 +28,7 @@ struct ncp_client {
 	uint8_t want_seq;
 	uint16_t want_type;	/* request type sent */
 	bool got, busy;
+	bool cancel;		/* ncp_client_cancel */
 	uint8_t reply[NCP_CLI_MAX];
 	size_t reply_len;
 	/* SAP search. */
