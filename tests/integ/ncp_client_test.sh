@@ -130,7 +130,7 @@ fi
 # stdout and stdin.
 echo "small file" >"$TMP/small"
 n put "$TMP/small" SYS:SMALL.TXT &&
-	[ "$(n get SMALL.TXT - 2>/dev/null)" = "small file" ] &&
+	[ "$(cd "$TMP" && n get SMALL.TXT - 2>/dev/null)" = "small file" ] && [ ! -e "$TMP/-" ] &&
 	pass "get X - writes to stdout" || fail "get X - writes to stdout"
 head -c 300000 /dev/urandom >"$TMP/piped"
 cat "$TMP/piped" | n put - SYS:PIPED.BIN 2>"$TMP/stdin.err" && cmp -s "$TMP/piped" "$TMP/sys/PIPED.BIN" &&
