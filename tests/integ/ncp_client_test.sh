@@ -7,8 +7,8 @@
 # takes ~14 s, so the server's death lands in the middle of it): the server killed
 # in the middle of a get: "not responding" within ~3 s, the partial data
 # never under the final name, a failure after the retry time, and with
-# the server started again (a new address) the get finds it again by
-# name and completes; stdout and stdin ("-"); -u on a terminal without
+# the server started again (a new address) a get and a put find it again
+# by name and complete; stdout and stdin ("-"); -u on a terminal without
 # -p asks for the password without echo; the messages "exists",
 # "not found", "not an 8.3 name"; put into an existing directory.
 set -u
@@ -125,6 +125,20 @@ if [ $rc = 0 ] && cmp -s "$TMP/sys/MID.BIN" "$TMP/out/mid" &&
 	pass "a server killed and started again: the get reconnects by name and completes"
 else
 	fail "a server killed and started again: the get reconnects" "rc=$rc" "$TMP/again.err"
+fi
+
+# The same in the middle of a put: it goes on from the last byte
+# acknowledged and the file is whole.
+n put "$TMP/sys/MID.BIN" SYS:MIDPUT.BIN 2>"$TMP/again.err" & c=$!
+sleep 1
+kill -9 "$SERVER"
+sleep 2.5
+start_server || fail "the server restarts" "$TMP/server.err"
+wait "$c"; rc=$?
+if [ $rc = 0 ] && cmp -s "$TMP/sys/MID.BIN" "$TMP/sys/MIDPUT.BIN" && has "$TMP/again.err" "found again"; then
+	pass "a server killed and started again: the put reconnects and the file is whole"
+else
+	fail "a server killed and started again: the put reconnects" "rc=$rc" "$TMP/again.err"
 fi
 
 # stdout and stdin.
