@@ -216,7 +216,8 @@ int spx_close(struct spx_conn *c);
  * queued; we keep receiving. The connection closes with IPX_OK once both
  * sides have released and each release is acknowledged. A peer that
  * answers the release with a plain ACK rather than 0xFD has no orderly
- * release: we then send the informed disconnect. */
+ * release: we go on receiving until it disconnects (IPX_OK when that
+ * comes after all our data). */
 int spx_release(struct spx_conn *c);
 /* Informed disconnect now, without waiting for queued data (an
  * interrupted program): a 0xFE system packet goes out at once and the

@@ -18,6 +18,7 @@
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
 #include "ipxlab/log.h"
+#include "ipxlab/nb_stream.h"
 #include "ipxlab/netbios.h"
 
 #define MAX_NAMES 16
@@ -53,8 +54,12 @@ void help_netbios(FILE *out)
 		"                      listen: exit 1 if no call comes by then\n"
 		"  -x, --hex           recv: payloads in hex\n"
 		"      --stats         print the NetBIOS counters at the end\n"
-		"Exit status: 0 success (a session ended by a hang up), 1 a failure\n"
-		"with its NetBIOS return code, 2 bad usage.\n" CLI_NODE_OPTS_HELP);
+		"listen and call: the end of our input is sent as an empty message\n"
+		"(NetBIOS has no half-close), and the session is hung up once both\n"
+		"ends' data is through, whichever input ends first.\n"
+		"Exit status: 0 success (for listen and call: all our input was\n"
+		"delivered and all the peer's data written), 1 a failure with its\n"
+		"NetBIOS return code or what was cut short, 2 bad usage.\n" CLI_NODE_OPTS_HELP);
 }
 
 struct opts {
@@ -78,11 +83,9 @@ static struct {
 	struct netbios *nb;
 	struct opts o;
 	/* netcat */
-	struct job *send, *recv, *hangup;
-	bool sending, stdin_watched, stdin_eof, read_any, closing;
-	bool finished;
+	struct nb_stream *stream;
+	bool stdin_watched, finished;
 	int result;
-	uint64_t bytes_in, bytes_out;	/* sent, received */
 	/* recv */
 	unsigned long got;
 	bool out_closed;
@@ -531,84 +534,95 @@ static int do_recv(const char *name)
 
 /* ---- netcat over a session ---- */
 
-static void end_session(int result)
+/*
+ * The stream (ipxlab/nb_stream.h) carries standard input and output and
+ * decides the end: our end of data is a zero-length message, and the
+ * session is hung up once both ends' are through, so neither side's end
+ * of input cuts off the other's data.
+ */
+static void stdin_watch(unsigned ev)
 {
+	if (nc.stdin_watched)
+		ipx_loop_mod_fd(nc.cn.loop, STDIN_FILENO, ev);
+}
+
+static long stream_read(void *ctx, uint8_t *buf, size_t n)
+{
+	ssize_t r = read(STDIN_FILENO, buf, n);
+
+	(void)ctx;
+	if (r > 0) {
+		stdin_watch(0);	/* until the stream asks again */
+		return (long)r;
+	}
+	if (r < 0 && (errno == EAGAIN || errno == EINTR)) {
+		stdin_watch(IPX_EV_READ);
+		return -1;
+	}
+	if (r < 0)
+		cli_error("netbios", "standard input: %s: taken as its end",
+			  strerror(errno));
+	if (nc.stdin_watched) {
+		ipx_loop_del_fd(nc.cn.loop, STDIN_FILENO);
+		nc.stdin_watched = false;
+	}
+	return 0;
+}
+
+static bool stream_write(void *ctx, const uint8_t *buf, size_t n)
+{
+	(void)ctx;
+	if (fwrite(buf, 1, n, stdout) != n || fflush(stdout) == EOF) {
+		cli_error("netbios", "standard output closed: hanging up");
+		return false;
+	}
+	return true;
+}
+
+static void stream_done(void *ctx, int result)
+{
+	struct nb_stream_status st;
+
+	(void)ctx;
+	nb_stream_get_status(nc.stream, &st);
 	nc.finished = true;
-	nc.result = result;
+	nc.result = result == NB_STREAM_OK ? CLI_OK : CLI_FAIL;
 	if (nc.stdin_watched) {
 		ipx_loop_del_fd(nc.cn.loop, STDIN_FILENO);
 		nc.stdin_watched = false;
 	}
+	switch (result) {
+	case NB_STREAM_OK:
+		ipx_info("session closed%s: sent %llu bytes, received %llu%s",
+			 st.closed_by_peer ? " by the peer" : "",
+			 (unsigned long long)st.sent,
+			 (unsigned long long)st.received,
+			 st.retcode ? " (our session end was not acknowledged)"
+				    : "");
+		break;
+	case NB_STREAM_PEER_EARLY:
+	case NB_STREAM_CUT:
+		cli_error("netbios",
+			  "session closed by the peer before %s: sent %llu "
+			  "bytes%s, received %llu",
+			  !st.peer_ended ? "the end of its data (interrupted?)"
+					 : "all our data was through",
+			  (unsigned long long)st.sent,
+			  st.input_ended ? "" : " (our input had not ended)",
+			  (unsigned long long)st.received);
+		break;
+	case NB_STREAM_OUTPUT:
+		break;	/* said when it failed */
+	default:
+		nb_fail("session", NULL, st.retcode);
+	}
 }
 
-static void hang_up(void)
-{
-	if (nc.closing || nc.finished)
-		return;
-	nc.closing = true;
-	nc.hangup->ncb.lsn = nc.recv->ncb.lsn;
-	if (nb_submit(nc.nb, &nc.hangup->ncb) != NB_RC_PENDING)
-		end_session(CLI_OK);
-}
-
-static void pump_stdin(void);
-
-static void on_sent(struct nb_ncb *ncb)
-{
-	IF_EXITING_RETURN();
-	nc.sending = false;
-	if (ncb->retcode == NB_RC_OK)
-		nc.bytes_in += ncb->length;
-	if (ncb->retcode != NB_RC_OK) {
-		if (ncb->retcode != NB_RC_CLOSED) {
-			nb_fail("send", NULL, ncb->retcode);
-			end_session(CLI_FAIL);
-		}
-		return;
-	}
-	pump_stdin();
-}
-
-/* Read standard input into one SEND at a time. */
-static void pump_stdin(void)
-{
-	ssize_t n;
-
-	if (nc.sending || nc.stdin_eof || nc.finished || nc.closing)
-		return;
-	n = read(STDIN_FILENO, nc.send->buf, sizeof(nc.send->buf));
-	if (n > 0) {
-		uint8_t rc;
-
-		nc.read_any = true;
-		nc.send->ncb.length = (uint16_t)n;
-		nc.send->ncb.lsn = nc.recv->ncb.lsn;
-		rc = nb_submit(nc.nb, &nc.send->ncb);
-		if (rc != NB_RC_PENDING) {
-			nb_fail("send", NULL, rc);
-			end_session(CLI_FAIL);
-			return;
-		}
-		nc.sending = true;
-		if (nc.stdin_watched)
-			ipx_loop_mod_fd(nc.cn.loop, STDIN_FILENO, 0);
-		return;
-	}
-	if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-		if (nc.stdin_watched)
-			ipx_loop_mod_fd(nc.cn.loop, STDIN_FILENO, IPX_EV_READ);
-		return;
-	}
-	/* End of input: hang up (after the last SEND, which is done). A
-	 * side that never had input leaves that to its peer. */
-	nc.stdin_eof = true;
-	if (nc.stdin_watched) {
-		ipx_loop_del_fd(nc.cn.loop, STDIN_FILENO);
-		nc.stdin_watched = false;
-	}
-	if (nc.read_any)
-		hang_up();
-}
+static const struct nb_stream_io stream_io = {
+	.read = stream_read,
+	.write = stream_write,
+	.done = stream_done,
+};
 
 static void on_stdin(struct ipx_loop *loop, int fd, unsigned ev, void *ctx)
 {
@@ -616,49 +630,7 @@ static void on_stdin(struct ipx_loop *loop, int fd, unsigned ev, void *ctx)
 	(void)fd;
 	(void)ev;
 	(void)ctx;
-	pump_stdin();
-}
-
-static void on_received(struct nb_ncb *ncb)
-{
-	uint8_t rc = ncb->retcode;
-
-	IF_EXITING_RETURN();
-	if ((rc == NB_RC_OK || rc == NB_RC_INCOMPLETE) && ncb->length &&
-	    (fwrite(ncb->buffer, 1, ncb->length, stdout) != ncb->length ||
-	     fflush(stdout) == EOF)) {
-		cli_error("netbios", "standard output closed");
-		hang_up();
-		return;
-	}
-	if (rc == NB_RC_OK || rc == NB_RC_INCOMPLETE) {
-		nc.bytes_out += ncb->length;
-		ncb->length = NB_MAX_MESSAGE;
-		rc = nb_submit(nc.nb, ncb);
-		if (rc == NB_RC_PENDING)
-			return;
-	}
-	if (nc.closing && rc == NB_RC_CLOSED)
-		return;	/* our own HANG UP ended it; on_hung_up reports */
-	if (rc == NB_RC_CLOSED) {
-		ipx_info("session closed by the peer");
-		end_session(CLI_OK);
-		return;
-	}
-	nb_fail("session", NULL, rc);
-	end_session(CLI_FAIL);
-}
-
-static void on_hung_up(struct nb_ncb *ncb)
-{
-	IF_EXITING_RETURN();
-	if (ncb->retcode == NB_RC_OK) {
-		ipx_info("session closed");
-		end_session(CLI_OK);
-	} else {
-		nb_fail("hang up", NULL, ncb->retcode);
-		end_session(CLI_FAIL);
-	}
+	nb_stream_input(nc.stream);
 }
 
 static bool session_over(void *ctx)
@@ -667,35 +639,35 @@ static bool session_over(void *ctx)
 	return nc.finished;
 }
 
-/* The session is up (lsn in nc.recv): carry data both ways. */
-static int netcat(void)
+/* The session 'lsn' is up: carry data both ways. */
+static int netcat(uint8_t lsn)
 {
-	int rc;
+	struct nb_stream_status st;
+	uint8_t rc;
+	int lr;
 
-	nc.recv->ncb.post = on_received;
-	nc.recv->ncb.length = NB_MAX_MESSAGE;
-	nc.send->ncb.command = NB_SEND;
-	nc.send->ncb.post = on_sent;
-	nc.hangup->ncb.post = on_hung_up;
-	if (nb_submit(nc.nb, &nc.recv->ncb) != NB_RC_PENDING) {
-		nb_fail("receive", NULL, nc.recv->ncb.retcode);
+	/* Watched from the start, but read only when the stream asks. */
+	nc.stdin_watched = cli_stdin_watch(nc.cn.loop, on_stdin, NULL);
+	stdin_watch(0);
+	nc.stream = nb_stream_start(nc.nb, lsn, &stream_io, NULL, &rc);
+	if (!nc.stream) {
+		nb_fail("receive", NULL, rc);
 		return CLI_FAIL;
 	}
-	nc.stdin_watched = cli_stdin_watch(nc.cn.loop, on_stdin, NULL);
-	pump_stdin();
-	rc = ipx_loop_run_until(nc.cn.loop, session_over, NULL, UINT64_MAX / 4);
+	lr = ipx_loop_run_until(nc.cn.loop, session_over, NULL, UINT64_MAX / 4);
 	fflush(stdout);
-	if (rc != IPX_OK && !nc.finished) {
+	if (lr != IPX_OK && !nc.finished) {
 		/* SIGINT/SIGTERM: tell the peer now rather than leave it to
 		 * its watchdog. */
 		nc.exiting = true;
-		nb_session_disconnect(nc.nb, nc.recv->ncb.lsn);
+		nb_stream_get_status(nc.stream, &st);
+		nb_stream_abort(nc.stream);
 		ipx_loop_run_once(nc.cn.loop, 0);	/* sent now */
 		cli_error("netbios",
 			  "interrupted: sent %llu bytes, received %llu; session "
 			  "end sent",
-			  (unsigned long long)nc.bytes_in,
-			  (unsigned long long)nc.bytes_out);
+			  (unsigned long long)st.sent,
+			  (unsigned long long)st.received);
 		return CLI_FAIL;
 	}
 	return nc.result;
@@ -709,9 +681,6 @@ static int do_session(bool listen, const char *name)
 	bool no = false;
 	int ret;
 
-	nc.recv = job_new(NB_RECEIVE);
-	nc.send = job_new(NB_SEND);
-	nc.hangup = job_new(NB_HANG_UP);
 	if (listen) {
 		if (parse_name("name", name, false, j->ncb.name) < 0 ||
 		    parse_name("--from", nc.o.from ? nc.o.from : "*", true,
@@ -776,8 +745,7 @@ static int do_session(bool listen, const char *name)
 			 nb_name_format(j->ncb.callname, n),
 			 ipx_addr_format(&j->ncb.remote, a), si.max_data);
 	}
-	nc.recv->ncb.lsn = j->ncb.lsn;
-	ret = netcat();
+	ret = netcat(j->ncb.lsn);
 out:
 	return ret;
 }
@@ -968,6 +936,8 @@ int cmd_netbios(int argc, char **argv)
 	/* Let what is queued (a last ack, a deregister) leave. */
 	ipx_loop_run_once(nc.cn.loop, 0);
 	nb_close(nc.nb);
+	if (nc.stream)
+		nb_stream_free(nc.stream);	/* nothing of it pending now */
 	cli_node_close(&nc.cn);
 	while (nc.njobs)
 		free(nc.jobs[--nc.njobs]);

@@ -27,7 +27,8 @@ void help_spx(FILE *out)
 		"  ipxlab spx connect ADDR     open a session to ADDR\n\n"
 		"Carries standard input to the peer and the peer's data to standard\n"
 		"output, like netcat. End of input ends our direction only (orderly\n"
-		"release); the session ends when the peer's input has ended too.\n"
+		"release); the session ends when the peer's input has ended too\n"
+		"(a peer without orderly release: when it disconnects).\n"
 		"Exit 0 when everything we sent was acknowledged and everything the\n"
 		"peer sent was received and written, 1 otherwise. A listener takes\n"
 		"one session and refuses further callers at once. SIGINT/SIGTERM\n"
@@ -35,6 +36,11 @@ void help_spx(FILE *out)
 		"  --spx1              offer SPX I only (stop-and-wait, 534-byte packets)\n"
 		"  --window N          SPX II window in packets (default 32)\n"
 		"  --stats             print the session's counters at the end\n"
+		"  --disconnect-at-eof at the end of input, disconnect once all of it\n"
+		"                      is acknowledged, instead of the release (for\n"
+		"                      a peer without orderly release that waits\n"
+		"                      for us, e.g. ipxcat -l; what it has still to\n"
+		"                      send is cut off)\n"
 		"  --connect-timeout S give up connecting after S seconds (default 10)\n" CLI_NODE_OPTS_HELP);
 }
 
@@ -46,6 +52,8 @@ struct nc {
 	struct ipx_hook flush_out;
 	bool stdin_regular, stdin_watched, stdin_eof;
 	bool peer_done;		/* the peer's end of data arrived */
+	bool close_at_eof;	/* --disconnect-at-eof */
+	bool we_closed;		/* ... and our disconnect went in */
 	bool out_failed;	/* standard output could not take data */
 	bool interrupted;	/* by a signal: closing quietly */
 	bool done, stats;
@@ -97,13 +105,19 @@ static void pump_stdin(void)
 			return;
 		}
 		/* End of input: our end of data follows what is queued; we
-		 * go on receiving until the peer's ends too. */
+		 * go on receiving until the peer's ends too (or, asked to,
+		 * disconnect once all of ours is acknowledged). */
 		nc.stdin_eof = true;
 		if (nc.stdin_watched) {
 			ipx_loop_del_fd(nc.cn.loop, STDIN_FILENO);
 			nc.stdin_watched = false;
 		}
-		spx_release(nc.conn);
+		if (nc.close_at_eof) {
+			nc.we_closed = true;
+			spx_close(nc.conn);
+		} else {
+			spx_release(nc.conn);
+		}
 		return;
 	}
 }
@@ -223,8 +237,16 @@ static void on_closed(struct spx_conn *c, int reason, void *ctx)
 		cli_error("spx", "session ended by the peer before our input "
 				 "ended (%llu bytes sent)",
 			  (unsigned long long)nc.bytes_in);
+	else if (nc.we_closed && !nc.peer_done)
+		ipx_info("session closed by our disconnect (%llu bytes sent, "
+			 "received %llu)",
+			 (unsigned long long)nc.bytes_in,
+			 (unsigned long long)nc.bytes_out);
 	else if (!nc.peer_done)
-		ipx_info("session closed by the peer's disconnect");
+		ipx_info("session closed by the peer's disconnect (%llu bytes "
+			 "sent, received %llu)",
+			 (unsigned long long)nc.bytes_in,
+			 (unsigned long long)nc.bytes_out);
 	else
 		ipx_info("session closed");
 }
@@ -326,6 +348,7 @@ int cmd_spx(int argc, char **argv)
 		{ "window", required_argument, NULL, OPT_FIRST_CMD + 1 },
 		{ "stats", no_argument, NULL, OPT_FIRST_CMD + 2 },
 		{ "connect-timeout", required_argument, NULL, OPT_FIRST_CMD + 3 },
+		{ "disconnect-at-eof", no_argument, NULL, OPT_FIRST_CMD + 4 },
 		CLI_NODE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -385,6 +408,9 @@ int cmd_spx(int argc, char **argv)
 			so.connect_timeout = (ipx_time)(t * IPX_SEC);
 			break;
 		}
+		case OPT_FIRST_CMD + 4:
+			nc.close_at_eof = true;
+			break;
 		case 'h':
 			cli_usage_line(stdout, "spx");
 			help_spx(stdout);

@@ -701,8 +701,9 @@ static void peer_disconnect(struct spx_conn *c, uint16_t fe_seq, bool sys)
 							: IPX_ECLOSED);
 }
 
-/* Our release is acknowledged: the end once the peer's is in too; a
- * peer without orderly release gets the informed disconnect instead. */
+/* Our release is acknowledged: the end once the peer's is in too. A
+ * peer without orderly release (a plain ACK answered it) may still be
+ * sending: the session goes on until it disconnects. */
 static void release_done(struct spx_conn *c)
 {
 	if (c->peer_released) {
@@ -711,12 +712,9 @@ static void release_done(struct spx_conn *c)
 		spx_conn_finish(c, IPX_OK);
 		return;
 	}
-	if (c->release_plain && !c->close_queued &&
-	    c->state == SPX_ESTABLISHED) {
-		c->close_queued = true;
-		if (enqueue(c, NULL, 0, 0, SPX_DS_DISCONNECT))
-			pump(c);
-	}
+	if (c->release_plain)
+		ipx_debug("spx: the peer has no orderly release: receiving "
+			  "until it disconnects");
 }
 
 /* The peer's release arrived in sequence: answer 0xFD, tell the

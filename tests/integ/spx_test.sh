@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # spx_test.sh [IPXLAB] - end-to-end tests of `ipxlab spx` over a real hub on
 # loopback: files cross byte-identical over SPX II and SPX I, both ways at
-# once with each input ending at its own time, a busy listener refuses a
+# once with each input ending at its own time, --disconnect-at-eof for a
+# peer that waits for our disconnect, a busy listener refuses a
 # second caller at once, SIGINT/SIGTERM on either side ends the peer at
 # once, a connect to nobody fails clearly, and a peer killed mid-transfer
 # ends the session within the abort timeout set in SHELL.CFG.
@@ -61,6 +62,24 @@ both_ways() {
 }
 both_ways "SPX II" 5101
 both_ways "SPX I" 5106 --spx1
+
+# --disconnect-at-eof: for a peer that waits for us (a receive-only peer
+# whose input stays open, as ipxcat -l): the caller disconnects once its
+# 2 MB are acknowledged and exits 0; the listener has them all, and exits
+# 1 (its own input had not ended).
+mkfifo "$TMP/open"
+exec 6<>"$TMP/open"
+rm -f "$TMP/d.err"
+timeout 30 "$BIN" spx listen 5102 --hub "$HUB" <"$TMP/open" >"$TMP/d.out" 2>"$TMP/d.err" & l=$!; PIDS+=($l)
+wait_for "$TMP/d.err" "listening on"
+addr=$(sed -n 's/^listening on //p' "$TMP/d.err")
+timeout 30 "$BIN" spx connect "$addr" --hub "$HUB" --disconnect-at-eof <"$TMP/in.bin" 2>"$TMP/dc.err"; rc=$?
+wait $l; lrc=$?
+exec 6>&-
+[ $rc = 0 ] && [ $lrc = 1 ] && cmp -s "$TMP/in.bin" "$TMP/d.out" && grep -q "session closed by our disconnect" "$TMP/dc.err" &&
+	grep -q "session ended by the peer before our input ended" "$TMP/d.err" &&
+	pass "--disconnect-at-eof: 2 MB through, the caller disconnects and exits 0" ||
+	fail "--disconnect-at-eof" "connect rc=$rc listen rc=$lrc" "$(cat "$TMP/dc.err" "$TMP/d.err")"
 
 # A busy listener refuses a second caller at once, and says so.
 mkfifo "$TMP/hold"

@@ -6,7 +6,11 @@
  * allocation, drops out-of-order data without a word, and answers a
  * disconnect (0xFE) with 0xFF whose acknowledge number covers the data
  * before it but not the 0xFE itself. Datastream types it does not know
- * (an orderly release, 0xFC) are ordinary data to it.
+ * (an orderly release, 0xFC) are ordinary data to it. It can also send
+ * (spxpeer_send): go-back-N within the allocation we grant, the ACK bit
+ * on every packet, then its informed disconnect (0xFE as a sequenced
+ * data packet) once all of it is acknowledged, as ipxcat does at the end
+ * of its input; it has no orderly release of its own.
  */
 #ifndef IPXLAB_TEST_SPXPEER_H
 #define IPXLAB_TEST_SPXPEER_H
@@ -26,6 +30,14 @@ struct spxpeer_stats {
 	unsigned dropped;	/* out of order or duplicate */
 	unsigned unknown_ds;	/* in-order packets of a type it ignores */
 	bool disconnected;	/* took a 0xFE and answered 0xFF */
+	/* sending */
+	uint64_t tx_acked;	/* of its bytes, acknowledged */
+	unsigned retransmits;	/* go-back-N restarts */
+	bool fe_sent;		/* its own 0xFE went out */
+	bool fe_answered;	/* ... and a 0xFF came back */
+	/* the largest allocation (alloc - ack + 1) the other side granted
+	 * in any packet: never more than the receive slots it holds */
+	unsigned granted_max;
 };
 
 struct spxpeer;
@@ -36,6 +48,10 @@ struct spxpeer *spxpeer_new(struct ipx_node *node, uint16_t socket,
 			    unsigned window, size_t max_pkt);
 void spxpeer_free(struct spxpeer *p);
 const struct spxpeer_stats *spxpeer_stats(const struct spxpeer *p);
+/* Send 'len' bytes (copied) once connected; spxpeer_close(): the
+ * disconnect, as soon as everything queued is acknowledged. */
+void spxpeer_send(struct spxpeer *p, const uint8_t *data, size_t len);
+void spxpeer_close(struct spxpeer *p);
 /* The FNV-1a hash spxpeer keeps, for the expected bytes. */
 uint64_t spxpeer_hash(uint64_t h, const uint8_t *data, size_t len);
 #define SPXPEER_HASH_INIT 14695981039346656037ull

@@ -391,6 +391,29 @@ static void full_size_datagram_is_relayed(void **state)
 	assert_int_equal(r->n, 1);
 }
 
+/* From the uplink (a bridge, a WAN module) the limit is the same: 1,424
+ * bytes are delivered whole, one more is refused. */
+static void full_size_datagram_from_the_uplink_is_delivered(void **state)
+{
+	struct hub_rig *r = *state;
+	static uint8_t p[1425];
+	uint8_t to[6];
+
+	hubrig_register(r, 5000, 0);
+	hubrig_node(5000, to);
+	data(p, 6000, to, "");
+	for (size_t i = 30; i < sizeof(p); i++)
+		p[i] = (uint8_t)(i * 5);
+	ipx_put16(p + 2, 1424);
+	r->n = 0;
+	assert_int_equal(ipx_hub_deliver(r->hub, p, 1424), 1);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(r->out[0].len, 1424);
+	assert_memory_equal(r->out[0].pkt, p, 1424);
+	assert_int_equal(ipx_hub_deliver(r->hub, p, 1425), 0);
+	assert_int_equal(r->n, 1);
+}
+
 static void silent_clients_get_keepalives_then_leave(void **state)
 {
 	struct hub_rig *r = *state;
@@ -554,6 +577,7 @@ int main(void)
 		T(forged_and_bad_datagrams_are_dropped_and_counted),
 		T(made_up_and_forged_sources_are_dropped),
 		T(full_size_datagram_is_relayed),
+		T(full_size_datagram_from_the_uplink_is_delivered),
 		T(other_networks_go_to_the_other_routers),
 		T(stats_print_every_counter_and_client),
 		T(capture_sees_both_directions),

@@ -1,7 +1,7 @@
 /*
  * test_rip_rules.c - the RIP and forwarding rules that other rules could
  * hide, each in a set-up where only that rule decides: split horizon seen
- * on the wire, route lookup skipping a link that is down, no packet sent
+ * on the wire, a route 15 hops away advertised as 15, route lookup skipping a link that is down, no packet sent
  * back out the link it came in on, the expiry timer following the earliest
  * of several routes, an equal copy from a second router not replacing the
  * first, and the response counter. Routers X and Y are made up: their
@@ -115,6 +115,80 @@ static void split_horizon_keeps_a_route_off_its_own_link(void **state)
 	svcnet_free(n);
 }
 
+/* ---- the hop limit, seen on B ---- */
+
+struct far {
+	unsigned n40, n40_at_15, n40_unreachable;	/* 0x40: 14 hops from R */
+	unsigned n41_reachable;				/* 0x41: 15 hops from R */
+};
+
+static void listen_far(struct ipx_socket *s, const struct ipx_header *h,
+		       const uint8_t *data, size_t len, void *ctx)
+{
+	struct far *f = ctx;
+	struct ipx_rip_msg m;
+
+	(void)s;
+	(void)h;
+	if (ipx_rip_decode(data, len, &m, NULL) != IPX_OK ||
+	    m.op != IPX_RIP_RESPONSE)
+		return;
+	for (size_t i = 0; i < m.count; i++) {
+		if (m.entries[i].net == 0x40) {
+			f->n40++;
+			f->n40_at_15 += m.entries[i].hops == 15;
+			f->n40_unreachable +=
+				m.entries[i].hops >= IPX_RIP_UNREACHABLE;
+		}
+		if (m.entries[i].net == 0x41)
+			f->n41_reachable +=
+				m.entries[i].hops < IPX_RIP_UNREACHABLE;
+	}
+}
+
+/* A route R holds at 14 hops is 15 hops from a node on B: R says so, as
+ * 15 (the farthest reachable), in its triggered update, its periodic
+ * broadcasts and its answer to a request; one R holds at 15 would be 16
+ * from there and is never said as reachable. */
+static void a_route_15_hops_away_is_advertised_as_15(void **state)
+{
+	static const uint32_t nets[] = { NET_A, NET_B };
+	struct svcnet *n = svcnet_new(2, nets);
+	struct svcnode *r = svcnet_add(n, SVC_ROUTER, (int[]){ 0, 1 }, 2);
+	struct svcnode *hb = svcnet_add(n, 0, (int[]){ 1 }, 1);
+	struct ipx_rip_msg req = { .op = IPX_RIP_REQUEST, .count = 1 };
+	struct ipx_addr bcast = { .net = NET_B, .socket = IPX_SOCK_RIP };
+	uint8_t p[IPX_RIP_MAX_LEN];
+	struct far f = { 0 };
+	struct ipx_socket *s;
+	unsigned before;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(ipx_socket_open(hb->node, IPX_SOCK_RIP, listen_far,
+					 &f, &s), IPX_OK);
+	run(n, IPX_SEC);
+	says(r, 0, node_x, 0x40, 14, 20);
+	says(r, 0, node_x, 0x41, 15, 21);
+	assert_true(has_route(r, 0x40));
+	run(n, IPX_SEC);
+	assert_true(f.n40 >= 1);	/* the triggered update */
+	run(n, 61 * IPX_SEC);
+	assert_true(f.n40 >= 2);	/* and the periodic one */
+	before = f.n40;
+	req.entries[0].net = IPX_RIP_ALL_NETS;
+	len = ipx_rip_encode(&req, p, sizeof(p));
+	memset(bcast.node, 0xFF, 6);
+	assert_int_equal(ipx_socket_sendto(s, &bcast, IPX_TYPE_RIP, p, len),
+			 IPX_OK);
+	run(n, IPX_SEC);
+	assert_true(f.n40 > before);	/* the answer */
+	assert_int_equal(f.n40_at_15, f.n40);
+	assert_int_equal(f.n40_unreachable, 0);
+	assert_int_equal(f.n41_reachable, 0);
+	svcnet_free(n);
+}
+
 /* ---- lookup, forwarding ---- */
 
 static void lookup_skips_links_that_are_down(void **state)
@@ -223,6 +297,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(split_horizon_keeps_a_route_off_its_own_link),
+		cmocka_unit_test(a_route_15_hops_away_is_advertised_as_15),
 		cmocka_unit_test(lookup_skips_links_that_are_down),
 		cmocka_unit_test(nothing_goes_back_out_the_link_it_came_in_on),
 		cmocka_unit_test(expiry_follows_the_earliest_of_several_routes),

@@ -4,8 +4,9 @@
  * nearest and general queries are answered, entries expire after 180 s of
  * silence and vanish at once when a service goes down, responses carry at
  * most 7 entries, the codec rejects bad input by name; split horizon seen
- * on the wire, a response that crossed a router dropped, and an equal copy
- * from a second router not replacing the first.
+ * on the wire (for services going down too), a response that crossed a
+ * router dropped, and an equal copy from a second router not replacing
+ * the first.
  */
 #include "cm.h"
 
@@ -396,6 +397,89 @@ static void sap_says(struct topo *t, const uint8_t from[6], const char *name,
 static const uint8_t node_x[6] = { 2, 0, 0, 0, 0x58, 2 };
 static const uint8_t node_y[6] = { 2, 0, 0, 0, 0x59, 2 };
 
+/* Going-down entries (16 hops) each router says on B, per name. */
+static const char *const dead_names[3] = { "FAR", "GONE", "FS1" };
+
+struct sap_dead {
+	const uint8_t *r1, *r2;		/* their nodes on B */
+	unsigned r1_down[3], r2_down[3];
+};
+
+static void listen_dead(struct ipx_socket *s, const struct ipx_header *h,
+			const uint8_t *data, size_t len, void *ctx)
+{
+	struct sap_dead *hd = ctx;
+	struct ipx_sap_msg m;
+
+	(void)s;
+	if (ipx_sap_decode(data, len, &m, NULL) != IPX_OK)
+		return;
+	for (size_t i = 0; i < m.count; i++) {
+		if (m.entries[i].hops < IPX_SAP_DOWN)
+			continue;
+		for (int k = 0; k < 3; k++) {
+			if (strcmp(m.entries[i].name, dead_names[k]))
+				continue;
+			hd->r1_down[k] += ipx_node_eq(h->src.node, hd->r1);
+			hd->r2_down[k] += ipx_node_eq(h->src.node, hd->r2);
+		}
+	}
+}
+
+static bool seen_down(const struct topo *t, const char *name)
+{
+	for (size_t i = 0; i < t->nseen; i++)
+		if (!strcmp(t->seen[i].name, name) &&
+		    t->seen[i].hops == IPX_SAP_DOWN)
+			return true;
+	return false;
+}
+
+/*
+ * Split horizon holds for a dead service too. R1 learnt FAR from X and
+ * GONE from Y, both on B: when X says FAR is gone (16 hops), and when
+ * GONE expires, R1 tells A (w hears 16 hops) and never says 16 back onto
+ * B, where they came from. FS1 (s's, through R2) going down: R2 says so
+ * on B, R1 takes it and tells A, not B.
+ */
+static void split_horizon_holds_for_a_service_going_down(void **state)
+{
+	struct topo *t = *state;
+	struct svcnode *hb = svcnet_add(t->n, 0, (int[]){ 1 }, 1);
+	struct sap_dead hd = { .r1 = t->r1->links[1]->node,
+			       .r2 = t->r2->links[0]->node };
+	struct ipx_socket *s;
+
+	/* hB has no SAP agent: it hears every SAP packet on B. */
+	assert_int_equal(ipx_socket_open(hb->node, IPX_SOCK_SAP, listen_dead,
+					 &hd, &s), IPX_OK);
+	run(t, IPX_SEC);
+	sap_says(t, node_x, "FAR", 0x77, 1, 0);
+	sap_says(t, node_y, "GONE", 0x78, 1, 0);
+	assert_int_equal(ipx_sap_advertise(t->s->sap, 4, "FS1", 0x451), IPX_OK);
+	run(t, 5 * IPX_SEC);
+	assert_non_null(lookup(t->r1->sap, 4, "FAR"));
+	assert_non_null(lookup(t->r1->sap, 4, "GONE"));
+	assert_non_null(lookup(t->r1->sap, 4, "FS1"));
+	forget(t);
+	/* X says FAR is gone; s withdraws FS1. */
+	sap_says(t, node_x, "FAR", 0x77, IPX_SAP_DOWN, 0);
+	assert_int_equal(ipx_sap_withdraw(t->s->sap, 4, "FS1"), IPX_OK);
+	run(t, IPX_SEC);
+	assert_null(lookup(t->r1->sap, 4, "FAR"));
+	assert_null(lookup(t->r1->sap, 4, "FS1"));
+	assert_true(seen_down(t, "FAR"));
+	assert_true(seen_down(t, "FS1"));
+	assert_true(hd.r2_down[2] >= 1);	/* R2 told B of FS1 */
+	/* GONE is never said again: it expires after 180 s. */
+	run(t, 200 * IPX_SEC);
+	assert_null(lookup(t->r1->sap, 4, "GONE"));
+	assert_true(seen_down(t, "GONE"));
+	for (int k = 0; k < 3; k++)
+		assert_int_equal(hd.r1_down[k], 0);
+	assert_int_equal(hd.r2_down[0] + hd.r2_down[1], 0);	/* not R2's */
+}
+
 static void a_response_that_crossed_a_router_is_dropped(void **state)
 {
 	struct topo *t = *state;
@@ -516,6 +600,7 @@ int main(void)
 		T(responses_carry_at_most_7_entries),
 		T(codec_rejects_bad_input_by_name),
 		T(split_horizon_keeps_a_service_off_its_own_link),
+		T(split_horizon_holds_for_a_service_going_down),
 		T(a_response_that_crossed_a_router_is_dropped),
 		T(an_equal_copy_from_a_second_router_changes_nothing),
 		T(a_far_server_answers_a_query_across_routers),

@@ -866,7 +866,8 @@ static bool a_closed(void *ctx)
  * (less than a quarter of our window): every window must ask, so the
  * data flows at the link's pace, not the retransmit timer's; its 0xFF
  * that does not count our 0xFE ends the session cleanly. 'end' is how
- * we end: close, or release (which it does not know). */
+ * we end: close, or release (which it does not know: the session then
+ * goes on until the peer disconnects). */
 static void strict_peer_transfer(int end)
 {
 	struct ipx_mem_faults slow = { .delay = IPX_MSEC };
@@ -884,6 +885,16 @@ static void strict_peer_transfer(int end)
 	assert_int_equal(spx_connect(n->a.spx, &dst, &handlers, &n->a,
 				     &n->a.conn),
 			 IPX_OK);
+	if (end == END_RELEASE) {
+		/* Our 0xFC is data to it; its plain ACK tells us it has no
+		 * release: the end of our data does not end the session. */
+		ipx_loop_run_for(n->loop, 30 * IPX_SEC);
+		assert_int_equal(n->a.closed, 0);
+		assert_int_equal(ps->unknown_ds, 1);
+		assert_false(ps->disconnected);
+		assert_non_null(n->a.conn);
+		spxpeer_close(peer);
+	}
 	assert_int_equal(ipx_loop_run_until(n->loop, a_closed, n,
 					    600 * IPX_SEC),
 			 IPX_OK);
@@ -896,10 +907,17 @@ static void strict_peer_transfer(int end)
 	assert_int_equal(n->a.closed, IPX_OK + 1000);
 	assert_int_equal(ps->rx_bytes, 1u << 20);
 	assert_true(ps->rx_hash == n->a.tx_hash);
-	assert_true(ps->disconnected);
 	assert_int_equal(n->a.final.stats.retransmits, 0);
-	/* 1456-byte packets, 6 a round trip of 2 ms: about 0.25 s. */
-	assert_true(ipx_loop_now(n->loop) - t0 < 2 * IPX_SEC);
+	if (end == END_CLOSE) {
+		assert_true(ps->disconnected);
+		/* 1456-byte packets, 6 a round trip of 2 ms: about 0.25 s. */
+		assert_true(ipx_loop_now(n->loop) - t0 < 2 * IPX_SEC);
+	} else {
+		ipx_loop_run_for(n->loop, IPX_SEC);	/* our 0xFF arrives */
+		assert_false(ps->disconnected);	/* it disconnected, not we */
+		assert_true(ps->fe_answered);
+		assert_false(n->a.final.peer_released);
+	}
 	spxpeer_free(peer);
 	net_free(n);
 }
@@ -910,10 +928,69 @@ static void strict_peer_gets_1mb_at_full_speed_and_a_clean_close(void **state)
 	strict_peer_transfer(END_CLOSE);
 }
 
-static void release_to_a_peer_without_it_becomes_a_disconnect(void **state)
+static void release_to_a_peer_without_it_waits_for_its_disconnect(void **state)
 {
 	(void)state;
 	strict_peer_transfer(END_RELEASE);
+}
+
+/*
+ * Receive only, from a peer without orderly release (ipxcat -l < 4MB
+ * against spx connect </dev/null): we release at once, it answers with
+ * a plain ACK and goes on sending 4 MB under loss and reordering, then
+ * disconnects; every byte arrives and the end is clean. Every packet we
+ * send grants at most our window of 32 receive slots, never one more.
+ */
+static void receive_only_from_a_peer_without_release_gets_everything(
+	void **state)
+{
+	struct ipx_mem_faults f = { .delay = IPX_MSEC, .loss_ppm = 20000,
+				    .reorder_ppm = 20000,
+				    .reorder_delay = 3 * IPX_MSEC };
+	struct net *n = net_new(7, &f, 1500, NULL, true);
+	struct spxpeer *peer = spxpeer_new(n->b.node, 0x5100, 6, 1500);
+	const struct spxpeer_stats *ps = spxpeer_stats(peer);
+	const size_t total = 4u << 20;
+	uint8_t *data = malloc(total);
+	uint64_t st = n->a.rx_state;
+	struct ipx_addr dst;
+
+	(void)state;
+	assert_non_null(data);
+	for (size_t i = 0; i < total; i++)
+		data[i] = next_byte(&st);
+	spxpeer_send(peer, data, total);
+	spxpeer_close(peer);
+	free(data);
+	b_addr(n, &dst);
+	dst.socket = 0x5100;
+	assert_int_equal(spx_connect(n->a.spx, &dst, &handlers, &n->a,
+				     &n->a.conn),
+			 IPX_OK);
+	assert_int_equal(ipx_loop_run_until(n->loop, a_connected, n,
+					    10 * IPX_SEC),
+			 IPX_OK);
+	assert_int_equal(n->a.connected, IPX_OK + 1000);
+	assert_int_equal(spx_release(n->a.conn), IPX_OK);
+	assert_int_equal(ipx_loop_run_until(n->loop, a_closed, n,
+					    3600 * IPX_SEC),
+			 IPX_OK);
+	if (getenv("SPX_TEST_VERBOSE"))
+		print_message("from a peer without release: %llu bytes, %u "
+			      "go-backs\n",
+			      (unsigned long long)n->a.rx_bytes,
+			      ps->retransmits);
+	ipx_loop_run_for(n->loop, IPX_SEC);	/* our 0xFF reaches it */
+	assert_int_equal(n->a.rx_bytes, total);
+	assert_false(n->a.rx_mismatch);
+	assert_int_equal(n->a.closed, IPX_OK + 1000);
+	assert_true(n->a.final.released);
+	assert_true(ps->fe_answered);
+	assert_false(ps->disconnected);
+	assert_int_equal(ps->unknown_ds, 1);	/* our 0xFC */
+	assert_int_equal(ps->granted_max, 32);
+	spxpeer_free(peer);
+	net_free(n);
 }
 
 /* ---- limits ---- */
@@ -997,7 +1074,8 @@ int main(void)
 		cmocka_unit_test(disconnect_now_reaches_the_peer_at_once),
 		cmocka_unit_test(peer_disconnect_with_our_data_unacked_fails),
 		cmocka_unit_test(strict_peer_gets_1mb_at_full_speed_and_a_clean_close),
-		cmocka_unit_test(release_to_a_peer_without_it_becomes_a_disconnect),
+		cmocka_unit_test(release_to_a_peer_without_it_waits_for_its_disconnect),
+		cmocka_unit_test(receive_only_from_a_peer_without_release_gets_everything),
 		cmocka_unit_test(spx2_release_keeps_receiving_until_the_peer_is_done),
 		cmocka_unit_test(spx1_release_keeps_receiving_until_the_peer_is_done),
 		cmocka_unit_test(spx_connections_limit_gives_a_clear_error),

@@ -2,7 +2,7 @@
  * test_tunnel.c - integration: a hub and three nodes on loopback over real
  * UDP sockets (one process, real clock): registration, unicast, broadcast,
  * DOSBox pings answered by the link, a forged source dropped, garbage
- * counted while service continues, and registration retries when the hub
+ * counted while service continues, the 1,424-byte limit on the socket path, and registration retries when the hub
  * starts late.
  */
 #include "cm.h"
@@ -24,6 +24,8 @@ struct inbox {
 	int n;
 	struct ipx_header hdr[32];
 	char data[32][64];
+	size_t len[32];
+	uint8_t last[32];	/* the last byte of each */
 };
 
 static void collect(struct ipx_socket *s, const struct ipx_header *h,
@@ -35,6 +37,8 @@ static void collect(struct ipx_socket *s, const struct ipx_header *h,
 	if (in->n >= 32)
 		return;
 	in->hdr[in->n] = *h;
+	in->len[in->n] = len;
+	in->last[in->n] = len ? data[len - 1] : 0;
 	memcpy(in->data[in->n], data, len < 63 ? len : 63);
 	in->data[in->n][len < 63 ? len : 63] = '\0';
 	in->n++;
@@ -217,6 +221,57 @@ static void forged_source_is_dropped_and_garbage_counted(void **state)
 	close(fd);
 }
 
+/*
+ * The hub's size limit on the real socket path: a datagram of exactly
+ * 1,424 bytes (the tunnel's largest) crosses whole; 1,425 bytes (even
+ * with the IPX length field at 1,424) and 1,500 are dropped as too big,
+ * never relayed cut to 1,424 (the receive buffer is one byte larger than
+ * the limit so that the hub sees them whole).
+ */
+static void full_size_datagram_crosses_and_one_more_byte_does_not(
+	void **state)
+{
+	struct rig *r = *state;
+	const struct ipx_hub_stats *s = ipx_hub_stats(r->hub);
+	struct ipx_header h = { .checksum = 0xFFFF, .length = 1424, .type = 4 };
+	static uint8_t p[1500];
+	uint8_t reply[64];
+	ssize_t n;
+	int fd = raw_socket();
+
+	memset(p, 0, 30);
+	p[17] = 2;
+	p[29] = 2;
+	p[3] = 30;
+	sendto(fd, p, 30, 0, (struct sockaddr *)&r->where, sizeof(r->where));
+	ipx_loop_run_for(r->loop, 100 * IPX_MSEC);
+	/* The answer's destination is the address the hub gave us. */
+	n = recv(fd, reply, sizeof(reply), MSG_DONTWAIT);
+	assert_true(n >= 30);
+	ipx_header_decode(reply, (size_t)n, &h);
+	h.src = h.dst;
+	h.dst = r->addr[2];
+	h.checksum = 0xFFFF;
+	h.length = 1424;
+	h.type = 4;
+	ipx_header_encode(&h, p);
+	for (size_t i = 30; i < sizeof(p); i++)
+		p[i] = (uint8_t)(i * 7 + 1);
+	sendto(fd, p, 1424, 0, (struct sockaddr *)&r->where, sizeof(r->where));
+	wait_for(r, &r->in[2], 1);
+	assert_int_equal(r->in[2].n, 1);
+	assert_int_equal(r->in[2].len[0], 1424 - 30);
+	assert_int_equal(r->in[2].last[0], p[1423]);
+	assert_int_equal(s->drops[IPX_HUB_DROP_TOOBIG], 0);
+	sendto(fd, p, 1425, 0, (struct sockaddr *)&r->where, sizeof(r->where));
+	ipx_put16(p + 2, 1500);
+	sendto(fd, p, 1500, 0, (struct sockaddr *)&r->where, sizeof(r->where));
+	ipx_loop_run_for(r->loop, 200 * IPX_MSEC);
+	assert_int_equal(s->drops[IPX_HUB_DROP_TOOBIG], 2);
+	assert_int_equal(r->in[2].n, 1);
+	close(fd);
+}
+
 static void links_answer_dosbox_pings(void **state)
 {
 	struct rig *r = *state;
@@ -320,6 +375,7 @@ int main(void)
 		T(unicast_crosses_the_hub),
 		T(broadcast_reaches_every_node),
 		T(forged_source_is_dropped_and_garbage_counted),
+		T(full_size_datagram_crosses_and_one_more_byte_does_not),
 		T(links_answer_dosbox_pings),
 		T(registration_retries_until_the_hub_starts),
 		T(registration_gives_up_with_a_timeout),
