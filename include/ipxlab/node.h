@@ -66,6 +66,8 @@ struct ipx_node_stats {
 	uint64_t propagated;		/* type-20 broadcasts passed on (per link) */
 	uint64_t resolved;		/* packets sent after waiting for a route */
 	uint64_t net_learned;		/* link network numbers learned */
+	uint64_t net_refused;		/* claims of a number not taken */
+	uint64_t net_probes;		/* RIP requests sent to check one */
 	uint64_t drops[IPX_DROP_COUNT];
 };
 
