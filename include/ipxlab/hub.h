@@ -121,7 +121,7 @@ struct ipx_hub_options {
 };
 
 #define IPX_HUB_MAX_CLIENTS 1024
-#define IPX_HUB_REG_RATE 16
+#define IPX_HUB_REG_RATE 32
 #define IPX_HUB_REG_BURST 64
 
 struct ipx_hub_stats {

@@ -566,7 +566,7 @@ static void hundred_from_loopback(struct hub_rig *r)
 		hubrig_register(r, port, 0);
 }
 
-/* One /24 network registers at most 64 at once, then 16 a second; other
+/* One /24 network registers at most 64 at once, then 32 a second; other
  * networks and known clients are not held up. */
 static void one_network_registers_at_a_limited_rate(void **state)
 {
@@ -585,7 +585,7 @@ static void one_network_registers_at_a_limited_rate(void **state)
 	/* A known client's registration is answered at any rate. */
 	hubrig_register(r, 20000, 0);
 	assert_int_equal(s->registrations, IPX_HUB_REG_BURST + 2);
-	/* A second refills 16. */
+	/* A second refills 32. */
 	ipx_loop_run_for(r->loop, IPX_SEC);
 	hundred_from_loopback(r);
 	assert_int_equal(ipx_hub_client_count(r->hub),
