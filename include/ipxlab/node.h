@@ -251,6 +251,15 @@ void ipx_node_set_route_miss(struct ipx_node *node, ipx_route_miss_cb cb,
 size_t ipx_node_pending(const struct ipx_node *node);
 
 /*
+ * Packets this socket originates carry the address of the link they leave
+ * on as source, even on a node with an internal network (whose address
+ * they carry otherwise): Linux af_ipx's "RIP/SAP special handling for
+ * mars_nwe" for sockets 0x452 and 0x453 (ipxrtr_route_packet). Off by
+ * default; looped-back and internal packets keep the internal address.
+ */
+void ipx_socket_set_link_source(struct ipx_socket *sock, bool on);
+
+/*
  * Send out one given link, with that link's address as the source (RIP and
  * SAP broadcasts per network, answers on the network a query came from).
  * The next hop is dst->node.

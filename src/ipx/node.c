@@ -25,6 +25,7 @@ struct ipx_socket {
 	uint16_t number;
 	ipx_recv_cb cb;
 	void *ctx;
+	bool link_source;		/* source: the outgoing link's address */
 	struct ipx_socket *next;	/* in its bucket */
 };
 
@@ -1093,8 +1094,14 @@ static int transmit(struct ipx_node *node, const struct path *p,
 static void source_for(const struct ipx_node *node, const struct path *p,
 		       uint16_t socket, struct ipx_addr *src)
 {
+	const struct ipx_socket *s;
+
 	memset(src, 0, sizeof(*src));
-	if (node->internal_net) {
+	if (node->internal_net && p->link &&
+	    (s = find_socket(node, socket)) != NULL && s->link_source) {
+		src->net = p->link->net;
+		memcpy(src->node, p->link->node, IPX_NODE_LEN);
+	} else if (node->internal_net) {
 		src->net = node->internal_net;
 		memcpy(src->node, node->internal_node, IPX_NODE_LEN);
 	} else if (p->link) {
@@ -1316,6 +1323,11 @@ static int send_on_link(struct ipx_socket *sock, struct ipx_link *link,
 		memcpy(b, data, len);
 	memcpy(p.next_hop, dst->node, IPX_NODE_LEN);
 	return transmit(node, &p, src, dst, type, buf);
+}
+
+void ipx_socket_set_link_source(struct ipx_socket *sock, bool on)
+{
+	sock->link_source = on;
 }
 
 int ipx_socket_sendto_link(struct ipx_socket *sock, struct ipx_link *link,
