@@ -142,6 +142,7 @@ struct ipx_hub_stats {
 	uint64_t flooded;		/* unicasts for unknown nodes, to the ports */
 	uint64_t flood_copies;		/* copies of them sent */
 	uint64_t learn_full;		/* sources not learned: table full */
+	uint64_t evicted;		/* silent clients forgotten: table full */
 	uint64_t drops[IPX_HUB_DROP_COUNT];
 };
 

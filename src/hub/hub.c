@@ -485,6 +485,25 @@ static void refuse(struct ipx_hub *hub, enum ipx_hub_drop d,
 			 a, hub->opts.reg_rate);
 }
 
+/*
+ * A full table makes room from a client that is gone in all but name: the
+ * one silent longest, if it did not answer the keepalive ping it got
+ * (a second to do so). DOSBox and ipxlab clients answer; the addresses of
+ * a registration flood do not, so they go well before the idle timeout.
+ */
+static bool evict_silent(struct ipx_hub *hub)
+{
+	struct client *c = hub->oldest;
+	ipx_time now = ipx_loop_now(hub->loop);
+
+	if (!c || !ipx_time_before(c->last_seen, c->last_ping) ||
+	    now - c->last_ping < IPX_SEC)
+		return false;
+	remove_client(hub, c, "no keepalive answer, table full");
+	hub->stats.evicted++;
+	return true;
+}
+
 static void registration(struct ipx_hub *hub, const struct sockaddr_in *from)
 {
 	uint8_t node[IPX_NODE_LEN];
@@ -495,7 +514,8 @@ static void registration(struct ipx_hub *hub, const struct sockaddr_in *from)
 	if (!c) {
 		char a[40], n[13];
 
-		if (hub->nclients >= hub->opts.max_clients) {
+		if (hub->nclients >= hub->opts.max_clients &&
+		    !evict_silent(hub)) {
 			refuse(hub, IPX_HUB_DROP_TABLE_FULL, from);
 			return;
 		}
@@ -1014,7 +1034,7 @@ void ipx_hub_print_stats(const struct ipx_hub *hub, FILE *out)
 		"routed_copies %llu\nbridge_ports %zu\nport_announces %llu\n"
 		"port_refused %llu\nport_frames %llu\nport_unicasts %llu\n"
 		"flooded %llu\nflood_copies %llu\nlearned %zu\n"
-		"learn_full %llu\n",
+		"learn_full %llu\nevicted %llu\n",
 		hub->nclients, (unsigned long long)s->rx_packets,
 		(unsigned long long)s->rx_bytes,
 		(unsigned long long)s->tx_packets,
@@ -1034,7 +1054,8 @@ void ipx_hub_print_stats(const struct ipx_hub *hub, FILE *out)
 		(unsigned long long)s->flooded,
 		(unsigned long long)s->flood_copies,
 		hub_learn_expire(hub->learned, now),
-		(unsigned long long)s->learn_full);
+		(unsigned long long)s->learn_full,
+		(unsigned long long)s->evicted);
 	for (int d = 0; d < IPX_HUB_DROP_COUNT; d++)
 		fprintf(out, "drop_%s %llu\n", drop_names[d],
 			(unsigned long long)s->drops[d]);

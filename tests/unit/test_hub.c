@@ -517,7 +517,8 @@ static void sixty_thousand_from_many_networks(struct hub_rig *r)
 }
 
 /* 60,000 registrations from distinct networks: 1,024 clients, the rest
- * refused, counted and logged once; a broadcast goes out 1,023 times. */
+ * refused, counted and logged once; a broadcast goes out 1,023 times;
+ * clients that do not answer the keepalive make room for new ones. */
 static void the_client_table_has_a_limit(void **state)
 {
 	struct ipx_hub_options o = { 0 };
@@ -552,6 +553,15 @@ static void the_client_table_has_a_limit(void **state)
 	assert_int_equal(s->broadcasts, 1);
 	assert_int_equal(s->tx_packets,
 			 IPX_HUB_MAX_CLIENTS + 1 + IPX_HUB_MAX_CLIENTS - 1);
+	/* Pinged at 5 s and silent a second later: a new client takes the
+	 * place of the one silent longest, one at a time. */
+	ipx_loop_run_for(r->loop, 7 * IPX_SEC);
+	register_from(r, 0x0C000001u, 40000);
+	register_from(r, 0x0C000101u, 40000);
+	assert_int_equal(ipx_hub_client_count(r->hub), IPX_HUB_MAX_CLIENTS);
+	assert_int_equal(s->evicted, 2);
+	assert_int_equal(s->joins, IPX_HUB_MAX_CLIENTS + 2);
+	assert_int_equal(s->leaves, 2);
 	/* Room again once the silent ones are gone. */
 	ipx_loop_run_for(r->loop, 130 * IPX_SEC);
 	assert_int_equal(ipx_hub_client_count(r->hub), 0);
