@@ -49,7 +49,9 @@
 	X(FORGED, "forged_source", "source node is not the sender's address") \
 	X(UNKNOWN_DEST, "unknown_destination", "no client has the destination node") \
 	X(SAME_PORT, "bridge_same_port", "from a bridge port, for a node behind that port") \
-	X(TX_ERROR, "tx_error", "the operating system refused to send")
+	X(TX_ERROR, "tx_error", "the operating system refused to send")     \
+	X(TABLE_FULL, "table_full", "registration refused: --max-clients clients registered already") \
+	X(REG_RATE, "register_rate", "registration refused: its /24 network registers faster than --register-rate")
 
 #define IPX_HUB_DROP_ENUM_(id, name, desc) IPX_HUB_DROP_##id,
 enum ipx_hub_drop { IPX_HUB_DROPS(IPX_HUB_DROP_ENUM_) IPX_HUB_DROP_COUNT };
@@ -106,7 +108,21 @@ struct ipx_hub_options {
 	/* Forget a node learned behind a bridge port silent this long;
 	 * 0 = 300 s (IEEE 802.1D's default ageing time). */
 	ipx_time learn_age;
+	/* At most this many clients; 0 = IPX_HUB_MAX_CLIENTS. A new
+	 * registration beyond is refused (drop table_full). */
+	size_t max_clients;
+	/* New registrations from one IPv4 /24 network: a token bucket of
+	 * reg_burst (0 = IPX_HUB_REG_BURST) refilled at reg_rate a second
+	 * (0 = IPX_HUB_REG_RATE, negative: no limit). Beyond it they are
+	 * refused (drop register_rate). A known client's are always
+	 * answered. */
+	int reg_rate;
+	unsigned reg_burst;
 };
+
+#define IPX_HUB_MAX_CLIENTS 1024
+#define IPX_HUB_REG_RATE 32
+#define IPX_HUB_REG_BURST 64
 
 struct ipx_hub_stats {
 	uint64_t rx_packets, rx_bytes;
@@ -126,6 +142,7 @@ struct ipx_hub_stats {
 	uint64_t flooded;		/* unicasts for unknown nodes, to the ports */
 	uint64_t flood_copies;		/* copies of them sent */
 	uint64_t learn_full;		/* sources not learned: table full */
+	uint64_t evicted;		/* silent clients forgotten: table full */
 	uint64_t drops[IPX_HUB_DROP_COUNT];
 };
 

@@ -66,6 +66,8 @@ struct ipx_node_stats {
 	uint64_t propagated;		/* type-20 broadcasts passed on (per link) */
 	uint64_t resolved;		/* packets sent after waiting for a route */
 	uint64_t net_learned;		/* link network numbers learned */
+	uint64_t net_refused;		/* claims of a number not taken */
+	uint64_t net_probes;		/* RIP requests sent to check one */
 	uint64_t drops[IPX_DROP_COUNT];
 };
 
@@ -247,6 +249,15 @@ void ipx_node_set_route_miss(struct ipx_node *node, ipx_route_miss_cb cb,
 /* Datagrams now waiting for a route (a program about to close waits for
  * this to reach 0: they leave or time out within the timeout). */
 size_t ipx_node_pending(const struct ipx_node *node);
+
+/*
+ * Packets this socket originates carry the address of the link they leave
+ * on as source, even on a node with an internal network (whose address
+ * they carry otherwise): Linux af_ipx's "RIP/SAP special handling for
+ * mars_nwe" for sockets 0x452 and 0x453 (ipxrtr_route_packet). Off by
+ * default; looped-back and internal packets keep the internal address.
+ */
+void ipx_socket_set_link_source(struct ipx_socket *sock, bool on);
 
 /*
  * Send out one given link, with that link's address as the source (RIP and

@@ -39,11 +39,18 @@ void help_hub(FILE *out)
 		"                       only clients from this IPv4 address may be\n"
 		"                       bridge ports (repeat for more; 'none': no\n"
 		"                       client may; default: any, docs/hub.md)\n"
+		"  --max-clients N      at most N clients (default %d); further\n"
+		"                       registrations are refused and counted\n"
+		"  --register-rate N    new clients from one IPv4 /24 network: N a\n"
+		"                       second (default %d; 0: no limit), after a\n"
+		"                       burst of --register-burst (default %d)\n"
+		"  --register-burst N\n"
 		"  --pcap FILE          write every packet in and out to FILE\n"
 		"  --profile NAME|FILE  be one segment of this kind: eth10 (10 Mbit/s\n"
 		"                       shared Ethernet), tr4, tr16 (Token-Ring), isn,\n"
 		"                       or a profile file (docs/links.md)\n"
-		"  -v, --verbose / -q, --quiet\n");
+		"  -v, --verbose / -q, --quiet\n",
+		IPX_HUB_MAX_CLIENTS, IPX_HUB_REG_RATE, IPX_HUB_REG_BURST);
 }
 
 struct hub_run {
@@ -103,6 +110,9 @@ int cmd_hub(int argc, char **argv)
 		{ "pcap", required_argument, NULL, 'P' },
 		{ "profile", required_argument, NULL, 'R' },
 		{ "allow-bridge", required_argument, NULL, 'A' },
+		{ "max-clients", required_argument, NULL, 'M' },
+		{ "register-rate", required_argument, NULL, 'r' },
+		{ "register-burst", required_argument, NULL, 'u' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -111,7 +121,7 @@ int cmd_hub(int argc, char **argv)
 	static const int sigs[] = { SIGINT, SIGTERM, SIGUSR1 };
 	struct ipx_hub_options opts = { 0 };
 	struct hub_run run = { 0 };
-	unsigned long port = 213;
+	unsigned long port = 213, n;
 	double keepalive = 5, idle = 120;
 	const char *bind_addr = "0.0.0.0", *pcap = NULL;
 	struct cli_link_spec lan = { .kind = "eth" };
@@ -194,6 +204,24 @@ int cmd_hub(int argc, char **argv)
 				return CLI_USAGE;
 			}
 			opts.nbridge_allow++;
+			break;
+		case 'M':
+			if (cli_parse_uint("hub", "--max-clients", optarg, 1,
+					   1000000, &n) < 0)
+				return CLI_USAGE;
+			opts.max_clients = n;
+			break;
+		case 'r':
+			if (cli_parse_uint("hub", "--register-rate", optarg, 0,
+					   1000000, &n) < 0)
+				return CLI_USAGE;
+			opts.reg_rate = n ? (int)n : -1;
+			break;
+		case 'u':
+			if (cli_parse_uint("hub", "--register-burst", optarg, 1,
+					   1000000, &n) < 0)
+				return CLI_USAGE;
+			opts.reg_burst = (unsigned)n;
 			break;
 		case 'v':
 			ipx_log_set_level(IPX_LOG_DEBUG);

@@ -45,6 +45,7 @@
 #define MAX_ROUTERS 16
 #define MAX_PORTS 16
 #define MAX_LEARNED 4096
+#define RATE_SLOTS 256		/* token buckets of /24 networks (8 bits) */
 
 /* The source node of keepalive pings (portmsg.c). */
 #define keepalive_node ipx_hub_keepalive_node
@@ -60,6 +61,15 @@ struct client {
 	struct ipx_medium_station *station;	/* with a profile */
 	struct client *hnext;			/* hash chain */
 	struct client *older, *newer;		/* by last_seen */
+};
+
+/* The registration bucket of one IPv4 /24 network (hashed; two networks
+ * that share a slot share its tokens until it is full again). */
+struct reg_bucket {
+	uint32_t prefix;		/* host order, low byte 0 */
+	bool used;
+	double tokens;
+	ipx_time at;			/* when tokens was computed */
 };
 
 struct txent {
@@ -83,6 +93,8 @@ struct ipx_hub {
 	size_t nports;
 	struct hub_learn *learned;		/* nodes behind the ports */
 	bool drop_logged[IPX_HUB_DROP_COUNT];	/* -v: the first of each */
+	bool refusal_logged[2];			/* table_full, register_rate */
+	struct reg_bucket rate[RATE_SLOTS];
 	struct ipx_timer sweep;
 	struct ipx_hook hook;
 	struct ipx_hub_stats stats;
@@ -417,6 +429,81 @@ static void port_announce(struct ipx_hub *hub, struct client *c)
 			 ok ? IPX_HUB_MSG_ACCEPTED : IPX_HUB_MSG_REFUSED);
 }
 
+/* Whether the /24 network of 'from' may register one more client now. */
+static bool rate_allows(struct ipx_hub *hub, const struct sockaddr_in *from)
+{
+	uint32_t prefix = ntohl(from->sin_addr.s_addr) & 0xFFFFFF00u;
+	/* Fibonacci hashing: the top 8 bits pick one of 256 slots. */
+	struct reg_bucket *b =
+		&hub->rate[(uint32_t)((prefix >> 8) * 2654435761u) >> 24];
+	double burst = hub->opts.reg_burst;
+	ipx_time now = ipx_loop_now(hub->loop);
+
+	if (hub->opts.reg_rate < 0)
+		return true;
+	if (b->used) {
+		b->tokens += (double)(now - b->at) * hub->opts.reg_rate /
+			     IPX_SEC;
+		if (b->tokens > burst)
+			b->tokens = burst;
+	}
+	b->at = now;
+	/* A free slot, or a full one of another network, is taken over. */
+	if (!b->used || (b->prefix != prefix && b->tokens >= burst)) {
+		b->used = true;
+		b->prefix = prefix;
+		b->tokens = burst;
+	}
+	if (b->tokens < 1)
+		return false;
+	b->tokens -= 1;
+	return true;
+}
+
+/* A new client refused: counted, and said once (warning) per reason. */
+static void refuse(struct ipx_hub *hub, enum ipx_hub_drop d,
+		   const struct sockaddr_in *from)
+{
+	bool full = d == IPX_HUB_DROP_TABLE_FULL;
+	char a[40];
+
+	hub->stats.drops[d]++;
+	if (hub->refusal_logged[!full])
+		return;
+	hub->refusal_logged[!full] = true;
+	addr_str(from, a, sizeof(a));
+	if (full)
+		ipx_warn("hub: refused the registration of %s: %zu clients, "
+			 "the limit (--max-clients); further ones are only "
+			 "counted (drop_table_full)",
+			 a, hub->nclients);
+	else
+		ipx_warn("hub: refused the registration of %s: its /24 "
+			 "network registers more than %d a second "
+			 "(--register-rate); further ones are only counted "
+			 "(drop_register_rate)",
+			 a, hub->opts.reg_rate);
+}
+
+/*
+ * A full table makes room from a client that is gone in all but name: the
+ * one silent longest, if it did not answer the keepalive ping it got
+ * (a second to do so). DOSBox and ipxlab clients answer; the addresses of
+ * a registration flood do not, so they go well before the idle timeout.
+ */
+static bool evict_silent(struct ipx_hub *hub)
+{
+	struct client *c = hub->oldest;
+	ipx_time now = ipx_loop_now(hub->loop);
+
+	if (!c || !ipx_time_before(c->last_seen, c->last_ping) ||
+	    now - c->last_ping < IPX_SEC)
+		return false;
+	remove_client(hub, c, "no keepalive answer, table full");
+	hub->stats.evicted++;
+	return true;
+}
+
 static void registration(struct ipx_hub *hub, const struct sockaddr_in *from)
 {
 	uint8_t node[IPX_NODE_LEN];
@@ -427,6 +514,15 @@ static void registration(struct ipx_hub *hub, const struct sockaddr_in *from)
 	if (!c) {
 		char a[40], n[13];
 
+		if (hub->nclients >= hub->opts.max_clients &&
+		    !evict_silent(hub)) {
+			refuse(hub, IPX_HUB_DROP_TABLE_FULL, from);
+			return;
+		}
+		if (!rate_allows(hub, from)) {
+			refuse(hub, IPX_HUB_DROP_REG_RATE, from);
+			return;
+		}
 		if (hub->nclients >= hub->nbuckets && grow(hub) != IPX_OK)
 			return;
 		c = calloc(1, sizeof(*c));
@@ -790,6 +886,12 @@ int ipx_hub_open(struct ipx_loop *loop, const struct ipx_hub_options *opts,
 		hub->opts.idle_timeout = 120 * IPX_SEC;
 	if (!hub->opts.learn_age)
 		hub->opts.learn_age = 300 * IPX_SEC;
+	if (!hub->opts.max_clients)
+		hub->opts.max_clients = IPX_HUB_MAX_CLIENTS;
+	if (!hub->opts.reg_rate)
+		hub->opts.reg_rate = IPX_HUB_REG_RATE;
+	if (!hub->opts.reg_burst)
+		hub->opts.reg_burst = IPX_HUB_REG_BURST;
 	hub->nbuckets = 64;
 	hub->table = calloc(hub->nbuckets, sizeof(*hub->table));
 	hub->learned = hub_learn_new(MAX_LEARNED, hub->opts.learn_age);
@@ -932,7 +1034,7 @@ void ipx_hub_print_stats(const struct ipx_hub *hub, FILE *out)
 		"routed_copies %llu\nbridge_ports %zu\nport_announces %llu\n"
 		"port_refused %llu\nport_frames %llu\nport_unicasts %llu\n"
 		"flooded %llu\nflood_copies %llu\nlearned %zu\n"
-		"learn_full %llu\n",
+		"learn_full %llu\nevicted %llu\n",
 		hub->nclients, (unsigned long long)s->rx_packets,
 		(unsigned long long)s->rx_bytes,
 		(unsigned long long)s->tx_packets,
@@ -952,7 +1054,8 @@ void ipx_hub_print_stats(const struct ipx_hub *hub, FILE *out)
 		(unsigned long long)s->flooded,
 		(unsigned long long)s->flood_copies,
 		hub_learn_expire(hub->learned, now),
-		(unsigned long long)s->learn_full);
+		(unsigned long long)s->learn_full,
+		(unsigned long long)s->evicted);
 	for (int d = 0; d < IPX_HUB_DROP_COUNT; d++)
 		fprintf(out, "drop_%s %llu\n", drop_names[d],
 			(unsigned long long)s->drops[d]);

@@ -25,6 +25,7 @@ struct ipx_socket {
 	uint16_t number;
 	ipx_recv_cb cb;
 	void *ctx;
+	bool link_source;		/* source: the outgoing link's address */
 	struct ipx_socket *next;	/* in its bucket */
 };
 
@@ -56,6 +57,7 @@ struct ipx_node {
 	struct ipx_config cfg;
 	struct ipx_link *links[MAX_LINKS];
 	uint16_t link_ticks[MAX_LINKS];
+	ipx_time probe_at[MAX_LINKS];	/* next RIP probe allowed (learning) */
 	size_t nlinks;
 	uint32_t internal_net;
 	uint8_t internal_node[IPX_NODE_LEN];	/* ipx_node_internal unless set */
@@ -234,13 +236,16 @@ void ipx_node_print_stats(const struct ipx_node *node, FILE *out, bool all)
 		(unsigned long long)s->delivered,
 		(unsigned long long)s->looped);
 	if (all || s->forwarded || s->propagated || s->resolved ||
-	    s->net_learned)
+	    s->net_learned || s->net_refused)
 		fprintf(out, "forwarded %llu\npropagated %llu\nresolved %llu\n"
-			     "net_learned %llu\n",
+			     "net_learned %llu\nnet_refused %llu\n"
+			     "net_probes %llu\n",
 			(unsigned long long)s->forwarded,
 			(unsigned long long)s->propagated,
 			(unsigned long long)s->resolved,
-			(unsigned long long)s->net_learned);
+			(unsigned long long)s->net_learned,
+			(unsigned long long)s->net_refused,
+			(unsigned long long)s->net_probes);
 	for (int d = 0; d < IPX_DROP_COUNT; d++)
 		if (all || s->drops[d])
 			fprintf(out, "drop_%s %llu\n", drop_names[d],
@@ -401,6 +406,7 @@ int ipx_node_remove_link(struct ipx_node *node, struct ipx_link *link)
 	for (size_t i = (size_t)idx; i + 1 < node->nlinks; i++) {
 		node->links[i] = node->links[i + 1];
 		node->link_ticks[i] = node->link_ticks[i + 1];
+		node->probe_at[i] = node->probe_at[i + 1];
 	}
 	node->nlinks--;
 	link->rx = NULL;
@@ -827,25 +833,87 @@ static void route_in(struct ipx_node *node, struct ipx_link *in,
 }
 
 /*
- * What a packet on a link of unknown network number tells of it: one a
- * router forwarded here (hops > 0) was sent to this network; a router's
- * RIP packet that was not forwarded comes from its address on this network
- * (a NetWare workstation learnt its number from the routers the same way),
- * unless it comes from the router's internal network (node 00:...:01: an
- * answer to a request sent to that address).
+ * A RIP response in a packet: from socket 0x453, operation 2, 1-50
+ * entries of 8 bytes (the length field counts, as for the decoder).
+ */
+static bool is_rip_response(const struct ipx_header *hdr, const uint8_t *pkt)
+{
+	size_t n = (size_t)hdr->length - IPX_HDR_LEN;
+
+	return hdr->src.socket == IPX_SOCK_RIP && n >= 2 + 8 &&
+	       (n - 2) % 8 == 0 && (n - 2) / 8 <= 50 &&
+	       ipx_get16(pkt + IPX_HDR_LEN) == 2;
+}
+
+/*
+ * Ask the routers of 'link' for network 'net' (a RIP request broadcast
+ * from socket 0x453, at most one a second per link): a router there
+ * answers from its address on this segment, which is what is learnt.
+ */
+static void probe_net(struct ipx_node *node, struct ipx_link *link,
+		      uint32_t net)
+{
+	uint8_t pkt[IPX_HDR_LEN + 10];
+	struct ipx_header h = { .checksum = IPX_NO_CHECKSUM,
+				.length = sizeof(pkt),
+				.type = IPX_TYPE_RIP };
+	int idx = link_index(node, link);
+	ipx_time now = ipx_loop_now(node->loop);
+
+	if (idx < 0 || !link->up || now < node->probe_at[idx])
+		return;
+	node->probe_at[idx] = now + IPX_SEC;
+	memcpy(h.dst.node, ipx_node_broadcast, IPX_NODE_LEN);
+	h.dst.socket = IPX_SOCK_RIP;
+	memcpy(h.src.node, link->node, IPX_NODE_LEN);
+	h.src.socket = IPX_SOCK_RIP;
+	ipx_header_encode(&h, pkt);
+	ipx_put16(pkt + IPX_HDR_LEN, 1);	/* request */
+	ipx_put32(pkt + IPX_HDR_LEN + 2, net);
+	ipx_put16(pkt + IPX_HDR_LEN + 6, 0xFFFF);
+	ipx_put16(pkt + IPX_HDR_LEN + 8, 0xFFFF);
+	if (ipx_link_send(link, pkt, sizeof(pkt), ipx_node_broadcast) ==
+	    IPX_OK) {
+		node->stats.tx_packets++;
+		node->stats.tx_bytes += sizeof(pkt);
+		node->stats.net_probes++;
+	}
+}
+
+/*
+ * What a packet on a link of unknown network number tells of it. Only a
+ * router's own word is taken: a RIP response that was not forwarded
+ * (hops 0) comes from the router's address on this network (a NetWare
+ * workstation learnt its number from the routers the same way), unless
+ * it comes from a router's internal network (node 00:...:01: an answer
+ * to a request sent to that address). Anything else that names a
+ * network is one unverified packet, which anybody on the segment can
+ * send (a broadcast with hops 1 to DEADBEEF): it is refused and counted
+ * (net_refused). A packet with hops > 0 says a router forwarded it here,
+ * so the node asks the routers for its destination network (net_probes);
+ * a router that has it answers, and that answer teaches the number.
  */
 static void learn_net(struct ipx_node *node, struct ipx_link *link,
-		      const struct ipx_header *hdr)
+		      const struct ipx_header *hdr, const uint8_t *pkt)
 {
-	uint32_t net = 0;
+	uint32_t net;
 
-	if (hdr->hops > 0)
-		net = hdr->dst.net;
-	else if (hdr->src.socket == IPX_SOCK_RIP &&
-		 !ipx_node_eq(hdr->src.node, ipx_node_internal))
+	if (hdr->hops == 0 && is_rip_response(hdr, pkt) &&
+	    !ipx_node_eq(hdr->src.node, ipx_node_internal)) {
 		net = hdr->src.net;
-	if (net != 0 && net != 0xFFFFFFFFu && net != node->internal_net)
-		ipx_node_set_link_net(node, link, net);
+		if (net != 0 && net != 0xFFFFFFFFu && net != node->internal_net &&
+		    ipx_node_set_link_net(node, link, net) == IPX_OK)
+			return;
+	}
+	if (hdr->hops > 0) {
+		net = hdr->dst.net;
+		if (net == 0 || net == 0xFFFFFFFFu || net == node->internal_net)
+			return;
+		node->stats.net_refused++;
+		probe_net(node, link, net);
+	} else if (hdr->src.socket == IPX_SOCK_RIP && hdr->src.net != 0) {
+		node->stats.net_refused++;
+	}
 }
 
 void ipx_node_input(struct ipx_node *node, struct ipx_link *link,
@@ -895,7 +963,7 @@ void ipx_node_input(struct ipx_node *node, struct ipx_link *link,
 			return;
 		}
 		if (link->net == 0 && !node->forwarding)
-			learn_net(node, link, &hdr);
+			learn_net(node, link, &hdr, pkt);
 		accepted(node, &hdr);
 		if (node->forwarding && bcast && hdr.type == IPX_TYPE_NETBIOS)
 			propagate(node, link, &hdr, pkt);
@@ -1026,8 +1094,14 @@ static int transmit(struct ipx_node *node, const struct path *p,
 static void source_for(const struct ipx_node *node, const struct path *p,
 		       uint16_t socket, struct ipx_addr *src)
 {
+	const struct ipx_socket *s;
+
 	memset(src, 0, sizeof(*src));
-	if (node->internal_net) {
+	if (node->internal_net && p->link &&
+	    (s = find_socket(node, socket)) != NULL && s->link_source) {
+		src->net = p->link->net;
+		memcpy(src->node, p->link->node, IPX_NODE_LEN);
+	} else if (node->internal_net) {
 		src->net = node->internal_net;
 		memcpy(src->node, node->internal_node, IPX_NODE_LEN);
 	} else if (p->link) {
@@ -1249,6 +1323,11 @@ static int send_on_link(struct ipx_socket *sock, struct ipx_link *link,
 		memcpy(b, data, len);
 	memcpy(p.next_hop, dst->node, IPX_NODE_LEN);
 	return transmit(node, &p, src, dst, type, buf);
+}
+
+void ipx_socket_set_link_source(struct ipx_socket *sock, bool on)
+{
+	sock->link_source = on;
 }
 
 int ipx_socket_sendto_link(struct ipx_socket *sock, struct ipx_link *link,

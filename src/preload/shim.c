@@ -67,15 +67,23 @@ SHIM_API int socketpair(int domain, int type, int protocol, int sv[2])
 							    : EOPNOTSUPP);
 }
 
-/* The address argument of bind and connect: exactly a sockaddr_ipx. */
+/* The address argument of bind and connect: exactly a sockaddr_ipx.
+ * The kernel copied it in first (move_addr_to_kernel: more than a
+ * sockaddr_storage EINVAL, a bad pointer EFAULT), then af_ipx checked
+ * its length. */
 static int sipx_arg(const struct sockaddr *sa, socklen_t len,
 		    struct ipx_stack_req *req)
 {
+	struct sockaddr_storage k;
 	struct sockaddr_ipx s;
 
-	if (!sa || len != sizeof(s))
+	if (len > sizeof(k))
 		return EINVAL;
-	memcpy(&s, sa, sizeof(s));
+	if (len && shim_copy_in(&k, sa, len))
+		return EFAULT;
+	if (len != sizeof(s))
+		return EINVAL;
+	memcpy(&s, &k, sizeof(s));
 	shim_from_sipx(&s, &req->addr);
 	req->type = s.sipx_type;
 	return 0;
@@ -128,8 +136,8 @@ SHIM_API int getsockname(int fd, __SOCKADDR_ARG arg, socklen_t *len)
 	if ((err = shim_info(fd, &in)) != 0)
 		return shim_fail(err);
 	shim_to_sipx(&s, &in.local, in.type);
-	shim_put_name(&s, sa, len);
-	return 0;
+	err = shim_put_name(&s, sa, len);
+	return err ? shim_fail(err) : 0;
 }
 
 SHIM_API int getpeername(int fd, __SOCKADDR_ARG arg, socklen_t *len)
@@ -147,8 +155,8 @@ SHIM_API int getpeername(int fd, __SOCKADDR_ARG arg, socklen_t *len)
 	if (!(in.flags & IPX_STACK_INFO_CONNECTED))
 		return shim_fail(ENOTCONN);
 	shim_to_sipx(&s, &in.peer, in.type);
-	shim_put_name(&s, sa, len);
-	return 0;
+	err = shim_put_name(&s, sa, len);
+	return err ? shim_fail(err) : 0;
 }
 
 /*
@@ -194,18 +202,44 @@ static int reachable(uint32_t net)
 	return 0;
 }
 
+/*
+ * um->msg_iov (user_iov: the program's array, else the shim's own) into
+ * iov[1..]; EFAULT when the program's array cannot be read.
+ */
+static int take_iov(struct iovec *iov, const struct msghdr *um, bool user_iov)
+{
+	size_t n = um->msg_iovlen * sizeof(*iov);
+
+	if (!user_iov) {
+		memcpy(iov, um->msg_iov, n);
+		return 0;
+	}
+	return shim_copy_in(iov, um->msg_iov, n);
+}
+
 /* sendmsg for an IPX socket: a SEND frame, the payload gathered. */
-static ssize_t ipx_send(int fd, const struct msghdr *um, int flags)
+static ssize_t ipx_send(int fd, const struct msghdr *um, int flags,
+			bool user_iov)
 {
 	struct ipx_stack_frame f = { .op = IPX_STACK_SEND };
 	uint8_t head[IPX_STACK_FRAME_HDR];
 	struct iovec iov[MAX_IOV + 1];
 	struct msghdr m = { .msg_iov = iov };
+	struct sockaddr_storage name;
 	uint8_t *bounce = NULL;
 	size_t total = 0;
 	ssize_t n;
 	int err;
 
+	/* The kernel copied the name in before af_ipx looked at anything
+	 * (EFAULT first). */
+	if (um->msg_name) {
+		size_t nl = um->msg_namelen < sizeof(name) ? um->msg_namelen
+							    : sizeof(name);
+
+		if (shim_copy_in(&name, um->msg_name, nl))
+			return shim_fail(EFAULT);
+	}
 	if (flags & ~MSG_DONTWAIT)
 		return shim_fail(EINVAL);
 	if (um->msg_name) {
@@ -213,7 +247,7 @@ static ssize_t ipx_send(int fd, const struct msghdr *um, int flags)
 
 		if (um->msg_namelen < sizeof(s))
 			return shim_fail(EINVAL);
-		memcpy(&s, um->msg_name, sizeof(s));
+		memcpy(&s, &name, sizeof(s));
 		if (s.sipx_family != AF_IPX)
 			return shim_fail(EINVAL);
 		shim_from_sipx(&s, &f.addr);
@@ -230,31 +264,49 @@ static ssize_t ipx_send(int fd, const struct msghdr *um, int flags)
 		if (!(in.flags & IPX_STACK_INFO_CONNECTED))
 			return shim_fail(ENOTCONN);
 	}
-	for (size_t i = 0; i < um->msg_iovlen; i++)
-		total += um->msg_iov[i].iov_len;
-	if (total > IPX_STACK_MAX_PAYLOAD)
-		return shim_fail(EMSGSIZE);
-	ipx_stack_frame_encode(head, &f);
-	iov[0].iov_base = head;
-	iov[0].iov_len = sizeof(head);
 	if (um->msg_iovlen <= MAX_IOV) {
-		memcpy(iov + 1, um->msg_iov, um->msg_iovlen * sizeof(*iov));
+		if (take_iov(iov + 1, um, user_iov))
+			return shim_fail(EFAULT);
+		for (size_t i = 0; i < um->msg_iovlen; i++)
+			total += iov[1 + i].iov_len;
 		m.msg_iovlen = 1 + um->msg_iovlen;
 	} else {	/* too many pieces: gather them here */
+		struct iovec *v = malloc(um->msg_iovlen * sizeof(*v));
 		size_t at = 0;
 
-		bounce = malloc(total ? total : 1);
-		if (!bounce)
+		if (!v)
 			return shim_fail(ENOBUFS);
-		for (size_t i = 0; i < um->msg_iovlen; i++) {
-			memcpy(bounce + at, um->msg_iov[i].iov_base,
-			       um->msg_iov[i].iov_len);
-			at += um->msg_iov[i].iov_len;
+		if (take_iov(v, um, user_iov)) {
+			free(v);
+			return shim_fail(EFAULT);
 		}
+		for (size_t i = 0; i < um->msg_iovlen; i++)
+			total += v[i].iov_len;
+		bounce = total <= IPX_STACK_MAX_PAYLOAD ? malloc(total ? total : 1)
+							: NULL;
+		for (size_t i = 0; bounce && i < um->msg_iovlen; i++) {
+			if (shim_copy_in(bounce + at, v[i].iov_base,
+					 v[i].iov_len)) {
+				free(v);
+				free(bounce);
+				return shim_fail(EFAULT);
+			}
+			at += v[i].iov_len;
+		}
+		free(v);
+		if (!bounce && total <= IPX_STACK_MAX_PAYLOAD)
+			return shim_fail(ENOBUFS);
 		iov[1].iov_base = bounce;
 		iov[1].iov_len = total;
 		m.msg_iovlen = 2;
 	}
+	if (total > IPX_STACK_MAX_PAYLOAD) {
+		free(bounce);
+		return shim_fail(EMSGSIZE);
+	}
+	ipx_stack_frame_encode(head, &f);
+	iov[0].iov_base = head;
+	iov[0].iov_len = sizeof(head);
 	n = syscall(SYS_sendmsg, fd, &m, (flags & MSG_DONTWAIT) | MSG_NOSIGNAL);
 	free(bounce);
 	if (n < 0)
@@ -264,8 +316,16 @@ static ssize_t ipx_send(int fd, const struct msghdr *um, int flags)
 	return n - (ssize_t)sizeof(head);
 }
 
-/* recvmsg for an IPX socket: the DATA frame's header gives the source. */
-static ssize_t ipx_recv(int fd, struct msghdr *um, int flags)
+/*
+ * recvmsg for an IPX socket: the DATA frame's header gives the source.
+ * um is the shim's own msghdr (its msg_iov the program's array when
+ * user_iov); the name goes to the program's um->msg_name, cut to
+ * um->msg_namelen, and 16 to the program's *user_len too when given
+ * (recvfrom). A name that cannot be written is EFAULT once the datagram
+ * is taken, as the kernel's move_addr_to_user made it.
+ */
+static ssize_t ipx_recv(int fd, struct msghdr *um, int flags, bool user_iov,
+			socklen_t *user_len)
 {
 	uint8_t head[IPX_STACK_FRAME_HDR];
 	struct iovec iov[MAX_IOV + 1];
@@ -282,7 +342,8 @@ static ssize_t ipx_recv(int fd, struct msghdr *um, int flags)
 	iov[0].iov_len = sizeof(head);
 	if (um->msg_iovlen > MAX_IOV)
 		return shim_fail(EMSGSIZE);
-	memcpy(iov + 1, um->msg_iov, um->msg_iovlen * sizeof(*iov));
+	if (take_iov(iov + 1, um, user_iov))
+		return shim_fail(EFAULT);
 	m.msg_iovlen = 1 + um->msg_iovlen;
 	n = syscall(SYS_recvmsg, fd, &m, flags & (MSG_DONTWAIT | MSG_PEEK));
 	if (n < 0)
@@ -304,19 +365,27 @@ static ssize_t ipx_recv(int fd, struct msghdr *um, int flags)
 	um->msg_controllen = 0;
 	if (um->msg_name) {
 		struct sockaddr_ipx s;
+		int err;
 
 		shim_to_sipx(&s, &f.addr, f.type);
-		shim_put_name(&s, um->msg_name, &um->msg_namelen);
+		err = shim_put_name_len(&s, um->msg_name, um->msg_namelen,
+					&um->msg_namelen, user_len);
+		if (err)
+			return shim_fail(err);
 	}
 	return n - (ssize_t)sizeof(head);
 }
 
 SHIM_API ssize_t sendmsg(int fd, const struct msghdr *m, int flags)
 {
+	struct msghdr km;
+
 	NEXT(sendmsg);
 	if (!shim_ours(fd))
 		return next_sendmsg(fd, m, flags);
-	return ipx_send(fd, m, flags);
+	if (shim_copy_in(&km, m, sizeof(km)))
+		return shim_fail(EFAULT);
+	return ipx_send(fd, &km, flags, true);
 }
 
 SHIM_API ssize_t sendto(int fd, const void *buf, size_t len, int flags,
@@ -330,7 +399,7 @@ SHIM_API ssize_t sendto(int fd, const void *buf, size_t len, int flags,
 	NEXT(sendto);
 	if (!shim_ours(fd))
 		return next_sendto(fd, buf, len, flags, arg, tolen);
-	return ipx_send(fd, &m, flags);
+	return ipx_send(fd, &m, flags, false);
 }
 
 SHIM_API ssize_t send(int fd, const void *buf, size_t len, int flags)
@@ -341,7 +410,7 @@ SHIM_API ssize_t send(int fd, const void *buf, size_t len, int flags)
 	NEXT(send);
 	if (!shim_ours(fd))
 		return next_send(fd, buf, len, flags);
-	return ipx_send(fd, &m, flags);
+	return ipx_send(fd, &m, flags, false);
 }
 
 SHIM_API ssize_t write(int fd, const void *buf, size_t len)
@@ -352,7 +421,21 @@ SHIM_API ssize_t write(int fd, const void *buf, size_t len)
 	NEXT(write);
 	if (!shim_ours(fd))
 		return next_write(fd, buf, len);
-	return ipx_send(fd, &m, 0);
+	return ipx_send(fd, &m, 0, false);
+}
+
+/* The program's msghdr read and written back through the kernel. */
+static ssize_t user_recvmsg(int fd, struct msghdr *m, int flags)
+{
+	struct msghdr km;
+	ssize_t n;
+
+	if (shim_copy_in(&km, m, sizeof(km)))
+		return shim_fail(EFAULT);
+	n = ipx_recv(fd, &km, flags, true, NULL);
+	if (n >= 0 && shim_copy_out(m, &km, sizeof(km)))
+		return shim_fail(EFAULT);
+	return n;
 }
 
 SHIM_API ssize_t recvmsg(int fd, struct msghdr *m, int flags)
@@ -360,7 +443,7 @@ SHIM_API ssize_t recvmsg(int fd, struct msghdr *m, int flags)
 	NEXT(recvmsg);
 	if (!shim_ours(fd))
 		return next_recvmsg(fd, m, flags);
-	return ipx_recv(fd, m, flags);
+	return user_recvmsg(fd, m, flags);
 }
 
 SHIM_API ssize_t recvfrom(int fd, void *buf, size_t len, int flags,
@@ -368,19 +451,22 @@ SHIM_API ssize_t recvfrom(int fd, void *buf, size_t len, int flags,
 {
 	struct sockaddr *from = arg.__sockaddr__;
 	struct iovec iov = { buf, len };
-	struct msghdr m = { .msg_name = from,
-			    .msg_namelen = fromlen ? *fromlen : 0,
-			    .msg_iov = &iov, .msg_iovlen = 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+	bool badlen = false;
 	ssize_t n;
 
 	NEXT(recvfrom);
 	if (!shim_ours(fd))
 		return next_recvfrom(fd, buf, len, flags, arg, fromlen);
-	if (!fromlen)
-		m.msg_name = NULL;
-	n = ipx_recv(fd, &m, flags);
-	if (n >= 0 && fromlen && from)
-		*fromlen = m.msg_namelen;
+	/* With a name, the kernel read *fromlen after taking the datagram:
+	 * a bad pointer there (or none) is EFAULT, the datagram gone. */
+	if (from && shim_copy_in(&m.msg_namelen, fromlen,
+				 sizeof(m.msg_namelen)))
+		badlen = true;
+	m.msg_name = badlen ? NULL : from;
+	n = ipx_recv(fd, &m, flags, false, from ? fromlen : NULL);
+	if (n >= 0 && badlen)
+		return shim_fail(EFAULT);
 	return n;
 }
 
@@ -405,7 +491,7 @@ SHIM_API ssize_t writev(int fd, const struct iovec *iov, int n)
 	NEXT(writev);
 	if (!shim_ours(fd))
 		return next_writev(fd, iov, n);
-	return ipx_send(fd, &m, 0);
+	return ipx_send(fd, &m, 0, true);
 }
 
 SHIM_API ssize_t readv(int fd, const struct iovec *iov, int n)
@@ -416,7 +502,7 @@ SHIM_API ssize_t readv(int fd, const struct iovec *iov, int n)
 	NEXT(readv);
 	if (!shim_ours(fd))
 		return next_readv(fd, iov, n);
-	return ipx_recv(fd, &m, 0);
+	return ipx_recv(fd, &m, 0, true, NULL);
 }
 
 /* The batch calls, one datagram per entry as the kernel did them. */
@@ -428,11 +514,17 @@ SHIM_API int sendmmsg(int fd, struct mmsghdr *v, unsigned n, int flags)
 	if (!shim_ours(fd))
 		return next_sendmmsg(fd, v, n, flags);
 	for (i = 0; i < n; i++) {
-		ssize_t r = ipx_send(fd, &v[i].msg_hdr, flags);
+		struct mmsghdr k;
+		ssize_t r = shim_copy_in(&k, &v[i], sizeof(k))
+				    ? shim_fail(EFAULT)
+				    : ipx_send(fd, &k.msg_hdr, flags, true);
 
 		if (r < 0)
 			return i ? (int)i : -1;
-		v[i].msg_len = (unsigned)r;
+		k.msg_len = (unsigned)r;
+		if (shim_copy_out(&v[i].msg_len, &k.msg_len,
+				  sizeof(k.msg_len)))
+			return i ? (int)i : shim_fail(EFAULT);
 	}
 	return (int)i;
 }
@@ -447,12 +539,18 @@ SHIM_API int recvmmsg(int fd, struct mmsghdr *v, unsigned n, int flags,
 		return next_recvmmsg(fd, v, n, flags, timeout);
 	for (i = 0; i < n; i++) {
 		/* After the first, take only what is waiting. */
-		ssize_t r = ipx_recv(fd, &v[i].msg_hdr,
-				     i ? flags | MSG_DONTWAIT : flags);
+		struct mmsghdr k;
+		ssize_t r = shim_copy_in(&k, &v[i], sizeof(k))
+				    ? shim_fail(EFAULT)
+				    : ipx_recv(fd, &k.msg_hdr,
+					       i ? flags | MSG_DONTWAIT : flags,
+					       true, NULL);
 
 		if (r < 0)
 			return i ? (int)i : -1;
-		v[i].msg_len = (unsigned)r;
+		k.msg_len = (unsigned)r;
+		if (shim_copy_out(&v[i], &k, sizeof(k)))
+			return i ? (int)i : shim_fail(EFAULT);
 	}
 	return (int)i;
 }

@@ -68,9 +68,21 @@ struct sockaddr_ipx;
 void shim_to_sipx(struct sockaddr_ipx *s, const struct ipx_addr *a,
 		  uint8_t type);
 void shim_from_sipx(const struct sockaddr_ipx *s, struct ipx_addr *a);
-/* Copy a sockaddr_ipx out as getsockname() does (cut to *len). */
-void shim_put_name(const struct sockaddr_ipx *s, struct sockaddr *to,
-		   socklen_t *len);
+/*
+ * Copies from and to pointers the program gave, through the kernel: 0, or
+ * EFAULT for memory the program may not read or write (as the kernel's
+ * copy_from_user / copy_to_user), never a SIGSEGV in the shim.
+ */
+int shim_copy_in(void *dst, const void *user, size_t n);
+int shim_copy_out(void *user, const void *src, size_t n);
+/* Copy a sockaddr_ipx out as getsockname() does: *len read, the name cut
+ * to it, *len set to 16 (move_addr_to_user). 0, EFAULT or EINVAL. */
+int shim_put_name(const struct sockaddr_ipx *s, struct sockaddr *to,
+		  socklen_t *len);
+/* The same with the length already read ('want'): the name cut to it,
+ * then 16 in *len_out (the shim's) and/or *user_len (the program's). */
+int shim_put_name_len(const struct sockaddr_ipx *s, struct sockaddr *to,
+		      socklen_t want, socklen_t *len_out, socklen_t *user_len);
 
 /* Set errno, return -1. */
 int shim_fail(int err);

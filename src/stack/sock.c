@@ -113,6 +113,12 @@ static int do_bind(struct stack_sock *ss, const struct ipx_addr *addr,
 		return ENOBUFS;
 	}
 	local.socket = ipx_socket_number(ss->isock);
+	/* af_ipx sent from SAP and RIP sockets with the outgoing
+	 * interface's network and node, not the internal network's (its
+	 * "RIP/SAP special handling for mars_nwe"): a server's answers then
+	 * name a router on the asker's own network. */
+	if (local.socket == IPX_SOCK_SAP || local.socket == IPX_SOCK_RIP)
+		ipx_socket_set_link_source(ss->isock, true);
 	ss->local = local;
 	return 0;
 }

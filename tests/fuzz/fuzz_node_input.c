@@ -151,11 +151,13 @@ static void run_world(uint32_t net, const uint8_t *data, size_t size)
 	}
 	CHECK(s1.looped == s0.looped);
 	/* A network number is learned only by a link that had none, only
-	 * from a packet taken, and only its source or destination network. */
+	 * from a packet taken, and only from a router's RIP response that
+	 * was not forwarded: its source network. */
 	if (s1.net_learned != s0.net_learned) {
 		CHECK(net == 0 && s1.net_learned - s0.net_learned == 1);
 		CHECK(s1.rx_packets - s0.rx_packets == 1);
-		CHECK(w.link->net == (hdr.hops ? hdr.dst.net : hdr.src.net));
+		CHECK(hdr.hops == 0 && hdr.src.socket == IPX_SOCK_RIP);
+		CHECK(w.link->net == hdr.src.net);
 		CHECK(w.link->net != 0 && w.link->net != 0xFFFFFFFFu);
 	} else {
 		CHECK(w.link->net == net);

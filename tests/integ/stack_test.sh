@@ -6,7 +6,9 @@
 # without CAP_NET_ADMIN; poll/select/epoll timeouts, O_NONBLOCK, dup; a
 # socket across fork + exec; datagrams between two programs on one stack
 # and between two stacks through the hub; broadcast; the internal network
-# made and removed by SIOCSIFADDR with the /proc files; interop with
+# made and removed by SIOCSIFADDR with the /proc files; bad address
+# pointers (EFAULT); sockets 0x452/0x453 sending from the link's address
+# beside an internal network; interop with
 # `ipxlab listen`, `send`, `ping` and `sap`; the counters of calls that are
 # not emulated; refusals. Prints PASS:/FAIL: lines; everything is bounded.
 set -u
@@ -58,6 +60,10 @@ check "ipxlab run says in one line how to start the stack" $? "$TMP/nostack.err"
 # --- semantics and errors ---------------------------------------------------------
 run a errors >"$TMP/errors.out" 2>&1
 all_ok "af_ipx errors and semantics" "$TMP/errors.out"
+run a efault >"$TMP/efault.out" 2>&1
+all_ok "a bad address pointer to bind, connect, getsockname, getpeername, sendto, sendmsg, recvfrom, recvmsg: EFAULT, not SIGSEGV" "$TMP/efault.out"
+IPXLAB_SHIM_COPY=pipe run a efault >"$TMP/efault-pipe.out" 2>&1
+all_ok "the same through the shim's pipe (where process_vm_readv is refused)" "$TMP/efault-pipe.out"
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	timeout -k 2 10 setpriv --bounding-set=-net_admin "$BIN" run --socket "$TMP/a.sock" -- \
 		"$AFIPX" unpriv >"$TMP/unpriv.out" 2>&1
@@ -159,6 +165,25 @@ wait_for "$TMP/sape.out" "sap ready"
 timeout -k 2 10 "$BIN" sap --type 0x9B9D -W 1 --hub "$HUB" >"$TMP/sapqe.out" 2>&1
 grep -q "INTSVC.*00000BAD:000000000001" "$TMP/sapqe.out"
 check "a service on the internal network answers through the hub (the stack announces it by RIP)" $? "$TMP/sapqe.out" "$TMP/sape.out"
+
+# Linux af_ipx's "RIP/SAP special handling for mars_nwe": sockets 0x452 and
+# 0x453 send from the outgoing interface's network and node, not the
+# internal network's, so another host's ncpfs can route through the answer
+# (its ipx_make_reachable_rip adds SIOCADDRT via the RIP answer's source).
+run b recv 0 2 >"$TMP/rip.out" 2>&1 & PIDS+=($!)
+wait_for "$TMP/rip.out" "^bound " || fail "receiver on stack b binds" "$TMP/rip.out"
+RR=$(sed -n 's/^bound //p' "$TMP/rip.out")
+run e sendfrom 453 "$RR" >"$TMP/sf453.out" 2>&1
+run e sendfrom 451 "$RR" >"$TMP/sf451.out" 2>&1
+wait_for "$TMP/rip.out" "from 451$"
+grep -q "^from 000000AA:[0-9A-F]\{12\}:0453 type 4 len 8 from 453$" "$TMP/rip.out" &&
+	! grep -q "^from 00000BAD:000000000001:0453 " "$TMP/rip.out"
+check "with an internal network, RIP socket 0x453 sends from the hub link's address (AA), as af_ipx did" $? "$TMP/rip.out" "$TMP/sf453.out"
+grep -q "^from 00000BAD:000000000001:0451 type 4 len 8 from 451$" "$TMP/rip.out"
+check "other sockets still send from the internal network (00000BAD:000000000001)" $? "$TMP/rip.out" "$TMP/sf451.out"
+GW=$(sed -n 's/^from \([0-9A-F]*:[0-9A-F]*\):0453 .*/\1:0453/p' "$TMP/rip.out")
+run b route C0DE "${GW:-none}" >"$TMP/route.out" 2>&1
+all_ok "SIOCADDRT on another stack through that source works (ncpfs's way to the server)" "$TMP/route.out"
 
 # --- the stack itself -----------------------------------------------------------------
 stack d --hub "$HUB" --services

@@ -22,6 +22,9 @@
  *   sap TYPE NAME                   answer SAP general queries on 0x452
  *   sapq TYPE                       a SAP general query; print who answers
  *   blast ADDR COUNT SIZE           send as fast as possible, print rate
+ *   sendfrom PORT ADDR              bind PORT (hex), send "from PORT" to ADDR
+ *   route NET GATEWAY               SIOCADDRT: NET (hex) via GATEWAY
+ *   efault                          bad address pointers give EFAULT
  *
  * Addresses are NNNNNNNN:XXXXXXXXXXXX:SSSS in hex. Exit status: 0 when
  * every check passed, 1 otherwise; "ok NAME" / "FAIL NAME ..." lines.
@@ -42,6 +45,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -250,6 +254,158 @@ static int mode_blast(int argc, char **argv)
 	}
 	printf("sent %ld in %.3f s\n", count, now() - t0);
 	return 0;
+}
+
+static int mode_sendfrom(int argc, char **argv)
+{
+	struct sockaddr_ipx to;
+	char buf[32];
+	int s, n;
+
+	if (argc < 4 || parse_addr(argv[3], &to) < 0)
+		return 2;
+	s = open_bound((unsigned)strtoul(argv[2], NULL, 16), NULL);
+	to.sipx_type = 4;
+	n = snprintf(buf, sizeof(buf), "from %s", argv[2]);
+	expect_ok("sendfrom", sendto(s, buf, (size_t)n, 0,
+				     (struct sockaddr *)&to, sizeof(to)));
+	return failures != 0;
+}
+
+/* SIOCADDRT as ncpfs's ipx_make_reachable_rip adds a route it learnt:
+ * the gateway is the address a RIP answer came from. */
+static int mode_route(int argc, char **argv)
+{
+	struct sockaddr_ipx gw;
+	struct rtentry rt;
+	int s = socket(AF_IPX, SOCK_DGRAM, 0);
+
+	if (argc < 4 || parse_addr(argv[3], &gw) < 0)
+		return 2;
+	memset(&rt, 0, sizeof(rt));
+	rt.rt_flags = RTF_GATEWAY;
+	((struct sockaddr_ipx *)&rt.rt_dst)->sipx_family = AF_IPX;
+	((struct sockaddr_ipx *)&rt.rt_dst)->sipx_network =
+		htonl((uint32_t)strtoul(argv[2], NULL, 16));
+	memcpy(&rt.rt_gateway, &gw, sizeof(gw));
+	expect_ok("siocaddrt_via_the_answering_router",
+		  ioctl(s, SIOCADDRT, &rt));
+	return failures != 0;
+}
+
+/*
+ * A bad address pointer to bind, connect, getsockname, getpeername,
+ * sendto, sendmsg, recvfrom and recvmsg: the kernel's copy_from_user /
+ * copy_to_user gave EFAULT (move_addr_to_kernel, move_addr_to_user), not
+ * a crash. Each call runs in a child, so a SIGSEGV is reported by name.
+ */
+static void fault_check(const char *name, int s, int which, void *bad)
+{
+	struct sockaddr_ipx a = { .sipx_family = AF_IPX }, me;
+	socklen_t len = sizeof(a), *badlen = bad;
+	struct iovec iov = { "x", 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+	char buf[64];
+	pid_t pid;
+	int st;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		long rc = 0;
+
+		switch (which) {
+		case 0: rc = bind(s, bad, sizeof(a)); break;
+		case 1: rc = connect(s, bad, sizeof(a)); break;
+		case 2: rc = getsockname(s, bad, &len); break;
+		case 3: rc = getsockname(s, (struct sockaddr *)&a, badlen); break;
+		case 4: rc = getpeername(s, bad, &len); break;
+		case 5: rc = sendto(s, "x", 1, 0, bad, sizeof(a)); break;
+		case 6: rc = sendto(s, bad, 1, 0, (struct sockaddr *)&a,
+				    sizeof(a)); break;
+		case 7: m.msg_name = bad; m.msg_namelen = sizeof(a);
+			rc = sendmsg(s, &m, 0); break;
+		case 8: rc = recvfrom(s, buf, sizeof(buf), MSG_DONTWAIT, bad,
+				      &len); break;
+		case 9: rc = recvfrom(s, buf, sizeof(buf), MSG_DONTWAIT,
+				      (struct sockaddr *)&me, badlen); break;
+		case 10: iov.iov_base = buf; iov.iov_len = sizeof(buf);
+			m.msg_name = bad; m.msg_namelen = sizeof(a);
+			rc = recvmsg(s, &m, MSG_DONTWAIT); break;
+		case 11: rc = sendmsg(s, bad, 0); break;
+		case 12: rc = bind(s, NULL, sizeof(a)); break;
+		}
+		expect_errno(name, rc, EFAULT);
+		_exit(failures != 0);
+	}
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st)) {
+		char d[64];
+
+		snprintf(d, sizeof(d), "(killed by signal %d)",
+			 WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+		check(name, 0, d);
+	} else if (WEXITSTATUS(st)) {
+		failures++;
+	}
+}
+
+static int mode_efault(void)
+{
+	static const char *const names[] = {
+		"bind_bad_address", "connect_bad_address",
+		"getsockname_bad_address", "getsockname_bad_length",
+		"getpeername_bad_address", "sendto_bad_address",
+		"sendto_bad_data", "sendmsg_bad_name",
+		"recvfrom_bad_address", "recvfrom_bad_length",
+		"recvmsg_bad_name", "sendmsg_bad_msghdr", "bind_null_address",
+	};
+	struct sockaddr_ipx me, peer;
+	socklen_t len = sizeof(me);
+	void *bad = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			 -1, 0);
+	int s = socket(AF_IPX, SOCK_DGRAM, 0), c = socket(AF_IPX, SOCK_DGRAM, 0);
+
+	expect_ok("socket", s);
+	check("mmap_prot_none", bad != MAP_FAILED, NULL);
+	/* Unbound: bind and connect read the address first. */
+	fault_check(names[0], s, 0, bad);
+	fault_check(names[12], s, 12, NULL);
+	fault_check(names[1], s, 1, bad);
+	expect_ok("bind_after_faults",
+		  bind(s, (struct sockaddr *)&(struct sockaddr_ipx){
+				  .sipx_family = AF_IPX }, sizeof(me)));
+	expect_ok("getsockname", getsockname(s, (struct sockaddr *)&me, &len));
+	for (int i = 2; i <= 3; i++)
+		fault_check(names[i], s, i, bad);
+	peer = me;
+	expect_ok("connect", connect(c, (struct sockaddr *)&peer,
+				     sizeof(peer)));
+	fault_check(names[4], c, 4, bad);
+	for (int i = 5; i <= 7; i++)
+		fault_check(names[i], s, i, bad);
+	fault_check(names[11], s, 11, bad);
+	/* A datagram waiting for each receive (each consumes one). */
+	for (int i = 8; i <= 10; i++) {
+		struct pollfd p = { s, POLLIN, 0 };
+
+		sendto(c, "d", 1, 0, (struct sockaddr *)&me, sizeof(me));
+		poll(&p, 1, 2000);
+		fault_check(names[i], s, i, bad);
+	}
+	/* The socket still works. */
+	{
+		struct pollfd p = { s, POLLIN, 0 };
+		char buf[8];
+
+		sendto(c, "ok", 2, 0, (struct sockaddr *)&me, sizeof(me));
+		poll(&p, 1, 2000);
+		len = sizeof(peer);
+		check("still_works",
+		      recvfrom(s, buf, sizeof(buf), 0, (struct sockaddr *)&peer,
+			       &len) == 2 && !memcmp(buf, "ok", 2),
+		      NULL);
+	}
+	return failures != 0;
 }
 
 /* Every error case of af_ipx a program can meet with a stack running. */
@@ -1036,7 +1192,14 @@ int main(int argc, char **argv)
 		return mode_sapq(argc, argv);
 	if (!strcmp(m, "sap"))
 		return mode_sap(argc, argv);
+	if (!strcmp(m, "sendfrom"))
+		return mode_sendfrom(argc, argv);
+	if (!strcmp(m, "route"))
+		return mode_route(argc, argv);
+	if (!strcmp(m, "efault"))
+		return mode_efault();
 	fprintf(stderr, "usage: afipx recv|send|blast|errors|unpriv|nostack|"
-			"iface|numbering|poll|fork|pong|ping|sap|sapq ...\n");
+			"iface|numbering|poll|fork|pong|ping|sap|sapq|sendfrom|route|\n"
+			"efault ...\n");
 	return 2;
 }

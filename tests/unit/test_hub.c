@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
@@ -475,9 +476,11 @@ static void silent_clients_get_keepalives_then_leave(void **state)
 
 static void many_clients_are_found_by_node(void **state)
 {
-	struct hub_rig *r = *state;
+	struct ipx_hub_options o = { .max_clients = 4096, .reg_rate = -1 };
+	struct hub_rig *r = hubrig_new_opts(&o);
 	uint8_t p[64], to[6];
 
+	(void)state;
 	for (uint16_t port = 10000; port < 12000; port++)
 		hubrig_register(r, port, 0);
 	assert_int_equal(ipx_hub_client_count(r->hub), 2000);
@@ -489,6 +492,139 @@ static void many_clients_are_found_by_node(void **state)
 	r->n = 0;
 	hubrig_input(r, 10500, p, data(p, 10500, ipx_node_broadcast, "b"));
 	assert_int_equal(r->n, 1999);
+	hubrig_free(r);
+}
+
+/* A registration from IPv4 address 'ip' (host order), UDP port 'port'. */
+static void register_from(struct hub_rig *r, uint32_t ip, uint16_t port)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	uint8_t p[30] = { 0 };
+
+	sa.sin_addr.s_addr = htonl(ip);
+	sa.sin_port = htons(port);
+	p[0] = p[1] = 0xFF;
+	p[3] = 30;
+	p[17] = 2;
+	p[29] = 2;
+	ipx_hub_input(r->hub, &sa, p, 30);
+	ipx_hub_flush(r->hub);
+}
+
+/* Runs f with stderr in a file; how many lines contain 'what'. */
+static int stderr_lines(void (*f)(struct hub_rig *), struct hub_rig *r,
+			const char *what)
+{
+	FILE *tmp = tmpfile();
+	int saved = dup(2), n = 0;
+	char line[512];
+
+	assert_non_null(tmp);
+	fflush(stderr);
+	dup2(fileno(tmp), 2);
+	f(r);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	while (fgets(line, sizeof(line), tmp))
+		n += strstr(line, what) != NULL;
+	fclose(tmp);
+	return n;
+}
+
+static void sixty_thousand_from_many_networks(struct hub_rig *r)
+{
+	for (uint32_t i = 0; i < 60000; i++)
+		register_from(r, 0x0A000000u + (i << 8), 40000);
+}
+
+/* 60,000 registrations from distinct networks: 1,024 clients, the rest
+ * refused, counted and logged once; a broadcast goes out 1,023 times;
+ * clients that do not answer the keepalive make room for new ones. */
+static void the_client_table_has_a_limit(void **state)
+{
+	struct ipx_hub_options o = { 0 };
+	struct hub_rig *r = hubrig_new_opts(&o);
+	const struct ipx_hub_stats *s = ipx_hub_stats(r->hub);
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	uint8_t p[64];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(stderr_lines(sixty_thousand_from_many_networks, r,
+				      "--max-clients"), 1);
+	assert_int_equal(ipx_hub_client_count(r->hub), IPX_HUB_MAX_CLIENTS);
+	assert_int_equal(s->drops[IPX_HUB_DROP_TABLE_FULL],
+			 60000 - IPX_HUB_MAX_CLIENTS);
+	assert_int_equal(s->joins, IPX_HUB_MAX_CLIENTS);
+	assert_int_equal(s->registrations, IPX_HUB_MAX_CLIENTS);
+	assert_string_equal(ipx_hub_drop_name(IPX_HUB_DROP_TABLE_FULL),
+			    "table_full");
+	/* A known client is still answered; its broadcast reaches the
+	 * others once each. */
+	register_from(r, 0x0A000000u, 40000);
+	assert_int_equal(s->registrations, IPX_HUB_MAX_CLIENTS + 1);
+	r->n = 0;
+	n = data(p, 0, ipx_node_broadcast, "b");
+	sa.sin_addr.s_addr = htonl(0x0A000000u);
+	sa.sin_port = htons(40000);
+	memcpy(p + 22, &sa.sin_addr.s_addr, 4);	/* its source node */
+	memcpy(p + 26, &sa.sin_port, 2);
+	ipx_hub_input(r->hub, &sa, p, n);
+	ipx_hub_flush(r->hub);
+	assert_int_equal(s->broadcasts, 1);
+	assert_int_equal(s->tx_packets,
+			 IPX_HUB_MAX_CLIENTS + 1 + IPX_HUB_MAX_CLIENTS - 1);
+	/* Pinged at 5 s and silent a second later: a new client takes the
+	 * place of the one silent longest, one at a time. */
+	ipx_loop_run_for(r->loop, 7 * IPX_SEC);
+	register_from(r, 0x0C000001u, 40000);
+	register_from(r, 0x0C000101u, 40000);
+	assert_int_equal(ipx_hub_client_count(r->hub), IPX_HUB_MAX_CLIENTS);
+	assert_int_equal(s->evicted, 2);
+	assert_int_equal(s->joins, IPX_HUB_MAX_CLIENTS + 2);
+	assert_int_equal(s->leaves, 2);
+	/* Room again once the silent ones are gone. */
+	ipx_loop_run_for(r->loop, 130 * IPX_SEC);
+	assert_int_equal(ipx_hub_client_count(r->hub), 0);
+	register_from(r, 0x0B000001u, 40000);
+	assert_int_equal(ipx_hub_client_count(r->hub), 1);
+	hubrig_free(r);
+}
+
+static void hundred_from_loopback(struct hub_rig *r)
+{
+	for (uint16_t port = 20000; port < 20100; port++)
+		hubrig_register(r, port, 0);
+}
+
+/* One /24 network registers at most 64 at once, then 32 a second; other
+ * networks and known clients are not held up. */
+static void one_network_registers_at_a_limited_rate(void **state)
+{
+	struct hub_rig *r = *state;
+	const struct ipx_hub_stats *s = ipx_hub_stats(r->hub);
+
+	assert_int_equal(stderr_lines(hundred_from_loopback, r,
+				      "--register-rate"), 1);
+	assert_int_equal(ipx_hub_client_count(r->hub), IPX_HUB_REG_BURST);
+	assert_int_equal(s->drops[IPX_HUB_DROP_REG_RATE],
+			 100 - IPX_HUB_REG_BURST);
+	/* 127.0.0.2 is the same /24; 127.0.1.1 is not. */
+	register_from(r, 0x7F000002u, 1);
+	register_from(r, 0x7F000101u, 1);
+	assert_int_equal(ipx_hub_client_count(r->hub), IPX_HUB_REG_BURST + 1);
+	/* A known client's registration is answered at any rate. */
+	hubrig_register(r, 20000, 0);
+	assert_int_equal(s->registrations, IPX_HUB_REG_BURST + 2);
+	/* A second refills 32. */
+	ipx_loop_run_for(r->loop, IPX_SEC);
+	hundred_from_loopback(r);
+	assert_int_equal(ipx_hub_client_count(r->hub),
+			 IPX_HUB_REG_BURST + 1 + IPX_HUB_REG_RATE);
+	assert_string_equal(ipx_hub_drop_name(IPX_HUB_DROP_REG_RATE),
+			    "register_rate");
 }
 
 /* --profile eth10: relays wait their turn and take the wire time. */
@@ -583,7 +719,9 @@ int main(void)
 		T(capture_sees_both_directions),
 		T(capture_received_records_each_packet_once),
 		T(silent_clients_get_keepalives_then_leave),
-		T(many_clients_are_found_by_node),
+		cmocka_unit_test(many_clients_are_found_by_node),
+		cmocka_unit_test(the_client_table_has_a_limit),
+		T(one_network_registers_at_a_limited_rate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,7 @@
 
 #include "ipxlab/err.h"
 #include "ipxlab/link_mem.h"
+#include "ipxlab/node.h"
 #include "ipxlab/stack.h"
 #include "ipxlab/stack_proto.h"
 
@@ -350,6 +351,81 @@ static void internal_network_by_ifset(void **state)
 	turn(r);
 }
 
+static void collect(struct ipx_socket *sock, const struct ipx_header *h,
+		    const uint8_t *data, size_t len, void *ctx)
+{
+	struct ipx_header *last = ctx;
+
+	(void)sock;
+	(void)data;
+	(void)len;
+	*last = *h;
+}
+
+/* Send "x" from a stack socket bound to 'port' to 'to'; the header the
+ * peer node got. */
+static struct ipx_header sent_from(struct rig *r, uint16_t port,
+				   const struct ipx_addr *to,
+				   struct ipx_header *got)
+{
+	struct ipx_stack_frame f = { .op = IPX_STACK_SEND,
+				     .flags = IPX_STACK_F_ADDR, .addr = *to };
+	uint8_t frame[IPX_STACK_FRAME_HDR + 1];
+	int s = open_sock(r);
+
+	assert_int_equal(bind_sock(r, s, 0, port, NULL), 0);
+	ipx_stack_frame_encode(frame, &f);
+	frame[IPX_STACK_FRAME_HDR] = 'x';
+	memset(got, 0, sizeof(*got));
+	assert_int_equal(send(s, frame, sizeof(frame), 0), sizeof(frame));
+	turn(r);
+	close(s);
+	turn(r);
+	return *got;
+}
+
+/*
+ * With an internal network, af_ipx sent from SAP (0x452) and RIP (0x453)
+ * sockets with the outgoing interface's network and node ("RIP/SAP special
+ * handling for mars_nwe" in ipxrtr_route_packet); every other socket sent
+ * from the internal network's address.
+ */
+static void sap_and_rip_sockets_send_from_the_link(void **state)
+{
+	struct rig *r = *state;
+	struct ipx_node *peer = ipx_node_new(r->loop, NULL);
+	struct ipx_link *pl = ipx_mem_link_new(r->seg, NULL);
+	struct ipx_link *own = ipx_node_link(r->node, 0);
+	struct ipx_socket *ps;
+	struct ipx_header got, h;
+	struct ipx_addr to = { .net = 0xAA, .socket = 0x5000 };
+
+	if (geteuid() != 0)
+		skip();	/* ports below 0x4000 need CAP_NET_ADMIN */
+	ipx_node_add_link(peer, pl);
+	assert_int_equal(ipx_socket_open(peer, 0x5000, collect, &got, &ps),
+			 IPX_OK);
+	assert_int_equal(ipx_node_set_internal_net(r->node, 0xBAD), IPX_OK);
+	turn(r);
+	memcpy(to.node, pl->node, IPX_NODE_LEN);
+	for (uint16_t port = 0x452; port <= 0x453; port++) {
+		h = sent_from(r, port, &to, &got);
+		assert_int_equal(h.src.net, 0xAA);
+		assert_memory_equal(h.src.node, own->node, IPX_NODE_LEN);
+		assert_int_equal(h.src.socket, port);
+	}
+	/* NCP, diagnostics and a dynamic socket: the internal address. */
+	h = sent_from(r, 0x451, &to, &got);
+	assert_int_equal(h.src.net, 0xBAD);
+	assert_memory_equal(h.src.node, ipx_node_internal, IPX_NODE_LEN);
+	h = sent_from(r, 0x456, &to, &got);
+	assert_int_equal(h.src.net, 0xBAD);
+	h = sent_from(r, 0, &to, &got);
+	assert_int_equal(h.src.net, 0xBAD);
+	ipx_socket_close(ps);
+	ipx_node_free(peer);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -363,6 +439,9 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(internal_network_by_ifset,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			sap_and_rip_sockets_send_from_the_link, setup,
+			teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
