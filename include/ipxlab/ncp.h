@@ -96,6 +96,19 @@ enum {
 	NCP_RIGHTS_ALL = 0xFF,
 };
 
+/* The access-rights byte of 0x4C/0x54 (an open mode, not directory
+ * rights; Novell's AR_* and mars_nwe's share_file): what the handle may
+ * do and what it denies other handles of the same file. Exclusive is
+ * both denies. Compatibility (0x10) adds no deny of its own (mars_nwe). */
+enum {
+	NCP_SHARE_READ = 0x01,
+	NCP_SHARE_WRITE = 0x02,
+	NCP_SHARE_DENY_READ = 0x04,
+	NCP_SHARE_DENY_WRITE = 0x08,
+	NCP_SHARE_EXCLUSIVE = 0x0C,
+	NCP_SHARE_COMPAT = 0x10,
+};
+
 /* Action flags of 0x54 Open/Create. */
 enum { NCP_ACT_OPEN = 0x01, NCP_ACT_REPLACE = 0x02, NCP_ACT_CREATE = 0x10 };
 

@@ -40,6 +40,8 @@ struct ncp_file {
 	uint16_t gen;		/* part of the handle: stale handles fail */
 	uint8_t task;
 	bool writable;
+	bool readable;
+	uint8_t share;		/* NCP_SHARE_*: what it opened and denies */
 	dev_t dev;
 	ino_t ino;
 	char name[NCP_NAME_LEN + 1];

@@ -3,7 +3,8 @@
 # `ipxlab ncp` over a real hub on loopback: the server shows in slist;
 # files of the B3 sizes and of 5 MB are put and got with equal sha256;
 # ls, stat, mv, rm with wildcards, mkdir, rmdir, info, whoami; logins;
-# the read-only volume; two clients at once; a server killed with SIGKILL
+# the read-only volume; two clients at once; two puts to one name (the
+# second refused, file intact); a server killed with SIGKILL
 # in the middle of a put: the client fails clearly (no hang), what was
 # acknowledged is on disk, and a restarted server serves the same files;
 # SIGUSR1 statistics; bench ncp runs (real and simulated time); bad usage
@@ -105,6 +106,30 @@ n put "$TMP/f214705" SYS:TWO.BIN 2>"$TMP/b.err" & b=$!
 wait $a; ra=$?; wait $b; rb=$?
 [ $ra = 0 ] && [ $rb = 0 ] && cmp -s "$TMP/f5242880" "$TMP/out/a" && cmp -s "$TMP/f214705" "$TMP/sys/TWO.BIN" &&
 	pass "two clients at once" || fail "two clients at once" "a=$ra b=$rb" "$TMP/a.err" "$TMP/b.err"
+
+# Two puts to one name at once (20 MB, then 15 MB while the first is
+# still writing): the put opens deny-write, so the second is refused with
+# 0x80 and a clear message, exits 1, and the file is the first one's.
+head -c 20000000 /dev/urandom >"$TMP/p20"
+head -c 15000000 /dev/urandom >"$TMP/p15"
+n put "$TMP/p20" SYS:SAME.BIN 2>"$TMP/p20.err" & a=$!
+for _ in $(seq 1 100); do
+	[ -f "$TMP/sys/SAME.BIN" ] && [ "$(stat -c %s "$TMP/sys/SAME.BIN")" -gt 0 ] && break
+	sleep 0.05
+done
+sleep 0.3
+n put "$TMP/p15" SYS:SAME.BIN 2>"$TMP/p15.err"; rb=$?
+kill -0 $a 2>/dev/null && still=1 || still=0
+wait $a; ra=$?
+if [ $ra = 0 ] && [ $rb = 1 ] && [ $still = 1 ] &&
+   has "$TMP/p15.err" "another connection has it open for writing" &&
+   [ "$(sha256sum <"$TMP/p20")" = "$(sha256sum <"$TMP/sys/SAME.BIN")" ]; then
+	pass "two puts to one name: the second is refused, the file is the first's"
+else
+	fail "two puts to one name: the second is refused, the file is the first's" \
+		"first=$ra second=$rb first-still-running=$still" "$TMP/p20.err" "$TMP/p15.err"
+fi
+rm -f "$TMP/p20" "$TMP/p15"
 
 # Statistics on SIGUSR1.
 kill -USR1 "$SERVER"
