@@ -116,6 +116,7 @@ struct ncp_user {
 	char password[128];
 	bool has_password;	/* false: no login at all (SUPERVISOR unset) */
 	uint32_t id;
+	unsigned line;		/* of the users file; 0: built in */
 };
 
 /* A file server heard by SAP (fn_bindery.c), for the bindery scans. */

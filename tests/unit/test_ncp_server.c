@@ -192,6 +192,15 @@ static void start_refusals(void **state)
 		snprintf(want, sizeof(want), "%s:1: line too long", s->users);
 		refused(s, IPX_ECONFIG, want);
 	}
+	/* A name twice, in any case (SUPERVISOR and GUEST too). */
+	write_users(s, "alice one\n# c\nbob two\nALICE three\n");
+	snprintf(want, sizeof(want), "%s:4: user ALICE given twice (first at "
+		 "line 1; names ignore case)", s->users);
+	refused(s, IPX_ECONFIG, want);
+	write_users(s, "Supervisor a\nsupervisor b\n");
+	snprintf(want, sizeof(want), "%s:2: user SUPERVISOR given twice "
+		 "(first at line 1; names ignore case)", s->users);
+	refused(s, IPX_ECONFIG, want);
 }
 
 /* SYS is volume 0 whatever the order given: SYS:LOGIN is made in SYS's
