@@ -51,6 +51,7 @@
 	X(LOCKS, "lock_limit", "record locks per connection used up (96)")  \
 	X(BAD_HANDLE, "bad_file_handle", "a file handle not of this connection (88)") \
 	X(BAD_DIR_HANDLE, "bad_dir_handle", "a directory handle not in use (9B)") \
+	X(DIR_AS_FILE, "dir_as_file", "a file name ending in '\\', '/', '.' or '..' (9C)") \
 	X(LOGIN_DIR, "login_dir", "SYS:LOGIN deleted (9F) or renamed (8B)") \
 	X(SHARE, "share_conflict", "an open another handle's open mode denies, or whose deny another handle's open breaks (80)") \
 	X(MALFORMED, "malformed", "request data shorter than the function needs (FF)")

@@ -89,7 +89,8 @@ static void open_file(struct ncp_call *c, enum how how, uint8_t dh,
 	int dfd, fd, r, flags;
 	uint8_t hd[NCP_HANDLE_LEN], share;
 
-	if (!ncp_rd_path(c, dh, &p, last, false))
+	if (!ncp_rd_path(c, dh, &p, last, false) ||
+	    !ncp_file_name_ok(c, &p, last))
 		return;
 	if (!last[0]) {
 		c->cc = NCP_CC_FAILURE;
@@ -318,7 +319,8 @@ static void erase(struct ncp_call *c)
 	int fd;
 
 	ncp_rd8(&c->rd);	/* search attributes: no hidden files here */
-	if (!ncp_rd_path(c, dh, &p, pat, true))
+	if (!ncp_rd_path(c, dh, &p, pat, true) ||
+	    !ncp_file_name_ok(c, &p, pat))
 		return;
 	if (!pat[0]) {
 		c->cc = NCP_CC_FAILURE;
@@ -379,9 +381,10 @@ static void rename_file(struct ncp_call *c)
 		return;
 	}
 	c->cc = ncp_path_parse(c, dh, t, n, &p, last, false);
-	if (!c->cc)
-		c->cc = ncp_path_parse(c, dh2, t2, n2, &p2, last2, false);
-	if (c->cc)
+	if (c->cc || !ncp_file_name_ok(c, &p, last))
+		return;
+	c->cc = ncp_path_parse(c, dh2, t2, n2, &p2, last2, false);
+	if (c->cc || !ncp_file_name_ok(c, &p2, last2))
 		return;
 	if (!last[0] || !last2[0]) {
 		c->cc = NCP_CC_FAILURE;
@@ -421,7 +424,8 @@ static void set_attributes(struct ncp_call *c)
 	int dfd, fd;
 
 	ncp_rd8(&c->rd);	/* search attributes */
-	if (!ncp_rd_path(c, dh, &p, last, false))
+	if (!ncp_rd_path(c, dh, &p, last, false) ||
+	    !ncp_file_name_ok(c, &p, last))
 		return;
 	if (ncp_vol_ro(c, p.vol)) {
 		c->cc = NCP_CC_NO_MODIFY;

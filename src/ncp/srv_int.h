@@ -24,6 +24,7 @@
 struct ncp_path {
 	int vol;
 	int depth;
+	bool dir_form;		/* the text ended in '\', '/', '.' or '..' */
 	char comp[NCP_MAX_DEPTH][NCP_NAME_LEN + 1];
 };
 
@@ -189,6 +190,11 @@ uint8_t ncp_path_parse(struct ncp_call *c, uint8_t dh, const uint8_t *text,
  * false with c->cc set (a short request counted as malformed). */
 bool ncp_rd_path(struct ncp_call *c, uint8_t dh, struct ncp_path *out,
 		 char *last, bool wild);
+/* A file name (last, parsed into p) must not end in a separator, '.' or
+ * '..' ("SYS:NEW\" names a directory): false with c->cc set to 0x9C
+ * (refused_dir_as_file). An empty last passes (the caller decides). */
+bool ncp_file_name_ok(struct ncp_call *c, const struct ncp_path *p,
+		      const char *last);
 /* dh + path naming an existing directory: a completion code. */
 uint8_t ncp_path_resolve_dir(struct ncp_call *c, uint8_t dh, const uint8_t *t,
 			     size_t len, struct ncp_path *out);

@@ -313,6 +313,47 @@ static void test_bad_bytes(void **state)
 	(void)fh;
 }
 
+/* A file name followed by '\', '/', '/.' or '\..' names a directory:
+ * refused as a bad path (0x9C, dir_as_file) by open, create, erase,
+ * rename and set attributes, and nothing is made; a directory call may
+ * still end in a separator. */
+static void test_dir_as_file(void **state)
+{
+	struct safe *s = *state;
+	static const char *const bad[] = {
+		"SYS:NEW/", "NEW\\", "SYS:NEW/.", "NEW\\.", "SUBX\\NEW\\..",
+		"SYS:LOWER.TXT\\", "LOWER.TXT/.",
+	};
+	char p[400];
+	struct stat st;
+	uint64_t before;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		expect(s, bad[i], NCP_OPEN_CREATE, NCP_CC_BAD_PATH,
+		       NCP_SRV_REF_DIR_AS_FILE);
+		expect(s, bad[i], NCP_OPEN_READ, NCP_CC_BAD_PATH,
+		       NCP_SRV_REF_DIR_AS_FILE);
+		expect(s, bad[i], NCP_OPEN_CREATE_DENY_WRITE, NCP_CC_BAD_PATH,
+		       NCP_SRV_REF_DIR_AS_FILE);
+	}
+	snprintf(p, sizeof(p), "%s/NEW", s->r->sys);
+	assert_int_equal(stat(p, &st), -1);
+	before = refused(s, NCP_SRV_REF_DIR_AS_FILE);
+	assert_int_equal(ncp_erase(s->cl, "LOWER.TXT\\"), NCP_CC_BAD_PATH);
+	assert_int_equal(ncp_rename(s->cl, "LOWER.TXT/", "L2.TXT"),
+			 NCP_CC_BAD_PATH);
+	assert_int_equal(ncp_rename(s->cl, "LOWER.TXT", "L2.TXT\\"),
+			 NCP_CC_BAD_PATH);
+	assert_int_equal(refused(s, NCP_SRV_REF_DIR_AS_FILE), before + 3);
+	snprintf(p, sizeof(p), "%s/lower.txt", s->r->sys);
+	assert_int_equal(stat(p, &st), 0);
+	/* The plain names still work; a directory may end in '\'. */
+	assert_int_equal(ncp_mkdir(s->cl, "SYS:NEWDIR\\"), 0);
+	assert_int_equal(ncp_rmdir(s->cl, "NEWDIR/"), 0);
+	assert_int_equal(ncp_rename(s->cl, "\\LOWER.TXT", "L2.TXT"), 0);
+	assert_int_equal(ncp_rename(s->cl, "L2.TXT", "lower.txt"), 0);
+}
+
 static void test_before_login(void **state)
 {
 	struct safe *s = *state;
@@ -496,6 +537,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_symlinks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_bytes, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_dir_as_file, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_before_login, setup,
 						teardown),
