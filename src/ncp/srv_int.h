@@ -68,6 +68,7 @@ struct ncp_pending {
 	uint8_t flag;
 	uint8_t handle[NCP_HANDLE_LEN];
 	uint32_t start, len;
+	uint64_t ticket;	/* when it began to wait: the queue order */
 	struct ipx_timer timer;	/* its timeout */
 	struct ncp_conn *conn;
 	struct ncp_server *srv;
@@ -147,6 +148,8 @@ struct ncp_server {
 	struct ipx_timer tick;
 	struct ncp_lock *locks;
 	size_t nlocks, caplocks;
+	uint64_t next_ticket;		/* of the next lock request to wait */
+	struct ncp_conn **waiters;	/* max_conns: scratch for the queue */
 	struct ncp_user *users;
 	size_t nusers;
 	struct ncp_seen seen[NCP_SEEN_MAX];
