@@ -298,14 +298,42 @@ static void do_request(struct ncp_server *srv, struct ncp_conn *conn,
 	reply(srv, conn, rq, c.cc, out, c.cc ? 0 : c.wr.len);
 }
 
+/*
+ * A watchdog answer carries the low byte of the connection number only
+ * (as the poll does), so the connection is the one of that low byte at
+ * the answer's network and node: the one whose NCP socket is just below
+ * the answering socket if there is one (the client answers from its
+ * watchdog socket), else the first there. A server of more than 255
+ * connections has to match so; by the number alone, connection 257's
+ * answer would keep connection 1.
+ */
+static struct ncp_conn *conn_of_answer(struct ncp_server *srv,
+				       const struct ipx_header *h,
+				       uint8_t low)
+{
+	struct ncp_conn *any = NULL;
+
+	for (unsigned i = low ? low - 1u : 255u; i < srv->max_conns;
+	     i += 256) {
+		struct ncp_conn *cn = &srv->conns[i];
+
+		if (!cn->used || cn->addr.net != h->src.net ||
+		    !ipx_node_eq(cn->addr.node, h->src.node))
+			continue;
+		if ((uint16_t)(cn->addr.socket + 1) == h->src.socket)
+			return cn;
+		if (!any)
+			any = cn;
+	}
+	return any;
+}
+
 static void on_wdog_answer(struct ncp_server *srv, const struct ipx_header *h,
 			   const uint8_t *data)
 {
-	struct ncp_conn *conn = conn_by_number(srv, data[0]);
+	struct ncp_conn *conn = conn_of_answer(srv, h, data[0]);
 
-	if (!conn || data[1] != NCP_WDOG_ALIVE ||
-	    conn->addr.net != h->src.net ||
-	    !ipx_node_eq(conn->addr.node, h->src.node)) {
+	if (!conn || data[1] != NCP_WDOG_ALIVE) {
 		srv->stats.drops[NCP_SRV_DROP_WDOG_BAD]++;
 		return;
 	}
@@ -313,6 +341,20 @@ static void on_wdog_answer(struct ncp_server *srv, const struct ipx_header *h,
 	conn->last_heard = ipx_loop_now(srv->loop);
 	conn->next_wdog = 0;
 	conn->wdog_left = srv->wdog_count;
+}
+
+/* The watchdog socket: answers only. */
+static void on_wdog_packet(struct ipx_socket *sock, const struct ipx_header *h,
+			   const uint8_t *data, size_t len, void *ctx)
+{
+	struct ncp_server *srv = ctx;
+
+	(void)sock;
+	if (len != NCP_WDOG_LEN) {
+		srv->stats.drops[NCP_SRV_DROP_WDOG_BAD]++;
+		return;
+	}
+	on_wdog_answer(srv, h, data);
 }
 
 static void on_packet(struct ipx_socket *sock, const struct ipx_header *h,
@@ -452,7 +494,9 @@ static void on_tick(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 		b[0] = (uint8_t)conn->number;
 		b[1] = NCP_WDOG_POLL;
 		srv->stats.wdog_sent++;
-		send_raw(srv, &to, b, sizeof(b));
+		if (ipx_socket_sendto(srv->wsock ? srv->wsock : srv->sock, &to,
+				      IPX_TYPE_NCP, b, sizeof(b)) != IPX_OK)
+			srv->stats.drops[NCP_SRV_DROP_TX]++;
 	}
 }
 
@@ -572,6 +616,20 @@ int ncp_server_new(struct ipx_node *node, const struct ncp_server_opts *o,
 		ncp_server_free(srv);
 		return rc;
 	}
+	/* The watchdog's socket; if another program on this node has it,
+	 * a dynamic one (the answers come back to where the poll came
+	 * from). */
+	rc = ipx_socket_open(node, NCP_WDOG_SOCKET, on_wdog_packet, srv,
+			     &srv->wsock);
+	if (rc != IPX_OK)
+		rc = ipx_socket_open(node, 0, on_wdog_packet, srv,
+				     &srv->wsock);
+	if (rc != IPX_OK) {
+		snprintf(err, errlen, "cannot open a watchdog socket: %s",
+			 ipx_strerror(rc));
+		ncp_server_free(srv);
+		return rc;
+	}
 	srv->sap = o->sap;
 	if (!srv->sap) {
 		rc = ipx_sap_new(node, NULL, &srv->sap);
@@ -610,6 +668,8 @@ void ncp_server_free(struct ncp_server *srv)
 	}
 	if (srv->sock)
 		ipx_socket_close(srv->sock);
+	if (srv->wsock)
+		ipx_socket_close(srv->wsock);
 	for (unsigned i = 0; srv->conns && i < srv->max_conns; i++) {
 		if (srv->conns[i].used)
 			conn_free(srv, &srv->conns[i]);

@@ -13,6 +13,10 @@
 #include "ipxlab/ncp_server.h"
 
 #define NCP_SOCKET 0x0451
+/* The socket a NetWare server sends its watchdog polls from and hears
+ * the answers on (Wireshark's "IPX Message" socket): from 0x451 the
+ * dissector took the 2-byte polls for NCP and marked them malformed. */
+#define NCP_WDOG_SOCKET 0x4001
 #define NCP_MAX_PACKET 1500	/* reply buffer; replies fit one IPX packet */
 #define NCP_DIR_HANDLES 32	/* per connection */
 #define NCP_SEARCHES 8		/* 0x3E search contexts per connection */
@@ -133,6 +137,7 @@ struct ncp_server {
 	struct ipx_node *node;
 	struct ipx_loop *loop;
 	struct ipx_socket *sock;
+	struct ipx_socket *wsock;	/* watchdog: NCP_WDOG_SOCKET */
 	struct ipx_sap *sap;
 	bool own_sap;
 	char name[48];

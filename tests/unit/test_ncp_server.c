@@ -550,6 +550,114 @@ static void answering_the_watchdog_keeps_a_connection(void **state)
 	ncprig_free(r);
 }
 
+/* Watchdog answers carry the connection's low byte only: with more than
+ * 255 connections they are matched by the answer's address and the low
+ * byte. 256 silent connections from the client's node and then a client
+ * that answers (connection 257, low byte 1, like the silent connection
+ * 1): the silent ones are cleared, the answering one kept. */
+static void watchdog_above_255(void **state)
+{
+	struct ncp_server_opts o;
+	struct ncprig *r;
+	struct rawconn *b;
+	struct ncp_client *a;
+	struct ipx_addr sa;
+	const struct ncp_server_stats *s;
+
+	(void)state;
+	ncprig_default_opts(&o);
+	o.max_connections = 300;
+	o.wdog_delay = 5 * IPX_SEC;
+	o.wdog_interval = IPX_SEC;
+	o.wdog_count = 2;
+	r = ncprig_new(&o);
+	s = ncp_server_stats(r->srv);
+	/* The client's sockets first, so no silent one takes its address;
+	 * each silent connection stays after its socket closes (a node has
+	 * 20 sockets). */
+	assert_int_equal(ncp_client_new(r->cli->node, NULL, &a), IPX_OK);
+	for (int i = 0; i < 256; i++) {
+		b = rawconn_open(r, false);
+		assert_int_equal(b->conn, i + 1);
+		rawconn_close(b);
+	}
+	ncprig_server_addr(r, &sa);
+	assert_int_equal(ncp_connect(a, &sa), 0);
+	assert_int_equal(ncp_login(a, "GUEST", ""), 0);
+	assert_int_equal(ncp_connection(a), 257);
+	ncprig_run(r, 20 * IPX_SEC);
+	assert_int_equal(s->wdog_cleared, 256);
+	assert_int_equal(ncp_server_connections(r->srv), 1);
+	assert_true(s->wdog_answers >= 2);	/* every 5 s */
+	assert_int_equal(ncp_request(a, 0x13, NULL, 0, NULL, 0, NULL), 0);
+	ncp_client_free(a);
+	ncprig_free(r);
+}
+
+/* The polls go out from socket 0x4001 (NetWare's; Wireshark's "IPX
+ * Message"), to the connection's socket + 1, and an answer to that
+ * socket keeps the connection. */
+struct wdog_seen {
+	struct ipx_addr from;
+	uint8_t data[4];
+	size_t len;
+	unsigned count;
+};
+
+static void on_poll(struct ipx_socket *s, const struct ipx_header *h,
+		    const uint8_t *data, size_t len, void *ctx)
+{
+	struct wdog_seen *w = ctx;
+
+	(void)s;
+	w->from = h->src;
+	w->len = len < sizeof(w->data) ? len : sizeof(w->data);
+	memcpy(w->data, data, w->len);
+	w->count++;
+}
+
+static void watchdog_socket(void **state)
+{
+	struct ncp_server_opts o;
+	struct ncprig *r;
+	struct rawconn *b;
+	struct ipx_socket *ws;
+	struct wdog_seen w = { 0 };
+	const struct ncp_server_stats *s;
+	uint8_t ans[2];
+
+	(void)state;
+	ncprig_default_opts(&o);
+	o.wdog_delay = 5 * IPX_SEC;
+	o.wdog_interval = IPX_SEC;
+	o.wdog_count = 3;
+	r = ncprig_new(&o);
+	s = ncp_server_stats(r->srv);
+	b = rawconn_open(r, false);
+	assert_int_equal(ipx_socket_open(r->cli->node,
+					 (uint16_t)(ipx_socket_number(b->sock) + 1),
+					 on_poll, &w, &ws), IPX_OK);
+	ncprig_run(r, 5500 * IPX_MSEC);
+	assert_int_equal(w.count, 1);
+	assert_int_equal(w.from.socket, 0x4001);
+	assert_int_equal(w.len, 2);
+	assert_int_equal(w.data[0], (uint8_t)b->conn);
+	assert_int_equal(w.data[1], '?');
+	ans[0] = w.data[0];
+	ans[1] = 'Y';
+	assert_int_equal(ipx_socket_sendto(ws, &w.from, IPX_TYPE_NCP, ans, 2),
+			 IPX_OK);
+	ncprig_run(r, 100 * IPX_MSEC);
+	assert_int_equal(s->wdog_answers, 1);
+	/* Answered: polled again only after the delay, and kept. */
+	ncprig_run(r, 4 * IPX_SEC);
+	assert_int_equal(w.count, 1);
+	assert_int_equal(ncp_server_connections(r->srv), 1);
+	ipx_socket_close(ws);
+	rawconn_close(b);
+	ncprig_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -566,6 +674,8 @@ int main(void)
 		cmocka_unit_test(create_after_the_sequence_wrapped),
 		cmocka_unit_test(first_request_with_the_create_sequence),
 		cmocka_unit_test(answering_the_watchdog_keeps_a_connection),
+		cmocka_unit_test(watchdog_above_255),
+		cmocka_unit_test(watchdog_socket),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
