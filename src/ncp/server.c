@@ -4,6 +4,7 @@
  * its cached reply and 0x9999, the watchdog, file handles, statistics.
  * The functions themselves are in fn_*.c.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -502,6 +503,109 @@ static void on_tick(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 
 /* ---- life ---- */
 
+/* A directory the server may list and walk into (as it runs): 0, or -1
+ * with errno. */
+static int dir_readable(int dirfd, const char *name)
+{
+	int fd;
+	DIR *d;
+
+	if (faccessat(dirfd, name, R_OK | X_OK, AT_EACCESS) < 0)
+		return -1;
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -1;
+	}
+	errno = 0;
+	readdir(d);
+	if (errno) {
+		int e = errno;
+
+		closedir(d);
+		errno = e;
+		return -1;
+	}
+	closedir(d);
+	return 0;
+}
+
+/*
+ * What every client would otherwise find out request by request (BAD_PATH,
+ * DIR_IO): a volume's directory must be readable, and writable unless it
+ * is served read-only (a file is made and removed to know: root passes
+ * every permission test, but not a read-only file system).
+ */
+static int check_volume(const struct ncp_volume *v, char *err, size_t errlen)
+{
+	char probe[64];
+	int fd;
+
+	if (dir_readable(v->fd, ".") < 0) {
+		snprintf(err, errlen, "volume %s: %s is not readable: %s",
+			 v->name, v->dir, strerror(errno));
+		return IPX_EIO;
+	}
+	if (v->ro)
+		return IPX_OK;
+	snprintf(probe, sizeof(probe), ".ipxlab-probe-%d", (int)getpid());
+	fd = openat(v->fd, probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				  O_CLOEXEC, 0600);
+	if (fd < 0) {
+		snprintf(err, errlen, "volume %s: %s is not writable: %s "
+			 "(serve it read-only as %s=%s,ro)", v->name, v->dir,
+			 strerror(errno), v->name, v->dir);
+		return IPX_EIO;
+	}
+	close(fd);
+	unlinkat(v->fd, probe, 0);
+	return IPX_OK;
+}
+
+/* SYS:LOGIN is what a client sees before login: there, a directory,
+ * readable; made if missing (not on a read-only SYS). */
+static int check_login(const struct ncp_volume *v, char *err, size_t errlen)
+{
+	struct stat st;
+	char host[256];
+	int r = ncp_lookup(NULL, v->fd, "LOGIN", host, sizeof(host), &st);
+
+	if (r == 0 && !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "volume SYS: %s/%s is not a directory "
+			 "(SYS:LOGIN must be one)", v->dir, host);
+		return IPX_EIO;
+	}
+	if (r < 0) {
+		snprintf(err, errlen, "volume SYS: %s/LOGIN is a symbolic link "
+			 "or special file (SYS:LOGIN must be a directory)",
+			 v->dir);
+		return IPX_EIO;
+	}
+	if (r == 1) {
+		if (v->ro) {
+			snprintf(err, errlen, "volume SYS: %s has no LOGIN "
+				 "directory and is read-only: create %s/LOGIN",
+				 v->dir, v->dir);
+			return IPX_EIO;
+		}
+		if (mkdirat(v->fd, "LOGIN", 0755) < 0) {
+			snprintf(err, errlen, "volume SYS: cannot create "
+				 "%s/LOGIN: %s", v->dir, strerror(errno));
+			return IPX_EIO;
+		}
+		snprintf(host, sizeof(host), "LOGIN");
+	}
+	if (dir_readable(v->fd, host) < 0) {
+		snprintf(err, errlen, "volume SYS: %s/%s is not readable: %s",
+			 v->dir, host, strerror(errno));
+		return IPX_EIO;
+	}
+	return IPX_OK;
+}
+
 static int open_volumes(struct ncp_server *srv,
 			const struct ncp_server_opts *o, char *err,
 			size_t errlen)
@@ -527,6 +631,8 @@ static int open_volumes(struct ncp_server *srv,
 			return IPX_EIO;
 		}
 		srv->nvols++;
+		if (check_volume(v, err, errlen) != IPX_OK)
+			return IPX_EIO;
 		if (!strcmp(v->name, "SYS"))
 			sys = true;
 	}
@@ -543,17 +649,8 @@ static int open_volumes(struct ncp_server *srv,
 			srv->vols[0] = srv->vols[i];
 			srv->vols[i] = t;
 		}
-	{
-		/* SYS:LOGIN is what a client sees before login. */
-		struct stat st;
-		char host[256];
-
-		if (ncp_lookup(NULL, srv->vols[0].fd, "LOGIN", host,
-			       sizeof(host), &st) != 0 &&
-		    !srv->vols[0].ro)
-			mkdirat(srv->vols[0].fd, "LOGIN", 0755);
-	}
-	return IPX_OK;
+	return check_login(&srv->vols[0], err, errlen) == IPX_OK ? IPX_OK
+								 : IPX_EIO;
 }
 
 int ncp_server_new(struct ipx_node *node, const struct ncp_server_opts *o,

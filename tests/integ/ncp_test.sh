@@ -210,6 +210,27 @@ out=$(timeout 5 "$BIN" ncp get --hub "127.0.0.1:$P0" --wait 5 2>&1); rc=$?
 "$BIN" server --hub "$HUB" --volume DATA="$TMP/data" >/dev/null 2>"$TMP/nosys.err"; rc=$?
 [ $rc = 1 ] && has "$TMP/nosys.err" "SYS is required" && pass "a server without SYS is refused" || fail "a server without SYS is refused" "rc=$rc" "$TMP/nosys.err"
 "$BIN" server --volume SYS >/dev/null 2>&1; [ $? = 2 ] && pass "a bad --volume exits 2" || fail "a bad --volume exits 2"
+# Volumes checked at start: one the server cannot write (/proc), one it
+# cannot open or read (as nobody, when this runs as root): refused, exit
+# 1, said; nothing said "ready".
+timeout 10 "$BIN" server --hub "$HUB" --name BADVOL --volume SYS="$TMP/sys" --volume DATA=/proc \
+	>/dev/null 2>"$TMP/badvol.err"; rc=$?
+[ $rc = 1 ] && has "$TMP/badvol.err" "volume DATA: /proc is not writable" && ! has "$TMP/badvol.err" "ready" &&
+	pass "a volume the server cannot write is refused at start" || fail "a volume the server cannot write is refused at start" "rc=$rc" "$TMP/badvol.err"
+if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null 2>&1; then
+	chmod 711 "$TMP"	# nobody may pass through to the directories below
+	mkdir -p "$TMP/private/sys" && chmod 700 "$TMP/private"
+	chmod 755 "$TMP/private/sys"
+	timeout 10 runuser -u nobody -- "$BIN" server --hub "$HUB" --name BADVOL --volume SYS="$TMP/private/sys" \
+		>/dev/null 2>"$TMP/badvol2.err"; rc=$?
+	[ $rc = 1 ] && has "$TMP/badvol2.err" "volume SYS: cannot open $TMP/private/sys: Permission denied" &&
+		pass "a volume the server cannot read is refused at start" || fail "a volume the server cannot read is refused at start" "rc=$rc" "$TMP/badvol2.err"
+	chmod 755 "$TMP/private"; chmod 744 "$TMP/private/sys"	# listed, not entered
+	timeout 10 runuser -u nobody -- "$BIN" server --hub "$HUB" --name BADVOL --volume SYS="$TMP/private/sys,ro" \
+		>/dev/null 2>"$TMP/badvol3.err"; rc=$?
+	[ $rc = 1 ] && has "$TMP/badvol3.err" "volume SYS: $TMP/private/sys is not readable: Permission denied" &&
+		pass "a volume the server cannot list is refused at start" || fail "a volume the server cannot list is refused at start" "rc=$rc" "$TMP/badvol3.err"
+fi
 timeout 20 "$BIN" ncp --hub "$HUB" --server NOSUCH --find-timeout 0.5 info 2>"$TMP/ns.err"; rc=$?
 [ $rc = 1 ] && has "$TMP/ns.err" "no file server NOSUCH" && pass "an unknown server name fails clearly" || fail "an unknown server name fails clearly" "rc=$rc" "$TMP/ns.err"
 

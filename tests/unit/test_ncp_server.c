@@ -203,6 +203,48 @@ static void start_refusals(void **state)
 	refused(s, IPX_ECONFIG, want);
 }
 
+/* The volumes are checked at start, not by every client's BAD_PATH or
+ * DIR_IO later: SYS read-only without LOGIN, LOGIN not a directory, a
+ * read-write volume the server cannot write (/proc: root passes every
+ * permission test, a file system refusing files does not). */
+static void start_volume_checks(void **state)
+{
+	struct start *s = *state;
+	char want[512], p[200];
+	FILE *f;
+
+	add_volume(s, "SYS", s->sys, true);
+	snprintf(want, sizeof(want), "volume SYS: %s has no LOGIN directory "
+		 "and is read-only: create %s/LOGIN", s->sys, s->sys);
+	refused(s, IPX_EIO, want);
+	snprintf(p, sizeof(p), "%s/login", s->sys);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fclose(f);
+	s->o.volumes[0].read_only = false;
+	snprintf(want, sizeof(want), "volume SYS: %s/login is not a directory "
+		 "(SYS:LOGIN must be one)", s->sys);
+	refused(s, IPX_EIO, want);
+	assert_int_equal(unlink(p), 0);
+	add_volume(s, "DATA", "/proc", false);
+	refused(s, IPX_EIO, "volume DATA: /proc is not writable: No such file "
+			    "or directory (serve it read-only as DATA=/proc,ro)");
+	/* Served read-only, /proc passes; SYS gets its LOGIN made. */
+	s->o.volumes[1].read_only = true;
+	{
+		struct ncp_server *srv;
+		struct stat st;
+
+		assert_int_equal(ncp_server_new(s->node->node, &s->o, &srv,
+						s->err, sizeof(s->err)),
+				 IPX_OK);
+		snprintf(p, sizeof(p), "%s/LOGIN", s->sys);
+		assert_int_equal(stat(p, &st), 0);
+		assert_true(S_ISDIR(st.st_mode));
+		ncp_server_free(srv);
+	}
+}
+
 /* SYS is volume 0 whatever the order given: SYS:LOGIN is made in SYS's
  * directory, and the users file's users log in (names and passwords
  * without case, '-' the empty password); SUPERVISOR needs one. */
@@ -664,6 +706,8 @@ int main(void)
 		cmocka_unit_test(volume_specs),
 		cmocka_unit_test_setup_teardown(start_refusals, start_setup,
 						start_teardown),
+		cmocka_unit_test_setup_teardown(start_volume_checks,
+						start_setup, start_teardown),
 		cmocka_unit_test_setup_teardown(start_order_and_users,
 						start_setup, start_teardown),
 		cmocka_unit_test(print_stats),
