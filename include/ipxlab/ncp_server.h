@@ -95,6 +95,11 @@ struct ncp_server_opts {
 	 * 0x21 and what the link carries for 0x61. */
 	unsigned max_buffer;
 	struct ipx_sap *sap;		/* advertise here; NULL = own agent */
+	/* With its own agent: before advertising, ask SAP for the file
+	 * servers and wait up to this long for one already of this name
+	 * (answering for itself); one found refuses the start
+	 * (IPX_EINUSE). 0 = no check. */
+	ipx_time name_check;
 };
 
 struct ncp_server_stats {

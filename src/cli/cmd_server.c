@@ -144,6 +144,7 @@ int cmd_server(int argc, char **argv)
 	int opt, rc;
 
 	memset(&so, 0, sizeof(so));
+	so.name_check = IPX_SEC;	/* refuse a name another server has */
 	cli_node_opts_init(&no);
 	default_name(name, sizeof(name));
 	so.name = name;

@@ -653,6 +653,34 @@ static int open_volumes(struct ncp_server *srv,
 								 : IPX_EIO;
 }
 
+static bool name_taken(void *ctx)
+{
+	return ((struct ncp_server *)ctx)->name_taken;
+}
+
+/* Ask SAP for the file servers (a general query) and wait for one of our
+ * name that answers for itself. */
+static int check_name(struct ncp_server *srv, ipx_time wait, char *err,
+		      size_t errlen)
+{
+	char as[IPX_ADDR_STRLEN];
+	int rc;
+
+	ipx_sap_query(srv->sap, IPX_SAP_GENERAL_QUERY, IPX_SAP_FILE_SERVER);
+	rc = ipx_loop_run_until(srv->loop, name_taken, srv, wait);
+	if (rc != IPX_OK && rc != IPX_ETIMEOUT) {
+		snprintf(err, errlen, "while asking SAP whether '%s' is "
+			 "taken: %s", srv->name, ipx_strerror(rc));
+		return rc;
+	}
+	if (!srv->name_taken)
+		return IPX_OK;
+	snprintf(err, errlen, "a file server named '%s' already answers SAP "
+		 "at %s: choose another --name", srv->name,
+		 ipx_addr_format(&srv->taken_by, as));
+	return IPX_EINUSE;
+}
+
 int ncp_server_new(struct ipx_node *node, const struct ncp_server_opts *o,
 		   struct ncp_server **out, char *err, size_t errlen)
 {
@@ -738,6 +766,13 @@ int ncp_server_new(struct ipx_node *node, const struct ncp_server_opts *o,
 		}
 		srv->own_sap = true;
 		ipx_sap_on_response(srv->sap, ncp_bindery_on_sap, srv);
+	}
+	if (o->name_check && srv->own_sap) {
+		rc = check_name(srv, o->name_check, err, errlen);
+		if (rc != IPX_OK) {
+			ncp_server_free(srv);
+			return rc;
+		}
 	}
 	rc = ipx_sap_advertise(srv->sap, IPX_SAP_FILE_SERVER, srv->name,
 			       NCP_SOCKET);

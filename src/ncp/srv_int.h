@@ -159,6 +159,8 @@ struct ncp_server {
 	size_t nusers;
 	struct ncp_seen seen[NCP_SEEN_MAX];
 	size_t nseen;
+	bool name_taken;		/* another server answered our name */
+	struct ipx_addr taken_by;
 	struct ncp_server_stats stats;
 };
 

@@ -700,6 +700,46 @@ static void watchdog_socket(void **state)
 	ncprig_free(r);
 }
 
+/* A second server of a name another file server answers for on the
+ * network (any case) is refused before it advertises; another name
+ * starts. */
+static void name_taken_refused(void **state)
+{
+	struct ncprig *r = ncprig_new(NULL);
+	struct svcnode *n2 = svcnet_add(r->net, 0, (int[]){ 0 }, 1);
+	struct ncp_server_opts o;
+	struct ncp_server *srv = NULL;
+	char err[256], want[256], as[IPX_ADDR_STRLEN];
+	struct ipx_addr a;
+	ipx_time t0;
+
+	(void)state;
+	ncprig_default_opts(&o);
+	snprintf(o.volumes[0].name, sizeof(o.volumes[0].name), "SYS");
+	snprintf(o.volumes[0].dir, sizeof(o.volumes[0].dir), "%s", r->sys);
+	o.volumes[0].read_only = true;
+	o.nvolumes = 1;
+	o.name = "testsrv";
+	o.name_check = IPX_SEC;
+	t0 = ipx_loop_now(r->net->loop);
+	assert_int_equal(ncp_server_new(n2->node, &o, &srv, err, sizeof(err)),
+			 IPX_EINUSE);
+	assert_null(srv);
+	ncprig_server_addr(r, &a);
+	a.socket = 0x451;
+	snprintf(want, sizeof(want), "a file server named 'testsrv' already "
+		 "answers SAP at %s: choose another --name",
+		 ipx_addr_format(&a, as));
+	assert_string_equal(err, want);
+	/* It did not wait out the second: the answer ended the wait. */
+	assert_true(ipx_loop_now(r->net->loop) - t0 < IPX_SEC);
+	o.name = "OTHER";
+	assert_int_equal(ncp_server_new(n2->node, &o, &srv, err, sizeof(err)),
+			 IPX_OK);
+	ncp_server_free(srv);
+	ncprig_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -720,6 +760,7 @@ int main(void)
 		cmocka_unit_test(answering_the_watchdog_keeps_a_connection),
 		cmocka_unit_test(watchdog_above_255),
 		cmocka_unit_test(watchdog_socket),
+		cmocka_unit_test(name_taken_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
