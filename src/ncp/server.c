@@ -214,13 +214,59 @@ static int conn_new(struct ncp_server *srv, const struct ipx_addr *a,
 
 /* ---- replies ---- */
 
-static void send_raw(struct ncp_server *srv, const struct ipx_addr *to,
-		     const uint8_t *p, size_t len)
+/* The link of the packet being handled if it came straight from its
+ * sender (not routed), else NULL. */
+static struct ipx_link *direct_link(const struct ncp_server *srv,
+				    const struct ipx_header *h)
 {
-	if (ipx_socket_sendto(srv->sock, to, IPX_TYPE_NCP, p, len) != IPX_OK)
+	return h->hops == 0 ? ipx_node_rx_link(srv->node) : NULL;
+}
+
+static bool link_attached(const struct ncp_server *srv,
+			  const struct ipx_link *link)
+{
+	for (size_t i = 0; i < ipx_node_link_count(srv->node); i++)
+		if (ipx_node_link(srv->node, i) == link)
+			return true;
+	return false;
+}
+
+/*
+ * Send to a client: to a connection on a segment of ours straight out of
+ * the link its requests come in on, to its node (a client behind a stack
+ * link with a network number no router announces was answered only after
+ * a RIP request had timed out, about 1.5 s, for every reply); else an
+ * answer to the packet being handled back the way it came; else routed.
+ */
+static void send_to(struct ncp_server *srv, struct ipx_socket *sock,
+		    struct ncp_conn *conn, const struct ipx_addr *to,
+		    const uint8_t *p, size_t len)
+{
+	struct ipx_link *link = NULL;
+	int rc;
+
+	if (conn && conn->link && link_attached(srv, conn->link))
+		link = conn->link;
+	else if (srv->rx && ipx_addr_eq(to, &srv->rx->src))
+		link = direct_link(srv, srv->rx);
+	if (link)
+		rc = ipx_socket_sendto_link(sock, link, to, IPX_TYPE_NCP, p,
+					    len);
+	else if (srv->rx && ipx_addr_eq(to, &srv->rx->src))
+		rc = ipx_socket_reply(sock, srv->rx, IPX_TYPE_NCP, p, len);
+	else
+		rc = ipx_socket_sendto(sock, to, IPX_TYPE_NCP, p, len);
+	if (rc != IPX_OK)
 		srv->stats.drops[NCP_SRV_DROP_TX]++;
 }
 
+static void send_raw(struct ncp_server *srv, struct ncp_conn *conn,
+		     const uint8_t *p, size_t len)
+{
+	send_to(srv, srv->sock, conn, &conn->addr, p, len);
+}
+
+/* A header-only answer to the packet being handled. */
 static void send_short(struct ncp_server *srv, const struct ipx_addr *to,
 		       uint16_t type, const struct ncp_req_hdr *rq,
 		       uint16_t conn, uint8_t cc, uint8_t status)
@@ -229,7 +275,7 @@ static void send_short(struct ncp_server *srv, const struct ipx_addr *to,
 	uint8_t b[NCP_REP_HDR_LEN];
 
 	ncp_rep_encode(&h, b);
-	send_raw(srv, to, b, sizeof(b));
+	send_to(srv, srv->sock, NULL, to, b, sizeof(b));
 }
 
 /* Store a reply as the connection's last and send it. */
@@ -246,7 +292,7 @@ static void reply(struct ncp_server *srv, struct ncp_conn *conn,
 	if (len && data != conn->reply + NCP_REP_HDR_LEN)
 		memmove(conn->reply + NCP_REP_HDR_LEN, data, len);
 	conn->reply_len = NCP_REP_HDR_LEN + len;
-	send_raw(srv, &conn->addr, conn->reply, conn->reply_len);
+	send_raw(srv, conn, conn->reply, conn->reply_len);
 }
 
 void ncp_finish_pending(struct ncp_server *srv, struct ncp_conn *conn,
@@ -358,14 +404,12 @@ static void on_wdog_packet(struct ipx_socket *sock, const struct ipx_header *h,
 	on_wdog_answer(srv, h, data);
 }
 
-static void on_packet(struct ipx_socket *sock, const struct ipx_header *h,
-		      const uint8_t *data, size_t len, void *ctx)
+static void handle_packet(struct ncp_server *srv, const struct ipx_header *h,
+			  const uint8_t *data, size_t len)
 {
-	struct ncp_server *srv = ctx;
 	struct ncp_req_hdr rq;
 	struct ncp_conn *conn;
 
-	(void)sock;
 	if (len == NCP_WDOG_LEN) {
 		on_wdog_answer(srv, h, data);
 		return;
@@ -389,8 +433,7 @@ static void on_packet(struct ipx_socket *sock, const struct ipx_header *h,
 		    rq.seq == conn->last_seq) {
 			/* Our create reply was lost: the same answer again. */
 			srv->stats.repeats++;
-			send_raw(srv, &conn->addr, conn->reply,
-				 conn->reply_len);
+			send_raw(srv, conn, conn->reply, conn->reply_len);
 			return;
 		}
 		if (conn_new(srv, &h->src, &conn) < 0) {
@@ -400,6 +443,7 @@ static void on_packet(struct ipx_socket *sock, const struct ipx_header *h,
 			return;
 		}
 		conn->number = (uint16_t)(conn - srv->conns + 1);
+		conn->link = direct_link(srv, h);
 		conn->last_seq = rq.seq;
 		conn->fresh = true;
 		srv->stats.created++;
@@ -425,6 +469,7 @@ static void on_packet(struct ipx_socket *sock, const struct ipx_header *h,
 	conn->last_heard = ipx_loop_now(srv->loop);
 	conn->next_wdog = 0;
 	conn->wdog_left = srv->wdog_count;
+	conn->link = direct_link(srv, h);
 	/* The cached reply of a fresh connection is the create's: a request
 	 * is never its repeat (ncpfs creates with sequence 1 and then sends
 	 * its first request with 1 again; mars_nwe accepts that too). */
@@ -436,8 +481,7 @@ static void on_packet(struct ipx_socket *sock, const struct ipx_header *h,
 				   conn->number, 0, 0);
 		} else {
 			srv->stats.repeats++;
-			send_raw(srv, &conn->addr, conn->reply,
-				 conn->reply_len);
+			send_raw(srv, conn, conn->reply, conn->reply_len);
 		}
 		return;
 	}
@@ -457,6 +501,17 @@ static void on_packet(struct ipx_socket *sock, const struct ipx_header *h,
 	}
 	do_request(srv, conn, &rq, data + NCP_REQ_HDR_LEN,
 		   len - NCP_REQ_HDR_LEN);
+}
+
+static void on_packet(struct ipx_socket *sock, const struct ipx_header *h,
+		      const uint8_t *data, size_t len, void *ctx)
+{
+	struct ncp_server *srv = ctx;
+
+	(void)sock;
+	srv->rx = h;
+	handle_packet(srv, h, data, len);
+	srv->rx = NULL;
 }
 
 /* ---- watchdog ---- */
@@ -495,9 +550,8 @@ static void on_tick(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 		b[0] = (uint8_t)conn->number;
 		b[1] = NCP_WDOG_POLL;
 		srv->stats.wdog_sent++;
-		if (ipx_socket_sendto(srv->wsock ? srv->wsock : srv->sock, &to,
-				      IPX_TYPE_NCP, b, sizeof(b)) != IPX_OK)
-			srv->stats.drops[NCP_SRV_DROP_TX]++;
+		send_to(srv, srv->wsock ? srv->wsock : srv->sock, conn, &to, b,
+			sizeof(b));
 	}
 }
 

@@ -82,6 +82,11 @@ struct ncp_conn {
 	bool used;
 	uint16_t number;	/* 1..max */
 	struct ipx_addr addr;
+	/* The link its requests come in on when it is on that segment (not
+	 * routed): replies go straight back out of it to its node, whatever
+	 * network number it gave, without a route (RIP) looked up; NULL:
+	 * routed. */
+	struct ipx_link *link;
 	uint8_t last_seq;
 	uint8_t last_task;
 	bool busy;		/* the request last_seq is still pending */
@@ -159,6 +164,7 @@ struct ncp_server {
 	size_t nusers;
 	struct ncp_seen seen[NCP_SEEN_MAX];
 	size_t nseen;
+	const struct ipx_header *rx;	/* the packet being handled, or NULL */
 	bool name_taken;		/* another server answered our name */
 	struct ipx_addr taken_by;
 	struct ncp_server_stats stats;

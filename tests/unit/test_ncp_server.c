@@ -700,6 +700,73 @@ static void watchdog_socket(void **state)
 	ncprig_free(r);
 }
 
+/* A client on the server's segment whose link says network AA (a stack
+ * link with net=AA, no router to announce it): its requests arrive with
+ * source network AA and no hops. The replies, and a watchdog poll later,
+ * go straight back out of that link to its node at once; before, each
+ * waited for a RIP answer no one gave. */
+static void on_pkt(struct ipx_socket *s, const struct ipx_header *h,
+		   const uint8_t *data, size_t len, void *ctx)
+{
+	struct wdog_seen *w = ctx;
+
+	on_poll(s, h, data, len, ctx);
+	if (len >= 8)
+		memcpy(w->data, data + 3, 1);	/* connection, low byte */
+}
+
+static void reply_to_an_unrouted_network(void **state)
+{
+	struct ncp_server_opts o;
+	struct ncprig *r;
+	struct ipx_link *link;
+	struct ipx_socket *s, *ws;
+	struct wdog_seen got = { 0 }, poll = { 0 };
+	struct ipx_addr sa;
+	uint8_t req[8];
+	struct ncp_req_hdr rq = { NCP_TYPE_CREATE, 0, 0xFFFF, 1, 0 };
+
+	(void)state;
+	ncprig_default_opts(&o);
+	o.wdog_delay = 2 * IPX_SEC;
+	o.wdog_interval = IPX_SEC;
+	o.wdog_count = 3;
+	r = ncprig_new(&o);
+	link = r->cli->links[0];
+	link->net = 0xAA;
+	assert_int_equal(ipx_socket_open(r->cli->node, 0x5000, on_pkt, &got,
+					 &s), IPX_OK);
+	assert_int_equal(ipx_socket_open(r->cli->node, 0x5001, on_poll, &poll,
+					 &ws), IPX_OK);
+	ncprig_server_addr(r, &sa);
+	ncp_req_encode(&rq, req);
+	assert_int_equal(ipx_socket_sendto_link(s, link, &sa, IPX_TYPE_NCP,
+						req, 7), IPX_OK);
+	ncprig_run(r, 20 * IPX_MSEC);
+	assert_int_equal(got.count, 1);
+	assert_int_equal(got.len, 4);	/* on_poll keeps 4 bytes */
+	/* A request on the new connection: answered at once too. */
+	rq.type = NCP_TYPE_REQUEST;
+	rq.seq = 1;
+	rq.conn = got.data[0];
+	rq.function = 0x13;
+	ncp_req_encode(&rq, req);
+	assert_int_equal(ipx_socket_sendto_link(s, link, &sa, IPX_TYPE_NCP,
+						req, 7), IPX_OK);
+	ncprig_run(r, 20 * IPX_MSEC);
+	assert_int_equal(got.count, 2);
+	assert_int_equal(ipx_node_pending(r->srvnode->node), 0);
+	/* The watchdog's poll, 2 s on (at the next 1 s sweep), the same way
+	 * to socket + 1. */
+	ncprig_run(r, 3100 * IPX_MSEC);
+	assert_int_equal(poll.count, 1);
+	assert_int_equal(poll.data[1], '?');
+	assert_int_equal(ncp_server_stats(r->srv)->drops[NCP_SRV_DROP_TX], 0);
+	ipx_socket_close(s);
+	ipx_socket_close(ws);
+	ncprig_free(r);
+}
+
 /* A second server of a name another file server answers for on the
  * network (any case) is refused before it advertises; another name
  * starts. */
@@ -761,6 +828,7 @@ int main(void)
 		cmocka_unit_test(watchdog_above_255),
 		cmocka_unit_test(watchdog_socket),
 		cmocka_unit_test(name_taken_refused),
+		cmocka_unit_test(reply_to_an_unrouted_network),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
