@@ -108,13 +108,15 @@ pass "the session covers 0x13 0x16 0x17 0x3D-0x3F 0x42 0x44 0x45 0x48 0x49 0x4C 
 
 # The watchdog (the server polls after 2 s of silence, every 0.5 s): a
 # client connected and then stuck opening a FIFO for its put answers
-# nothing for 3.5 s; the server's capture shows the polls, from socket
-# 0x4001, as "IPX Message" frames, and none of its frames is malformed.
+# nothing for 5 s (the server's 1 s sweep sends a poll each time from 2 s
+# on); the server's capture shows the polls, from socket 0x4001, as "IPX
+# Message" frames, and none of its frames is malformed (nor the answer
+# the client gives, once free, to the last one).
 mkfifo "$TMP/fifo"
 timeout 30 "$BIN" ncp --hub "$HUB" --server NCPCAP --pcap "$TMP/wd.pcap" put "$TMP/fifo" SYS:W.BIN \
 	>"$TMP/wd.out" 2>&1 &
 wd=$!
-sleep 3.5
+sleep 5
 exec 3>"$TMP/fifo"
 exec 3>&-
 wait $wd
