@@ -83,7 +83,7 @@ enum {
 /* Search attributes: which entries a search may return. */
 enum { NCP_SATTR_HIDDEN = 0x02, NCP_SATTR_SYSTEM = 0x04, NCP_SATTR_DIR = 0x10 };
 
-/* Access rights (open mode of 0x4C/0x54 uses bits 0x01 read, 0x02 write). */
+/* Directory access rights (the open mode of 0x4C/0x54 is NCP_SHARE_*). */
 enum {
 	NCP_RIGHT_READ = 0x01,
 	NCP_RIGHT_WRITE = 0x02,
