@@ -12,11 +12,11 @@
  * repeated, until the lock is granted or the timeout (in ticks) passes
  * (FE). Releasing anything retries the waiting requests.
  *
- * Waiters are served in the order they began to wait: on a release they
- * are tried oldest first, and a lock (asked now or waiting) is granted
- * only if it conflicts with no lock of another connection and with no
- * request of another connection that has waited longer, so a stream of
- * new or later requests cannot starve an earlier one.
+ * Waiters are served in the order they began to wait: a lock (asked now
+ * or waiting) is granted only if it conflicts with no lock of another
+ * connection and with no request of another connection that has waited
+ * longer, so neither a lower connection number nor a stream of new or
+ * later requests can starve an earlier one.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -154,27 +154,18 @@ static bool try_pending(struct ncp_server *srv, struct ncp_conn *conn)
 	return true;
 }
 
-static int by_ticket(const void *a, const void *b)
-{
-	uint64_t ta = (*(struct ncp_conn *const *)a)->pending.ticket;
-	uint64_t tb = (*(struct ncp_conn *const *)b)->pending.ticket;
-
-	return ta < tb ? -1 : ta > tb;
-}
-
-/* Oldest waiter first. A grant only adds a lock, so one pass is enough:
- * nothing a later grant does lets an earlier waiter in. */
+/* A grant only adds a lock and a waiter that asked earlier blocks any
+ * later one it conflicts with (queued_ahead), so one pass in any order
+ * grants just what the queue order allows. */
 static void retry_waiting(struct ncp_server *srv)
 {
-	size_t n = 0;
+	for (unsigned i = 0; i < srv->max_conns; i++) {
+		struct ncp_conn *conn = &srv->conns[i];
 
-	for (unsigned i = 0; i < srv->max_conns; i++)
-		if (srv->conns[i].used && srv->conns[i].pending.active)
-			srv->waiters[n++] = &srv->conns[i];
-	qsort(srv->waiters, n, sizeof(*srv->waiters), by_ticket);
-	for (size_t i = 0; i < n; i++)
-		if (try_pending(srv, srv->waiters[i]))
-			ncp_finish_pending(srv, srv->waiters[i], NCP_CC_OK);
+		if (conn->used && conn->pending.active &&
+		    try_pending(srv, conn))
+			ncp_finish_pending(srv, conn, NCP_CC_OK);
+	}
 }
 
 void ncp_locks_timeout(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)

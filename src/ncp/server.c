@@ -768,8 +768,7 @@ int ncp_server_new(struct ipx_node *node, const struct ncp_server_opts *o,
 	srv->max_buffer = o->max_buffer ? o->max_buffer : DEFAULT_BUFFER;
 	srv->max_buffer_set = o->max_buffer != 0;
 	srv->conns = calloc(srv->max_conns, sizeof(*srv->conns));
-	srv->waiters = calloc(srv->max_conns, sizeof(*srv->waiters));
-	if (!srv->conns || !srv->waiters) {
+	if (!srv->conns) {
 		snprintf(err, errlen, "out of memory");
 		ncp_server_free(srv);
 		return IPX_ENOMEM;
@@ -866,7 +865,6 @@ void ncp_server_free(struct ncp_server *srv)
 		if (srv->vols[i].fd >= 0)
 			close(srv->vols[i].fd);
 	free(srv->conns);
-	free(srv->waiters);
 	free(srv->locks);
 	free(srv->users);
 	free(srv);

@@ -159,7 +159,6 @@ struct ncp_server {
 	struct ncp_lock *locks;
 	size_t nlocks, caplocks;
 	uint64_t next_ticket;		/* of the next lock request to wait */
-	struct ncp_conn **waiters;	/* max_conns: scratch for the queue */
 	struct ncp_user *users;
 	size_t nusers;
 	struct ncp_seen seen[NCP_SEEN_MAX];
