@@ -6,7 +6,10 @@
  * SIGUSR1, and the packets the server drops without an answer, each by
  * its named counter: short, not NCP, a LIP create, a bad watchdog
  * answer, a new request while one waits on a lock (not executed), and
- * volume prefixes that only begin a volume's name.
+ * volume prefixes that only begin a volume's name. The volumes checked at
+ * start (LOGIN, a directory it cannot write), a name another server has,
+ * the watchdog with connection numbers above 255 and its socket 0x4001,
+ * and replies to a client whose network no router announces.
  */
 #include "cm.h"
 
