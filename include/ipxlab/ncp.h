@@ -83,7 +83,7 @@ enum {
 /* Search attributes: which entries a search may return. */
 enum { NCP_SATTR_HIDDEN = 0x02, NCP_SATTR_SYSTEM = 0x04, NCP_SATTR_DIR = 0x10 };
 
-/* Access rights (open mode of 0x4C/0x54 uses bits 0x01 read, 0x02 write). */
+/* Directory access rights (the open mode of 0x4C/0x54 is NCP_SHARE_*). */
 enum {
 	NCP_RIGHT_READ = 0x01,
 	NCP_RIGHT_WRITE = 0x02,
@@ -94,6 +94,19 @@ enum {
 	NCP_RIGHT_SEARCH = 0x40,
 	NCP_RIGHT_MODIFY = 0x80,
 	NCP_RIGHTS_ALL = 0xFF,
+};
+
+/* The access-rights byte of 0x4C/0x54 (an open mode, not directory
+ * rights; Novell's AR_* and mars_nwe's share_file): what the handle may
+ * do and what it denies other handles of the same file. Exclusive is
+ * both denies. Compatibility (0x10) adds no deny of its own (mars_nwe). */
+enum {
+	NCP_SHARE_READ = 0x01,
+	NCP_SHARE_WRITE = 0x02,
+	NCP_SHARE_DENY_READ = 0x04,
+	NCP_SHARE_DENY_WRITE = 0x08,
+	NCP_SHARE_EXCLUSIVE = 0x0C,
+	NCP_SHARE_COMPAT = 0x10,
 };
 
 /* Action flags of 0x54 Open/Create. */

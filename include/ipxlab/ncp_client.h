@@ -153,6 +153,11 @@ enum ncp_open_mode {
 	NCP_OPEN_WRITE,		/* 0x4C read/write */
 	NCP_OPEN_CREATE,	/* 0x43: create or truncate */
 	NCP_OPEN_CREATE_NEW,	/* 0x4D: fail if it exists */
+	/* 0x54 create or truncate, read/write denying write: refused with
+	 * 0x80 (file in use) while another handle writes the file, and no
+	 * other handle can open it for writing until it is closed (a put).
+	 * A server without 0x54 (0xFB) gets 0x43. */
+	NCP_OPEN_CREATE_DENY_WRITE,
 };
 
 struct ncp_fh {

@@ -51,6 +51,9 @@
 	X(LOCKS, "lock_limit", "record locks per connection used up (96)")  \
 	X(BAD_HANDLE, "bad_file_handle", "a file handle not of this connection (88)") \
 	X(BAD_DIR_HANDLE, "bad_dir_handle", "a directory handle not in use (9B)") \
+	X(DIR_AS_FILE, "dir_as_file", "a file name ending in '\\', '/', '.' or '..' (9C)") \
+	X(LOGIN_DIR, "login_dir", "SYS:LOGIN deleted (9F) or renamed (8B)") \
+	X(SHARE, "share_conflict", "an open another handle's open mode denies, or whose deny another handle's open breaks (80)") \
 	X(MALFORMED, "malformed", "request data shorter than the function needs (FF)")
 
 #define NCP_SRV_DROP_ENUM_(id, name, desc) NCP_SRV_DROP_##id,
@@ -92,6 +95,11 @@ struct ncp_server_opts {
 	 * 0x21 and what the link carries for 0x61. */
 	unsigned max_buffer;
 	struct ipx_sap *sap;		/* advertise here; NULL = own agent */
+	/* With its own agent: before advertising, ask SAP for the file
+	 * servers and wait up to this long for one already of this name
+	 * (answering for itself); one found refuses the start
+	 * (IPX_EINUSE). 0 = no check. */
+	ipx_time name_check;
 };
 
 struct ncp_server_stats {

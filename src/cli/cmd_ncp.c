@@ -571,11 +571,18 @@ static int do_put(struct session *s, const char *local, const char *remote)
 		close(fd);
 		return fail("put", remote, IPX_ENOMEM);
 	}
-	rc = ncp_open(s->cl, remote, NCP_OPEN_CREATE, &fh);
+	rc = ncp_open(s->cl, remote, NCP_OPEN_CREATE_DENY_WRITE, &fh);
 	if (rc) {
 		free(buf);
 		if (!from_stdin)
 			close(fd);
+		if (rc == NCP_CC_LOCK_FAIL) {
+			fprintf(stderr, "ipxlab ncp: put %s: refused, another "
+					"connection has it open for writing "
+					"(0x80 file in use); the file was not "
+					"changed\n", remote);
+			return CLI_FAIL;
+		}
 		return fail("put", remote, rc);
 	}
 	for (;;) {

@@ -38,6 +38,11 @@ void help_server(FILE *out)
 		"                      negotiate, 512 to 65535 (default: 1024 by\n"
 		"                      0x21, what the link carries by 0x61); 512\n"
 		"                      for clients behind a 576-byte bridge\n"
+		"  --watchdog DELAY[,INTERVAL[,COUNT]]\n"
+		"                      poll a connection silent for DELAY seconds\n"
+		"                      every INTERVAL, clear it after COUNT\n"
+		"                      unanswered polls (default NetWare's\n"
+		"                      296.6,59.3,10)\n"
 		CLI_NODE_OPTS_HELP,
 		NCP_MAX_VOLUMES);
 }
@@ -49,7 +54,45 @@ enum {
 	OPT_MAXHANDLES,
 	OPT_MAXLOCKS,
 	OPT_MAXBUFFER,
+	OPT_WATCHDOG,
 };
+
+/* --watchdog DELAY[,INTERVAL[,COUNT]]: 0, or -1 with the error printed. */
+static int parse_watchdog(const char *text, struct ncp_server_opts *so)
+{
+	char buf[128], *interval, *count;
+	double d;
+	unsigned long n;
+
+	if (strlen(text) >= sizeof(buf)) {
+		cli_error("server", "--watchdog: '%s' is too long", text);
+		return -1;
+	}
+	strcpy(buf, text);
+	interval = strchr(buf, ',');
+	if (interval)
+		*interval++ = '\0';
+	count = interval ? strchr(interval, ',') : NULL;
+	if (count)
+		*count++ = '\0';
+	if (cli_parse_seconds("server", "--watchdog's delay", buf, 0.1, 86400,
+			      &d) < 0)
+		return -1;
+	so->wdog_delay = (ipx_time)(d * IPX_SEC);
+	if (interval) {
+		if (cli_parse_seconds("server", "--watchdog's interval",
+				      interval, 0.1, 86400, &d) < 0)
+			return -1;
+		so->wdog_interval = (ipx_time)(d * IPX_SEC);
+	}
+	if (count) {
+		if (cli_parse_uint("server", "--watchdog's count", count, 1,
+				   1000, &n) < 0)
+			return -1;
+		so->wdog_count = (unsigned)n;
+	}
+	return 0;
+}
 
 static void default_name(char *buf, size_t len)
 {
@@ -88,6 +131,7 @@ int cmd_server(int argc, char **argv)
 		{ "max-handles", required_argument, NULL, OPT_MAXHANDLES },
 		{ "max-locks", required_argument, NULL, OPT_MAXLOCKS },
 		{ "max-buffer", required_argument, NULL, OPT_MAXBUFFER },
+		{ "watchdog", required_argument, NULL, OPT_WATCHDOG },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const int sigs[] = { SIGINT, SIGTERM, SIGUSR1 };
@@ -100,6 +144,7 @@ int cmd_server(int argc, char **argv)
 	int opt, rc;
 
 	memset(&so, 0, sizeof(so));
+	so.name_check = IPX_SEC;	/* refuse a name another server has */
 	cli_node_opts_init(&no);
 	default_name(name, sizeof(name));
 	so.name = name;
@@ -149,6 +194,10 @@ int cmd_server(int argc, char **argv)
 					   65535, &v) < 0)
 				return CLI_USAGE;
 			so.max_buffer = (unsigned)v;
+			break;
+		case OPT_WATCHDOG:
+			if (parse_watchdog(optarg, &so) < 0)
+				return CLI_USAGE;
 			break;
 		case 'h':
 			cli_usage_line(stdout, "server");

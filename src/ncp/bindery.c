@@ -1,7 +1,8 @@
 /*
  * bindery.c - the server's users: SUPERVISOR and GUEST, and the users of
  * a file given with --users ("NAME PASSWORD" per line, '-' for an empty
- * password, '#' comments). SUPERVISOR cannot log in until the file gives
+ * password, '#' comments; a name twice, in any case, is refused with
+ * file:line). SUPERVISOR cannot log in until the file gives
  * it a password (as mars_nwe: no way to have a supervisor without one);
  * GUEST has an empty password unless the file says otherwise.
  */
@@ -95,6 +96,14 @@ int ncp_bindery_load(struct ncp_server *srv, const char *file, char *err,
 			fclose(f);
 			return IPX_ECONFIG;
 		}
+		u = (struct ncp_user *)ncp_bindery_find(srv, name);
+		if (u && u->line) {
+			snprintf(err, errlen, "%s:%u: user %s given twice "
+				 "(first at line %u; names ignore case)",
+				 file, lineno, u->name, u->line);
+			fclose(f);
+			return IPX_ECONFIG;
+		}
 		u = add(srv, name);
 		if (!u) {
 			snprintf(err, errlen, "%s:%u: too many users", file,
@@ -105,6 +114,7 @@ int ncp_bindery_load(struct ncp_server *srv, const char *file, char *err,
 		snprintf(u->password, sizeof(u->password), "%s",
 			 strcmp(pass, "-") ? pass : "");
 		u->has_password = true;
+		u->line = lineno;
 	}
 	fclose(f);
 	return IPX_OK;

@@ -59,6 +59,13 @@ int ncp_open(struct ncp_client *cl, const char *path, enum ncp_open_mode m,
 					   : NCP_RIGHT_READ;
 		n = 3;
 		break;
+	case NCP_OPEN_CREATE_DENY_WRITE:
+		fn = 0x54;
+		b[1] = 0;	/* attributes */
+		b[2] = NCP_SHARE_READ | NCP_SHARE_WRITE | NCP_SHARE_DENY_WRITE;
+		b[3] = NCP_ACT_REPLACE | NCP_ACT_CREATE;
+		n = 4;
+		break;
 	default:
 		fn = m == NCP_OPEN_CREATE ? 0x43 : 0x4D;
 		b[1] = 0;	/* attributes */
@@ -68,6 +75,8 @@ int ncp_open(struct ncp_client *cl, const char *path, enum ncp_open_mode m,
 		return IPX_EINVAL;
 	n += put_path(b + n, path);
 	rc = ncp_request(cl, fn, b, n, r, sizeof(r), &rl);
+	if (rc == NCP_CC_UNKNOWN_REQUEST && fn == 0x54)
+		return ncp_open(cl, path, NCP_OPEN_CREATE, fh);
 	if (rc)
 		return rc;
 	if (rl < 36)

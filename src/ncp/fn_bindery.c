@@ -81,14 +81,27 @@ void ncp_bindery_on_sap(const struct ipx_header *hdr,
 	struct ncp_server *srv = ctx;
 	ipx_time now = ipx_loop_now(srv->loop);
 
-	(void)hdr;
 	for (size_t i = 0; i < msg->count; i++) {
 		const struct ipx_sap_entry *e = &msg->entries[i];
 		size_t k;
 
-		if (e->type != IPX_SAP_FILE_SERVER ||
-		    !strcasecmp(e->name, srv->name))
+		if (e->type != IPX_SAP_FILE_SERVER)
 			continue;
+		if (!strcasecmp(e->name, srv->name)) {
+			struct ipx_addr me;
+
+			/* Another server of our name, answering for itself
+			 * (a router's table may still hold a dead one). */
+			ipx_node_address(srv->node, &me);
+			if (e->hops < 16 &&
+			    ipx_node_eq(hdr->src.node, e->addr.node) &&
+			    !ipx_node_eq(e->addr.node, me.node) &&
+			    !srv->name_taken) {
+				srv->name_taken = true;
+				srv->taken_by = e->addr;
+			}
+			continue;
+		}
 		for (k = 0; k < srv->nseen; k++)
 			if (!strcasecmp(srv->seen[k].name, e->name))
 				break;

@@ -142,7 +142,8 @@ static void make_dir(struct ncp_call *c, bool create)
 		if (r != 0 || !S_ISDIR(st.st_mode))
 			c->cc = NCP_CC_BAD_PATH;
 		else if (p.depth == 0 && p.vol == 0 && !strcmp(last, "LOGIN"))
-			c->cc = NCP_CC_DIR_IN_USE;
+			c->cc = ncp_refuse(c, NCP_SRV_REF_LOGIN_DIR,
+					   NCP_CC_DIR_IN_USE);
 		else if (unlinkat(fd, host, AT_REMOVEDIR) < 0)
 			c->cc = errno == ENOTEMPTY || errno == EEXIST
 					? NCP_CC_DIR_IN_USE
@@ -178,6 +179,11 @@ static void rename_dir(struct ncp_call *c)
 	}
 	if (ncp_vol_ro(c, p.vol)) {
 		c->cc = NCP_CC_NO_RENAME;
+		return;
+	}
+	/* SYS:LOGIN is all a client sees before login: it keeps its name. */
+	if (p.depth == 0 && p.vol == 0 && !strcmp(last, "LOGIN")) {
+		c->cc = ncp_refuse(c, NCP_SRV_REF_LOGIN_DIR, NCP_CC_NO_RENAME);
 		return;
 	}
 	fd = ncp_path_open_dir(c, &p, &c->cc);

@@ -36,6 +36,39 @@ static bool file_in_use(const struct ncp_server *srv, dev_t dev, ino_t ino)
 	return false;
 }
 
+/*
+ * NetWare's share rule over every open handle of the file (any
+ * connection, this one's too): an open that reads is refused while
+ * another handle denies reading, one that writes while another denies
+ * writing, and an open that denies reading (writing) while another
+ * handle reads (writes). The refusal is 0x80, "file in use", before the
+ * file is touched (a create over it truncates nothing).
+ */
+static bool share_conflict(const struct ncp_server *srv, dev_t dev,
+			   ino_t ino, uint8_t mode)
+{
+	for (unsigned i = 0; i < srv->max_conns; i++) {
+		const struct ncp_conn *cn = &srv->conns[i];
+
+		for (unsigned k = 0; cn->used && k < srv->max_handles; k++) {
+			const struct ncp_file *o = &cn->files[k];
+
+			if (!o->used || o->dev != dev || o->ino != ino)
+				continue;
+			if (((mode & NCP_SHARE_READ) &&
+			     (o->share & NCP_SHARE_DENY_READ)) ||
+			    ((mode & NCP_SHARE_WRITE) &&
+			     (o->share & NCP_SHARE_DENY_WRITE)) ||
+			    ((mode & NCP_SHARE_DENY_READ) &&
+			     (o->share & NCP_SHARE_READ)) ||
+			    ((mode & NCP_SHARE_DENY_WRITE) &&
+			     (o->share & NCP_SHARE_WRITE)))
+				return true;
+		}
+	}
+	return false;
+}
+
 static struct ncp_file *free_slot(struct ncp_call *c)
 {
 	for (unsigned i = 0; i < c->srv->max_handles; i++)
@@ -54,9 +87,10 @@ static void open_file(struct ncp_call *c, enum how how, uint8_t dh,
 	struct ncp_file *f;
 	bool wr, create = false, trunc = false;
 	int dfd, fd, r, flags;
-	uint8_t hd[NCP_HANDLE_LEN];
+	uint8_t hd[NCP_HANDLE_LEN], share;
 
-	if (!ncp_rd_path(c, dh, &p, last, false))
+	if (!ncp_rd_path(c, dh, &p, last, false) ||
+	    !ncp_file_name_ok(c, &p, last))
 		return;
 	if (!last[0]) {
 		c->cc = NCP_CC_FAILURE;
@@ -67,6 +101,14 @@ static void open_file(struct ncp_call *c, enum how how, uint8_t dh,
 	wr = (rights & NCP_RIGHT_WRITE) || how == CREATE_TRUNC ||
 	     how == CREATE_NEW || (how == OPEN_CREATE &&
 				   (action & (NCP_ACT_REPLACE | NCP_ACT_CREATE)));
+	/* The open mode: what it reads or writes (neither: read) and what it
+	 * denies others. */
+	share = rights & (NCP_SHARE_READ | NCP_SHARE_WRITE |
+			  NCP_SHARE_DENY_READ | NCP_SHARE_DENY_WRITE);
+	if (wr)
+		share |= NCP_SHARE_WRITE;
+	if (!(share & (NCP_SHARE_READ | NCP_SHARE_WRITE)))
+		share |= NCP_SHARE_READ;
 	if (wr && ncp_vol_ro(c, p.vol)) {
 		c->cc = how == OPEN ? NCP_CC_NO_WRITE : NCP_CC_NO_CREATE;
 		return;
@@ -102,6 +144,9 @@ static void open_file(struct ncp_call *c, enum how how, uint8_t dh,
 		trunc = r == 0 && (action & NCP_ACT_REPLACE);
 		break;
 	}
+	if (!c->cc && r == 0 && share_conflict(c->srv, st.st_dev, st.st_ino,
+						share))
+		c->cc = ncp_refuse(c, NCP_SRV_REF_SHARE, NCP_CC_LOCK_FAIL);
 	if (c->cc)
 		goto out;
 	flags = (wr ? O_RDWR : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK;
@@ -131,6 +176,8 @@ static void open_file(struct ncp_call *c, enum how how, uint8_t dh,
 	f->fd = fd;
 	f->task = c->hdr.task;
 	f->writable = wr;
+	f->readable = (share & NCP_SHARE_READ) != 0;
+	f->share = share;
 	f->dev = st.st_dev;
 	f->ino = st.st_ino;
 	snprintf(f->name, sizeof(f->name), "%s", last);
@@ -174,6 +221,10 @@ static void read_file(struct ncp_call *c)
 		return;
 	if (c->rd.bad) {
 		ncp_malformed(c);
+		return;
+	}
+	if (!f->readable) {	/* opened write-only */
+		c->cc = NCP_CC_NO_READ;
 		return;
 	}
 	if (max > c->conn->bufsize)
@@ -268,7 +319,8 @@ static void erase(struct ncp_call *c)
 	int fd;
 
 	ncp_rd8(&c->rd);	/* search attributes: no hidden files here */
-	if (!ncp_rd_path(c, dh, &p, pat, true))
+	if (!ncp_rd_path(c, dh, &p, pat, true) ||
+	    !ncp_file_name_ok(c, &p, pat))
 		return;
 	if (!pat[0]) {
 		c->cc = NCP_CC_FAILURE;
@@ -329,9 +381,10 @@ static void rename_file(struct ncp_call *c)
 		return;
 	}
 	c->cc = ncp_path_parse(c, dh, t, n, &p, last, false);
-	if (!c->cc)
-		c->cc = ncp_path_parse(c, dh2, t2, n2, &p2, last2, false);
-	if (c->cc)
+	if (c->cc || !ncp_file_name_ok(c, &p, last))
+		return;
+	c->cc = ncp_path_parse(c, dh2, t2, n2, &p2, last2, false);
+	if (c->cc || !ncp_file_name_ok(c, &p2, last2))
 		return;
 	if (!last[0] || !last2[0]) {
 		c->cc = NCP_CC_FAILURE;
@@ -371,7 +424,8 @@ static void set_attributes(struct ncp_call *c)
 	int dfd, fd;
 
 	ncp_rd8(&c->rd);	/* search attributes */
-	if (!ncp_rd_path(c, dh, &p, last, false))
+	if (!ncp_rd_path(c, dh, &p, last, false) ||
+	    !ncp_file_name_ok(c, &p, last))
 		return;
 	if (ncp_vol_ro(c, p.vol)) {
 		c->cc = NCP_CC_NO_MODIFY;
@@ -450,7 +504,8 @@ void ncp_fn_file(struct ncp_call *c)
 			      ? NCP_RIGHT_READ | NCP_RIGHT_WRITE
 			      : NCP_RIGHT_READ,
 			  0, 0);
-		if (c->cc == NCP_CC_NO_WRITE) {	/* a read-only file */
+		if (c->cc == NCP_CC_NO_WRITE ||	/* a read-only file */
+		    c->cc == NCP_CC_LOCK_FAIL) {	/* or one denying writes */
 			c->cc = 0;
 			c->wr.len = 0;
 			ncp_rd_init(&c->rd, c->rd.p, c->rd.len);

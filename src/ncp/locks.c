@@ -11,6 +11,12 @@
  * (FF) with timeout 0; otherwise the request waits, answered 0x9999 when
  * repeated, until the lock is granted or the timeout (in ticks) passes
  * (FE). Releasing anything retries the waiting requests.
+ *
+ * Waiters are served in the order they began to wait: a lock (asked now
+ * or waiting) is granted only if it conflicts with no lock of another
+ * connection and with no request of another connection that has waited
+ * longer, so neither a lower connection number nor a stream of new or
+ * later requests can starve an earlier one.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +44,46 @@ static bool conflicts(const struct ncp_server *srv, const struct ncp_lock *l,
 			return true;
 	}
 	return false;
+}
+
+/* True if a request of another connection that began to wait before
+ * 'before' wants a range that lock l (asked shared or not) conflicts
+ * with: granting l would overtake it. */
+static bool queued_ahead(const struct ncp_server *srv,
+			 const struct ncp_lock *l, bool shared,
+			 uint64_t before)
+{
+	for (unsigned i = 0; i < srv->max_conns; i++) {
+		const struct ncp_conn *cn = &srv->conns[i];
+		const struct ncp_pending *pd = &cn->pending;
+
+		if (!cn->used || !pd->active || cn == l->conn ||
+		    pd->ticket >= before)
+			continue;
+		for (size_t k = 0; k < srv->nlocks; k++) {
+			const struct ncp_lock *o = &srv->locks[k];
+			bool wanted = pd->function == 0x1B
+				? !o->locked
+				: !memcmp(o->handle, pd->handle,
+					  NCP_HANDLE_LEN) &&
+				  o->start == pd->start && o->len == pd->len;
+
+			if (o->conn != cn || !wanted || o->dev != l->dev ||
+			    o->ino != l->ino ||
+			    !overlap(o->start, o->len, l->start, l->len))
+				continue;
+			if (!shared || pd->flag != NCP_LOCK_SHARED)
+				return true;
+		}
+	}
+	return false;
+}
+
+static bool can_grant(const struct ncp_server *srv, const struct ncp_lock *l,
+		      bool shared, uint64_t before)
+{
+	return !conflicts(srv, l, shared) &&
+	       !queued_ahead(srv, l, shared, before);
 }
 
 bool ncp_locks_blocked(const struct ncp_server *srv,
@@ -76,11 +122,11 @@ static void remove_at(struct ncp_server *srv, size_t i)
 
 /* Try to lock the connection's logged set: all or none. */
 static bool lock_set(struct ncp_server *srv, struct ncp_conn *conn,
-		     bool shared)
+		     bool shared, uint64_t before)
 {
 	for (size_t i = 0; i < srv->nlocks; i++)
 		if (srv->locks[i].conn == conn && !srv->locks[i].locked &&
-		    conflicts(srv, &srv->locks[i], shared))
+		    !can_grant(srv, &srv->locks[i], shared, before))
 			return false;
 	for (size_t i = 0; i < srv->nlocks; i++)
 		if (srv->locks[i].conn == conn && !srv->locks[i].locked) {
@@ -97,17 +143,20 @@ static bool try_pending(struct ncp_server *srv, struct ncp_conn *conn)
 	struct ncp_lock *l;
 
 	if (pd->function == 0x1B)
-		return lock_set(srv, conn, shared);
+		return lock_set(srv, conn, shared, pd->ticket);
 	l = find(srv, conn, pd->handle, pd->start, pd->len);
 	if (!l)
 		return true;	/* cleared meanwhile: nothing to wait for */
-	if (conflicts(srv, l, shared))
+	if (!can_grant(srv, l, shared, pd->ticket))
 		return false;
 	l->locked = true;
 	l->shared = shared;
 	return true;
 }
 
+/* A grant only adds a lock and a waiter that asked earlier blocks any
+ * later one it conflicts with (queued_ahead), so one pass in any order
+ * grants just what the queue order allows. */
 static void retry_waiting(struct ncp_server *srv)
 {
 	for (unsigned i = 0; i < srv->max_conns; i++) {
@@ -173,6 +222,7 @@ static void park(struct ncp_call *c, uint8_t flag, uint16_t timeout,
 		memcpy(pd->handle, h, NCP_HANDLE_LEN);
 	pd->start = start;
 	pd->len = len;
+	pd->ticket = c->srv->next_ticket++;
 	ipx_timer_start(c->srv->loop, &pd->timer, ipx_ticks(timeout), 0);
 	c->pending = true;
 }
@@ -227,7 +277,7 @@ static void log_record(struct ncp_call *c)
 	}
 	if (flag == NCP_LOCK_LOG)
 		return;
-	if (!conflicts(srv, l, flag == NCP_LOCK_SHARED)) {
+	if (can_grant(srv, l, flag == NCP_LOCK_SHARED, UINT64_MAX)) {
 		l->locked = true;
 		l->shared = flag == NCP_LOCK_SHARED;
 		return;
@@ -281,7 +331,8 @@ void ncp_fn_lock(struct ncp_call *c)
 		timeout = ncp_rd16(&c->rd);
 		if (c->rd.bad) {
 			ncp_malformed(c);
-		} else if (!lock_set(srv, c->conn, flag == NCP_LOCK_SHARED)) {
+		} else if (!lock_set(srv, c->conn, flag == NCP_LOCK_SHARED,
+				     UINT64_MAX)) {
 			if (timeout == 0)
 				c->cc = NCP_CC_FAILURE;
 			else

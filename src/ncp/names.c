@@ -162,6 +162,7 @@ uint8_t ncp_path_parse(struct ncp_call *c, uint8_t dh, const uint8_t *text,
 					  NCP_CC_BAD_DIR_HANDLE);
 		*out = c->conn->dirh[dh - 1].path;
 	}
+	out->dir_form = false;
 	while (i < len) {
 		size_t j = i, n;
 		char comp[NCP_NAME_LEN + 1];
@@ -173,6 +174,7 @@ uint8_t ncp_path_parse(struct ncp_call *c, uint8_t dh, const uint8_t *text,
 		n = j - i;
 		is_last = j >= len;
 		if (n == 0 || (n == 1 && text[i] == '.')) {
+			out->dir_form = true;
 			i = j + 1;
 			continue;
 		}
@@ -181,9 +183,11 @@ uint8_t ncp_path_parse(struct ncp_call *c, uint8_t dh, const uint8_t *text,
 				return ncp_refuse(c, NCP_SRV_REF_ABOVE_ROOT,
 						  NCP_CC_BAD_PATH);
 			out->depth--;
+			out->dir_form = true;
 			i = j + 1;
 			continue;
 		}
+		out->dir_form = false;
 		if (text[i] == ':' || memchr(text + i, ':', n))
 			return ncp_refuse(c, NCP_SRV_REF_NO_VOLUME,
 					  NCP_CC_BAD_PATH);
@@ -197,6 +201,8 @@ uint8_t ncp_path_parse(struct ncp_call *c, uint8_t dh, const uint8_t *text,
 		memcpy(out->comp[out->depth++], comp, sizeof(comp));
 		i = j + 1;
 	}
+	if (len && (text[len - 1] == '\\' || text[len - 1] == '/'))
+		out->dir_form = true;
 	if (last) {
 		if (out->depth == 0)
 			last[0] = '\0';
@@ -415,6 +421,15 @@ void ncp_path_format(const struct ncp_server *srv, const struct ncp_path *p,
 	for (int i = 0; i < p->depth && n < cap; i++)
 		n += (size_t)snprintf(out + n, cap - n, "%s%s", i ? "\\" : "",
 				      p->comp[i]);
+}
+
+bool ncp_file_name_ok(struct ncp_call *c, const struct ncp_path *p,
+		      const char *last)
+{
+	if (!last[0] || !p->dir_form)
+		return true;
+	c->cc = ncp_refuse(c, NCP_SRV_REF_DIR_AS_FILE, NCP_CC_BAD_PATH);
+	return false;
 }
 
 bool ncp_rd_path(struct ncp_call *c, uint8_t dh, struct ncp_path *out,

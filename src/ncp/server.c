@@ -4,6 +4,7 @@
  * its cached reply and 0x9999, the watchdog, file handles, statistics.
  * The functions themselves are in fn_*.c.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -213,13 +214,59 @@ static int conn_new(struct ncp_server *srv, const struct ipx_addr *a,
 
 /* ---- replies ---- */
 
-static void send_raw(struct ncp_server *srv, const struct ipx_addr *to,
-		     const uint8_t *p, size_t len)
+/* The link of the packet being handled if it came straight from its
+ * sender (not routed), else NULL. */
+static struct ipx_link *direct_link(const struct ncp_server *srv,
+				    const struct ipx_header *h)
 {
-	if (ipx_socket_sendto(srv->sock, to, IPX_TYPE_NCP, p, len) != IPX_OK)
+	return h->hops == 0 ? ipx_node_rx_link(srv->node) : NULL;
+}
+
+static bool link_attached(const struct ncp_server *srv,
+			  const struct ipx_link *link)
+{
+	for (size_t i = 0; i < ipx_node_link_count(srv->node); i++)
+		if (ipx_node_link(srv->node, i) == link)
+			return true;
+	return false;
+}
+
+/*
+ * Send to a client: to a connection on a segment of ours straight out of
+ * the link its requests come in on, to its node (a client behind a stack
+ * link with a network number no router announces was answered only after
+ * a RIP request had timed out, about 1.5 s, for every reply); else an
+ * answer to the packet being handled back the way it came; else routed.
+ */
+static void send_to(struct ncp_server *srv, struct ipx_socket *sock,
+		    struct ncp_conn *conn, const struct ipx_addr *to,
+		    const uint8_t *p, size_t len)
+{
+	struct ipx_link *link = NULL;
+	int rc;
+
+	if (conn && conn->link && link_attached(srv, conn->link))
+		link = conn->link;
+	else if (srv->rx && ipx_addr_eq(to, &srv->rx->src))
+		link = direct_link(srv, srv->rx);
+	if (link)
+		rc = ipx_socket_sendto_link(sock, link, to, IPX_TYPE_NCP, p,
+					    len);
+	else if (srv->rx && ipx_addr_eq(to, &srv->rx->src))
+		rc = ipx_socket_reply(sock, srv->rx, IPX_TYPE_NCP, p, len);
+	else
+		rc = ipx_socket_sendto(sock, to, IPX_TYPE_NCP, p, len);
+	if (rc != IPX_OK)
 		srv->stats.drops[NCP_SRV_DROP_TX]++;
 }
 
+static void send_raw(struct ncp_server *srv, struct ncp_conn *conn,
+		     const uint8_t *p, size_t len)
+{
+	send_to(srv, srv->sock, conn, &conn->addr, p, len);
+}
+
+/* A header-only answer to the packet being handled. */
 static void send_short(struct ncp_server *srv, const struct ipx_addr *to,
 		       uint16_t type, const struct ncp_req_hdr *rq,
 		       uint16_t conn, uint8_t cc, uint8_t status)
@@ -228,7 +275,7 @@ static void send_short(struct ncp_server *srv, const struct ipx_addr *to,
 	uint8_t b[NCP_REP_HDR_LEN];
 
 	ncp_rep_encode(&h, b);
-	send_raw(srv, to, b, sizeof(b));
+	send_to(srv, srv->sock, NULL, to, b, sizeof(b));
 }
 
 /* Store a reply as the connection's last and send it. */
@@ -245,7 +292,7 @@ static void reply(struct ncp_server *srv, struct ncp_conn *conn,
 	if (len && data != conn->reply + NCP_REP_HDR_LEN)
 		memmove(conn->reply + NCP_REP_HDR_LEN, data, len);
 	conn->reply_len = NCP_REP_HDR_LEN + len;
-	send_raw(srv, &conn->addr, conn->reply, conn->reply_len);
+	send_raw(srv, conn, conn->reply, conn->reply_len);
 }
 
 void ncp_finish_pending(struct ncp_server *srv, struct ncp_conn *conn,
@@ -298,14 +345,42 @@ static void do_request(struct ncp_server *srv, struct ncp_conn *conn,
 	reply(srv, conn, rq, c.cc, out, c.cc ? 0 : c.wr.len);
 }
 
+/*
+ * A watchdog answer carries the low byte of the connection number only
+ * (as the poll does), so the connection is the one of that low byte at
+ * the answer's network and node: the one whose NCP socket is just below
+ * the answering socket if there is one (the client answers from its
+ * watchdog socket), else the first there. A server of more than 255
+ * connections has to match so; by the number alone, connection 257's
+ * answer would keep connection 1.
+ */
+static struct ncp_conn *conn_of_answer(struct ncp_server *srv,
+				       const struct ipx_header *h,
+				       uint8_t low)
+{
+	struct ncp_conn *any = NULL;
+
+	for (unsigned i = low ? low - 1u : 255u; i < srv->max_conns;
+	     i += 256) {
+		struct ncp_conn *cn = &srv->conns[i];
+
+		if (!cn->used || cn->addr.net != h->src.net ||
+		    !ipx_node_eq(cn->addr.node, h->src.node))
+			continue;
+		if ((uint16_t)(cn->addr.socket + 1) == h->src.socket)
+			return cn;
+		if (!any)
+			any = cn;
+	}
+	return any;
+}
+
 static void on_wdog_answer(struct ncp_server *srv, const struct ipx_header *h,
 			   const uint8_t *data)
 {
-	struct ncp_conn *conn = conn_by_number(srv, data[0]);
+	struct ncp_conn *conn = conn_of_answer(srv, h, data[0]);
 
-	if (!conn || data[1] != NCP_WDOG_ALIVE ||
-	    conn->addr.net != h->src.net ||
-	    !ipx_node_eq(conn->addr.node, h->src.node)) {
+	if (!conn || data[1] != NCP_WDOG_ALIVE) {
 		srv->stats.drops[NCP_SRV_DROP_WDOG_BAD]++;
 		return;
 	}
@@ -315,14 +390,26 @@ static void on_wdog_answer(struct ncp_server *srv, const struct ipx_header *h,
 	conn->wdog_left = srv->wdog_count;
 }
 
-static void on_packet(struct ipx_socket *sock, const struct ipx_header *h,
-		      const uint8_t *data, size_t len, void *ctx)
+/* The watchdog socket: answers only. */
+static void on_wdog_packet(struct ipx_socket *sock, const struct ipx_header *h,
+			   const uint8_t *data, size_t len, void *ctx)
 {
 	struct ncp_server *srv = ctx;
+
+	(void)sock;
+	if (len != NCP_WDOG_LEN) {
+		srv->stats.drops[NCP_SRV_DROP_WDOG_BAD]++;
+		return;
+	}
+	on_wdog_answer(srv, h, data);
+}
+
+static void handle_packet(struct ncp_server *srv, const struct ipx_header *h,
+			  const uint8_t *data, size_t len)
+{
 	struct ncp_req_hdr rq;
 	struct ncp_conn *conn;
 
-	(void)sock;
 	if (len == NCP_WDOG_LEN) {
 		on_wdog_answer(srv, h, data);
 		return;
@@ -346,8 +433,7 @@ static void on_packet(struct ipx_socket *sock, const struct ipx_header *h,
 		    rq.seq == conn->last_seq) {
 			/* Our create reply was lost: the same answer again. */
 			srv->stats.repeats++;
-			send_raw(srv, &conn->addr, conn->reply,
-				 conn->reply_len);
+			send_raw(srv, conn, conn->reply, conn->reply_len);
 			return;
 		}
 		if (conn_new(srv, &h->src, &conn) < 0) {
@@ -357,6 +443,7 @@ static void on_packet(struct ipx_socket *sock, const struct ipx_header *h,
 			return;
 		}
 		conn->number = (uint16_t)(conn - srv->conns + 1);
+		conn->link = direct_link(srv, h);
 		conn->last_seq = rq.seq;
 		conn->fresh = true;
 		srv->stats.created++;
@@ -382,6 +469,7 @@ static void on_packet(struct ipx_socket *sock, const struct ipx_header *h,
 	conn->last_heard = ipx_loop_now(srv->loop);
 	conn->next_wdog = 0;
 	conn->wdog_left = srv->wdog_count;
+	conn->link = direct_link(srv, h);
 	/* The cached reply of a fresh connection is the create's: a request
 	 * is never its repeat (ncpfs creates with sequence 1 and then sends
 	 * its first request with 1 again; mars_nwe accepts that too). */
@@ -393,8 +481,7 @@ static void on_packet(struct ipx_socket *sock, const struct ipx_header *h,
 				   conn->number, 0, 0);
 		} else {
 			srv->stats.repeats++;
-			send_raw(srv, &conn->addr, conn->reply,
-				 conn->reply_len);
+			send_raw(srv, conn, conn->reply, conn->reply_len);
 		}
 		return;
 	}
@@ -414,6 +501,17 @@ static void on_packet(struct ipx_socket *sock, const struct ipx_header *h,
 	}
 	do_request(srv, conn, &rq, data + NCP_REQ_HDR_LEN,
 		   len - NCP_REQ_HDR_LEN);
+}
+
+static void on_packet(struct ipx_socket *sock, const struct ipx_header *h,
+		      const uint8_t *data, size_t len, void *ctx)
+{
+	struct ncp_server *srv = ctx;
+
+	(void)sock;
+	srv->rx = h;
+	handle_packet(srv, h, data, len);
+	srv->rx = NULL;
 }
 
 /* ---- watchdog ---- */
@@ -452,11 +550,115 @@ static void on_tick(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 		b[0] = (uint8_t)conn->number;
 		b[1] = NCP_WDOG_POLL;
 		srv->stats.wdog_sent++;
-		send_raw(srv, &to, b, sizeof(b));
+		send_to(srv, srv->wsock ? srv->wsock : srv->sock, conn, &to, b,
+			sizeof(b));
 	}
 }
 
 /* ---- life ---- */
+
+/* A directory the server may list and walk into (as it runs): 0, or -1
+ * with errno. */
+static int dir_readable(int dirfd, const char *name)
+{
+	int fd;
+	DIR *d;
+
+	if (faccessat(dirfd, name, R_OK | X_OK, AT_EACCESS) < 0)
+		return -1;
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -1;
+	}
+	errno = 0;
+	readdir(d);
+	if (errno) {
+		int e = errno;
+
+		closedir(d);
+		errno = e;
+		return -1;
+	}
+	closedir(d);
+	return 0;
+}
+
+/*
+ * What every client would otherwise find out request by request (BAD_PATH,
+ * DIR_IO): a volume's directory must be readable, and writable unless it
+ * is served read-only (a file is made and removed to know: root passes
+ * every permission test, but not a read-only file system).
+ */
+static int check_volume(const struct ncp_volume *v, char *err, size_t errlen)
+{
+	char probe[64];
+	int fd;
+
+	if (dir_readable(v->fd, ".") < 0) {
+		snprintf(err, errlen, "volume %s: %s is not readable: %s",
+			 v->name, v->dir, strerror(errno));
+		return IPX_EIO;
+	}
+	if (v->ro)
+		return IPX_OK;
+	snprintf(probe, sizeof(probe), ".ipxlab-probe-%d", (int)getpid());
+	fd = openat(v->fd, probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				  O_CLOEXEC, 0600);
+	if (fd < 0) {
+		snprintf(err, errlen, "volume %s: %s is not writable: %s "
+			 "(serve it read-only as %s=%s,ro)", v->name, v->dir,
+			 strerror(errno), v->name, v->dir);
+		return IPX_EIO;
+	}
+	close(fd);
+	unlinkat(v->fd, probe, 0);
+	return IPX_OK;
+}
+
+/* SYS:LOGIN is what a client sees before login: there, a directory,
+ * readable; made if missing (not on a read-only SYS). */
+static int check_login(const struct ncp_volume *v, char *err, size_t errlen)
+{
+	struct stat st;
+	char host[256];
+	int r = ncp_lookup(NULL, v->fd, "LOGIN", host, sizeof(host), &st);
+
+	if (r == 0 && !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "volume SYS: %s/%s is not a directory "
+			 "(SYS:LOGIN must be one)", v->dir, host);
+		return IPX_EIO;
+	}
+	if (r < 0) {
+		snprintf(err, errlen, "volume SYS: %s/LOGIN is a symbolic link "
+			 "or special file (SYS:LOGIN must be a directory)",
+			 v->dir);
+		return IPX_EIO;
+	}
+	if (r == 1) {
+		if (v->ro) {
+			snprintf(err, errlen, "volume SYS: %s has no LOGIN "
+				 "directory and is read-only: create %s/LOGIN",
+				 v->dir, v->dir);
+			return IPX_EIO;
+		}
+		if (mkdirat(v->fd, "LOGIN", 0755) < 0) {
+			snprintf(err, errlen, "volume SYS: cannot create "
+				 "%s/LOGIN: %s", v->dir, strerror(errno));
+			return IPX_EIO;
+		}
+		snprintf(host, sizeof(host), "LOGIN");
+	}
+	if (dir_readable(v->fd, host) < 0) {
+		snprintf(err, errlen, "volume SYS: %s/%s is not readable: %s",
+			 v->dir, host, strerror(errno));
+		return IPX_EIO;
+	}
+	return IPX_OK;
+}
 
 static int open_volumes(struct ncp_server *srv,
 			const struct ncp_server_opts *o, char *err,
@@ -483,6 +685,8 @@ static int open_volumes(struct ncp_server *srv,
 			return IPX_EIO;
 		}
 		srv->nvols++;
+		if (check_volume(v, err, errlen) != IPX_OK)
+			return IPX_EIO;
 		if (!strcmp(v->name, "SYS"))
 			sys = true;
 	}
@@ -499,17 +703,36 @@ static int open_volumes(struct ncp_server *srv,
 			srv->vols[0] = srv->vols[i];
 			srv->vols[i] = t;
 		}
-	{
-		/* SYS:LOGIN is what a client sees before login. */
-		struct stat st;
-		char host[256];
+	return check_login(&srv->vols[0], err, errlen) == IPX_OK ? IPX_OK
+								 : IPX_EIO;
+}
 
-		if (ncp_lookup(NULL, srv->vols[0].fd, "LOGIN", host,
-			       sizeof(host), &st) != 0 &&
-		    !srv->vols[0].ro)
-			mkdirat(srv->vols[0].fd, "LOGIN", 0755);
+static bool name_taken(void *ctx)
+{
+	return ((struct ncp_server *)ctx)->name_taken;
+}
+
+/* Ask SAP for the file servers (a general query) and wait for one of our
+ * name that answers for itself. */
+static int check_name(struct ncp_server *srv, ipx_time wait, char *err,
+		      size_t errlen)
+{
+	char as[IPX_ADDR_STRLEN];
+	int rc;
+
+	ipx_sap_query(srv->sap, IPX_SAP_GENERAL_QUERY, IPX_SAP_FILE_SERVER);
+	rc = ipx_loop_run_until(srv->loop, name_taken, srv, wait);
+	if (rc != IPX_OK && rc != IPX_ETIMEOUT) {
+		snprintf(err, errlen, "while asking SAP whether '%s' is "
+			 "taken: %s", srv->name, ipx_strerror(rc));
+		return rc;
 	}
-	return IPX_OK;
+	if (!srv->name_taken)
+		return IPX_OK;
+	snprintf(err, errlen, "a file server named '%s' already answers SAP "
+		 "at %s: choose another --name", srv->name,
+		 ipx_addr_format(&srv->taken_by, as));
+	return IPX_EINUSE;
 }
 
 int ncp_server_new(struct ipx_node *node, const struct ncp_server_opts *o,
@@ -571,6 +794,20 @@ int ncp_server_new(struct ipx_node *node, const struct ncp_server_opts *o,
 		ncp_server_free(srv);
 		return rc;
 	}
+	/* The watchdog's socket; if another program on this node has it,
+	 * a dynamic one (the answers come back to where the poll came
+	 * from). */
+	rc = ipx_socket_open(node, NCP_WDOG_SOCKET, on_wdog_packet, srv,
+			     &srv->wsock);
+	if (rc != IPX_OK)
+		rc = ipx_socket_open(node, 0, on_wdog_packet, srv,
+				     &srv->wsock);
+	if (rc != IPX_OK) {
+		snprintf(err, errlen, "cannot open a watchdog socket: %s",
+			 ipx_strerror(rc));
+		ncp_server_free(srv);
+		return rc;
+	}
 	srv->sap = o->sap;
 	if (!srv->sap) {
 		rc = ipx_sap_new(node, NULL, &srv->sap);
@@ -582,6 +819,13 @@ int ncp_server_new(struct ipx_node *node, const struct ncp_server_opts *o,
 		}
 		srv->own_sap = true;
 		ipx_sap_on_response(srv->sap, ncp_bindery_on_sap, srv);
+	}
+	if (o->name_check && srv->own_sap) {
+		rc = check_name(srv, o->name_check, err, errlen);
+		if (rc != IPX_OK) {
+			ncp_server_free(srv);
+			return rc;
+		}
 	}
 	rc = ipx_sap_advertise(srv->sap, IPX_SAP_FILE_SERVER, srv->name,
 			       NCP_SOCKET);
@@ -609,6 +853,8 @@ void ncp_server_free(struct ncp_server *srv)
 	}
 	if (srv->sock)
 		ipx_socket_close(srv->sock);
+	if (srv->wsock)
+		ipx_socket_close(srv->wsock);
 	for (unsigned i = 0; srv->conns && i < srv->max_conns; i++) {
 		if (srv->conns[i].used)
 			conn_free(srv, &srv->conns[i]);

@@ -13,6 +13,10 @@
 #include "ipxlab/ncp_server.h"
 
 #define NCP_SOCKET 0x0451
+/* The socket a NetWare server sends its watchdog polls from and hears
+ * the answers on (Wireshark's "IPX Message" socket): from 0x451 the
+ * dissector took the 2-byte polls for NCP and marked them malformed. */
+#define NCP_WDOG_SOCKET 0x4001
 #define NCP_MAX_PACKET 1500	/* reply buffer; replies fit one IPX packet */
 #define NCP_DIR_HANDLES 32	/* per connection */
 #define NCP_SEARCHES 8		/* 0x3E search contexts per connection */
@@ -24,6 +28,7 @@
 struct ncp_path {
 	int vol;
 	int depth;
+	bool dir_form;		/* the text ended in '\', '/', '.' or '..' */
 	char comp[NCP_MAX_DEPTH][NCP_NAME_LEN + 1];
 };
 
@@ -40,6 +45,8 @@ struct ncp_file {
 	uint16_t gen;		/* part of the handle: stale handles fail */
 	uint8_t task;
 	bool writable;
+	bool readable;
+	uint8_t share;		/* NCP_SHARE_*: what it opened and denies */
 	dev_t dev;
 	ino_t ino;
 	char name[NCP_NAME_LEN + 1];
@@ -65,6 +72,7 @@ struct ncp_pending {
 	uint8_t flag;
 	uint8_t handle[NCP_HANDLE_LEN];
 	uint32_t start, len;
+	uint64_t ticket;	/* when it began to wait: the queue order */
 	struct ipx_timer timer;	/* its timeout */
 	struct ncp_conn *conn;
 	struct ncp_server *srv;
@@ -74,6 +82,11 @@ struct ncp_conn {
 	bool used;
 	uint16_t number;	/* 1..max */
 	struct ipx_addr addr;
+	/* The link its requests come in on when it is on that segment (not
+	 * routed): replies go straight back out of it to its node, whatever
+	 * network number it gave, without a route (RIP) looked up; NULL:
+	 * routed. */
+	struct ipx_link *link;
 	uint8_t last_seq;
 	uint8_t last_task;
 	bool busy;		/* the request last_seq is still pending */
@@ -114,6 +127,7 @@ struct ncp_user {
 	char password[128];
 	bool has_password;	/* false: no login at all (SUPERVISOR unset) */
 	uint32_t id;
+	unsigned line;		/* of the users file; 0: built in */
 };
 
 /* A file server heard by SAP (fn_bindery.c), for the bindery scans. */
@@ -128,6 +142,7 @@ struct ncp_server {
 	struct ipx_node *node;
 	struct ipx_loop *loop;
 	struct ipx_socket *sock;
+	struct ipx_socket *wsock;	/* watchdog: NCP_WDOG_SOCKET */
 	struct ipx_sap *sap;
 	bool own_sap;
 	char name[48];
@@ -143,10 +158,14 @@ struct ncp_server {
 	struct ipx_timer tick;
 	struct ncp_lock *locks;
 	size_t nlocks, caplocks;
+	uint64_t next_ticket;		/* of the next lock request to wait */
 	struct ncp_user *users;
 	size_t nusers;
 	struct ncp_seen seen[NCP_SEEN_MAX];
 	size_t nseen;
+	const struct ipx_header *rx;	/* the packet being handled, or NULL */
+	bool name_taken;		/* another server answered our name */
+	struct ipx_addr taken_by;
 	struct ncp_server_stats stats;
 };
 
@@ -186,6 +205,11 @@ uint8_t ncp_path_parse(struct ncp_call *c, uint8_t dh, const uint8_t *text,
  * false with c->cc set (a short request counted as malformed). */
 bool ncp_rd_path(struct ncp_call *c, uint8_t dh, struct ncp_path *out,
 		 char *last, bool wild);
+/* A file name (last, parsed into p) must not end in a separator, '.' or
+ * '..' ("SYS:NEW\" names a directory): false with c->cc set to 0x9C
+ * (refused_dir_as_file). An empty last passes (the caller decides). */
+bool ncp_file_name_ok(struct ncp_call *c, const struct ncp_path *p,
+		      const char *last);
 /* dh + path naming an existing directory: a completion code. */
 uint8_t ncp_path_resolve_dir(struct ncp_call *c, uint8_t dh, const uint8_t *t,
 			     size_t len, struct ncp_path *out);

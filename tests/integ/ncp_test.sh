@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # ncp_test.sh [IPXLAB] - end-to-end tests of `ipxlab server` and
-# `ipxlab ncp` over a real hub on loopback: the server shows in slist;
+# `ipxlab ncp` over a real hub on loopback: the server shows in slist; a
+# second server of its name is refused; volumes it cannot use are refused;
 # files of the B3 sizes and of 5 MB are put and got with equal sha256;
 # ls, stat, mv, rm with wildcards, mkdir, rmdir, info, whoami; logins;
-# the read-only volume; two clients at once; a server killed with SIGKILL
+# the read-only volume; two clients at once; two puts to one name (the
+# second refused, file intact); a server killed with SIGKILL
 # in the middle of a put: the client fails clearly (no hang), what was
 # acknowledged is on disk, and a restarted server serves the same files;
 # SIGUSR1 statistics; bench ncp runs (real and simulated time); bad usage
@@ -36,6 +38,14 @@ n() { timeout 60 "$BIN" ncp --hub "$HUB" --server ITEST "$@"; }
 
 start_server ITEST || { fail "server starts" "$TMP/server.err"; finish; }
 pass "server starts"
+# A second server of the same name (any case) on the network is refused
+# before it advertises, naming the one that has it; exit 1.
+timeout 10 "$BIN" server --hub "$HUB" --name itest --volume SYS="$TMP/sys" \
+	>/dev/null 2>"$TMP/dup.err"; rc=$?
+[ $rc = 1 ] && has "$TMP/dup.err" "a file server named 'itest' already answers SAP at [0-9A-Fa-f]+:[0-9A-Fa-f]+:0451: choose another --name" &&
+	! has "$TMP/dup.err" "ready at" &&
+	pass "a second server of a name already on the network is refused" ||
+	fail "a second server of a name already on the network is refused" "rc=$rc" "$TMP/dup.err"
 timeout 20 "$BIN" slist --hub "$HUB" >"$TMP/slist.out" 2>&1
 has "$TMP/slist.out" "ITEST" && pass "the server shows in slist" || fail "the server shows in slist" "$TMP/slist.out"
 
@@ -105,6 +115,37 @@ n put "$TMP/f214705" SYS:TWO.BIN 2>"$TMP/b.err" & b=$!
 wait $a; ra=$?; wait $b; rb=$?
 [ $ra = 0 ] && [ $rb = 0 ] && cmp -s "$TMP/f5242880" "$TMP/out/a" && cmp -s "$TMP/f214705" "$TMP/sys/TWO.BIN" &&
 	pass "two clients at once" || fail "two clients at once" "a=$ra b=$rb" "$TMP/a.err" "$TMP/b.err"
+
+# Two puts to one name at once (20 MB, then 15 MB 0.3 s later, while the
+# first still writes: a segment of 80 Mbit/s makes the first take about
+# 2 s): the put opens deny-write, so the second is refused with 0x80 and
+# a clear message, exits 1, and the file is the first one's.
+"$BIN" profile eth10 | sed 's/^rate .*/rate 80000000/; s/^name .*/name fast/' >"$TMP/fast.profile"
+P2=$(free_port)
+"$BIN" hub --bind 127.0.0.1 --port "$P2" -q --profile "$TMP/fast.profile" 2>"$TMP/hub2.err" &
+PIDS+=($!)
+mkdir -p "$TMP/sys2"
+sleep 0.3
+"$BIN" server --hub "127.0.0.1:$P2" --name PUTS --volume SYS="$TMP/sys2" >/dev/null 2>"$TMP/server2.err" </dev/null &
+PIDS+=($!)
+wait_for "$TMP/server2.err" "ready at" 50 || fail "the second server starts" "$TMP/server2.err" "$TMP/hub2.err"
+head -c 20000000 /dev/urandom >"$TMP/p20"
+head -c 15000000 /dev/urandom >"$TMP/p15"
+n2() { timeout 60 "$BIN" ncp --hub "127.0.0.1:$P2" --server PUTS "$@"; }
+n2 put "$TMP/p20" SYS:SAME.BIN 2>"$TMP/p20.err" & a=$!
+sleep 0.3
+n2 put "$TMP/p15" SYS:SAME.BIN 2>"$TMP/p15.err"; rb=$?
+kill -0 $a 2>/dev/null && still=1 || still=0
+wait $a; ra=$?
+if [ $ra = 0 ] && [ $rb = 1 ] && [ $still = 1 ] &&
+   has "$TMP/p15.err" "put SYS:SAME.BIN: refused, another connection has it open for writing \(0x80 file in use\); the file was not changed" &&
+   [ "$(sha256sum <"$TMP/p20")" = "$(sha256sum <"$TMP/sys2/SAME.BIN")" ]; then
+	pass "two puts to one name: the second is refused, the file is the first's"
+else
+	fail "two puts to one name: the second is refused, the file is the first's" \
+		"first=$ra second=$rb first-still-running=$still" "$TMP/p20.err" "$TMP/p15.err"
+fi
+rm -f "$TMP/p20" "$TMP/p15" "$TMP/sys2/SAME.BIN"
 
 # Statistics on SIGUSR1.
 kill -USR1 "$SERVER"
@@ -185,6 +226,27 @@ out=$(timeout 5 "$BIN" ncp get --hub "127.0.0.1:$P0" --wait 5 2>&1); rc=$?
 "$BIN" server --hub "$HUB" --volume DATA="$TMP/data" >/dev/null 2>"$TMP/nosys.err"; rc=$?
 [ $rc = 1 ] && has "$TMP/nosys.err" "SYS is required" && pass "a server without SYS is refused" || fail "a server without SYS is refused" "rc=$rc" "$TMP/nosys.err"
 "$BIN" server --volume SYS >/dev/null 2>&1; [ $? = 2 ] && pass "a bad --volume exits 2" || fail "a bad --volume exits 2"
+# Volumes checked at start: one the server cannot write (/proc), one it
+# cannot open or read (as nobody, when this runs as root): refused, exit
+# 1, said; nothing said "ready".
+timeout 10 "$BIN" server --hub "$HUB" --name BADVOL --volume SYS="$TMP/sys" --volume DATA=/proc \
+	>/dev/null 2>"$TMP/badvol.err"; rc=$?
+[ $rc = 1 ] && has "$TMP/badvol.err" "volume DATA: /proc is not writable" && ! has "$TMP/badvol.err" "ready at" &&
+	pass "a volume the server cannot write is refused at start" || fail "a volume the server cannot write is refused at start" "rc=$rc" "$TMP/badvol.err"
+if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null 2>&1; then
+	chmod 711 "$TMP"	# nobody may pass through to the directories below
+	mkdir -p "$TMP/private/sys" && chmod 700 "$TMP/private"
+	chmod 755 "$TMP/private/sys"
+	timeout 10 runuser -u nobody -- "$BIN" server --hub "$HUB" --name BADVOL --volume SYS="$TMP/private/sys" \
+		>/dev/null 2>"$TMP/badvol2.err"; rc=$?
+	[ $rc = 1 ] && has "$TMP/badvol2.err" "volume SYS: cannot open $TMP/private/sys: Permission denied" &&
+		pass "a volume the server cannot read is refused at start" || fail "a volume the server cannot read is refused at start" "rc=$rc" "$TMP/badvol2.err"
+	chmod 755 "$TMP/private"; chmod 744 "$TMP/private/sys"	# listed, not entered
+	timeout 10 runuser -u nobody -- "$BIN" server --hub "$HUB" --name BADVOL --volume SYS="$TMP/private/sys,ro" \
+		>/dev/null 2>"$TMP/badvol3.err"; rc=$?
+	[ $rc = 1 ] && has "$TMP/badvol3.err" "volume SYS: $TMP/private/sys is not readable: Permission denied" &&
+		pass "a volume the server cannot list is refused at start" || fail "a volume the server cannot list is refused at start" "rc=$rc" "$TMP/badvol3.err"
+fi
 timeout 20 "$BIN" ncp --hub "$HUB" --server NOSUCH --find-timeout 0.5 info 2>"$TMP/ns.err"; rc=$?
 [ $rc = 1 ] && has "$TMP/ns.err" "no file server NOSUCH" && pass "an unknown server name fails clearly" || fail "an unknown server name fails clearly" "rc=$rc" "$TMP/ns.err"
 

@@ -17,7 +17,9 @@
 # (ncp.req_frame_num) and no reply lacks its request record.
 #
 # Prints PASS:/FAIL: per check and "N passed, N failed"; exits 1 if any
-# check failed, 77 (SKIP) without tshark or mergecap.
+# check failed, 77 (SKIP) without tshark or mergecap. Then the watchdog:
+# the server's polls of a silent client, in the server's own capture, are
+# "IPX Message" frames from socket 0x4001 and none is malformed.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -31,7 +33,8 @@ mkdir -p "$TMP/sys" "$TMP/data"
 echo "read me" >"$TMP/data/README.TXT"
 printf 'alice Secret\n' >"$TMP/users"
 timeout -k 2 120 "$BIN" server --hub "$HUB" --name NCPCAP --volume SYS="$TMP/sys" \
-	--volume DATA="$TMP/data,ro" --users "$TMP/users" >/dev/null 2>"$TMP/server.err" </dev/null &
+	--volume DATA="$TMP/data,ro" --users "$TMP/users" --watchdog 2,0.5,20 \
+	--pcap "$TMP/server.pcap" >/dev/null 2>"$TMP/server.err" </dev/null &
 PIDS+=($!)
 wait_for "$TMP/server.err" "ready at" 50 || { fail "server starts" "$TMP/server.err"; finish; }
 head -c 40000 /dev/urandom >"$TMP/in.bin"
@@ -98,8 +101,30 @@ lost=$(n "ncp.no_request_record_found")
 [ "$req" -gt 30 ] && [ "$req" = "$rep" ] && [ "$matched" = "$rep" ] && [ "$lost" = 0 ]
 check "every request has its reply, matched by tshark ($req requests, $rep replies, $matched matched)" $?
 funcs=$(tshark -r "$CAP" -Y "ncp.type == 0x2222" -T fields -e ncp.func 2>/dev/null | sort -u | tr '\n' ' ')
-for f in 0x16 0x17 0x13 0x3d 0x3e 0x3f 0x42 0x43 0x44 0x45 0x48 0x49 0x4c 0x61; do
+for f in 0x16 0x17 0x13 0x3d 0x3e 0x3f 0x42 0x44 0x45 0x48 0x49 0x4c 0x54 0x61; do
 	grep -qiw -- "$f" <<<"$funcs" || { fail "the session used function $f" "functions seen: $funcs"; }
 done
-pass "the session covers 0x13 0x16 0x17 0x3D-0x3F 0x42-0x45 0x48 0x49 0x4C 0x61 ($funcs)"
+pass "the session covers 0x13 0x16 0x17 0x3D-0x3F 0x42 0x44 0x45 0x48 0x49 0x4C 0x54 0x61 ($funcs)"
+
+# The watchdog (the server polls after 2 s of silence, every 0.5 s): a
+# client connected and then stuck opening a FIFO for its put answers
+# nothing for 5 s (the server's 1 s sweep sends a poll each time from 2 s
+# on); the server's capture shows the polls, from socket 0x4001, as "IPX
+# Message" frames, and none of its frames is malformed (nor the answer
+# the client gives, once free, to the last one).
+mkfifo "$TMP/fifo"
+timeout 30 "$BIN" ncp --hub "$HUB" --server NCPCAP --pcap "$TMP/wd.pcap" put "$TMP/fifo" SYS:W.BIN \
+	>"$TMP/wd.out" 2>&1 &
+wd=$!
+sleep 5
+exec 3>"$TMP/fifo"
+exec 3>&-
+wait $wd
+sleep 0.3
+polls=$(frames "$TMP/server.pcap" "ipxmsg && ipx.src.socket == 0x4001 && ipxmsg.sigchar == 0x3f")
+bad=$(frames "$TMP/server.pcap" "_ws.malformed || _ws.expert.severity == 0x00600000")
+ncpwd=$(frames "$TMP/server.pcap" "ncp && ipx.len == 32")
+[ "$polls" -ge 2 ] && [ "$bad" = 0 ] && [ "$ncpwd" = 0 ]
+check "watchdog polls are IPX Message frames from 0x4001 ($polls), none malformed ($bad), none taken for NCP ($ncpwd)" $? \
+	"$(tshark -r "$TMP/server.pcap" -Y 'ipxmsg || _ws.malformed' 2>/dev/null | head)"
 finish

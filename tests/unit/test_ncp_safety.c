@@ -313,6 +313,47 @@ static void test_bad_bytes(void **state)
 	(void)fh;
 }
 
+/* A file name followed by '\', '/', '/.' or '\..' names a directory:
+ * refused as a bad path (0x9C, dir_as_file) by open, create, erase,
+ * rename and set attributes, and nothing is made; a directory call may
+ * still end in a separator. */
+static void test_dir_as_file(void **state)
+{
+	struct safe *s = *state;
+	static const char *const bad[] = {
+		"SYS:NEW/", "NEW\\", "SYS:NEW/.", "NEW\\.", "SUBX\\NEW\\..",
+		"SYS:LOWER.TXT\\", "LOWER.TXT/.",
+	};
+	char p[400];
+	struct stat st;
+	uint64_t before;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		expect(s, bad[i], NCP_OPEN_CREATE, NCP_CC_BAD_PATH,
+		       NCP_SRV_REF_DIR_AS_FILE);
+		expect(s, bad[i], NCP_OPEN_READ, NCP_CC_BAD_PATH,
+		       NCP_SRV_REF_DIR_AS_FILE);
+		expect(s, bad[i], NCP_OPEN_CREATE_DENY_WRITE, NCP_CC_BAD_PATH,
+		       NCP_SRV_REF_DIR_AS_FILE);
+	}
+	snprintf(p, sizeof(p), "%s/NEW", s->r->sys);
+	assert_int_equal(stat(p, &st), -1);
+	before = refused(s, NCP_SRV_REF_DIR_AS_FILE);
+	assert_int_equal(ncp_erase(s->cl, "LOWER.TXT\\"), NCP_CC_BAD_PATH);
+	assert_int_equal(ncp_rename(s->cl, "LOWER.TXT/", "L2.TXT"),
+			 NCP_CC_BAD_PATH);
+	assert_int_equal(ncp_rename(s->cl, "LOWER.TXT", "L2.TXT\\"),
+			 NCP_CC_BAD_PATH);
+	assert_int_equal(refused(s, NCP_SRV_REF_DIR_AS_FILE), before + 3);
+	snprintf(p, sizeof(p), "%s/lower.txt", s->r->sys);
+	assert_int_equal(stat(p, &st), 0);
+	/* The plain names still work; a directory may end in '\'. */
+	assert_int_equal(ncp_mkdir(s->cl, "SYS:NEWDIR\\"), 0);
+	assert_int_equal(ncp_rmdir(s->cl, "NEWDIR/"), 0);
+	assert_int_equal(ncp_rename(s->cl, "\\LOWER.TXT", "L2.TXT"), 0);
+	assert_int_equal(ncp_rename(s->cl, "L2.TXT", "lower.txt"), 0);
+}
+
 static void test_before_login(void **state)
 {
 	struct safe *s = *state;
@@ -361,6 +402,63 @@ static void test_before_login(void **state)
 			   &l);
 	assert_int_equal(rep[6], NCP_CC_BAD_PATH);
 	assert_int_equal(refused(s, NCP_SRV_REF_LOGIN_ONLY), before + 4);
+	rawconn_close(b);
+}
+
+/* SYS:LOGIN, all a client sees before login, cannot be renamed (0x16
+ * 0x0F, by its name, a volume path, a leading separator), moved (0x45),
+ * deleted, or have its attributes set, by a logged-in user; clients that
+ * have not logged in still reach it. */
+static void test_login_dir_kept(void **state)
+{
+	struct safe *s = *state;
+	struct rawconn *a = rawconn_open(s->r, true), *b;
+	uint64_t before = refused(s, NCP_SRV_REF_LOGIN_DIR);
+	const uint8_t *rep;
+	size_t l;
+	char p[400];
+	struct stat st;
+
+	/* 0x16 0x0F dh 1 (SYS:) "LOGIN" -> "X" */
+	rep = rawconn_call(s->r, a, 0x16,
+			   "\x00\x0A\x0F\x01\x05LOGIN\x01X", 12, &l);
+	assert_int_equal(rep[6], NCP_CC_NO_RENAME);
+	rep = rawconn_call(s->r, a, 0x16,
+			   "\x00\x0E\x0F\x01\x09sys:login\x01X", 16, &l);
+	assert_int_equal(rep[6], NCP_CC_NO_RENAME);
+	rep = rawconn_call(s->r, a, 0x16,
+			   "\x00\x0F\x0F\x01\x0ASYS:\\LOGIN\x01X", 17, &l);
+	assert_int_equal(rep[6], NCP_CC_NO_RENAME);
+	assert_int_equal(refused(s, NCP_SRV_REF_LOGIN_DIR), before + 3);
+	/* 0x45 move it under another name, 0x46 set its attributes, 0x16
+	 * 0x0B delete it: each refused. */
+	rep = rawconn_call(s->r, a, 0x45,
+			   "\x01\x16\x05LOGIN\x01\x05OTHER", 15, &l);
+	assert_int_not_equal(rep[6], 0);
+	rep = rawconn_call(s->r, a, 0x46, "\x01\x01\x16\x05LOGIN", 9, &l);
+	assert_int_not_equal(rep[6], 0);
+	rep = rawconn_call(s->r, a, 0x16, "\x00\x09\x0B\x01\x00\x05LOGIN", 11,
+			   &l);
+	assert_int_equal(rep[6], NCP_CC_DIR_IN_USE);
+	assert_int_equal(refused(s, NCP_SRV_REF_LOGIN_DIR), before + 4);
+	snprintf(p, sizeof(p), "%s/LOGIN", s->r->sys);
+	assert_int_equal(stat(p, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	/* Another directory still renames. */
+	rep = rawconn_call(s->r, a, 0x16, "\x00\x08\x0A\x01\x00\x04" "DOCS",
+			   10, &l);
+	assert_int_equal(rep[6], 0);
+	rep = rawconn_call(s->r, a, 0x16, "\x00\x0A\x0F\x01\x04" "DOCS\x02XY",
+			   12, &l);
+	assert_int_equal(rep[6], 0);
+	snprintf(p, sizeof(p), "%s/XY", s->r->sys);
+	assert_int_equal(stat(p, &st), 0);
+	/* A client before login still finds SYS:LOGIN. */
+	b = rawconn_open(s->r, false);
+	rep = rawconn_call(s->r, b, 0x16, "\x00\x0C\x12\x00\x5A\x09SYS:LOGIN",
+			   15, &l);
+	assert_int_equal(rep[6], 0);
+	rawconn_close(a);
 	rawconn_close(b);
 }
 
@@ -440,7 +538,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_symlinks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_bytes, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_dir_as_file, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_before_login, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_login_dir_kept, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_read_only_changes, setup,
 						teardown),

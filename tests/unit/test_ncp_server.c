@@ -6,7 +6,10 @@
  * SIGUSR1, and the packets the server drops without an answer, each by
  * its named counter: short, not NCP, a LIP create, a bad watchdog
  * answer, a new request while one waits on a lock (not executed), and
- * volume prefixes that only begin a volume's name.
+ * volume prefixes that only begin a volume's name. The volumes checked at
+ * start (LOGIN, a directory it cannot write), a name another server has,
+ * the watchdog with connection numbers above 255 and its socket 0x4001,
+ * and replies to a client whose network no router announces.
  */
 #include "cm.h"
 
@@ -191,6 +194,57 @@ static void start_refusals(void **state)
 		write_users(s, line);
 		snprintf(want, sizeof(want), "%s:1: line too long", s->users);
 		refused(s, IPX_ECONFIG, want);
+	}
+	/* A name twice, in any case (SUPERVISOR and GUEST too). */
+	write_users(s, "alice one\n# c\nbob two\nALICE three\n");
+	snprintf(want, sizeof(want), "%s:4: user ALICE given twice (first at "
+		 "line 1; names ignore case)", s->users);
+	refused(s, IPX_ECONFIG, want);
+	write_users(s, "Supervisor a\nsupervisor b\n");
+	snprintf(want, sizeof(want), "%s:2: user SUPERVISOR given twice "
+		 "(first at line 1; names ignore case)", s->users);
+	refused(s, IPX_ECONFIG, want);
+}
+
+/* The volumes are checked at start, not by every client's BAD_PATH or
+ * DIR_IO later: SYS read-only without LOGIN, LOGIN not a directory, a
+ * read-write volume the server cannot write (/proc: root passes every
+ * permission test, a file system refusing files does not). */
+static void start_volume_checks(void **state)
+{
+	struct start *s = *state;
+	char want[512], p[200];
+	FILE *f;
+
+	add_volume(s, "SYS", s->sys, true);
+	snprintf(want, sizeof(want), "volume SYS: %s has no LOGIN directory "
+		 "and is read-only: create %s/LOGIN", s->sys, s->sys);
+	refused(s, IPX_EIO, want);
+	snprintf(p, sizeof(p), "%s/login", s->sys);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fclose(f);
+	s->o.volumes[0].read_only = false;
+	snprintf(want, sizeof(want), "volume SYS: %s/login is not a directory "
+		 "(SYS:LOGIN must be one)", s->sys);
+	refused(s, IPX_EIO, want);
+	assert_int_equal(unlink(p), 0);
+	add_volume(s, "DATA", "/proc", false);
+	refused(s, IPX_EIO, "volume DATA: /proc is not writable: No such file "
+			    "or directory (serve it read-only as DATA=/proc,ro)");
+	/* Served read-only, /proc passes; SYS gets its LOGIN made. */
+	s->o.volumes[1].read_only = true;
+	{
+		struct ncp_server *srv;
+		struct stat st;
+
+		assert_int_equal(ncp_server_new(s->node->node, &s->o, &srv,
+						s->err, sizeof(s->err)),
+				 IPX_OK);
+		snprintf(p, sizeof(p), "%s/LOGIN", s->sys);
+		assert_int_equal(stat(p, &st), 0);
+		assert_true(S_ISDIR(st.st_mode));
+		ncp_server_free(srv);
 	}
 }
 
@@ -541,12 +595,229 @@ static void answering_the_watchdog_keeps_a_connection(void **state)
 	ncprig_free(r);
 }
 
+/* Watchdog answers carry the connection's low byte only: with more than
+ * 255 connections they are matched by the answer's address and the low
+ * byte. 256 silent connections from the client's node and then a client
+ * that answers (connection 257, low byte 1, like the silent connection
+ * 1): the silent ones are cleared, the answering one kept. */
+static void watchdog_above_255(void **state)
+{
+	struct ncp_server_opts o;
+	struct ncprig *r;
+	struct rawconn *b;
+	struct ncp_client *a;
+	struct ipx_addr sa;
+	const struct ncp_server_stats *s;
+
+	(void)state;
+	ncprig_default_opts(&o);
+	o.max_connections = 300;
+	o.wdog_delay = 5 * IPX_SEC;
+	o.wdog_interval = IPX_SEC;
+	o.wdog_count = 2;
+	r = ncprig_new(&o);
+	s = ncp_server_stats(r->srv);
+	/* The client's sockets first, so no silent one takes its address;
+	 * each silent connection stays after its socket closes (a node has
+	 * 20 sockets). */
+	assert_int_equal(ncp_client_new(r->cli->node, NULL, &a), IPX_OK);
+	for (int i = 0; i < 256; i++) {
+		b = rawconn_open(r, false);
+		assert_int_equal(b->conn, i + 1);
+		rawconn_close(b);
+	}
+	ncprig_server_addr(r, &sa);
+	assert_int_equal(ncp_connect(a, &sa), 0);
+	assert_int_equal(ncp_login(a, "GUEST", ""), 0);
+	assert_int_equal(ncp_connection(a), 257);
+	ncprig_run(r, 20 * IPX_SEC);
+	assert_int_equal(s->wdog_cleared, 256);
+	assert_int_equal(ncp_server_connections(r->srv), 1);
+	assert_true(s->wdog_answers >= 2);	/* every 5 s */
+	assert_int_equal(ncp_request(a, 0x13, NULL, 0, NULL, 0, NULL), 0);
+	ncp_client_free(a);
+	ncprig_free(r);
+}
+
+/* The polls go out from socket 0x4001 (NetWare's; Wireshark's "IPX
+ * Message"), to the connection's socket + 1, and an answer to that
+ * socket keeps the connection. */
+struct wdog_seen {
+	struct ipx_addr from;
+	uint8_t data[4];
+	size_t len;
+	unsigned count;
+};
+
+static void on_poll(struct ipx_socket *s, const struct ipx_header *h,
+		    const uint8_t *data, size_t len, void *ctx)
+{
+	struct wdog_seen *w = ctx;
+
+	(void)s;
+	w->from = h->src;
+	w->len = len < sizeof(w->data) ? len : sizeof(w->data);
+	memcpy(w->data, data, w->len);
+	w->count++;
+}
+
+static void watchdog_socket(void **state)
+{
+	struct ncp_server_opts o;
+	struct ncprig *r;
+	struct rawconn *b;
+	struct ipx_socket *ws;
+	struct wdog_seen w = { 0 };
+	const struct ncp_server_stats *s;
+	uint8_t ans[2];
+
+	(void)state;
+	ncprig_default_opts(&o);
+	o.wdog_delay = 5 * IPX_SEC;
+	o.wdog_interval = IPX_SEC;
+	o.wdog_count = 3;
+	r = ncprig_new(&o);
+	s = ncp_server_stats(r->srv);
+	b = rawconn_open(r, false);
+	assert_int_equal(ipx_socket_open(r->cli->node,
+					 (uint16_t)(ipx_socket_number(b->sock) + 1),
+					 on_poll, &w, &ws), IPX_OK);
+	ncprig_run(r, 5500 * IPX_MSEC);
+	assert_int_equal(w.count, 1);
+	assert_int_equal(w.from.socket, 0x4001);
+	assert_int_equal(w.len, 2);
+	assert_int_equal(w.data[0], (uint8_t)b->conn);
+	assert_int_equal(w.data[1], '?');
+	ans[0] = w.data[0];
+	ans[1] = 'Y';
+	assert_int_equal(ipx_socket_sendto(ws, &w.from, IPX_TYPE_NCP, ans, 2),
+			 IPX_OK);
+	ncprig_run(r, 100 * IPX_MSEC);
+	assert_int_equal(s->wdog_answers, 1);
+	/* Answered: polled again only after the delay, and kept. */
+	ncprig_run(r, 4 * IPX_SEC);
+	assert_int_equal(w.count, 1);
+	assert_int_equal(ncp_server_connections(r->srv), 1);
+	ipx_socket_close(ws);
+	rawconn_close(b);
+	ncprig_free(r);
+}
+
+/* A client on the server's segment whose link says network AA (a stack
+ * link with net=AA, no router to announce it): its requests arrive with
+ * source network AA and no hops. The replies, and a watchdog poll later,
+ * go straight back out of that link to its node at once; before, each
+ * waited for a RIP answer no one gave. */
+static void on_pkt(struct ipx_socket *s, const struct ipx_header *h,
+		   const uint8_t *data, size_t len, void *ctx)
+{
+	struct wdog_seen *w = ctx;
+
+	on_poll(s, h, data, len, ctx);
+	if (len >= 8)
+		memcpy(w->data, data + 3, 1);	/* connection, low byte */
+}
+
+static void reply_to_an_unrouted_network(void **state)
+{
+	struct ncp_server_opts o;
+	struct ncprig *r;
+	struct ipx_link *link;
+	struct ipx_socket *s, *ws;
+	struct wdog_seen got = { 0 }, poll = { 0 };
+	struct ipx_addr sa;
+	uint8_t req[8];
+	struct ncp_req_hdr rq = { NCP_TYPE_CREATE, 0, 0xFFFF, 1, 0 };
+
+	(void)state;
+	ncprig_default_opts(&o);
+	o.wdog_delay = 2 * IPX_SEC;
+	o.wdog_interval = IPX_SEC;
+	o.wdog_count = 3;
+	r = ncprig_new(&o);
+	link = r->cli->links[0];
+	link->net = 0xAA;
+	assert_int_equal(ipx_socket_open(r->cli->node, 0x5000, on_pkt, &got,
+					 &s), IPX_OK);
+	assert_int_equal(ipx_socket_open(r->cli->node, 0x5001, on_poll, &poll,
+					 &ws), IPX_OK);
+	ncprig_server_addr(r, &sa);
+	ncp_req_encode(&rq, req);
+	assert_int_equal(ipx_socket_sendto_link(s, link, &sa, IPX_TYPE_NCP,
+						req, 7), IPX_OK);
+	ncprig_run(r, 20 * IPX_MSEC);
+	assert_int_equal(got.count, 1);
+	assert_int_equal(got.len, 4);	/* on_poll keeps 4 bytes */
+	/* A request on the new connection: answered at once too. */
+	rq.type = NCP_TYPE_REQUEST;
+	rq.seq = 1;
+	rq.conn = got.data[0];
+	rq.function = 0x13;
+	ncp_req_encode(&rq, req);
+	assert_int_equal(ipx_socket_sendto_link(s, link, &sa, IPX_TYPE_NCP,
+						req, 7), IPX_OK);
+	ncprig_run(r, 20 * IPX_MSEC);
+	assert_int_equal(got.count, 2);
+	assert_int_equal(ipx_node_pending(r->srvnode->node), 0);
+	/* The watchdog's poll, 2 s on (at the next 1 s sweep), the same way
+	 * to socket + 1. */
+	ncprig_run(r, 3100 * IPX_MSEC);
+	assert_int_equal(poll.count, 1);
+	assert_int_equal(poll.data[1], '?');
+	assert_int_equal(ncp_server_stats(r->srv)->drops[NCP_SRV_DROP_TX], 0);
+	ipx_socket_close(s);
+	ipx_socket_close(ws);
+	ncprig_free(r);
+}
+
+/* A second server of a name another file server answers for on the
+ * network (any case) is refused before it advertises; another name
+ * starts. */
+static void name_taken_refused(void **state)
+{
+	struct ncprig *r = ncprig_new(NULL);
+	struct svcnode *n2 = svcnet_add(r->net, 0, (int[]){ 0 }, 1);
+	struct ncp_server_opts o;
+	struct ncp_server *srv = NULL;
+	char err[256], want[256], as[IPX_ADDR_STRLEN];
+	struct ipx_addr a;
+	ipx_time t0;
+
+	(void)state;
+	ncprig_default_opts(&o);
+	snprintf(o.volumes[0].name, sizeof(o.volumes[0].name), "SYS");
+	snprintf(o.volumes[0].dir, sizeof(o.volumes[0].dir), "%s", r->sys);
+	o.volumes[0].read_only = true;
+	o.nvolumes = 1;
+	o.name = "testsrv";
+	o.name_check = IPX_SEC;
+	t0 = ipx_loop_now(r->net->loop);
+	assert_int_equal(ncp_server_new(n2->node, &o, &srv, err, sizeof(err)),
+			 IPX_EINUSE);
+	assert_null(srv);
+	ncprig_server_addr(r, &a);
+	a.socket = 0x451;
+	snprintf(want, sizeof(want), "a file server named 'testsrv' already "
+		 "answers SAP at %s: choose another --name",
+		 ipx_addr_format(&a, as));
+	assert_string_equal(err, want);
+	/* It did not wait out the second: the answer ended the wait. */
+	assert_true(ipx_loop_now(r->net->loop) - t0 < IPX_SEC);
+	o.name = "OTHER";
+	assert_int_equal(ncp_server_new(n2->node, &o, &srv, err, sizeof(err)),
+			 IPX_OK);
+	ncp_server_free(srv);
+	ncprig_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(volume_specs),
 		cmocka_unit_test_setup_teardown(start_refusals, start_setup,
 						start_teardown),
+		cmocka_unit_test_setup_teardown(start_volume_checks,
+						start_setup, start_teardown),
 		cmocka_unit_test_setup_teardown(start_order_and_users,
 						start_setup, start_teardown),
 		cmocka_unit_test(print_stats),
@@ -557,6 +828,10 @@ int main(void)
 		cmocka_unit_test(create_after_the_sequence_wrapped),
 		cmocka_unit_test(first_request_with_the_create_sequence),
 		cmocka_unit_test(answering_the_watchdog_keeps_a_connection),
+		cmocka_unit_test(watchdog_above_255),
+		cmocka_unit_test(watchdog_socket),
+		cmocka_unit_test(name_taken_refused),
+		cmocka_unit_test(reply_to_an_unrouted_network),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
