@@ -147,6 +147,16 @@ int cli_profile_opt(const char *cmd, const char *option, const char *text,
 		    struct ipx_profile *out);
 void cli_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * An option getopt_long refused (it returned '?' or ':'; main sets opterr
+ * to 0, so getopt says nothing itself): getopt's message, naming the
+ * command ("ipxlab hub: unrecognized option '--x'"), then its usage
+ * line. 'shortopts' and 'longopts' are what getopt_long was given.
+ * Returns CLI_USAGE.
+ */
+struct option;
+int cli_bad_option(const char *cmd, char **argv, const char *shortopts,
+		   const struct option *longopts);
 /* Write bytes as text: printable ASCII as is, the rest as \xHH. */
 void cli_print_escaped(FILE *out, const uint8_t *data, size_t len);
 

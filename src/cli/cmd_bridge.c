@@ -416,8 +416,7 @@ int cmd_bridge(int argc, char **argv)
 			help_bridge(stdout);
 			return CLI_OK;
 		default:
-			cli_usage_line(stderr, "bridge");
-			return CLI_USAGE;
+			return cli_bad_option("bridge", argv, "vqh", longopts);
 		}
 	}
 	if (argc - optind != 2) {

@@ -144,8 +144,7 @@ int cmd_demo(int argc, char **argv)
 			help_demo(stdout);
 			return CLI_OK;
 		default:
-			cli_usage_line(stderr, "demo");
-			return CLI_USAGE;
+			return cli_bad_option("demo", argv, "c:h", longopts);
 		}
 	}
 	memset(&demo, 0, sizeof(demo));

@@ -206,8 +206,7 @@ int cmd_hub(int argc, char **argv)
 			help_hub(stdout);
 			return CLI_OK;
 		default:
-			cli_usage_line(stderr, "hub");
-			return CLI_USAGE;
+			return cli_bad_option("hub", argv, "p:b:vqh", longopts);
 		}
 	}
 	if (optind < argc) {

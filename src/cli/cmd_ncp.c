@@ -483,8 +483,8 @@ int cmd_ncp(int argc, char **argv)
 			if (rc < 0)
 				return CLI_USAGE;
 			if (rc == 0) {
-				cli_usage_line(stderr, "ncp");
-				return CLI_USAGE;
+				return cli_bad_option("ncp", argv, "s:u:p:vqh",
+						      longopts);
 			}
 		}
 	}

@@ -358,8 +358,8 @@ int cmd_ping(int argc, char **argv)
 			help_ping(stdout);
 			return CLI_OK;
 		default:
-			cli_usage_line(stderr, "ping");
-			return CLI_USAGE;
+			return cli_bad_option("ping", argv, "c:i:W:s:vqh",
+					      longopts);
 		}
 	}
 	if (argc - optind > 1) {

@@ -115,8 +115,8 @@ int cmd_routes(int argc, char **argv)
 			help_routes(stdout);
 			return CLI_OK;
 		} else {
-			cli_usage_line(stderr, "routes");
-			return CLI_USAGE;
+			return cli_bad_option("routes", argv, "W:vqh",
+					      longopts);
 		}
 	}
 	if (argc - optind > 1) {

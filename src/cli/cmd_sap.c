@@ -157,8 +157,7 @@ static int query_open(struct query_cmd *q, int argc, char **argv,
 			q->help(stdout);
 			return -1;
 		} else {
-			cli_usage_line(stderr, q->name);
-			return CLI_USAGE;
+			return cli_bad_option(q->name, argv, "W:vqh", longopts);
 		}
 	}
 	if (argc - optind > (q->takes_addr ? 1 : 0)) {
@@ -320,8 +319,8 @@ int cmd_advertise(int argc, char **argv)
 			help_advertise(stdout);
 			return CLI_OK;
 		} else {
-			cli_usage_line(stderr, "advertise");
-			return CLI_USAGE;
+			return cli_bad_option("advertise", argv, "vqh",
+					      longopts);
 		}
 	}
 	if (argc - optind != 3) {

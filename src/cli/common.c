@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -33,6 +34,64 @@ void cli_error(const char *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+/* The long option ARG ("--name" or "--name=value") names: exact, else
+ * the only one it abbreviates; NULL if none; *ambiguous if several. */
+static const struct option *long_named(const char *arg,
+				       const struct option *longopts,
+				       bool *ambiguous)
+{
+	const char *name = arg + 2;
+	size_t len = strcspn(name, "=");
+	const struct option *hit = NULL;
+	int n = 0;
+
+	*ambiguous = false;
+	for (const struct option *o = longopts; o && o->name; o++) {
+		if (strncmp(o->name, name, len))
+			continue;
+		if (strlen(o->name) == len)
+			return o;
+		hit = o;
+		n++;
+	}
+	*ambiguous = n > 1;
+	return n == 1 ? hit : NULL;
+}
+
+int cli_bad_option(const char *cmd, char **argv, const char *shortopts,
+		   const struct option *longopts)
+{
+	/* The argument getopt stopped at: the last one it consumed, when it
+	 * finished that one (a long option, or the last letter of "-xyz"). */
+	const char *arg = optind > 0 ? argv[optind - 1] : NULL;
+	bool ambiguous = false;
+	const struct option *o = NULL;
+	const char *s;
+
+	if (arg && !strncmp(arg, "--", 2) && arg[2])
+		o = long_named(arg, longopts, &ambiguous);
+	if (!optopt && arg && !strncmp(arg, "--", 2)) {
+		cli_error(cmd, ambiguous ? "option '%s' is ambiguous"
+					 : "unrecognized option '%s'", arg);
+	} else if (o && o->val == optopt) {
+		if (strchr(arg, '='))
+			cli_error(cmd, "option '--%s' doesn't allow an argument",
+				  o->name);
+		else
+			cli_error(cmd, "option '--%s' requires an argument",
+				  o->name);
+	} else if (optopt > 0 && optopt < 128 && optopt != ':' &&
+		   (s = strchr(shortopts, optopt)) && s[1] == ':') {
+		cli_error(cmd, "option requires an argument -- '%c'", optopt);
+	} else if (optopt > 0 && optopt < 128) {
+		cli_error(cmd, "invalid option -- '%c'", optopt);
+	} else {
+		cli_error(cmd, "bad option '%s'", arg ? arg : "?");
+	}
+	cli_usage_line(stderr, cmd);
+	return CLI_USAGE;
 }
 
 int cli_parse_uint(const char *cmd, const char *what, const char *text,

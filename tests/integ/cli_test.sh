@@ -19,6 +19,41 @@ for c in hub listen send ping config demo bench; do
 done
 [ $ok = 1 ] && pass "help lists every command and each has --help" || fail "help lists every command and each has --help"
 "$BIN" frobnicate >/dev/null 2>&1; [ $? = 2 ] && pass "unknown command exits 2" || fail "unknown command exits 2"
+"$BIN" help nope >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc = 2 ] && grep -q "unknown command 'nope'" "$TMP/e" &&
+	pass "help for an unknown command exits 2 and says so" || fail "help for an unknown command exits 2 and says so" "rc=$rc $(cat "$TMP/e")"
+out=$("$BIN" --help)
+grep -Eq '^  advertise  +[a-z]' <<<"$out" && ! grep -q 'advertise  *advertise' <<<"$out" &&
+	pass "the command list keeps a column after the longest name (advertise) and does not repeat it" ||
+	fail "the command list keeps a column after the longest name (advertise) and does not repeat it" "$(grep advertise <<<"$out")"
+# A bad option: getopt's words, naming the command (opterr is 0; each
+# command says it), exit 2, the usage line; for every command.
+bad=
+for c in $(sed -n '/^commands:/,/^$/s/^  \([a-z][a-z0-9]*\) .*/\1/p' <<<"$out"); do
+	case $c in
+	bench) continue ;;	# (its verbs' own messages: bench_test.sh)
+	spx) pre=(spx listen) ;;
+	netbios) pre=(netbios add X) ;;
+	*) pre=("$c") ;;
+	esac
+	timeout 5 "$BIN" "${pre[@]}" --frob </dev/null >/dev/null 2>"$TMP/e"; rc=$?
+	{ [ $rc = 2 ] && [ "$(head -1 "$TMP/e")" = "ipxlab $c: unrecognized option '--frob'" ] &&
+		grep -q "^usage: ipxlab $c" "$TMP/e"; } || bad+=" $c(rc=$rc: $(head -1 "$TMP/e"))"
+	timeout 5 "$BIN" "${pre[@]}" -Z </dev/null >/dev/null 2>"$TMP/e"; rc=$?
+	{ [ $rc = 2 ] && [ "$(head -1 "$TMP/e")" = "ipxlab $c: invalid option -- 'Z'" ]; } ||
+		bad+=" $c-Z(rc=$rc: $(head -1 "$TMP/e"))"
+done
+[ -z "$bad" ] && pass "every command refuses a bad option as 'ipxlab CMD: ...'" ||
+	fail "every command refuses a bad option as 'ipxlab CMD: ...'" "$bad"
+err=$("$BIN" hub --port 2>&1); rc=$?
+[ $rc = 2 ] && [ "$(head -1 <<<"$err")" = "ipxlab hub: option '--port' requires an argument" ] &&
+	pass "a missing option value is named with the command" || fail "a missing option value is named with the command" "rc=$rc $err"
+err=$("$BIN" ping -c 2>&1); rc=$?
+[ $rc = 2 ] && [ "$(head -1 <<<"$err")" = "ipxlab ping: option requires an argument -- 'c'" ] &&
+	pass "a missing short option value is named with the command" || fail "a missing short option value is named with the command" "rc=$rc $err"
+err=$("$BIN" stack --s 2>&1); rc=$?
+[ $rc = 2 ] && [ "$(head -1 <<<"$err")" = "ipxlab stack: option '--s' is ambiguous" ] &&
+	pass "an ambiguous abbreviation is named" || fail "an ambiguous abbreviation is named" "rc=$rc $err"
 
 # --- configuration -----------------------------------------------------------
 printf 'IPX SOCKETS = 40\nnetbios internet = on\n' >"$TMP/good.cfg"
