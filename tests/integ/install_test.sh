@@ -305,6 +305,9 @@ if git -C "$REPO" rev-parse --git-dir >/dev/null 2>&1; then
 	tarball=$("${M[@]}" dist 2>"$TMP/dist.err" | tail -1)
 	mkdir -p "$TMP/src"
 	tar -xzf "$REPO/$tarball" -C "$TMP/src" 2>>"$TMP/dist.err"
+	left=$(tar -tzf "$REPO/$tarball" | grep -E '\.(pid|log)$')
+	[ -z "$left" ]
+	check "the tarball holds no leftovers of a run (pid files, logs)" $? "$left"
 	top=$TMP/src/ipxlab-${VER% *}
 	env -u SANITIZE -u BUILD make -s --no-print-directory -C "$top" build/gen/version.h >>"$TMP/dist.err" 2>&1
 	grep -q "IPXLAB_COMMIT \"$head\"" "$top/build/gen/version.h" 2>/dev/null
