@@ -21,6 +21,10 @@
 
 #include "ipxlab/clock.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct ipx_loop;
 
 #define IPX_EV_READ 1u
@@ -124,5 +128,9 @@ int ipx_loop_run_for(struct ipx_loop *loop, ipx_time duration);
  * callback keeps it and returns at once, and so does the run around it. */
 void ipx_loop_stop(struct ipx_loop *loop);
 bool ipx_loop_stopped(const struct ipx_loop *loop);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

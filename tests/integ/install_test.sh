@@ -12,7 +12,7 @@
 . "$(dirname "$0")/../lib.sh"
 use_build "${1:-}"
 need_exe "$BIN"
-need_cmd make man groff systemd-analyze dpkg-deb dpkg-shlibdeps pkg-config
+need_cmd make man groff systemd-analyze dpkg-deb dpkg-shlibdeps pkg-config g++
 make_tmp install
 cd "$REPO" || exit 1
 
@@ -242,6 +242,36 @@ ${CC:-cc} -std=c11 -o "$TMP/use" "$TMP/use.c" $flags "${san[@]}" \
 [ "${out:-}" = "20 17733" ]
 check "a C program builds against the installed library with pkg-config ($flags)" $? \
 	"$TMP/pc.err" "$TMP/cc.out" "output: ${out:-}"
+
+# A C++ program: every installed header included, functions of the
+# library called (they link only if the headers declare them extern "C").
+{
+	for h in "$PFX"/include/ipxlab/*.h; do printf '#include <ipxlab/%s>\n' "${h##*/}"; done
+	cat <<'EOF'
+#include <cstdio>
+int main()
+{
+	struct ipx_config cfg;
+	struct ipx_addr a;
+
+	ipx_config_defaults(&cfg);
+	if (ipx_addr_parse("00000001:FFFFFFFFFFFF:4545", &a) != 0)
+		return 1;
+	std::printf("%u %u %s\n", cfg.ipx_sockets, (unsigned)a.socket, ipx_strerror(IPX_ENOMEM));
+	return 0;
+}
+EOF
+} >"$TMP/use.cpp"
+out=
+# shellcheck disable=SC2086  # (pkg-config's flags are words)
+${CXX:-g++} -std=c++17 -o "$TMP/usecpp" "$TMP/use.cpp" $flags "${san[@]}" \
+	>"$TMP/cxx.out" 2>&1 && out=$("$TMP/usecpp")
+[ "${out:-}" = "20 17733 out of memory" ]
+check "a C++ program including every header links against the installed library" $? \
+	"$TMP/cxx.out" "output: ${out:-}"
+nog=$(grep -L 'extern "C"' "$PFX"/include/ipxlab/*.h)
+[ -z "$nog" ]
+check "every installed header has extern \"C\" guards" $? "without: $nog"
 
 # ---- uninstall ----
 "${M[@]}" DESTDIR="$DEST" uninstall >"$TMP/uninstall.out" 2>&1
