@@ -31,6 +31,8 @@ struct cli_cmd {
 };
 
 extern const struct cli_cmd cli_commands[];
+/* Where "make install" puts the docs (DOCDIR/docs): what help cites. */
+extern const char cli_docs[];
 /* The command running (for messages from shared code). */
 extern const char *cli_current;
 const struct cli_cmd *cli_find(const char *name);

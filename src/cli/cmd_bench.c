@@ -165,13 +165,13 @@ static void help_bench_spx(FILE *out)
 		"  -v, --verbose       SPX counters and CPU use of each row\n"
 		"  -q, --quiet         no progress line\n"
 		"  -h, --help          this text\n\n"
-		"See bench/README.md for the method and how to read the "
-		"figures.\n",
+		"See %s/benchmarks.md for the method and how to\n"
+		"read the figures.\n",
 		IPX_SPXB_SMALL_PACKET, IPX_SPXB_SMALL_PACKET,
 		IPX_SPXB_SMALL_PACKET - IPX_HDR_LEN - SPX_HDR_LEN,
 		IPX_SPXB_TARGET_RATIO * 100, IPX_SPXB_DEFAULT_SECONDS,
 		IPX_SPXB_DEFAULT_WARMUP, IPX_SPXB_DEFAULT_REPEAT,
-		IPX_SPXB_SMALL_PACKET, IPX_MAX_PACKET, IPX_UDP_MTU);
+		IPX_SPXB_SMALL_PACKET, IPX_MAX_PACKET, IPX_UDP_MTU, cli_docs);
 }
 
 static int parse_links(const char *text, bool links[IPX_SPXB_LINKS])

@@ -38,12 +38,15 @@ void help_hub(FILE *out)
 		"  --allow-bridge ADDR|none\n"
 		"                       only clients from this IPv4 address may be\n"
 		"                       bridge ports (repeat for more; 'none': no\n"
-		"                       client may; default: any, docs/hub.md)\n"
+		"                       client may; default: any; see\n"
+		"                       %s/hub.md)\n"
 		"  --pcap FILE          write every packet in and out to FILE\n"
 		"  --profile NAME|FILE  be one segment of this kind: eth10 (10 Mbit/s\n"
 		"                       shared Ethernet), tr4, tr16 (Token-Ring), isn,\n"
-		"                       or a profile file (docs/links.md)\n"
-		"  -v, --verbose / -q, --quiet\n");
+		"                       or a profile file (see\n"
+		"                       %s/links.md)\n"
+		"  -v, --verbose / -q, --quiet\n",
+		cli_docs, cli_docs);
 }
 
 struct hub_run {

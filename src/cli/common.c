@@ -125,7 +125,7 @@ int cli_parse_socket(const char *cmd, const char *what, const char *text,
 int cli_profile_opt(const char *cmd, const char *option, const char *text,
 		    struct ipx_profile *out)
 {
-	char err[300];
+	char err[600];
 
 	if (ipx_profile_resolve(text, out, err, sizeof(err)) != IPX_OK) {
 		if (option)

@@ -8,8 +8,11 @@
 #include <sys/utsname.h>
 
 #include "cli.h"
-/* IPXLAB_VERSION and IPXLAB_COMMIT, written by the Makefile. */
+/* IPXLAB_VERSION, IPXLAB_COMMIT and IPXLAB_DOCDIR, written by the
+ * Makefile. */
 #include "version.h"
+
+const char cli_docs[] = IPXLAB_DOCDIR "/docs";
 
 const struct cli_cmd cli_commands[] = {
 	{ "hub", "[--port 213] [--bind ADDR] [options]",

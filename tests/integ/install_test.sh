@@ -83,6 +83,36 @@ read -r -a rargv <<<"${reload//\$MAINPID/$hub_pid}"
 "${rargv[@]}" && wait_for "$TMP/hub.err" '^unicasts [0-9]+' 30
 check "the unit's ExecReload ($reload) makes the hub print its counters" $? "$TMP/hub.err"
 
+# cited_docs BIN PAGES...: every *.md file the help texts of BIN (the
+# command list, each command's, each benchmark's) and the page sources
+# PAGES cite, one a line
+cited_docs() {
+	local bin=$1 c v
+	shift
+	{
+		"$bin" --help
+		for c in $("$bin" --help | sed -n '/^commands:/,/^$/s/^  \([a-z][a-z0-9]*\) .*/\1/p'); do
+			"$bin" "$c" --help
+		done
+		for v in $("$bin" help bench | head -1 | sed 's/^usage: ipxlab bench//' | grep -oE '[a-z]+' | grep -vx options); do
+			"$bin" bench "$v" --help
+		done
+		[ $# = 0 ] || zcat -f "$@"
+	} 2>/dev/null | grep -oE '[^][ ()`"'"'"'<>]+\.md\b' | sort -u
+}
+# missing_docs ROOT BIN PAGES...: the cited documents not installed under ROOT
+missing_docs() {
+	local root=$1 d
+	shift
+	for d in $(cited_docs "$@"); do
+		[[ $d == /* ]] && [ -f "$root$d" ] || printf ' %s' "$d"
+	done
+}
+n=$(cited_docs "$IBIN" "$PFX"/share/man/man*/* | wc -l)
+miss=$(missing_docs "$DEST" "$IBIN" "$PFX"/share/man/man*/*)
+[ "$n" -ge 3 ] && [ -z "$miss" ]
+check "every document help and the pages cite is installed there ($n cited)" $? "not installed:$miss"
+
 # The installed README speaks of no command of the table as still coming.
 coming=
 for c in "${CMDS[@]}"; do
@@ -308,6 +338,11 @@ DPKG=(dpkg --root="$R" --force-not-root --force-script-chrootless --log=/dev/nul
 "${DPKG[@]}" --force-depends -i "$REPO/$deb" >"$TMP/dpkg-i.out" 2>&1 &&
 	"${DPKG[@]}" -s ipxlab 2>&1 | grep -q '^Status: install ok installed'
 check "the package installs into a scratch root" $? "$TMP/dpkg-i.out"
+miss=$(missing_docs "$R" "$R/usr/bin/ipxlab" "$R"/usr/share/man/man*/*)
+n=$(cited_docs "$R/usr/bin/ipxlab" | grep -c '^/usr/share/doc/ipxlab/docs/')
+[ "$n" -ge 3 ] && [ -z "$miss" ]
+check "the package installs every document its help and pages cite ($n in /usr/share/doc/ipxlab/docs)" $? \
+	"not installed:$miss"
 out=$("$R/usr/bin/ipxlab" --version)
 [[ $out == "ipxlab ${VER% *} (commit ${VER#* }"* ]]
 check "the packaged binary names its commit ($out)" $? "$out"
