@@ -209,6 +209,44 @@ check "it completes a command's verbs (spx: $got)" $? "$got"
 got=$(complete_words ipxlab bench hub --w)
 [ "$got" = "--warmup --window " ]
 check "it completes a benchmark's own options (bench hub --w: $got)" $? "$got"
+got=$(complete_words ipxlab bench battery --na)
+[ -z "${got// /}" ]
+check "it offers a benchmark no option it refuses (bench battery --na: '$got')" $? "$got"
+got=$(complete_words ipxlab hub --profile e)
+[ "$got" = "eth10 " ]
+check "it completes a profile name after --profile (hub --profile e: $got)" $? "$got"
+got=$(complete_words ipxlab bench battery --profile tr)
+[ "$got" = "tr16 tr4 " ]
+check "it completes a profile name after a benchmark's --profile (tr: $got)" $? "$got"
+got=$(complete_words ipxlab bridge --profile "$TMP/ins")
+[ "$got" = "$TMP/install.out " ]
+check "it completes a profile file after --profile" $? "$got"
+got=$(complete_words ipxlab profile i)
+[ "$got" = "include isn " ]
+check "it completes profile's argument with names and files (profile i: $got)" $? "$got"
+# Every option offered is one the command takes: given with a value of
+# its kind, then --help, it is not refused as unknown (each command's
+# option loop stops at --help).
+refused=
+for key in "${CMDS[@]}" $("$IBIN" help bench | head -1 | sed 's/^usage: ipxlab bench//' |
+	grep -oE '[a-z]+' | grep -vx options | sed 's/^/bench:/'); do
+	key=${key/:/ }
+	case $key in spx) pre=(spx listen) ;; netbios) pre=(netbios add X) ;; *) read -r -a pre <<<"$key" ;; esac
+	for o in $(bash --norc --noprofile -c '. "$1"; _ipxlab_opts "$2"' x "$COMP" "$key"); do
+		kind=$(bash --norc --noprofile -c '. "$1"; _ipxlab_kind "$2" "$3"' x "$COMP" "$key" "$o")
+		case $kind in
+		'') val=() ;;
+		file) val=(/dev/null) ;;
+		profile) val=(eth10) ;;
+		iface) val=(lo) ;;
+		*) val=(1) ;;
+		esac
+		timeout 5 "$IBIN" "${pre[@]}" "$o" "${val[@]}" --help </dev/null >/dev/null 2>"$TMP/opt.err"
+		grep -Eq "unknown option|unrecognized option|invalid option" "$TMP/opt.err" && refused+=" [$key $o]"
+	done
+done
+[ -z "$refused" ]
+check "every option the completion offers, the command takes" $? "refused:$refused"
 got=$(complete_words ipxlab listen --pcap "$TMP/ins")
 [ "$got" = "$TMP/install.out " ]
 check "it completes a file after an option that takes one" $? "$got"
