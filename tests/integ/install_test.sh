@@ -151,6 +151,16 @@ done
 [ -z "$bad" ]
 check "man (and groff -ww) render all ${#pages[@]} pages without a warning" $? "$bad"
 
+# A synopsis is left-adjusted (justified, a long list of verbs spread
+# the line into wide gaps).
+gaps=
+for p in "$MAN"/man1/*.1; do
+	syn=$(MANWIDTH=80 LC_ALL=C man -l "$p" 2>/dev/null | sed -n '/^SYNOPSIS/,/^[A-Z]/p' | sed '1d;$d')
+	grep -Eq '[^ ]   +[^ ]' <<<"$syn" && gaps+="$(basename "$p"): $syn"$'\n'
+done
+[ -z "$gaps" ]
+check "no synopsis has wide gaps between its words" $? "$gaps"
+
 # page_text PAGE: its rendered text as one line, blanks squeezed
 page_text() { MANWIDTH=80 LC_ALL=C man -l "$1" 2>/dev/null | tr -s ' \n' '  '; }
 missing=
