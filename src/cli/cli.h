@@ -149,6 +149,11 @@ int cli_profile_opt(const char *cmd, const char *option, const char *text,
 		    struct ipx_profile *out);
 void cli_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* "s" for a count other than 1 ("%u node%s", n, cli_s(n)). */
+static inline const char *cli_s(unsigned long long n)
+{
+	return n == 1 ? "" : "s";
+}
 /*
  * An option getopt_long refused (it returned '?' or ':'; main sets opterr
  * to 0, so getopt says nothing itself): getopt's message, naming the

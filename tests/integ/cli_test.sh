@@ -142,12 +142,21 @@ wait_for "$TMP/hub.log" "idle timeout" 40 && pass "silent clients leave after th
 kill -USR1 $HUB; sleep 0.3
 grep -q "^keepalives [1-9]" "$TMP/hub.log" && grep -q "^unicasts [1-9]" "$TMP/hub.log" && grep -q "^drop_forged_source 0" "$TMP/hub.log" &&
 	pass "SIGUSR1 prints the hub's counters" || fail "SIGUSR1 prints the hub's counters" "$(tail -20 "$TMP/hub.log")"
+# One node, one request: the summary's counts in the singular.
+"$BIN" listen --hub 127.0.0.1:$P -t 10 >/dev/null 2>"$TMP/l3.err" & PIDS+=($!); L3=$!
+wait_for "$TMP/l3.err" "listening on"
+out=$("$BIN" ping --hub 127.0.0.1:$P -c 1 -W 0.5 2>&1); rc=$?
+kill $L3 2>/dev/null; wait $L3 2>/dev/null
+[ $rc = 0 ] && grep -q "^1 request, 1 reply from 1 node, rtt" <<<"$out" &&
+	pass "ping's summary says 1 request, 1 reply from 1 node" || fail "ping's summary says 1 request, 1 reply from 1 node" "$out"
 kill $HUB; wait $HUB 2>/dev/null
 grep -q "hub: stopping" "$TMP/hub.log" && pass "hub stops cleanly on SIGTERM" || fail "hub stops cleanly on SIGTERM"
 
 # The demo works end to end.
 out=$(timeout 20 "$BIN" demo -c 3); rc=$?
 [ $rc = 0 ] && grep -q "3 of 3 datagrams echoed" <<<"$out" && pass "demo exchanges datagrams" || fail "demo exchanges datagrams" "$out"
+out=$(timeout 20 "$BIN" demo -c 1); rc=$?
+[ $rc = 0 ] && grep -q "^1 of 1 datagram echoed" <<<"$out" && pass "demo counts one datagram in the singular" || fail "demo counts one datagram in the singular" "$out"
 
 # The benchmark runs and reports its ratio (a smoke test: no speed target).
 out=$(timeout 60 "$BIN" bench hub -s 0.3 -w 0.1 -r 1 --json 2>&1); rc=$?
