@@ -80,6 +80,10 @@ err=$("$BIN" listen --config "$TMP/bad.cfg" --hub 127.0.0.1:9 --wait 5 2>&1); rc
 "$BIN" hub --bind 1.2.3 >/dev/null 2>"$TMP/e"; rc=$?
 [ $rc = 2 ] && grep -q "IPv4 address" "$TMP/e" && pass "hub refuses a bad --bind" || fail "hub refuses a bad --bind"
 "$BIN" hub --port 70000 >/dev/null 2>"$TMP/e"; [ $? = 2 ] && pass "hub refuses a bad --port" || fail "hub refuses a bad --port"
+"$BIN" bridge foo:1 hub:127.0.0.1:9 >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc = 2 ] && grep -q "side A: 'foo:1': unknown kind 'foo' (hub:\[ADDR:\]PORT, tunnel:HOST\[:PORT\] or eth:IFACE)" "$TMP/e" &&
+	pass "bridge refuses an unknown side kind, naming all three (tunnel too)" ||
+	fail "bridge refuses an unknown side kind, naming all three (tunnel too)" "rc=$rc $(cat "$TMP/e")"
 "$BIN" listen zz --hub 127.0.0.1:9 >/dev/null 2>"$TMP/e"; [ $? = 2 ] && pass "listen refuses a bad socket" || fail "listen refuses a bad socket"
 "$BIN" listen --hub "127.0.0.1:99999" >/dev/null 2>"$TMP/e"; rc=$?
 [ $rc = 2 ] && grep -q "port must be" "$TMP/e" && pass "a bad --hub port is refused" || fail "a bad --hub port is refused" "$(cat "$TMP/e")"
