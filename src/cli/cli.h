@@ -149,6 +149,9 @@ int cli_profile_opt(const char *cmd, const char *option, const char *text,
 		    struct ipx_profile *out);
 void cli_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* DIR/NAME into out (snprintf's return): one slash between them, none
+ * added after a DIR that ends in one ("out/" + "F.TXT" = "out/F.TXT"). */
+int cli_path_join(char *out, size_t len, const char *dir, const char *name);
 /* "s" for a count other than 1 ("%u node%s", n, cli_s(n)). */
 static inline const char *cli_s(unsigned long long n)
 {

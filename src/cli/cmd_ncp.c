@@ -223,7 +223,7 @@ static int get_each(const struct ncp_entry *e, void *ctx)
 	if (e->attr & NCP_ATTR_DIRECTORY)
 		return 0;
 	snprintf(remote, sizeof(remote), "%s%s", g->dir, e->name);
-	snprintf(local, sizeof(local), "%s/%s", g->local, e->name);
+	cli_path_join(local, sizeof(local), g->local, e->name);
 	if (get_one(g->s, remote, local) != CLI_OK)
 		g->rc = CLI_FAIL;
 	g->n++;
@@ -247,7 +247,7 @@ static int do_get(struct session *s, const char *remote, const char *local)
 		char path[4200];
 
 		if (local && stat(local, &st) == 0 && S_ISDIR(st.st_mode)) {
-			snprintf(path, sizeof(path), "%s/%s", local, name);
+			cli_path_join(path, sizeof(path), local, name);
 			return get_one(s, remote, path);
 		}
 		return get_one(s, remote, local ? local : name);

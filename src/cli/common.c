@@ -94,6 +94,14 @@ int cli_bad_option(const char *cmd, char **argv, const char *shortopts,
 	return CLI_USAGE;
 }
 
+int cli_path_join(char *out, size_t len, const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+
+	return snprintf(out, len, "%s%s%s", dir,
+			n && dir[n - 1] != '/' ? "/" : "", name);
+}
+
 int cli_parse_uint(const char *cmd, const char *what, const char *text,
 		   unsigned long min, unsigned long max, unsigned long *out)
 {
