@@ -116,7 +116,7 @@ int cmd_hub(int argc, char **argv)
 	struct hub_run run = { 0 };
 	unsigned long port = 213;
 	double keepalive = 5, idle = 120;
-	const char *bind_addr = "0.0.0.0", *pcap = NULL;
+	const char *bind_addr = "0.0.0.0", *pcap = NULL, *profile_spec = NULL;
 	struct cli_link_spec lan = { .kind = "eth" };
 	struct ipx_profile profile;
 	struct ipx_loop *loop;
@@ -176,6 +176,7 @@ int cmd_hub(int argc, char **argv)
 					    &profile) < 0)
 				return CLI_USAGE;
 			opts.profile = &profile;
+			profile_spec = optarg;
 			break;
 		case 'A':
 			if (!strcmp(optarg, "none")) {
@@ -279,6 +280,18 @@ int cmd_hub(int argc, char **argv)
 	ipx_hub_local(run.hub, &local);
 	inet_ntop(AF_INET, &local.sin_addr, ip, sizeof(ip));
 	ipx_info("hub: listening on %s:%u", ip, ntohs(local.sin_port));
+	if (profile_spec) {	/* what the clients' wire is */
+		bool named = profile.name[0] &&
+			     strcmp(profile_spec, profile.name) != 0;
+		char rate[32] = "no wire time";
+
+		if (profile.rate)
+			snprintf(rate, sizeof(rate), "%.4g Mbit/s",
+				 (double)profile.rate / 1e6);
+		ipx_info("hub: one segment of profile %s%s%s%s: %s",
+			 profile_spec, named ? " (" : "",
+			 named ? profile.name : "", named ? ")" : "", rate);
+	}
 	rc = ipx_loop_run(loop);
 	ipx_info("hub: stopping");
 	if (ipx_log_get_level() >= IPX_LOG_INFO)

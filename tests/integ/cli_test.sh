@@ -94,6 +94,14 @@ start=$SECONDS
 [ $rc = 1 ] && grep -q "no answer from an IPX tunnel server at 127.0.0.1:$P0" "$TMP/e" && [ $((SECONDS - start)) -le 5 ] &&
 	pass "no hub: clear error within the wait" || fail "no hub: clear error within the wait" "rc=$rc $(cat "$TMP/e")"
 
+# A hub that is a segment of a link profile says which at start.
+P1=$(free_port)
+timeout 10 "$BIN" hub --bind 127.0.0.1 --port "$P1" --profile eth10 2>"$TMP/phub.log" & PIDS+=($!); PH=$!
+wait_for "$TMP/phub.log" "listening on 127.0.0.1:$P1"
+sleep 0.1; kill $PH 2>/dev/null; wait $PH 2>/dev/null
+grep -q "^hub: one segment of profile eth10: 10 Mbit/s$" "$TMP/phub.log" &&
+	pass "hub --profile eth10 names its profile at start" || fail "hub --profile eth10 names its profile at start" "$(cat "$TMP/phub.log")"
+
 # --- a live network ------------------------------------------------------------
 P=$(free_port)
 "$BIN" hub --bind 127.0.0.1 --port "$P" --keepalive 0.2 --idle-timeout 1 2>"$TMP/hub.log" &
