@@ -125,6 +125,15 @@ int cli_link_wait(const char *cmd, struct ipx_loop *loop,
  */
 void cli_no_hub(const char *cmd, const struct ipx_link *link,
 		const char *where, double wait);
+/*
+ * After 'waited' seconds without the answer a command looked for: when
+ * 'link' is an Ethernet link with frame=auto that has still heard no IPX
+ * frame of any type from another station (so it learnt none), say which
+ * types it tried and which to name (docs/links.md: until it learns, auto
+ * sends Ethernet_II, which a LAN on another type never answers).
+ */
+void cli_frame_hint(const char *cmd, const struct ipx_link *link,
+		    double waited);
 /* Has the link failed for good (a tunnel without an answer)? */
 bool cli_link_failed(const struct ipx_link *link);
 /* --pcap: open the capture file; CLI_ exit code. */

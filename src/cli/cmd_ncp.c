@@ -524,12 +524,14 @@ int cmd_ncp(int argc, char **argv)
 	rc = ncp_find_server(s.cl, s.sap, server,
 			     (ipx_time)(findto * IPX_SEC), &addr, found);
 	if (rc) {
-		if (rc == NCP_E_NOSERVER)
+		if (rc == NCP_E_NOSERVER) {
 			fprintf(stderr, "ipxlab ncp: no file server %s%sanswered "
 					"within %.1f s\n",
 				server ? server : "", server ? " " : "", findto);
-		else
+			cli_frame_hint("ncp", s.cn.link, findto);
+		} else {
 			fail("finding the server", NULL, rc);
+		}
 		rc = CLI_FAIL;
 		goto out;
 	}

@@ -171,6 +171,8 @@ int cmd_routes(int argc, char **argv)
 	}
 	printf("%lu answer%s, %zu route%s\n", st.answers,
 	       st.answers == 1 ? "" : "s", st.n, st.n == 1 ? "" : "s");
+	if (!st.answers)
+		cli_frame_hint("routes", cn.link, wait);
 	cli_node_close(&cn);
 	return st.answers ? CLI_OK : CLI_FAIL;
 }

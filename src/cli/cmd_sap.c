@@ -239,6 +239,8 @@ int cmd_slist(int argc, char **argv)
 		       st.n == 1 ? "" : "s");
 	else
 		printf("No file servers found\n");
+	if (!st.n)
+		cli_frame_hint("slist", q.cn.link, q.wait);
 	query_close(&q);
 	return st.n ? CLI_OK : CLI_FAIL;
 }
@@ -274,6 +276,8 @@ int cmd_sap(int argc, char **argv)
 	}
 	printf("%lu answer%s, %zu service%s\n", st.answers,
 	       st.answers == 1 ? "" : "s", st.n, st.n == 1 ? "" : "s");
+	if (!st.n)
+		cli_frame_hint("sap", q.cn.link, q.wait);
 	query_close(&q);
 	return st.n ? CLI_OK : CLI_FAIL;
 }

@@ -14,6 +14,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <unistd.h>
 
@@ -326,6 +327,26 @@ void cli_no_hub(const char *cmd, const struct ipx_link *link,
 		       "%g s (is 'ipxlab hub' or DOSBox's IPXNET STARTSERVER "
 		       "running there?)",
 		  ip, ntohs(server.sin_port), wait);
+}
+
+void cli_frame_hint(const char *cmd, const struct ipx_link *link,
+		    double waited)
+{
+	char ifname[IF_NAMESIZE] = "IFACE";
+
+	if (!link || strcmp(link->kind, "eth") ||
+	    ipx_eth_link_frame(link) != IPX_FRAME_AUTO)
+		return;
+	if (!if_indextoname((unsigned)ipx_eth_link_ifindex(link), ifname))
+		strcpy(ifname, "IFACE");
+	cli_error(cmd, "%s heard no IPX frame of any type in %g s: frame=auto "
+		       "sent ethernet_ii and listened for ethernet_ii, 802.3, "
+		       "802.2 and snap",
+		  ifname, waited);
+	cli_error(cmd, "a LAN of another type answers nothing until the type "
+		       "is named: try --link eth:%s,frame=802.2 (NetWare "
+		       "3.12 and 4.x's default), frame=802.3 or frame=snap",
+		  ifname);
 }
 
 /* After this long without an answer a terminal is told what is going on. */
