@@ -122,8 +122,8 @@ END {
 		print ".SH SYNOPSIS"
 	else
 		print ".PP"
-	# left-adjusted: justified, a long unbreakable word spread the rest
-	# of the line into wide gaps
+	# left-adjusted (as the whole page, gen-man.sh): justified, a long
+	# unbreakable word spread the rest of the line into wide gaps
 	print ".ad l"
 	while (i <= n && is_usage(i)) {
 		s = line[i]
@@ -133,7 +133,6 @@ END {
 		print synopsis_roff(s)
 		i++
 	}
-	print ".ad b"
 	if (sections)
 		print ".SH DESCRIPTION"
 	mode = "start"	# start, blank, para, entry
