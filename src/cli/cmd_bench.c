@@ -111,14 +111,23 @@ static void json_spread(const char *name, struct spread s, bool last)
  * ':' or '?'); always CLI_USAGE. */
 static int bad_option(const char *name, int opt, char **argv)
 {
-	if (opt == ':')
-		cli_error("bench", "%s: option '%s' needs a value", name,
-			  argv[optind - 1]);
+	const char *arg = argv[optind - 1];
+	bool dashes = !strncmp(arg, "--", 2);
+	char cmd[32];
+
+	/* getopt's words, as every command's (cli_bad_option) */
+	snprintf(cmd, sizeof(cmd), "bench %s", name);
+	if (opt == ':' && dashes)
+		cli_error(cmd, "option '%s' requires an argument", arg);
+	else if (opt == ':')
+		cli_error(cmd, "option requires an argument -- '%c'", optopt);
+	else if (optopt && dashes && strchr(arg, '='))
+		cli_error(cmd, "option '%.*s' doesn't allow an argument",
+			  (int)strcspn(arg, "="), arg);
 	else if (optopt)
-		cli_error("bench", "%s: unknown option '-%c'", name, optopt);
+		cli_error(cmd, "invalid option -- '%c'", optopt);
 	else
-		cli_error("bench", "%s: unknown option '%s'", name,
-			  argv[optind - 1]);
+		cli_error(cmd, "unrecognized option '%s'", arg);
 	fprintf(stderr, "usage: ipxlab bench %s [options] ('ipxlab bench %s "
 			"--help')\n",
 		name, name);

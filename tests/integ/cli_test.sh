@@ -31,7 +31,7 @@ grep -Eq '^  advertise  +[a-z]' <<<"$out" && ! grep -q 'advertise  *advertise' <
 bad=
 for c in $(sed -n '/^commands:/,/^$/s/^  \([a-z][a-z0-9]*\) .*/\1/p' <<<"$out"); do
 	case $c in
-	bench) continue ;;	# (its verbs' own messages: bench_test.sh)
+	bench) continue ;;	# (each verb's, below)
 	spx) pre=(spx listen) ;;
 	netbios) pre=(netbios add X) ;;
 	*) pre=("$c") ;;
@@ -42,6 +42,11 @@ for c in $(sed -n '/^commands:/,/^$/s/^  \([a-z][a-z0-9]*\) .*/\1/p' <<<"$out");
 	timeout 5 "$BIN" "${pre[@]}" -Z </dev/null >/dev/null 2>"$TMP/e"; rc=$?
 	{ [ $rc = 2 ] && [ "$(head -1 "$TMP/e")" = "ipxlab $c: invalid option -- 'Z'" ]; } ||
 		bad+=" $c-Z(rc=$rc: $(head -1 "$TMP/e"))"
+done
+for v in $("$BIN" help bench | head -1 | sed 's/^usage: ipxlab bench//' | grep -oE '[a-z]+' | grep -vx options); do
+	timeout 5 "$BIN" bench "$v" --frob </dev/null >/dev/null 2>"$TMP/e"; rc=$?
+	{ [ $rc = 2 ] && [ "$(head -1 "$TMP/e")" = "ipxlab bench $v: unrecognized option '--frob'" ]; } ||
+		bad+=" bench-$v(rc=$rc: $(head -1 "$TMP/e"))"
 done
 [ -z "$bad" ] && pass "every command refuses a bad option as 'ipxlab CMD: ...'" ||
 	fail "every command refuses a bad option as 'ipxlab CMD: ...'" "$bad"
