@@ -172,6 +172,11 @@ grep -q "hub: stopping" "$TMP/hub.log" && pass "hub stops cleanly on SIGTERM" ||
 # The demo works end to end.
 out=$(timeout 20 "$BIN" demo -c 3); rc=$?
 [ $rc = 0 ] && grep -q "3 of 3 datagrams echoed" <<<"$out" && pass "demo exchanges datagrams" || fail "demo exchanges datagrams" "$out"
+out=$(timeout 60 "$BIN" bench copy --sim -n 1 -q 2>&1); rc=$?
+out2=$(timeout 60 "$BIN" bench arrival --sim -n 1 --stations 1 -q 2>&1); rc2=$?
+[ $rc = 0 ] && [ $rc2 = 0 ] && grep -q "1 consecutive copy per size$" <<<"$out" && grep -q "at once, 1 transfer$" <<<"$out2" &&
+	pass "bench copy and arrival name one copy and one transfer in the singular" ||
+	fail "bench copy and arrival name one copy and one transfer in the singular" "rc=$rc $(head -1 <<<"$out")" "rc=$rc2 $(head -1 <<<"$out2")"
 out=$(timeout 20 "$BIN" demo -c 1); rc=$?
 [ $rc = 0 ] && grep -q "^1 of 1 datagram echoed" <<<"$out" && pass "demo counts one datagram in the singular" || fail "demo counts one datagram in the singular" "$out"
 
