@@ -89,11 +89,13 @@ $(LIB): $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 # The version and the commit `ipxlab --version` prints (dist.mk finds the
-# commit); rewritten only when they change, so main.o is rebuilt only then.
+# commit), and the directory the help cites the documents in (DOCDIR,
+# dist.mk: install puts docs/ there); rewritten only when they change, so
+# main.o is rebuilt only then.
 $(BUILD)/gen/version.h: FORCE
 	@mkdir -p $(dir $@)
-	@printf '#define IPXLAB_VERSION "%s"\n#define IPXLAB_COMMIT "%s"\n' \
-		'$(VERSION)' '$(COMMIT)' >$@.tmp
+	@printf '#define IPXLAB_VERSION "%s"\n#define IPXLAB_COMMIT "%s"\n#define IPXLAB_DOCDIR "%s"\n' \
+		'$(VERSION)' '$(COMMIT)' '$(DOCDIR)' >$@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 $(BUILD)/src/cli/main.o: $(BUILD)/gen/version.h
 $(BUILD)/src/cli/main.o: CFLAGS += -I$(BUILD)/gen

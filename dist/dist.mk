@@ -41,6 +41,7 @@ UNITS := $(notdir $(basename $(wildcard dist/systemd/*.service.in)))
 # The drop-in directory systemd reads for every ipxlab-*.service.
 DROPIN := ipxlab-.service.d
 CLI_TABLE := dist/cli-table.sh
+DOC_MD := $(wildcard docs/*.md)
 
 .PHONY: man completion docs install install-bin install-dev uninstall deb dist
 
@@ -77,11 +78,14 @@ SUBST = sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 install: install-bin install-dev
 
 # What a user runs: the binary, its pages, completion, units, examples,
-# and the directory the units read their options from.
+# the documents (docs/*.md in DOCDIR/docs, where --help and the pages cite
+# them, and README.md's links find them), and the directory the units
+# read their options from.
 install-bin: $(BIN) $(PRELOAD) docs
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR) \
-		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR)/examples
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR)/examples \
+		$(DESTDIR)$(DOCDIR)/docs
 	$(INSTALL) -m 755 $(BIN) $(DESTDIR)$(BINDIR)/ipxlab
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR)/ipxlab
 	$(INSTALL) -m 644 $(PRELOAD) $(DESTDIR)$(LIBDIR)/ipxlab/
@@ -94,6 +98,7 @@ install-bin: $(BIN) $(PRELOAD) docs
 	$(INSTALL) -m 644 dist/systemd/$(DROPIN)/sandbox.conf $(DESTDIR)$(UNITDIR)/$(DROPIN)/
 	$(INSTALL) -d $(DESTDIR)$(SYSCONFDIR)/ipxlab
 	$(INSTALL) -m 644 README.md $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -m 644 $(DOC_MD) $(DESTDIR)$(DOCDIR)/docs/
 	$(INSTALL) -m 644 dist/examples/*.conf $(DESTDIR)$(DOCDIR)/examples/
 
 # What a C program needs to use the stack: the library, headers, ipxlab.pc.
@@ -115,10 +120,11 @@ uninstall:
 		$(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS)) \
 		$(DESTDIR)$(UNITDIR)/$(DROPIN)/sandbox.conf \
 		$(DESTDIR)$(DOCDIR)/README.md $(DESTDIR)$(DOCDIR)/examples/*.conf \
+		$(addprefix $(DESTDIR)$(DOCDIR)/docs/,$(notdir $(DOC_MD))) \
 		$(DESTDIR)$(LIBDIR)/libipxlab.a $(DESTDIR)$(INCLUDEDIR)/ipxlab/*.h \
 		$(DESTDIR)$(PKGCONFIGDIR)/ipxlab.pc \
 		$(DESTDIR)$(LIBDIR)/ipxlab/libipxlab-preload.so
-	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) \
+	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR) \
 		$(DESTDIR)$(LIBDIR)/ipxlab \
 		$(DESTDIR)$(UNITDIR)/$(DROPIN) $(DESTDIR)$(SYSCONFDIR)/ipxlab \
 		$(DESTDIR)$(INCLUDEDIR)/ipxlab 2>/dev/null

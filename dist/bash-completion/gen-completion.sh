@@ -4,7 +4,9 @@
 # verbs each command's synopsis names (spx listen|connect, bench hub...),
 # every option each help text lists (a verb with help of its own, as each
 # benchmark has, gets its own options), and file names after an option or
-# a synopsis argument spelt FILE, interface names after one spelt IFACE.
+# a synopsis argument spelt FILE, interface names after one spelt IFACE,
+# the link profiles (`ipxlab profile` names them) and file names after one
+# spelt NAME|FILE.
 # Run by `make completion`.
 set -euo pipefail
 BIN=$1
@@ -13,16 +15,19 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../cli-table.sh"
 
 # options HELP: "OPTION KIND" per option in a help text; KIND is "flag",
-# "file", "iface" or "value" (takes a value we cannot guess). An entry
+# "file", "iface", "profile" or "value" (takes a value we cannot guess).
+# An entry is a line indented at most 8 columns (a description's
+# continuation lines are indented further, and one may begin with an
+# option it mentions, "--name NAME' on the hub", not one it takes). An entry
 # "-c, --count N" gives -c and --count, both with a value; "-v, --verbose /
 # -q, --quiet" four flags; a "-x, --long" pair in a description ("more
 # log lines; -q, --quiet fewer") is a flag too. Every command takes --help.
 options() {
 	{ printf '%s\n' "$1"; echo "  --help"; } | awk '
-		/^ +-/ {
+		/^ +-/ && match($0, /^ +/) && RLENGTH <= 8 {
 			sub(/^ +/, "")
 			tag = $0
-			sub(/   .*/, "", tag)	# the description, if on this line
+			sub(/  .*/, "", tag)	# the description, if on this line
 			desc = substr($0, length(tag) + 1)
 			while (match(desc, /-[A-Za-z0-9], --[A-Za-z0-9][-A-Za-z0-9]*/)) {
 				pair = substr(desc, RSTART, RLENGTH)
@@ -37,7 +42,8 @@ options() {
 				if (!sub(/^[^ ]+ +/, "", arg))
 					arg = ""
 				sub(/ .*/, "", arg)
-				kind = arg == "" ? "flag" : arg ~ /FILE/ ? "file" : \
+				kind = arg == "" ? "flag" : arg == "NAME|FILE" ? "profile" : \
+				       arg ~ /FILE/ ? "file" : \
 				       arg ~ /^IFACE/ ? "iface" : "value"
 				for (p = 1; p <= np; p++) {
 					o = piece[p]
@@ -50,29 +56,38 @@ options() {
 }
 
 # positional_file SYNOPSIS: "file" when an argument that is not an
-# option's value is spelt FILE
+# option's value is spelt FILE, "profile" when it is spelt NAME|FILE
 positional_file() {
 	printf '%s\n' "$1" | tr -d '[]' | awk '{
-		for (i = 1; i <= NF; i++)
-			if ($i == "FILE" && (i == 1 || $(i - 1) !~ /^-/)) { print "file"; exit }
+		for (i = 1; i <= NF; i++) {
+			if (i > 1 && $(i - 1) ~ /^-/)
+				continue
+			if ($i == "FILE") { print "file"; exit }
+			if ($i == "NAME|FILE") { print "profile"; exit }
+		}
 	}'
 }
 
 commands=$(cli_commands "$BIN" | cut -f1)
 [ -n "$commands" ] || { echo "gen-completion: no commands in '$BIN --help'" >&2; exit 1; }
+# the named link profiles: `ipxlab profile` prints each after "# NAME"
+profiles=$(timeout 10 "$BIN" profile </dev/null | sed -n 's/^# //p' | tr '\n' ' ')
+profiles=${profiles% }
+[ -n "$profiles" ] || { echo "gen-completion: no profiles in '$BIN profile'" >&2; exit 1; }
 
 # key_cases: per completion key (a command, or "command verb"), its
 # options, the kind of each option's value, its verbs, its positionals
 opts_case='' kind_case='' verb_case='' pos_case='' own_case=''
 add_key() {	# KEY HELP SYNOPSIS
-	local key=$1 help=$2 syn=$3 list words
+	local key=$1 help=$2 syn=$3 list words pos
 	list=$(options "$help")
 	words=$(printf '%s\n' "$list" | awk 'NF { printf "%s%s", sep, $1; sep = " " }')
 	opts_case+="	'$key') echo '$words' ;;"$'\n'
 	while read -r o k; do
 		[ -n "$o" ] && [ "$k" != flag ] && kind_case+="	'$key $o') echo $k ;;"$'\n'
 	done <<<"$list"
-	[ -n "$(positional_file "$syn")" ] && pos_case+="	'$key') echo file ;;"$'\n'
+	pos=$(positional_file "$syn")
+	[ -n "$pos" ] && pos_case+="	'$key') echo $pos ;;"$'\n'
 	return 0
 }
 for cmd in $commands; do
@@ -95,13 +110,15 @@ cat <<HEAD
 # from \`ipxlab --help\` and each command's --help; do not edit.
 
 _ipxlab_commands='$(printf '%s ' $commands | sed 's/ $//')'
+_ipxlab_profiles='$profiles'
 
 # _ipxlab_opts KEY: the options of a command or "command verb"
 _ipxlab_opts() {
 	case \$1 in
 ${opts_case}	esac
 }
-# _ipxlab_kind KEY OPTION: what the option's value is (file, iface, value)
+# _ipxlab_kind KEY OPTION: what the option's value is (file, iface,
+# profile, value)
 _ipxlab_kind() {
 	case "\$1 \$2" in
 ${kind_case}	esac
@@ -111,7 +128,8 @@ _ipxlab_verbs() {
 	case \$1 in
 ${verb_case}	esac
 }
-# _ipxlab_positional KEY: "file" when its arguments are file names
+# _ipxlab_positional KEY: "file" when its arguments are file names,
+# "profile" when they are link profiles (a name or a file)
 _ipxlab_positional() {
 	case \$1 in
 ${pos_case}	esac
@@ -152,6 +170,10 @@ _ipxlab() {
 	iface)
 		mapfile -t COMPREPLY < <(compgen -W "$(ls /sys/class/net 2>/dev/null)" -- "$cur")
 		return 0 ;;
+	profile)
+		compopt -o filenames 2>/dev/null
+		mapfile -t COMPREPLY < <(compgen -W "$_ipxlab_profiles" -- "$cur"; compgen -f -- "$cur")
+		return 0 ;;
 	value)
 		return 0 ;;
 	esac
@@ -159,9 +181,15 @@ _ipxlab() {
 		mapfile -t COMPREPLY < <(compgen -W "$(_ipxlab_opts "$key")" -- "$cur")
 	elif ((COMP_CWORD == 2)) && [ -n "$verbs" ]; then
 		mapfile -t COMPREPLY < <(compgen -W "$verbs" -- "$cur")
-	elif [ "$(_ipxlab_positional "$key")" = file ]; then
-		compopt -o filenames 2>/dev/null
-		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+	else
+		case $(_ipxlab_positional "$key") in
+		file)
+			compopt -o filenames 2>/dev/null
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+		profile)
+			compopt -o filenames 2>/dev/null
+			mapfile -t COMPREPLY < <(compgen -W "$_ipxlab_profiles" -- "$cur"; compgen -f -- "$cur") ;;
+		esac
 	fi
 	return 0
 }

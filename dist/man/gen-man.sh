@@ -24,7 +24,9 @@ page() {
 	help=$(cli_help "$BIN" "$cmd")
 	upper=$(printf '%s' "$cmd" | tr '[:lower:]' '[:upper:]')
 	printf '.TH IPXLAB-%s 1 "@DATE@" "ipxlab @VERSION@" "ipxlab manual"\n' "$upper" | fill
-	printf ".nh\n"
+	# no hyphenation, left-adjusted: justified, a long word (a path, a list
+	# of verbs) spread the line before it into wide gaps
+	printf ".nh\n.ad l\n"
 	printf '.SH NAME\nipxlab\\-%s \\- %s\n' "$cmd" "$(printf '%s' "$summary" | roff)"
 	printf '%s\n' "$help" | h2r 1
 	for verb in $(cli_verbs "$(printf '%s\n' "$help" | cli_synopsis "$cmd")"); do

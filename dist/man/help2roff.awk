@@ -40,7 +40,8 @@ function words_roff(t,   n, i, w, out, head) {
 }
 
 # Synopsis: the leading lower-case words (ipxlab, the command, a verb)
-# bold, the rest as written.
+# bold, the rest as written; a line may break after a "|" (\:) of a long
+# list of alternatives.
 function synopsis_roff(s,   n, i, w, out, bold) {
 	n = split(esc(s), w, " ")
 	out = ""
@@ -48,6 +49,8 @@ function synopsis_roff(s,   n, i, w, out, bold) {
 	for (i = 1; i <= n; i++) {
 		if (bold && w[i] !~ /^[a-z][a-z0-9]*$/)
 			bold = 0
+		if (!bold)
+			gsub(/\|/, "|\\:", w[i])
 		out = out (i > 1 ? " " : "") (bold ? "\\fB" w[i] "\\fR" : dashes(w[i]))
 	}
 	return out
@@ -119,6 +122,9 @@ END {
 		print ".SH SYNOPSIS"
 	else
 		print ".PP"
+	# left-adjusted (as the whole page, gen-man.sh): justified, a long
+	# unbreakable word spread the rest of the line into wide gaps
+	print ".ad l"
 	while (i <= n && is_usage(i)) {
 		s = line[i]
 		sub(/^(usage:)? +/, "", s)

@@ -33,6 +33,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IPX_ANALYZE_PROTOS(X)                                            \
 	X(IPX, "ipx") X(SPX, "spx") X(NCP, "ncp") X(NETBIOS, "netbios") \
 	X(SAP, "sap") X(RIP, "rip")
@@ -130,5 +134,9 @@ double ipx_analyze_mean_rate(const struct ipx_analyze *a);
 
 void ipx_analyze_print(const struct ipx_analyze *a, FILE *out);
 void ipx_analyze_print_json(const struct ipx_analyze *a, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

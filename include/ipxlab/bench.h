@@ -13,6 +13,10 @@
 
 #include "ipxlab/bench_sys.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* IPX datagrams in flight by default for a payload size (as 'bench
  * hub'): 1024 up to 512-byte packets, else 512. */
 unsigned ipx_bench_default_window(size_t payload);
@@ -104,5 +108,9 @@ int ipx_spxb_run(const struct ipx_spxb_opts *o, enum ipx_spxb_link link,
 		 char *err, size_t errlen);
 const char *ipx_spxb_link_name(enum ipx_spxb_link link);
 const char *ipx_spxb_kind_name(enum ipx_spxb_kind kind);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -18,6 +18,10 @@
 #include "ipxlab/bench_stat.h"
 #include "ipxlab/bench_work.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IPX_B1_DEFAULT_COUNT 2000
 #define IPX_B1_DEFAULT_SIZE 255
 #define IPX_B1_DEFAULT_REPEAT 5
@@ -131,5 +135,9 @@ typedef void (*ipx_b1_progress_cb)(unsigned pass, unsigned passes,
 int ipx_b1_run(struct ipx_hctl *c, size_t sender, size_t receiver,
 	       const struct ipx_b1_opts *o, ipx_b1_progress_cb cb, void *ctx,
 	       struct ipx_b1_sample *samples, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -56,6 +56,10 @@
 #include "ipxlab/loop.h"
 #include "ipxlab/node.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IPX_HARNESS_VERSION 3
 #define IPX_HARNESS_MAGIC 0x4942
 /* The SAP service type agents advertise: "ipxlab benchmark agent", from
@@ -321,5 +325,9 @@ int ipx_hnet_join_eth(const struct ipx_hnet_eth *e,
 
 /* "exited with status 3", "killed by signal 9 (Killed)". */
 const char *ipx_hnet_exit_text(int status, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -26,6 +26,10 @@
 #include "ipxlab/bench_harness.h"
 #include "ipxlab/bench_work.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum ipx_bn_op {
 	/* B2, in the order of the 1990 note */
 	IPX_BN_OPEN_MULTI,	/* open/close a random file, 4 levels */
@@ -136,5 +140,9 @@ int ipx_bn_run(struct ipx_hctl *c, const struct ipx_bn_run_opts *o,
 	       enum ipx_bn_op op, size_t n, double seconds, uint32_t count,
 	       size_t size, uint16_t repeat, struct ipx_bw_result *results,
 	       char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -45,6 +45,10 @@
 #include "ipxlab/link_profile.h"
 #include "ipxlab/wan.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Analyzer sides: the server's segment, the workstations' (the same one
  * when not bridged). */
 enum ipx_bsim_side { IPX_BSIM_SERVER, IPX_BSIM_STATIONS };
@@ -105,5 +109,9 @@ void ipx_bsim_reset(struct ipx_bsim *s);
 /* The analyzer of one side since the last reset. */
 const struct ipx_analyze *ipx_bsim_analyze(const struct ipx_bsim *s,
 					   enum ipx_bsim_side side);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct ipx_stat_summary {
 	size_t n;
 	double median, min, max, mean;
@@ -40,5 +44,9 @@ void ipx_hist_merge(struct ipx_hist *into, const struct ipx_hist *from);
  * never above max; 0 for an empty histogram. */
 uint64_t ipx_hist_percentile(const struct ipx_hist *h, double p);
 double ipx_hist_mean(const struct ipx_hist *h);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

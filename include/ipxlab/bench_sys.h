@@ -11,6 +11,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* CPUs this process may run on (its affinity mask), and online CPUs. */
 int ipx_bench_cpus_allowed(void);
 int ipx_bench_cpus_online(void);
@@ -31,5 +35,9 @@ bool ipx_sys_busy(const struct ipx_sys_mark *a, const struct ipx_sys_mark *b,
 /* Seconds of CPU process pid has used (user, system), and the CPU it
  * last ran on; false when it cannot be read (gone, or no /proc). */
 bool ipx_sys_proc_cpu(pid_t pid, double *user, double *sys, int *cpu);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -27,6 +27,10 @@
 #include "ipxlab/bench_ncp.h"
 #include "ipxlab/node.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Called before each run of a loop: what runs (e.g. "open-multi, 3
  * workstations"), the run's number k of n. */
 typedef void (*ipx_bwan_progress_cb)(void *ctx, const char *what, unsigned k,
@@ -158,5 +162,9 @@ struct ipx_bwan_search {
  */
 int ipx_bwan_limit_median(const struct ipx_bwan_search *s, size_t n,
 			  double *loads);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

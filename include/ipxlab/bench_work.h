@@ -45,6 +45,10 @@
 #include "ipxlab/loop.h"
 #include "ipxlab/node.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum ipx_bw_kind {
 	IPX_BW_IPX,		/* IPX datagrams */
 	IPX_BW_SPX,		/* SPX I session */
@@ -167,5 +171,9 @@ const char *ipx_bw_kind_name(enum ipx_bw_kind k);
 int ipx_bw_kind_parse(const char *text, enum ipx_bw_kind *out);
 /* True for kinds whose sends are acknowledged one at a time. */
 bool ipx_bw_kind_stop_and_wait(enum ipx_bw_kind k);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

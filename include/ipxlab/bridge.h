@@ -24,6 +24,10 @@
 #include "ipxlab/hub.h"
 #include "ipxlab/link.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IPX_BRIDGE_DROPS(X)                                                  \
 	X(BAD_IPX, "lan_bad_ipx", "from the LAN: short or bad IPX length")   \
 	X(TOO_BIG, "lan_too_big", "from the LAN: larger than the tunnel's 1424 bytes") \
@@ -55,5 +59,9 @@ const struct ipx_bridge_stats *ipx_bridge_stats(const struct ipx_bridge *b);
 const char *ipx_bridge_drop_name(enum ipx_bridge_drop d);
 /* Counters, one "bridge_name value" per line. */
 void ipx_bridge_print_stats(const struct ipx_bridge *b, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -16,6 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Room for the largest link framing (14 MAC + 8 LLC/SNAP), IPX (30) and
  * the largest header above IPX (SPX II 14, NCP, NetBIOS), rounded up. */
 #define IPX_BUF_HEADROOM 128
@@ -47,5 +51,9 @@ uint8_t *ipx_buf_pull(struct ipx_buf *buf, size_t n);
 uint8_t *ipx_buf_put(struct ipx_buf *buf, size_t n);
 /* Forget the contents and restore the full headroom. */
 void ipx_buf_reset(struct ipx_buf *buf);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -9,6 +9,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 static inline uint16_t ipx_get16(const uint8_t *p)
 {
 	return (uint16_t)((p[0] << 8) | p[1]);
@@ -44,5 +48,9 @@ static inline void ipx_put16le(uint8_t *p, uint16_t v)
 	p[0] = (uint8_t)v;
 	p[1] = (uint8_t)(v >> 8);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -28,6 +28,10 @@
 #include "ipxlab/link.h"
 #include "ipxlab/loop.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct ipx_capture;
 
 struct ipx_capture_options {
@@ -87,5 +91,9 @@ size_t ipx_capture_describe(const uint8_t *pkt, size_t len, char *out,
  * packet, or why it is not IPX. */
 size_t ipx_capture_describe_frame(const uint8_t *frame, size_t len,
 				  char *out, size_t outlen);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef uint64_t ipx_time;	/* microseconds */
 
 #define IPX_USEC 1ull
@@ -49,5 +53,9 @@ static inline ipx_time ipx_ticks(uint32_t ticks)
 {
 	return (ipx_time)ticks * IPX_TICK;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

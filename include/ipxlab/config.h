@@ -16,6 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* How many parameters there are (the table in config.c checks this). */
 #define IPX_CFG_NPARAMS 18
 
@@ -96,5 +100,9 @@ const char *ipx_config_unit_name(enum ipx_config_unit u);
 /* A value with its unit, e.g. "108 ticks (5.9 s)" or "ON". */
 void ipx_config_value_str(const struct ipx_config *cfg, size_t index,
 			  char *out, size_t outlen);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

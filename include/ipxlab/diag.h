@@ -32,6 +32,10 @@
 #include "ipxlab/ipx.h"
 #include "ipxlab/node.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IPX_DIAG_MAX_COMPONENTS 8
 #define IPX_DIAG_MAX_NETS 9	/* internal network + 8 links */
 #define IPX_DIAG_MAX_EXCLUDED 80	/* what one request may list */
@@ -111,5 +115,9 @@ struct ipx_diag;
 int ipx_diag_new(struct ipx_node *node, struct ipx_diag **out);
 void ipx_diag_free(struct ipx_diag *diag);
 const struct ipx_diag_stats *ipx_diag_stats(const struct ipx_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

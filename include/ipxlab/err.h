@@ -8,6 +8,10 @@
 #ifndef IPXLAB_ERR_H
 #define IPXLAB_ERR_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IPX_ERRORS(X)                                                   \
 	X(OK, "success")                                                \
 	X(NOMEM, "out of memory")                                       \
@@ -45,5 +49,9 @@ typedef enum ipx_err { IPX_ERRORS(IPX_ERR_DEF_) } ipx_err;
 
 /* The message for an error code; never NULL, "unknown error" for strays. */
 const char *ipx_strerror(int err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

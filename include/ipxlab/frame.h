@@ -14,6 +14,10 @@
 
 #include "ipxlab/ipx.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IPX_ETH_HDR_LEN 14
 #define IPX_ETH_MIN_FRAME 60	/* without the FCS; shorter frames are padded */
 #define IPX_ETH_MAX_PAYLOAD 1500
@@ -88,5 +92,9 @@ struct ipx_frame_info {
  */
 int ipx_frame_decode(const uint8_t *frame, size_t len,
 		     struct ipx_frame_info *out, enum ipx_frame_drop *drop);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

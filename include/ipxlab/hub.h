@@ -41,6 +41,10 @@
 #include "ipxlab/link_profile.h"
 #include "ipxlab/loop.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IPX_HUB_DROPS(X)                                                    \
 	X(SHORT, "short", "shorter than an IPX header")                     \
 	X(BADLEN, "bad_length", "length field below 30 or beyond the datagram") \
@@ -186,5 +190,9 @@ int ipx_hub_local(const struct ipx_hub *hub, struct sockaddr_in *out);
 const char *ipx_hub_drop_name(enum ipx_hub_drop d);
 /* Counters and the client list, one "name value" per line. */
 void ipx_hub_print_stats(const struct ipx_hub *hub, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 #include "ipxlab/capture.h"
 #include "ipxlab/hub.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Set both taps of 'opts' (before ipx_hub_open) to record into 'cap'. */
 void ipx_hub_capture(struct ipx_hub_options *opts, struct ipx_capture *cap);
 /* Only the receive tap: every packet once, when the hub receives it, as
@@ -19,5 +23,9 @@ void ipx_hub_capture(struct ipx_hub_options *opts, struct ipx_capture *cap);
  * per client it is forwarded to): what the analyzer's figures need. */
 void ipx_hub_capture_received(struct ipx_hub_options *opts,
 			      struct ipx_capture *cap);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

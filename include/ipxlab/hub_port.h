@@ -20,6 +20,10 @@
 #include "ipxlab/clock.h"
 #include "ipxlab/loop.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum ipx_hub_port_state {
 	IPX_HUB_PORT_JOINING,		/* registering, then announcing */
 	IPX_HUB_PORT_UP,		/* accepted: frames flow */
@@ -64,5 +68,9 @@ const struct ipx_hub_port_stats *ipx_hub_port_stats(
 	const struct ipx_hub_port *p);
 /* Its counters, "name value" lines. */
 void ipx_hub_port_print_stats(const struct ipx_hub_port *p, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

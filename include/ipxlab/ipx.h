@@ -22,6 +22,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IPX_HDR_LEN 30
 #define IPX_NODE_LEN 6
 #define IPX_MAX_HOPS 16
@@ -111,5 +115,9 @@ void ipx_addr_write(uint8_t *p, const struct ipx_addr *addr);
 
 /* The IPX checksum (one's complement over the packet, hops masked). */
 uint16_t ipx_checksum(const uint8_t *pkt, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

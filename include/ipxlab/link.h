@@ -19,6 +19,10 @@
 
 #include "ipxlab/ipx.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct ipx_link;
 struct ipx_loop;
 
@@ -143,5 +147,9 @@ static inline void ipx_link_tap_frame(struct ipx_link *link, bool tx,
 		link->tap(link, &p, link->tap_ctx);
 	}
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

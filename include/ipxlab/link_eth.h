@@ -20,6 +20,10 @@
 #include "ipxlab/link.h"
 #include "ipxlab/loop.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct ipx_eth_options {
 	enum ipx_frame_type frame;	/* IPX_FRAME_AUTO (0) to learn it */
 	uint32_t net;			/* network number; 0 = learn / unknown */
@@ -40,5 +44,9 @@ int ipx_eth_link_ifindex(const struct ipx_link *link);
 /* Frames dropped per reason since open. */
 uint64_t ipx_eth_link_drops(const struct ipx_link *link,
 			    enum ipx_frame_drop d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -34,6 +34,10 @@
 #include "ipxlab/link_profile.h"
 #include "ipxlab/loop.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IPX_MEDIUM_DROPS(X)                                                \
 	X(TOO_BIG, "too_big", "larger than the profile's max-frame")       \
 	X(QUEUE_FULL, "queue_full", "the station's queue was full")       \
@@ -106,5 +110,9 @@ const char *ipx_medium_drop_name(enum ipx_medium_drop d);
 /* The medium's counters, one "PREFIXname value" per line. */
 void ipx_medium_print_stats(const struct ipx_medium *m, const char *prefix,
 			    FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -17,6 +17,10 @@
 #include "ipxlab/link_profile.h"
 #include "ipxlab/loop.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Fault rates are in parts per million of packets delivered to a node. */
 struct ipx_mem_faults {
 	uint32_t loss_ppm;
@@ -77,5 +81,9 @@ struct ipx_link *ipx_mem_link_new(struct ipx_mem_segment *seg,
 /* Also receive the unicasts for other nodes, as a promiscuous Ethernet
  * link does (the bridging hub's tests). */
 void ipx_mem_link_set_promiscuous(struct ipx_link *link, bool on);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

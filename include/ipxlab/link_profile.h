@@ -22,6 +22,10 @@
 
 #include "ipxlab/clock.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* How the stations of one segment get the wire. */
 enum ipx_profile_access {
 	IPX_ACCESS_OWN,		/* not shared: every station its own wire */
@@ -105,5 +109,9 @@ uint64_t ipx_profile_wire_bytes(const struct ipx_profile *p, size_t len);
 uint64_t ipx_profile_wire_ns(const struct ipx_profile *p, size_t len);
 /* The profile as a file would say it, one "key value" line each. */
 void ipx_profile_print(const struct ipx_profile *p, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

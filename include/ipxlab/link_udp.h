@@ -17,6 +17,10 @@
 #include "ipxlab/link.h"
 #include "ipxlab/loop.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IPX_UDP_DEFAULT_PORT 213
 /* DOSBox's IPXBUFFERSIZE: it drops anything larger. */
 #define IPX_UDP_MTU 1424
@@ -54,5 +58,9 @@ int ipx_udp_link_local(const struct ipx_link *link, struct sockaddr_in *out);
 /* A registration request as DOSBox sends it: a bare 30-byte IPX header,
  * type echo (2), socket 2 both ways, no checksum. */
 void ipx_udp_registration_encode(uint8_t pkt[IPX_HDR_LEN]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,6 +7,10 @@
 #ifndef IPXLAB_LOG_H
 #define IPXLAB_LOG_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum ipx_log_level {
 	IPX_LOG_ERROR,
 	IPX_LOG_WARN,
@@ -23,5 +27,9 @@ void ipx_log(enum ipx_log_level level, const char *fmt, ...)
 #define ipx_warn(...) ipx_log(IPX_LOG_WARN, __VA_ARGS__)
 #define ipx_info(...) ipx_log(IPX_LOG_INFO, __VA_ARGS__)
 #define ipx_debug(...) ipx_log(IPX_LOG_DEBUG, __VA_ARGS__)
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -21,6 +21,10 @@
 
 #include "ipxlab/clock.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct ipx_loop;
 
 #define IPX_EV_READ 1u
@@ -128,5 +132,9 @@ int ipx_loop_run_for(struct ipx_loop *loop, ipx_time duration);
  * returns at once, and so does the run around it. */
 void ipx_loop_stop(struct ipx_loop *loop);
 bool ipx_loop_stopped(struct ipx_loop *loop);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

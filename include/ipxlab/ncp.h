@@ -45,6 +45,10 @@
 #include <stdint.h>
 #include <time.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define NCP_REQ_HDR_LEN 7
 #define NCP_REP_HDR_LEN 8
 #define NCP_HANDLE_LEN 6
@@ -255,5 +259,9 @@ void ncp_wrn(struct ncp_wr *w, const void *data, size_t n);
 void ncp_wrfixed(struct ncp_wr *w, const char *s, size_t width);
 /* A length-prefixed string (at most 255 bytes). */
 void ncp_wrstr(struct ncp_wr *w, const char *s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

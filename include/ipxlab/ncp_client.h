@@ -28,6 +28,10 @@
 #include "ipxlab/node.h"
 #include "ipxlab/sap.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum {
 	/* 0x100 | connection status bits: the server says the connection
 	 * is bad (0x101) or it is going down (0x110). */
@@ -209,5 +213,9 @@ int ncp_lock_record(struct ncp_client *cl, const struct ncp_fh *fh,
 		    uint16_t timeout_ticks);
 int ncp_clear_record(struct ncp_client *cl, const struct ncp_fh *fh,
 		     uint32_t start, uint32_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -24,6 +24,10 @@
 #include "ipxlab/node.h"
 #include "ipxlab/sap.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define NCP_MAX_VOLUMES 16
 #define NCP_VOLNAME_MAX 15
 
@@ -136,5 +140,9 @@ size_t ncp_server_lock_count(const struct ncp_server *srv);
 size_t ncp_server_open_files(const struct ncp_server *srv);
 /* The statistics as "name value" lines. */
 void ncp_server_print_stats(const struct ncp_server *srv, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

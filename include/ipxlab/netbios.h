@@ -85,6 +85,10 @@
 #include "ipxlab/ipx.h"
 #include "ipxlab/node.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define NB_NAME_LEN 16
 #define NB_ROUTES_LEN 32	/* the type-20 network list */
 #define NB_NAME_PKT_LEN (NB_ROUTES_LEN + 2 + NB_NAME_LEN)	/* 50 */
@@ -496,5 +500,9 @@ struct nb_adapter_status {
 /* IPX_ESHORT below 60 bytes; names beyond the buffer are not invented. */
 int nb_adapter_status_decode(const uint8_t *p, size_t len,
 			     struct nb_adapter_status *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

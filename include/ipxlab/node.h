@@ -30,6 +30,10 @@
 #include "ipxlab/link.h"
 #include "ipxlab/loop.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Every reason a node discards a packet: name, description. */
 #define IPX_DROPS(X)                                                        \
 	X(SHORT, "short", "shorter than an IPX header")                     \
@@ -274,5 +278,9 @@ int ipx_socket_sendto_link(struct ipx_socket *sock, struct ipx_link *link,
  */
 int ipx_socket_reply(struct ipx_socket *sock, const struct ipx_header *req,
 		     uint8_t type, const void *data, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -16,6 +16,10 @@
 #include "ipxlab/clock.h"
 #include "ipxlab/ipx.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct ipx_pcap;
 
 /* Create (truncate) the file; err gets a message on failure. */
@@ -38,5 +42,9 @@ int ipx_pcap_write_frame(struct ipx_pcap *pc, ipx_time when,
 int ipx_pcap_flush(struct ipx_pcap *pc);
 /* Flush and close. */
 int ipx_pcap_close(struct ipx_pcap *pc);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

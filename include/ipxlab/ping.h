@@ -23,6 +23,10 @@
 
 #include "ipxlab/node.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IPX_PING_HDR_LEN 10
 #define IPX_PING_VERSION 1
 
@@ -69,5 +73,9 @@ int ipx_ping_responder_new(struct ipx_node *node,
 void ipx_ping_responder_free(struct ipx_ping_responder *r);
 const struct ipx_ping_stats *ipx_ping_responder_stats(
 	const struct ipx_ping_responder *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

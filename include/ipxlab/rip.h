@@ -40,6 +40,10 @@
 #include "ipxlab/ipx.h"
 #include "ipxlab/node.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IPX_RIP_MAX_ENTRIES 50
 #define IPX_RIP_ENTRY_LEN 8
 #define IPX_RIP_MAX_LEN (2 + IPX_RIP_MAX_ENTRIES * IPX_RIP_ENTRY_LEN)
@@ -140,5 +144,9 @@ void ipx_rip_on_response(struct ipx_rip *rip, ipx_rip_response_cb cb,
 const struct ipx_rip_stats *ipx_rip_stats(const struct ipx_rip *rip);
 /* The routing table (attached, internal, learned) and the counters. */
 void ipx_rip_print(const struct ipx_rip *rip, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

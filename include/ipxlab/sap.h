@@ -38,6 +38,10 @@
 #include "ipxlab/ipx.h"
 #include "ipxlab/node.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IPX_SAP_MAX_ENTRIES 7
 #define IPX_SAP_ENTRY_LEN 64
 #define IPX_SAP_NAME_FIELD 48
@@ -162,5 +166,9 @@ const struct ipx_sap_stats *ipx_sap_stats(const struct ipx_sap *sap);
 void ipx_sap_print(const struct ipx_sap *sap, FILE *out);
 /* "file server", "print server", ... or NULL. */
 const char *ipx_sap_type_name(uint16_t type);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

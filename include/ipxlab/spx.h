@@ -38,6 +38,10 @@
 #include "ipxlab/ipx.h"
 #include "ipxlab/node.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define SPX_HDR_LEN 12
 #define SPX2_HDR_LEN 14
 
@@ -226,5 +230,9 @@ void spx_disconnect(struct spx_conn *c);
 /* Unilateral abort: no packet, state dropped, on_closed(IPX_ECLOSED). */
 void spx_abort(struct spx_conn *c);
 void spx_get_status(const struct spx_conn *c, struct spx_status *st);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

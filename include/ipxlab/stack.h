@@ -16,6 +16,10 @@
 
 #include "ipxlab/node.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Every reason the stack discards a datagram or a request. */
 #define IPX_STACK_DROPS(X)                                                  \
 	X(BAD_FRAME, "bad_frame", "a data frame from a program that does not decode") \
@@ -69,5 +73,9 @@ const struct ipx_stack_stats *ipx_stack_stats(const struct ipx_stack *st);
 /* Counters, nonzero drops, and the calls programs made that are not
  * emulated, by name. */
 void ipx_stack_print(const struct ipx_stack *st, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -68,6 +68,10 @@
 
 #include "ipxlab/ipx.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IPX_STACK_FRAME_HDR 16
 #define IPX_STACK_REQ_HDR 4
 #define IPX_STACK_REPLY_HDR 8
@@ -174,5 +178,9 @@ bool ipx_stack_op_has_fd(uint8_t op);
  * Returns 0, or -1 if the path does not fit.
  */
 int ipx_stack_default_path(char *out, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -33,6 +33,10 @@
 #include "ipxlab/link_profile.h"
 #include "ipxlab/loop.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IPX_WAN_DROPS(X)                                                    \
 	X(BAD_IPX, "bad_ipx", "shorter than an IPX header or a bad length") \
 	X(TOO_BIG, "too_big_for_bridge",                                     \
@@ -77,5 +81,9 @@ const struct ipx_wan_module_stats *ipx_wan_stats(const struct ipx_wan *w,
 const char *ipx_wan_drop_name(enum ipx_wan_drop d);
 /* Both modules' counters and trunk utilisation, "name value" lines. */
 void ipx_wan_print_stats(const struct ipx_wan *w, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -17,11 +17,15 @@
 
 #include "bench_util.h"
 
-/* root/rel with the DOS separators turned into slashes. */
+/* root/rel with the DOS separators turned into slashes (one slash after
+ * a root that ends in one). */
 static void host_path(const char *root, const char *rel, char *out,
 		      size_t len)
 {
-	snprintf(out, len, "%s/%s", root, rel);
+	size_t n = strlen(root);
+
+	snprintf(out, len, "%s%s%s", root, n && root[n - 1] == '/' ? "" : "/",
+		 rel);
 	for (char *p = out; *p; p++)
 		if (*p == '\\')
 			*p = '/';

@@ -31,6 +31,8 @@ struct cli_cmd {
 };
 
 extern const struct cli_cmd cli_commands[];
+/* Where "make install" puts the docs (DOCDIR/docs): what help cites. */
+extern const char cli_docs[];
 /* The command running (for messages from shared code). */
 extern const char *cli_current;
 const struct cli_cmd *cli_find(const char *name);
@@ -123,6 +125,15 @@ int cli_link_wait(const char *cmd, struct ipx_loop *loop,
  */
 void cli_no_hub(const char *cmd, const struct ipx_link *link,
 		const char *where, double wait);
+/*
+ * After 'waited' seconds without the answer a command looked for: when
+ * 'link' is an Ethernet link with frame=auto that has still heard no IPX
+ * frame of any type from another station (so it learnt none), say which
+ * types it tried and which to name (docs/links.md: until it learns, auto
+ * sends Ethernet_II, which a LAN on another type never answers).
+ */
+void cli_frame_hint(const char *cmd, const struct ipx_link *link,
+		    double waited);
 /* Has the link failed for good (a tunnel without an answer)? */
 bool cli_link_failed(const struct ipx_link *link);
 /* --pcap: open the capture file; CLI_ exit code. */
@@ -147,6 +158,24 @@ int cli_profile_opt(const char *cmd, const char *option, const char *text,
 		    struct ipx_profile *out);
 void cli_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* DIR/NAME into out (snprintf's return): one slash between them, none
+ * added after a DIR that ends in one ("out/" + "F.TXT" = "out/F.TXT"). */
+int cli_path_join(char *out, size_t len, const char *dir, const char *name);
+/* "s" for a count other than 1 ("%u node%s", n, cli_s(n)). */
+static inline const char *cli_s(unsigned long long n)
+{
+	return n == 1 ? "" : "s";
+}
+/*
+ * An option getopt_long refused (it returned '?' or ':'; main sets opterr
+ * to 0, so getopt says nothing itself): getopt's message, naming the
+ * command ("ipxlab hub: unrecognized option '--x'"), then its usage
+ * line. 'shortopts' and 'longopts' are what getopt_long was given.
+ * Returns CLI_USAGE.
+ */
+struct option;
+int cli_bad_option(const char *cmd, char **argv, const char *shortopts,
+		   const struct option *longopts);
 /* Write bytes as text: printable ASCII as is, the rest as \xHH. */
 void cli_print_escaped(FILE *out, const uint8_t *data, size_t len);
 

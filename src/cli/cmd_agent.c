@@ -88,8 +88,8 @@ int cmd_agent(int argc, char **argv)
 			if (rc < 0)
 				return CLI_USAGE;
 			if (rc == 0) {
-				cli_usage_line(stderr, "agent");
-				return CLI_USAGE;
+				return cli_bad_option("agent", argv, "n:vqh",
+						      longopts);
 			}
 		}
 	}

@@ -87,8 +87,7 @@ int cmd_analyze(int argc, char **argv)
 			help_analyze(stdout);
 			return CLI_OK;
 		default:
-			cli_usage_line(stderr, "analyze");
-			return CLI_USAGE;
+			return cli_bad_option("analyze", argv, "h", longopts);
 		}
 	}
 	if (argc - optind != 1) {

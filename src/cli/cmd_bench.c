@@ -111,14 +111,23 @@ static void json_spread(const char *name, struct spread s, bool last)
  * ':' or '?'); always CLI_USAGE. */
 static int bad_option(const char *name, int opt, char **argv)
 {
-	if (opt == ':')
-		cli_error("bench", "%s: option '%s' needs a value", name,
-			  argv[optind - 1]);
+	const char *arg = argv[optind - 1];
+	bool dashes = !strncmp(arg, "--", 2);
+	char cmd[32];
+
+	/* getopt's words, as every command's (cli_bad_option) */
+	snprintf(cmd, sizeof(cmd), "bench %s", name);
+	if (opt == ':' && dashes)
+		cli_error(cmd, "option '%s' requires an argument", arg);
+	else if (opt == ':')
+		cli_error(cmd, "option requires an argument -- '%c'", optopt);
+	else if (optopt && dashes && strchr(arg, '='))
+		cli_error(cmd, "option '%.*s' doesn't allow an argument",
+			  (int)strcspn(arg, "="), arg);
 	else if (optopt)
-		cli_error("bench", "%s: unknown option '-%c'", name, optopt);
+		cli_error(cmd, "invalid option -- '%c'", optopt);
 	else
-		cli_error("bench", "%s: unknown option '%s'", name,
-			  argv[optind - 1]);
+		cli_error(cmd, "unrecognized option '%s'", arg);
 	fprintf(stderr, "usage: ipxlab bench %s [options] ('ipxlab bench %s "
 			"--help')\n",
 		name, name);
@@ -165,13 +174,13 @@ static void help_bench_spx(FILE *out)
 		"  -v, --verbose       SPX counters and CPU use of each row\n"
 		"  -q, --quiet         no progress line\n"
 		"  -h, --help          this text\n\n"
-		"See bench/README.md for the method and how to read the "
-		"figures.\n",
+		"See %s/benchmarks.md for the method and how to\n"
+		"read the figures.\n",
 		IPX_SPXB_SMALL_PACKET, IPX_SPXB_SMALL_PACKET,
 		IPX_SPXB_SMALL_PACKET - IPX_HDR_LEN - SPX_HDR_LEN,
 		IPX_SPXB_TARGET_RATIO * 100, IPX_SPXB_DEFAULT_SECONDS,
 		IPX_SPXB_DEFAULT_WARMUP, IPX_SPXB_DEFAULT_REPEAT,
-		IPX_SPXB_SMALL_PACKET, IPX_MAX_PACKET, IPX_UDP_MTU);
+		IPX_SPXB_SMALL_PACKET, IPX_MAX_PACKET, IPX_UDP_MTU, cli_docs);
 }
 
 static int parse_links(const char *text, bool links[IPX_SPXB_LINKS])

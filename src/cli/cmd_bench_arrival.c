@@ -174,8 +174,8 @@ static void print_table(const struct arrival *t)
 	char nm[16], ws[16];
 
 	printf("B5 packet arrival: the 25,184-byte file C25184.DAT from file server "
-	       "'%s' to every workstation at once, %u transfers\n",
-	       t->b.srvname, t->transfers);
+	       "'%s' to every workstation at once, %u transfer%s\n",
+	       t->b.srvname, t->transfers, cli_s(t->transfers));
 	fsbench_print_conditions(&t->b, stdout);
 	if (t->b.repeat > 1)
 		printf("# %u repeats: each share the median; [min-max] below, "

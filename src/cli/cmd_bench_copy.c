@@ -74,8 +74,8 @@ static double med(const struct copyb *c, int s, unsigned i,
 static void print_table(const struct copyb *c)
 {
 	printf("B3 file copy: file server '%s' to ws1's local disk, %u "
-	       "consecutive copies per size\n",
-	       c->b.srvname, c->copies);
+	       "consecutive cop%s per size\n",
+	       c->b.srvname, c->copies, c->copies == 1 ? "y" : "ies");
 	fsbench_print_conditions(&c->b, stdout);
 	if (c->b.repeat > 1)
 		printf("# the series %u times: each copy's median, the "

@@ -87,10 +87,12 @@ static void help_bench_hub(FILE *out)
 		"  -v, --verbose       CPU use and counts of every process\n"
 		"  -q, --quiet         no progress line\n"
 		"  -h, --help          this text\n\n"
-		"See docs/benchmarks.md for the method and how to read the figures.\n",
+		"See %s/benchmarks.md for the method and how to\n"
+		"read the figures.\n",
 		TARGET_RATIO * 100, DEFAULT_SECONDS, DEFAULT_WARMUP,
 		DEFAULT_REPEAT, ipx_bench_default_window(DEFAULT_PAYLOAD),
-		ipx_bench_default_window(MAX_PAYLOAD), DEFAULT_PAYLOAD, MAX_PAYLOAD);
+		ipx_bench_default_window(MAX_PAYLOAD), DEFAULT_PAYLOAD, MAX_PAYLOAD,
+		cli_docs);
 }
 
 static double other_load(const struct res *r)

@@ -22,16 +22,18 @@
 #include "ipxlab/log.h"
 #include "ipxlab/wan.h"
 
+/* What a side may be, for messages. */
+#define BRIDGE_KINDS "hub:[ADDR:]PORT, tunnel:HOST[:PORT] or eth:IFACE"
+
 void help_bridge(FILE *out)
 {
 	fprintf(out,
 		"Join two segments as a pair of WAN bridge modules over a trunk:\n"
 		"frames for the other side wait in the module's receive buffer\n"
 		"until a release block fills or the hold timer runs out, then go\n"
-		"together into\n"
-		"its transmit buffer, which the trunk drains at its rate; what does\n"
-		"not fit is dropped and counted, as are IPX packets over the\n"
-		"bridge's limit. A and B are each\n"
+		"together into its transmit buffer, which the trunk drains at its\n"
+		"rate; what does not fit is dropped and counted, as are IPX\n"
+		"packets over the bridge's limit. A and B are each\n"
 		"  hub:[ADDR:]PORT     serve a DOSBox-compatible hub there (its\n"
 		"                      clients are that segment)\n"
 		"  tunnel:HOST[:PORT]  join the 'ipxlab hub' running there as a\n"
@@ -416,8 +418,7 @@ int cmd_bridge(int argc, char **argv)
 			help_bridge(stdout);
 			return CLI_OK;
 		default:
-			cli_usage_line(stderr, "bridge");
-			return CLI_USAGE;
+			return cli_bad_option("bridge", argv, "vqh", longopts);
 		}
 	}
 	if (argc - optind != 2) {
@@ -438,6 +439,7 @@ int cmd_bridge(int argc, char **argv)
 	for (int s = 0; s < 2; s++) {
 		struct sockaddr_in sa;
 		const char *arg = argv[optind + s];
+		size_t kind;
 
 		if (!strncmp(arg, "tunnel:", 7)) {
 			struct side *d = &run.side[s];
@@ -449,6 +451,20 @@ int cmd_bridge(int argc, char **argv)
 				return rc == IPX_EINVAL ? CLI_USAGE : CLI_FAIL;
 			}
 			continue;
+		}
+		/* (the --link parser knows hub and eth, not tunnel) */
+		kind = strcspn(arg, ":");
+		if (!arg[kind] || kind != 3 ||
+		    (strncmp(arg, "hub", 3) && strncmp(arg, "eth", 3))) {
+			if (arg[kind])
+				cli_error("bridge", "side %c: '%s': unknown kind "
+						    "'%.*s' (" BRIDGE_KINDS ")",
+					  s ? 'B' : 'A', arg, (int)kind, arg);
+			else
+				cli_error("bridge", "side %c: '%s': expected "
+						    BRIDGE_KINDS,
+					  s ? 'B' : 'A', arg);
+			return CLI_USAGE;
 		}
 		if (cli_link_spec_parse(arg, &run.side[s].spec, err,
 					sizeof(err)) < 0) {

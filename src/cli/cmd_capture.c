@@ -128,8 +128,8 @@ int cmd_capture(int argc, char **argv)
 			cli_error("capture", "--config: capture runs no node");
 			return CLI_USAGE;
 		default:
-			cli_usage_line(stderr, "capture");
-			return CLI_USAGE;
+			return cli_bad_option("capture", argv, "w:c:s:vqh",
+					      longopts);
 		}
 	}
 	if (optind < argc) {

@@ -52,8 +52,7 @@ int cmd_config(int argc, char **argv)
 			help_config(stdout);
 			return CLI_OK;
 		}
-		cli_usage_line(stderr, "config");
-		return CLI_USAGE;
+		return cli_bad_option("config", argv, "h", longopts);
 	}
 	if (argc - optind > 1) {
 		cli_error("config", "one FILE at most");

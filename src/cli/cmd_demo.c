@@ -125,6 +125,7 @@ int cmd_demo(int argc, char **argv)
 	const char *pcap = NULL;
 	struct sockaddr_in where;
 	unsigned long count = 5;
+	unsigned long long relayed;
 	char err[256], a1[IPX_ADDR_STRLEN], a2[IPX_ADDR_STRLEN];
 	int opt, rc, status = CLI_FAIL;
 
@@ -144,8 +145,7 @@ int cmd_demo(int argc, char **argv)
 			help_demo(stdout);
 			return CLI_OK;
 		default:
-			cli_usage_line(stderr, "demo");
-			return CLI_USAGE;
+			return cli_bad_option("demo", argv, "c:h", longopts);
 		}
 	}
 	memset(&demo, 0, sizeof(demo));
@@ -220,9 +220,9 @@ int cmd_demo(int argc, char **argv)
 	}
 	printf("\nhub counters:\n");
 	ipx_hub_print_stats(hub, stdout);
-	printf("\n%lu of %lu datagrams echoed; the hub relayed %llu packets.\n",
-	       demo.echoed, count,
-	       (unsigned long long)ipx_hub_stats(hub)->tx_packets);
+	relayed = ipx_hub_stats(hub)->tx_packets;
+	printf("\n%lu of %lu datagram%s echoed; the hub relayed %llu packet%s.\n",
+	       demo.echoed, count, cli_s(count), relayed, cli_s(relayed));
 	status = CLI_OK;
 out:
 	ipx_node_free(demo.a.node);	/* closes the links first */

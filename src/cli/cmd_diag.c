@@ -145,8 +145,8 @@ int cmd_diag(int argc, char **argv)
 			help_diag(stdout);
 			return CLI_OK;
 		default:
-			cli_usage_line(stderr, "diag");
-			return CLI_USAGE;
+			return cli_bad_option("diag", argv, "bx:W:vqh",
+					      longopts);
 		}
 	}
 	if (argc - optind > 1 || (bcast && optind < argc)) {

@@ -38,7 +38,8 @@ void help_hub(FILE *out)
 		"  --allow-bridge ADDR|none\n"
 		"                       only clients from this IPv4 address may be\n"
 		"                       bridge ports (repeat for more; 'none': no\n"
-		"                       client may; default: any, docs/hub.md)\n"
+		"                       client may; default: any; see\n"
+		"                       %s/hub.md)\n"
 		"  --max-clients N      at most N clients (default %d); further\n"
 		"                       registrations are refused and counted\n"
 		"  --register-rate N    new clients from one IPv4 /24 network: N a\n"
@@ -48,9 +49,11 @@ void help_hub(FILE *out)
 		"  --pcap FILE          write every packet in and out to FILE\n"
 		"  --profile NAME|FILE  be one segment of this kind: eth10 (10 Mbit/s\n"
 		"                       shared Ethernet), tr4, tr16 (Token-Ring), isn,\n"
-		"                       or a profile file (docs/links.md)\n"
+		"                       or a profile file (see\n"
+		"                       %s/links.md)\n"
 		"  -v, --verbose / -q, --quiet\n",
-		IPX_HUB_MAX_CLIENTS, IPX_HUB_REG_RATE, IPX_HUB_REG_BURST);
+		cli_docs, IPX_HUB_MAX_CLIENTS, IPX_HUB_REG_RATE, IPX_HUB_REG_BURST,
+		cli_docs);
 }
 
 struct hub_run {
@@ -123,7 +126,7 @@ int cmd_hub(int argc, char **argv)
 	struct hub_run run = { 0 };
 	unsigned long port = 213, n;
 	double keepalive = 5, idle = 120;
-	const char *bind_addr = "0.0.0.0", *pcap = NULL;
+	const char *bind_addr = "0.0.0.0", *pcap = NULL, *profile_spec = NULL;
 	struct cli_link_spec lan = { .kind = "eth" };
 	struct ipx_profile profile;
 	struct ipx_loop *loop;
@@ -183,6 +186,7 @@ int cmd_hub(int argc, char **argv)
 					    &profile) < 0)
 				return CLI_USAGE;
 			opts.profile = &profile;
+			profile_spec = optarg;
 			break;
 		case 'A':
 			if (!strcmp(optarg, "none")) {
@@ -234,8 +238,7 @@ int cmd_hub(int argc, char **argv)
 			help_hub(stdout);
 			return CLI_OK;
 		default:
-			cli_usage_line(stderr, "hub");
-			return CLI_USAGE;
+			return cli_bad_option("hub", argv, "p:b:vqh", longopts);
 		}
 	}
 	if (optind < argc) {
@@ -305,6 +308,18 @@ int cmd_hub(int argc, char **argv)
 	ipx_hub_local(run.hub, &local);
 	inet_ntop(AF_INET, &local.sin_addr, ip, sizeof(ip));
 	ipx_info("hub: listening on %s:%u", ip, ntohs(local.sin_port));
+	if (profile_spec) {	/* what the clients' wire is */
+		bool named = profile.name[0] &&
+			     strcmp(profile_spec, profile.name) != 0;
+		char rate[32] = "no wire time";
+
+		if (profile.rate)
+			snprintf(rate, sizeof(rate), "%.4g Mbit/s",
+				 (double)profile.rate / 1e6);
+		ipx_info("hub: one segment of profile %s%s%s%s: %s",
+			 profile_spec, named ? " (" : "",
+			 named ? profile.name : "", named ? ")" : "", rate);
+	}
 	rc = ipx_loop_run(loop);
 	ipx_info("hub: stopping");
 	if (ipx_log_get_level() >= IPX_LOG_INFO)

@@ -118,8 +118,8 @@ int cmd_listen(int argc, char **argv)
 			help_listen(stdout);
 			return CLI_OK;
 		default:
-			cli_usage_line(stderr, "listen");
-			return CLI_USAGE;
+			return cli_bad_option("listen", argv, "c:t:xvqh",
+					      longopts);
 		}
 	}
 	if (argc - optind > 1) {

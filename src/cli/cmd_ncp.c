@@ -437,7 +437,7 @@ static int get_each(const struct ncp_entry *e, void *ctx)
 	if (!strcmp(g->local, "-"))	/* one after another, as cat */
 		snprintf(local, sizeof(local), "-");
 	else
-		snprintf(local, sizeof(local), "%s/%s", g->local, e->name);
+		cli_path_join(local, sizeof(local), g->local, e->name);
 	rc = get_one(g->s, remote, local);
 	g->n++;
 	if (rc == CLI_INTERRUPTED) {	/* no more files after a signal */
@@ -466,7 +466,7 @@ static int do_get(struct session *s, const char *remote, const char *local)
 		char path[4200];
 
 		if (local && stat(local, &st) == 0 && S_ISDIR(st.st_mode)) {
-			snprintf(path, sizeof(path), "%s/%s", local, name);
+			cli_path_join(path, sizeof(path), local, name);
 			rc = get_one(s, remote, path);
 		} else {
 			rc = get_one(s, remote, local ? local : name);
@@ -866,8 +866,8 @@ int cmd_ncp(int argc, char **argv)
 			if (rc < 0)
 				return CLI_USAGE;
 			if (rc == 0) {
-				cli_usage_line(stderr, "ncp");
-				return CLI_USAGE;
+				return cli_bad_option("ncp", argv, "s:u:p:vqh",
+						      longopts);
 			}
 		}
 	}
@@ -918,12 +918,14 @@ int cmd_ncp(int argc, char **argv)
 			     (ipx_time)(findto * IPX_SEC), &addr, found);
 	snprintf(s.found, sizeof(s.found), "%s", found);
 	if (rc) {
-		if (rc == NCP_E_NOSERVER)
+		if (rc == NCP_E_NOSERVER) {
 			fprintf(stderr, "ipxlab ncp: no file server %s%sanswered "
 					"within %.1f s\n",
 				server ? server : "", server ? " " : "", findto);
-		else
+			cli_frame_hint("ncp", s.cn.link, findto);
+		} else {
 			fail("finding the server", NULL, rc);
+		}
 		rc = CLI_FAIL;
 		goto out;
 	}

@@ -820,7 +820,8 @@ static int parse_opts(int argc, char **argv, struct cli_node_opts *no)
 			help_netbios(stdout);
 			return 1;
 		default:
-			cli_usage_line(stderr, "netbios");
+			cli_bad_option("netbios", argv, "g:bc:t:xvqh",
+				       longopts);
 			return -1;
 		}
 	}

@@ -159,7 +159,7 @@ static void nping_summary(struct nping *np, ipx_time took)
 	printf("\n--- %s ping statistics ---\n", ipx_addr_format(&np->dst, a));
 	printf("%lu sent, %lu received", np->sent, np->received);
 	if (np->dups)
-		printf(", +%lu duplicates", np->dups);
+		printf(", +%lu duplicate%s", np->dups, cli_s(np->dups));
 	if (np->corrupt)
 		printf(", %lu with wrong data", np->corrupt);
 	printf(", %.0f%% loss, time %.0f ms\n",
@@ -358,8 +358,8 @@ int cmd_ping(int argc, char **argv)
 			help_ping(stdout);
 			return CLI_OK;
 		default:
-			cli_usage_line(stderr, "ping");
-			return CLI_USAGE;
+			return cli_bad_option("ping", argv, "c:i:W:s:vqh",
+					      longopts);
 		}
 	}
 	if (argc - optind > 1) {
@@ -403,10 +403,11 @@ int cmd_ping(int argc, char **argv)
 			break;
 	}
 	ipx_socket_close(st.sock);	/* nothing after the summary */
-	printf("%u requests, %lu replies from %zu nodes", st.seq - 1 < count
-							   ? st.seq
-							   : (unsigned)count,
-	       st.replies, st.npeers);
+	unsigned asked = st.seq - 1 < count ? st.seq : (unsigned)count;
+
+	printf("%u request%s, %lu repl%s from %zu node%s", asked, cli_s(asked),
+	       st.replies, st.replies == 1 ? "y" : "ies", st.npeers,
+	       cli_s(st.npeers));
 	if (st.replies)
 		printf(", rtt min/avg/max %.3f/%.3f/%.3f ms", st.min_ms,
 		       st.sum_ms / (double)st.replies, st.max_ms);

@@ -28,7 +28,16 @@ int cmd_profile(int argc, char **argv)
 		help_profile(stdout);
 		return CLI_OK;
 	}
-	if (argc > 2 || (argc == 2 && argv[1][0] == '-' && argv[1][1])) {
+	if (argc == 2 && argv[1][0] == '-' && argv[1][1]) {
+		if (argv[1][1] == '-')
+			cli_error("profile", "unrecognized option '%s'", argv[1]);
+		else
+			cli_error("profile", "invalid option -- '%c'", argv[1][1]);
+		cli_usage_line(stderr, "profile");
+		return CLI_USAGE;
+	}
+	if (argc > 2) {
+		cli_error("profile", "one NAME or FILE at most");
 		cli_usage_line(stderr, "profile");
 		return CLI_USAGE;
 	}

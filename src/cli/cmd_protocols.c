@@ -67,10 +67,11 @@ static void help_protocols(FILE *out)
 		"                      node sends and receives\n"
 		"  -v, --verbose       more log lines; -q, --quiet no progress line\n"
 		"  -h, --help          this text\n\n"
-		"See docs/benchmarks.md for the method and every column.\n",
+		"See %s/benchmarks.md for the method and every\n"
+		"column.\n",
 		IPX_B1_DEFAULT_COUNT, IPX_B1_DEFAULT_SIZE, IPX_B1_DEFAULT_COUNT,
 		IPX_B1_MAX_SIZE, IPX_B1_DEFAULT_SIZE, IPX_B1_MAX_REPEAT,
-		IPX_B1_DEFAULT_REPEAT, DEFAULT_WAIT);
+		IPX_B1_DEFAULT_REPEAT, DEFAULT_WAIT, cli_docs);
 }
 
 /* On Ethernet the baseline row is plain frames between the agents'

@@ -455,8 +455,7 @@ int cmd_router(int argc, char **argv)
 			help_router(stdout);
 			return CLI_OK;
 		default:
-			cli_usage_line(stderr, "router");
-			return CLI_USAGE;
+			return cli_bad_option("router", argv, "vqh", longopts);
 		}
 	}
 	if (optind < argc) {

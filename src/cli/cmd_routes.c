@@ -115,8 +115,8 @@ int cmd_routes(int argc, char **argv)
 			help_routes(stdout);
 			return CLI_OK;
 		} else {
-			cli_usage_line(stderr, "routes");
-			return CLI_USAGE;
+			return cli_bad_option("routes", argv, "W:vqh",
+					      longopts);
 		}
 	}
 	if (argc - optind > 1) {
@@ -171,6 +171,8 @@ int cmd_routes(int argc, char **argv)
 	}
 	printf("%lu answer%s, %zu route%s\n", st.answers,
 	       st.answers == 1 ? "" : "s", st.n, st.n == 1 ? "" : "s");
+	if (!st.answers)
+		cli_frame_hint("routes", cn.link, wait);
 	cli_node_close(&cn);
 	return st.answers ? CLI_OK : CLI_FAIL;
 }

@@ -157,8 +157,7 @@ static int query_open(struct query_cmd *q, int argc, char **argv,
 			q->help(stdout);
 			return -1;
 		} else {
-			cli_usage_line(stderr, q->name);
-			return CLI_USAGE;
+			return cli_bad_option(q->name, argv, "W:vqh", longopts);
 		}
 	}
 	if (argc - optind > (q->takes_addr ? 1 : 0)) {
@@ -240,6 +239,8 @@ int cmd_slist(int argc, char **argv)
 		       st.n == 1 ? "" : "s");
 	else
 		printf("No file servers found\n");
+	if (!st.n)
+		cli_frame_hint("slist", q.cn.link, q.wait);
 	query_close(&q);
 	return st.n ? CLI_OK : CLI_FAIL;
 }
@@ -275,6 +276,8 @@ int cmd_sap(int argc, char **argv)
 	}
 	printf("%lu answer%s, %zu service%s\n", st.answers,
 	       st.answers == 1 ? "" : "s", st.n, st.n == 1 ? "" : "s");
+	if (!st.n)
+		cli_frame_hint("sap", q.cn.link, q.wait);
 	query_close(&q);
 	return st.n ? CLI_OK : CLI_FAIL;
 }
@@ -320,8 +323,8 @@ int cmd_advertise(int argc, char **argv)
 			help_advertise(stdout);
 			return CLI_OK;
 		} else {
-			cli_usage_line(stderr, "advertise");
-			return CLI_USAGE;
+			return cli_bad_option("advertise", argv, "vqh",
+					      longopts);
 		}
 	}
 	if (argc - optind != 3) {

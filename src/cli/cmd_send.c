@@ -125,8 +125,8 @@ int cmd_send(int argc, char **argv)
 			help_send(stdout);
 			return CLI_OK;
 		default:
-			cli_usage_line(stderr, "send");
-			return CLI_USAGE;
+			return cli_bad_option("send", argv, "s:i:vqh",
+					      longopts);
 		}
 	}
 	if (argc - optind != 1) {

@@ -208,8 +208,8 @@ int cmd_server(int argc, char **argv)
 			if (rc < 0)
 				return CLI_USAGE;
 			if (rc == 0) {
-				cli_usage_line(stderr, "server");
-				return CLI_USAGE;
+				return cli_bad_option("server", argv, "n:vqh",
+						      longopts);
 			}
 		}
 	}

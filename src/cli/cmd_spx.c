@@ -416,8 +416,7 @@ int cmd_spx(int argc, char **argv)
 			help_spx(stdout);
 			return CLI_OK;
 		default:
-			cli_usage_line(stderr, "spx");
-			return CLI_USAGE;
+			return cli_bad_option("spx", argv, "vqh", longopts);
 		}
 	}
 	so.window = (unsigned)window;

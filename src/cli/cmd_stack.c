@@ -327,8 +327,7 @@ int cmd_stack(int argc, char **argv)
 			help_stack(stdout);
 			return CLI_OK;
 		default:
-			cli_usage_line(stderr, "stack");
-			return CLI_USAGE;
+			return cli_bad_option("stack", argv, "vqh", longopts);
 		}
 	}
 	if (optind < argc) {
@@ -425,8 +424,7 @@ int cmd_run(int argc, char **argv)
 			help_run(stdout);
 			return CLI_OK;
 		default:
-			cli_usage_line(stderr, "run");
-			return CLI_USAGE;
+			return cli_bad_option("run", argv, "+h", longopts);
 		}
 	}
 	if (optind >= argc) {

@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <unistd.h>
 
@@ -33,6 +35,72 @@ void cli_error(const char *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+/* The long option ARG ("--name" or "--name=value") names: exact, else
+ * the only one it abbreviates; NULL if none; *ambiguous if several. */
+static const struct option *long_named(const char *arg,
+				       const struct option *longopts,
+				       bool *ambiguous)
+{
+	const char *name = arg + 2;
+	size_t len = strcspn(name, "=");
+	const struct option *hit = NULL;
+	int n = 0;
+
+	*ambiguous = false;
+	for (const struct option *o = longopts; o && o->name; o++) {
+		if (strncmp(o->name, name, len))
+			continue;
+		if (strlen(o->name) == len)
+			return o;
+		hit = o;
+		n++;
+	}
+	*ambiguous = n > 1;
+	return n == 1 ? hit : NULL;
+}
+
+int cli_bad_option(const char *cmd, char **argv, const char *shortopts,
+		   const struct option *longopts)
+{
+	/* The argument getopt stopped at: the last one it consumed, when it
+	 * finished that one (a long option, or the last letter of "-xyz"). */
+	const char *arg = optind > 0 ? argv[optind - 1] : NULL;
+	bool ambiguous = false;
+	const struct option *o = NULL;
+	const char *s;
+
+	if (arg && !strncmp(arg, "--", 2) && arg[2])
+		o = long_named(arg, longopts, &ambiguous);
+	if (!optopt && arg && !strncmp(arg, "--", 2)) {
+		cli_error(cmd, ambiguous ? "option '%s' is ambiguous"
+					 : "unrecognized option '%s'", arg);
+	} else if (o && o->val == optopt) {
+		if (strchr(arg, '='))
+			cli_error(cmd, "option '--%s' doesn't allow an argument",
+				  o->name);
+		else
+			cli_error(cmd, "option '--%s' requires an argument",
+				  o->name);
+	} else if (optopt > 0 && optopt < 128 && optopt != ':' &&
+		   (s = strchr(shortopts, optopt)) && s[1] == ':') {
+		cli_error(cmd, "option requires an argument -- '%c'", optopt);
+	} else if (optopt > 0 && optopt < 128) {
+		cli_error(cmd, "invalid option -- '%c'", optopt);
+	} else {
+		cli_error(cmd, "bad option '%s'", arg ? arg : "?");
+	}
+	cli_usage_line(stderr, cmd);
+	return CLI_USAGE;
+}
+
+int cli_path_join(char *out, size_t len, const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+
+	return snprintf(out, len, "%s%s%s", dir,
+			n && dir[n - 1] != '/' ? "/" : "", name);
 }
 
 int cli_parse_uint(const char *cmd, const char *what, const char *text,
@@ -66,7 +134,7 @@ int cli_parse_socket(const char *cmd, const char *what, const char *text,
 int cli_profile_opt(const char *cmd, const char *option, const char *text,
 		    struct ipx_profile *out)
 {
-	char err[300];
+	char err[600];
 
 	if (ipx_profile_resolve(text, out, err, sizeof(err)) != IPX_OK) {
 		if (option)
@@ -259,6 +327,26 @@ void cli_no_hub(const char *cmd, const struct ipx_link *link,
 		       "%g s (is 'ipxlab hub' or DOSBox's IPXNET STARTSERVER "
 		       "running there?)",
 		  ip, ntohs(server.sin_port), wait);
+}
+
+void cli_frame_hint(const char *cmd, const struct ipx_link *link,
+		    double waited)
+{
+	char ifname[IF_NAMESIZE] = "IFACE";
+
+	if (!link || strcmp(link->kind, "eth") ||
+	    ipx_eth_link_frame(link) != IPX_FRAME_AUTO)
+		return;
+	if (!if_indextoname((unsigned)ipx_eth_link_ifindex(link), ifname))
+		strcpy(ifname, "IFACE");
+	cli_error(cmd, "%s heard no IPX frame of any type in %g s: frame=auto "
+		       "sent ethernet_ii and listened for ethernet_ii, 802.3, "
+		       "802.2 and snap",
+		  ifname, waited);
+	cli_error(cmd, "a LAN of another type answers nothing until the type "
+		       "is named: try --link eth:%s,frame=802.2 (NetWare "
+		       "3.12 and 4.x's default), frame=802.3 or frame=snap",
+		  ifname);
 }
 
 /* After this long without an answer a terminal is told what is going on. */

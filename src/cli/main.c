@@ -2,13 +2,17 @@
  * main.c - ipxlab's entry point: find the subcommand in the table and run
  * it. The command list in --help comes from the same table.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
 
 #include "cli.h"
-/* IPXLAB_VERSION and IPXLAB_COMMIT, written by the Makefile. */
+/* IPXLAB_VERSION, IPXLAB_COMMIT and IPXLAB_DOCDIR, written by the
+ * Makefile. */
 #include "version.h"
+
+const char cli_docs[] = IPXLAB_DOCDIR "/docs";
 
 const struct cli_cmd cli_commands[] = {
 	{ "hub", "[--port 213] [--bind ADDR] [options]",
@@ -50,8 +54,8 @@ const struct cli_cmd cli_commands[] = {
 	{ "sap", "[ADDR] [--type T] [options]",
 	  "the services the network advertises (SAP)", cmd_sap, help_sap },
 	{ "advertise", "TYPE NAME SOCKET [options]",
-	  "advertise a service with SAP until stopped", cmd_advertise,
-	  help_advertise },
+	  "announce a service of this node by SAP until stopped",
+	  cmd_advertise, help_advertise },
 	{ "diag", "[ADDR|--broadcast] [options]",
 	  "IPX diagnostics: what answers and with what", cmd_diag, help_diag },
 	{ "server", "--volume SYS=DIR [--volume NAME=DIR[,ro]]... [options]",
@@ -97,13 +101,18 @@ void cli_usage_line(FILE *out, const char *name)
 
 static void usage(FILE *out)
 {
+	int w = 0;	/* the command column: the longest name */
+
 	fprintf(out,
 		"ipxlab %s - the NetWare-era IPX LAN in user space\n\n"
 		"usage: ipxlab COMMAND [options]\n\n"
 		"commands:\n",
 		IPXLAB_VERSION);
 	for (const struct cli_cmd *c = cli_commands; c->name; c++)
-		fprintf(out, "  %-8s %s\n", c->name, c->summary);
+		if ((int)strlen(c->name) > w)
+			w = (int)strlen(c->name);
+	for (const struct cli_cmd *c = cli_commands; c->name; c++)
+		fprintf(out, "  %-*s  %s\n", w, c->name, c->summary);
 	fprintf(out, "\n'ipxlab COMMAND --help' describes each command.\n");
 }
 
@@ -117,7 +126,13 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
-		if (argc > 2 && (c = cli_find(argv[2]))) {
+		if (argc > 2 && !(c = cli_find(argv[2]))) {
+			fprintf(stderr, "ipxlab: unknown command '%s'\n\n",
+				argv[2]);
+			usage(stderr);
+			return CLI_USAGE;
+		}
+		if (argc > 2) {
 			cli_usage_line(stdout, c->name);
 			c->help(stdout);
 			return CLI_OK;
@@ -137,6 +152,7 @@ int main(int argc, char **argv)
 		return CLI_USAGE;
 	}
 	cli_current = c->name;
+	opterr = 0;	/* commands say what was wrong (cli_bad_option) */
 	return c->run(argc - 1, argv + 1);
 }
 

@@ -248,8 +248,9 @@ static void remove_client(struct ipx_hub *hub, struct client *c,
 	hub->nclients--;
 	hub->stats.leaves++;
 	addr_str(&c->addr, a, sizeof(a));
-	ipx_info("hub: leave %s node %s (%s, %zu clients)", a,
-		 ipx_node_format(c->node, n), why, hub->nclients);
+	ipx_info("hub: leave %s node %s (%s, %zu client%s)", a,
+		 ipx_node_format(c->node, n), why, hub->nclients,
+		 hub->nclients == 1 ? "" : "s");
 	ipx_debug("hub: %s had sent %llu datagrams and been sent %llu", a,
 		  (unsigned long long)c->rx_packets,
 		  (unsigned long long)c->tx_packets);
@@ -545,8 +546,9 @@ static void registration(struct ipx_hub *hub, const struct sockaddr_in *from)
 		hub->nclients++;
 		hub->stats.joins++;
 		addr_str(from, a, sizeof(a));
-		ipx_info("hub: join %s node %s (%zu clients)", a,
-			 ipx_node_format(node, n), hub->nclients);
+		ipx_info("hub: join %s node %s (%zu client%s)", a,
+			 ipx_node_format(node, n), hub->nclients,
+			 hub->nclients == 1 ? "" : "s");
 	}
 	touch(hub, c);
 	c->rx_packets++;

@@ -491,8 +491,8 @@ void ipx_analyze_print(const struct ipx_analyze *a, FILE *out)
 	for (int p = 0; p < IPX_ANALYZE_PROTO_COUNT; p++)
 		fprintf(out, " %s %llu", proto_names[p],
 			(unsigned long long)a->proto[p]);
-	fprintf(out, "\narrival gaps (ms), %llu gaps:\n",
-		(unsigned long long)ngaps);
+	fprintf(out, "\narrival gaps (ms), %llu gap%s:\n",
+		(unsigned long long)ngaps, ngaps == 1 ? "" : "s");
 	for (unsigned g = 0; g < IPX_ANALYZE_GAPS; g++)
 		fprintf(out, "  %-6s %8llu  %5.1f%%\n", gap_names[g],
 			(unsigned long long)a->gaps[g],

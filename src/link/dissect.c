@@ -93,7 +93,7 @@ static void put_rip(struct line *l, const uint8_t *d, size_t n)
 	put(l, " RIP %s", op == 1 ? "request" : op == 2 ? "response" : "op?");
 	if (op != 1 && op != 2)
 		put(l, " %u", op);
-	put(l, " %zu nets", (n - 2) / 8);
+	put(l, " %zu net%s", (n - 2) / 8, (n - 2) / 8 == 1 ? "" : "s");
 	if (n >= 10)
 		put(l, " (%08X hops %u ticks %u%s)", (unsigned)ipx_get32(d + 2),
 		    ipx_get16(d + 6), ipx_get16(d + 8), n >= 18 ? ", ..." : "");
@@ -117,7 +117,7 @@ static void put_sap(struct line *l, const uint8_t *d, size_t n)
 			put(l, " type %04X", ipx_get16(d + 2));
 		return;
 	}
-	put(l, " %zu services", (n - 2) / 64);
+	put(l, " %zu service%s", (n - 2) / 64, (n - 2) / 64 == 1 ? "" : "s");
 	if (n >= 2 + 64) {
 		char name[49];
 		size_t k;

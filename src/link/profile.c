@@ -386,16 +386,22 @@ static int parse_line(char *line, struct ipx_profile *p, unsigned *seen,
 		(*seen)++;
 		return IPX_OK;
 	}
-	return fail(msg, msglen,
-		    "unknown setting '%s' (see docs/links.md, Link profiles)",
-		    key);
+	char known[256] = "base, name";
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		size_t n = strlen(known);
+
+		snprintf(known + n, sizeof(known) - n, ", %s", keys[i].name);
+	}
+	return fail(msg, msglen, "unknown setting '%s' (one of %s)", key,
+		    known);
 }
 
 int ipx_profile_parse(const char *text, size_t len, const char *file,
 		      struct ipx_profile *out, char *err, size_t errlen)
 {
 	struct ipx_profile p = { .queue = 64 * KIB };
-	char line[256], msg[200];
+	char line[256], msg[320];
 	unsigned lineno = 0, seen = 0;
 	size_t pos = 0;
 	int rc;

@@ -41,7 +41,7 @@ refused --link hub:127.0.0.1,net=5 --agents a,b "a hub takes no options"
 refused --link eth:eth0 "needs --agents S,R: on Ethernet the agents run on the other machines"
 refused --hub 127.0.0.1:1 --link eth:eth0 --agents a,b "give one of them"
 refused --hub 127.0.0.1:1 --link hub:127.0.0.1:2 "give one of them"
-refused --frobnicate "unknown option '--frobnicate'"
+refused --frobnicate "ipxlab bench protocols: unrecognized option '--frobnicate'"
 refused extra "unexpected argument 'extra'"
 out=$("$BIN" bench protocols --help); rc=$?
 [ $rc = 0 ] && grep -q -- "--pin P" <<<"$out" && grep -q -- "--agents S,R" <<<"$out" &&

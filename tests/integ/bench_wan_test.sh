@@ -47,7 +47,7 @@ refused --sim --seed x "--seed must be a whole number"
 refused --sim --profile eth11 "--profile: no profile named 'eth11'"
 refused --sim --repeat 51 "--repeat must be a whole number from 1 to 50"
 refused --json --csv "--json and --csv exclude each other"
-refused --frobnicate "unknown option '--frobnicate'"
+refused --frobnicate "ipxlab bench wan: unrecognized option '--frobnicate'"
 refused extra "unexpected argument 'extra'"
 out=$("$BIN" bench wan --help); rc=$?
 [ $rc = 0 ] && grep -q -- "--max-stations N" <<<"$out" && grep -q -- "--wan-profile" <<<"$out" && grep -q -- "--repeat N" <<<"$out" &&

@@ -19,6 +19,46 @@ for c in hub listen send ping config demo bench; do
 done
 [ $ok = 1 ] && pass "help lists every command and each has --help" || fail "help lists every command and each has --help"
 "$BIN" frobnicate >/dev/null 2>&1; [ $? = 2 ] && pass "unknown command exits 2" || fail "unknown command exits 2"
+"$BIN" help nope >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc = 2 ] && grep -q "unknown command 'nope'" "$TMP/e" &&
+	pass "help for an unknown command exits 2 and says so" || fail "help for an unknown command exits 2 and says so" "rc=$rc $(cat "$TMP/e")"
+out=$("$BIN" --help)
+grep -Eq '^  advertise  +[a-z]' <<<"$out" && ! grep -q 'advertise  *advertise' <<<"$out" &&
+	pass "the command list keeps a column after the longest name (advertise) and does not repeat it" ||
+	fail "the command list keeps a column after the longest name (advertise) and does not repeat it" "$(grep advertise <<<"$out")"
+# A bad option: getopt's words, naming the command (opterr is 0; each
+# command says it), exit 2, the usage line; for every command.
+bad=
+for c in $(sed -n '/^commands:/,/^$/s/^  \([a-z][a-z0-9]*\) .*/\1/p' <<<"$out"); do
+	case $c in
+	bench) continue ;;	# (each verb's, below)
+	spx) pre=(spx listen) ;;
+	netbios) pre=(netbios add X) ;;
+	*) pre=("$c") ;;
+	esac
+	timeout 5 "$BIN" "${pre[@]}" --frob </dev/null >/dev/null 2>"$TMP/e"; rc=$?
+	{ [ $rc = 2 ] && [ "$(head -1 "$TMP/e")" = "ipxlab $c: unrecognized option '--frob'" ] &&
+		grep -q "^usage: ipxlab $c" "$TMP/e"; } || bad+=" $c(rc=$rc: $(head -1 "$TMP/e"))"
+	timeout 5 "$BIN" "${pre[@]}" -Z </dev/null >/dev/null 2>"$TMP/e"; rc=$?
+	{ [ $rc = 2 ] && [ "$(head -1 "$TMP/e")" = "ipxlab $c: invalid option -- 'Z'" ]; } ||
+		bad+=" $c-Z(rc=$rc: $(head -1 "$TMP/e"))"
+done
+for v in $("$BIN" help bench | head -1 | sed 's/^usage: ipxlab bench//' | grep -oE '[a-z]+' | grep -vx options); do
+	timeout 5 "$BIN" bench "$v" --frob </dev/null >/dev/null 2>"$TMP/e"; rc=$?
+	{ [ $rc = 2 ] && [ "$(head -1 "$TMP/e")" = "ipxlab bench $v: unrecognized option '--frob'" ]; } ||
+		bad+=" bench-$v(rc=$rc: $(head -1 "$TMP/e"))"
+done
+[ -z "$bad" ] && pass "every command refuses a bad option as 'ipxlab CMD: ...'" ||
+	fail "every command refuses a bad option as 'ipxlab CMD: ...'" "$bad"
+err=$("$BIN" hub --port 2>&1); rc=$?
+[ $rc = 2 ] && [ "$(head -1 <<<"$err")" = "ipxlab hub: option '--port' requires an argument" ] &&
+	pass "a missing option value is named with the command" || fail "a missing option value is named with the command" "rc=$rc $err"
+err=$("$BIN" ping -c 2>&1); rc=$?
+[ $rc = 2 ] && [ "$(head -1 <<<"$err")" = "ipxlab ping: option requires an argument -- 'c'" ] &&
+	pass "a missing short option value is named with the command" || fail "a missing short option value is named with the command" "rc=$rc $err"
+err=$("$BIN" stack --s 2>&1); rc=$?
+[ $rc = 2 ] && [ "$(head -1 <<<"$err")" = "ipxlab stack: option '--s' is ambiguous" ] &&
+	pass "an ambiguous abbreviation is named" || fail "an ambiguous abbreviation is named" "rc=$rc $err"
 
 # --- configuration -----------------------------------------------------------
 printf 'IPX SOCKETS = 40\nnetbios internet = on\n' >"$TMP/good.cfg"
@@ -45,6 +85,10 @@ err=$("$BIN" listen --config "$TMP/bad.cfg" --hub 127.0.0.1:9 --wait 5 2>&1); rc
 "$BIN" hub --bind 1.2.3 >/dev/null 2>"$TMP/e"; rc=$?
 [ $rc = 2 ] && grep -q "IPv4 address" "$TMP/e" && pass "hub refuses a bad --bind" || fail "hub refuses a bad --bind"
 "$BIN" hub --port 70000 >/dev/null 2>"$TMP/e"; [ $? = 2 ] && pass "hub refuses a bad --port" || fail "hub refuses a bad --port"
+"$BIN" bridge foo:1 hub:127.0.0.1:9 >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc = 2 ] && grep -q "side A: 'foo:1': unknown kind 'foo' (hub:\[ADDR:\]PORT, tunnel:HOST\[:PORT\] or eth:IFACE)" "$TMP/e" &&
+	pass "bridge refuses an unknown side kind, naming all three (tunnel too)" ||
+	fail "bridge refuses an unknown side kind, naming all three (tunnel too)" "rc=$rc $(cat "$TMP/e")"
 "$BIN" listen zz --hub 127.0.0.1:9 >/dev/null 2>"$TMP/e"; [ $? = 2 ] && pass "listen refuses a bad socket" || fail "listen refuses a bad socket"
 "$BIN" listen --hub "127.0.0.1:99999" >/dev/null 2>"$TMP/e"; rc=$?
 [ $rc = 2 ] && grep -q "port must be" "$TMP/e" && pass "a bad --hub port is refused" || fail "a bad --hub port is refused" "$(cat "$TMP/e")"
@@ -54,6 +98,14 @@ start=$SECONDS
 "$BIN" listen --hub 127.0.0.1:$P0 --wait 0.6 >/dev/null 2>"$TMP/e"; rc=$?
 [ $rc = 1 ] && grep -q "no answer from an IPX tunnel server at 127.0.0.1:$P0" "$TMP/e" && [ $((SECONDS - start)) -le 5 ] &&
 	pass "no hub: clear error within the wait" || fail "no hub: clear error within the wait" "rc=$rc $(cat "$TMP/e")"
+
+# A hub that is a segment of a link profile says which at start.
+P1=$(free_port)
+timeout 10 "$BIN" hub --bind 127.0.0.1 --port "$P1" --profile eth10 2>"$TMP/phub.log" & PIDS+=($!); PH=$!
+wait_for "$TMP/phub.log" "listening on 127.0.0.1:$P1"
+sleep 0.1; kill $PH 2>/dev/null; wait $PH 2>/dev/null
+grep -q "^hub: one segment of profile eth10: 10 Mbit/s$" "$TMP/phub.log" &&
+	pass "hub --profile eth10 names its profile at start" || fail "hub --profile eth10 names its profile at start" "$(cat "$TMP/phub.log")"
 
 # --- a live network ------------------------------------------------------------
 P=$(free_port)
@@ -107,12 +159,26 @@ wait_for "$TMP/hub.log" "idle timeout" 40 && pass "silent clients leave after th
 kill -USR1 $HUB; sleep 0.3
 grep -q "^keepalives [1-9]" "$TMP/hub.log" && grep -q "^unicasts [1-9]" "$TMP/hub.log" && grep -q "^drop_forged_source 0" "$TMP/hub.log" &&
 	pass "SIGUSR1 prints the hub's counters" || fail "SIGUSR1 prints the hub's counters" "$(tail -20 "$TMP/hub.log")"
+# One node, one request: the summary's counts in the singular.
+"$BIN" listen --hub 127.0.0.1:$P -t 10 >/dev/null 2>"$TMP/l3.err" & PIDS+=($!); L3=$!
+wait_for "$TMP/l3.err" "listening on"
+out=$("$BIN" ping --hub 127.0.0.1:$P -c 1 -W 0.5 2>&1); rc=$?
+kill $L3 2>/dev/null; wait $L3 2>/dev/null
+[ $rc = 0 ] && grep -q "^1 request, 1 reply from 1 node, rtt" <<<"$out" &&
+	pass "ping's summary says 1 request, 1 reply from 1 node" || fail "ping's summary says 1 request, 1 reply from 1 node" "$out"
 kill $HUB; wait $HUB 2>/dev/null
 grep -q "hub: stopping" "$TMP/hub.log" && pass "hub stops cleanly on SIGTERM" || fail "hub stops cleanly on SIGTERM"
 
 # The demo works end to end.
 out=$(timeout 20 "$BIN" demo -c 3); rc=$?
 [ $rc = 0 ] && grep -q "3 of 3 datagrams echoed" <<<"$out" && pass "demo exchanges datagrams" || fail "demo exchanges datagrams" "$out"
+out=$(timeout 60 "$BIN" bench copy --sim -n 1 -q 2>&1); rc=$?
+out2=$(timeout 60 "$BIN" bench arrival --sim -n 1 --stations 1 -q 2>&1); rc2=$?
+[ $rc = 0 ] && [ $rc2 = 0 ] && grep -q "1 consecutive copy per size$" <<<"$out" && grep -q "at once, 1 transfer$" <<<"$out2" &&
+	pass "bench copy and arrival name one copy and one transfer in the singular" ||
+	fail "bench copy and arrival name one copy and one transfer in the singular" "rc=$rc $(head -1 <<<"$out")" "rc=$rc2 $(head -1 <<<"$out2")"
+out=$(timeout 20 "$BIN" demo -c 1); rc=$?
+[ $rc = 0 ] && grep -q "^1 of 1 datagram echoed" <<<"$out" && pass "demo counts one datagram in the singular" || fail "demo counts one datagram in the singular" "$out"
 
 # The benchmark runs and reports its ratio (a smoke test: no speed target).
 out=$(timeout 60 "$BIN" bench hub -s 0.3 -w 0.1 -r 1 --json 2>&1); rc=$?

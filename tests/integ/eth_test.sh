@@ -5,7 +5,9 @@
 #  - `ipxlab listen`/`send --link eth:IFACE,frame=T` exchange a broadcast
 #    and a unicast in each frame type (Ethernet_II, 802.3, 802.2, SNAP);
 #  - a listener with frame=auto learns the type a SNAP sender uses, logs
-#    it, and answers that sender's Novell ping in SNAP;
+#    it, and answers that sender's Novell ping in SNAP; a client with
+#    frame=auto that hears nothing from a LAN of 802.2 stations finds no
+#    server and says to name frame=802.2 (which finds it);
 #  - `ipxlab hub --bridge`: a tunnel client (an ipxlab node speaking the
 #    DOSBox protocol) and an Ethernet node exchange unicasts and broadcasts
 #    both ways, with the hub's frame type set, and learnt (--frame auto);
@@ -98,6 +100,35 @@ else
 	fail "auto: answers a SNAP-only station's ping in SNAP" "$TMP/auto-ping.out"
 fi
 PCAPS+=("$TMP/auto.pcap")
+
+# A client with frame=auto on a LAN of 802.2 stations that speak only when
+# asked: it hears no IPX frame, finds no server, and says which types it
+# tried and which to name; frame=802.2 finds the server.
+"${A[@]}" timeout -k 2 20 "$BIN" advertise 4 FS802 451 --link "eth:$VA,frame=802.2" \
+	>/dev/null 2>"$TMP/adv.err" &
+PIDS+=($!)
+ADV=$!
+wait_for "$TMP/adv.err" 'advertis' 50
+sleep 0.3	# (its first broadcast is over)
+"${B[@]}" timeout -k 2 10 "$BIN" slist --link "eth:$VB,frame=auto" -W 1 >"$TMP/sl-auto.out" 2>"$TMP/sl-auto.err"
+rc=$?
+if [ $rc = 1 ] && grep -q "No file servers found" "$TMP/sl-auto.out" &&
+	grep -q "ipxlab slist: $VB heard no IPX frame of any type in 1 s: frame=auto sent ethernet_ii and listened for ethernet_ii, 802.3, 802.2 and snap" "$TMP/sl-auto.err" &&
+	grep -q "try --link eth:$VB,frame=802.2" "$TMP/sl-auto.err"; then
+	pass "auto: finding no server on a silent 802.2 LAN, says which types it tried and to name frame=802.2"
+else
+	fail "auto: finding no server on a silent 802.2 LAN, says which types it tried and to name frame=802.2" \
+		"rc=$rc" "$TMP/sl-auto.out" "$TMP/sl-auto.err" "$TMP/adv.err"
+fi
+"${B[@]}" timeout -k 2 10 "$BIN" slist --link "eth:$VB,frame=802.2" -W 1 >"$TMP/sl-822.out" 2>"$TMP/sl-822.err"
+rc=$?
+if [ $rc = 0 ] && grep -q "^FS802 " "$TMP/sl-822.out" && ! grep -q 'heard no IPX frame' "$TMP/sl-822.err"; then
+	pass "auto: the same server found with frame=802.2 (and no hint)"
+else
+	fail "auto: the same server found with frame=802.2 (and no hint)" "rc=$rc" "$TMP/sl-822.out" "$TMP/sl-822.err"
+fi
+kill "$ADV" 2>/dev/null
+wait "$ADV" 2>/dev/null
 
 # --- the bridging hub ---------------------------------------------------------
 bridge_run() { # NAME HUB-FRAME LAN-FRAME

@@ -12,7 +12,7 @@
 . "$(dirname "$0")/../lib.sh"
 use_build "${1:-}"
 need_exe "$BIN"
-need_cmd make man groff systemd-analyze dpkg-deb dpkg-shlibdeps pkg-config
+need_cmd make man groff systemd-analyze dpkg-deb dpkg-shlibdeps pkg-config g++
 make_tmp install
 cd "$REPO" || exit 1
 
@@ -74,7 +74,7 @@ PIDS+=($hub_pid)
 PIDS+=($!)
 wait_for "$TMP/listen.err" 'listening on' 50
 out=$("$IBIN" ping --hub "127.0.0.1:$port" -c 2 -i 0.2 -W 0.3 2>&1)
-grep -Eq 'replies from [1-9][0-9]* nodes' <<<"$out"
+grep -Eq 'replies from (1 node|[2-9][0-9]* nodes)' <<<"$out"
 check "the installed hub (the unit's command line) relays, and ping gets an answer through it" $? \
 	"ExecStart: ${argv[*]} ${opts[*]}" "$out" "$TMP/hub.err" "$TMP/listen.err"
 # systemctl reload runs ExecReload: the hub prints its counters.
@@ -82,6 +82,44 @@ reload=$(sed -n 's/^ExecReload=//p' "$UNITS/ipxlab-hub@.service")
 read -r -a rargv <<<"${reload//\$MAINPID/$hub_pid}"
 "${rargv[@]}" && wait_for "$TMP/hub.err" '^unicasts [0-9]+' 30
 check "the unit's ExecReload ($reload) makes the hub print its counters" $? "$TMP/hub.err"
+
+# cited_docs BIN PAGES...: every *.md file the help texts of BIN (the
+# command list, each command's, each benchmark's) and the page sources
+# PAGES cite, one a line
+cited_docs() {
+	local bin=$1 c v
+	shift
+	{
+		"$bin" --help
+		for c in $("$bin" --help | sed -n '/^commands:/,/^$/s/^  \([a-z][a-z0-9]*\) .*/\1/p'); do
+			"$bin" "$c" --help
+		done
+		for v in $("$bin" help bench | head -1 | sed 's/^usage: ipxlab bench//' | grep -oE '[a-z]+' | grep -vx options); do
+			"$bin" bench "$v" --help
+		done
+		[ $# = 0 ] || zcat -f "$@"
+	} 2>/dev/null | grep -oE '[^][ ()`"'"'"'<>]+\.md\b' | sort -u
+}
+# missing_docs ROOT BIN PAGES...: the cited documents not installed under ROOT
+missing_docs() {
+	local root=$1 d
+	shift
+	for d in $(cited_docs "$@"); do
+		[[ $d == /* ]] && [ -f "$root$d" ] || printf ' %s' "$d"
+	done
+}
+n=$(cited_docs "$IBIN" "$PFX"/share/man/man*/* | wc -l)
+miss=$(missing_docs "$DEST" "$IBIN" "$PFX"/share/man/man*/*)
+[ "$n" -ge 3 ] && [ -z "$miss" ]
+check "every document help and the pages cite is installed there ($n cited)" $? "not installed:$miss"
+
+# The installed README speaks of no command of the table as still coming.
+coming=
+for c in "${CMDS[@]}"; do
+	grep -Eq "ipxlab $c\b[^.]*(being added|not yet|to come)" "$PFX/share/doc/ipxlab/README.md" && coming+=" $c"
+done
+[ -z "$coming" ]
+check "the README calls no command it ships 'being added'" $? "still coming:$coming"
 
 # Every option an example options file uses is one the command has.
 for ex in "$PFX"/share/doc/ipxlab/examples/*.conf; do
@@ -112,6 +150,20 @@ for p in "${pages[@]}"; do
 done
 [ -z "$bad" ]
 check "man (and groff -ww) render all ${#pages[@]} pages without a warning" $? "$bad"
+
+# A command's page is left-adjusted (justified, a long list of verbs or a
+# path spread the line before it into wide gaps): no synopsis has a gap,
+# no line two (an option's tag and its text are one).
+gaps=
+for p in "$MAN"/man1/*.1; do
+	syn=$(MANWIDTH=80 LC_ALL=C man -l "$p" 2>/dev/null | sed -n '/^SYNOPSIS/,/^[A-Z]/p' | sed '1d;$d')
+	grep -Eq '[^ ]   +[^ ]' <<<"$syn" && gaps+="$(basename "$p"): $syn"$'\n'
+	[ "${p##*/}" = ipxlab.1 ] && continue	# (prose of its own, justified)
+	wide=$(MANWIDTH=80 LC_ALL=C man -l "$p" 2>/dev/null | sed '1d;$d' | grep -E '[^ ]  +[^ ].*[^ ]  +[^ ]')
+	[ -n "$wide" ] && gaps+="$(basename "$p"): $wide"$'\n'
+done
+[ -z "$gaps" ]
+check "no synopsis, and no line of a command's page, has wide gaps between its words" $? "$gaps"
 
 # page_text PAGE: its rendered text as one line, blanks squeezed
 page_text() { MANWIDTH=80 LC_ALL=C man -l "$1" 2>/dev/null | tr -s ' \n' '  '; }
@@ -171,6 +223,44 @@ check "it completes a command's verbs (spx: $got)" $? "$got"
 got=$(complete_words ipxlab bench hub --w)
 [ "$got" = "--warmup --window " ]
 check "it completes a benchmark's own options (bench hub --w: $got)" $? "$got"
+got=$(complete_words ipxlab bench battery --na)
+[ -z "${got// /}" ]
+check "it offers a benchmark no option it refuses (bench battery --na: '$got')" $? "$got"
+got=$(complete_words ipxlab hub --profile e)
+[ "$got" = "eth10 " ]
+check "it completes a profile name after --profile (hub --profile e: $got)" $? "$got"
+got=$(complete_words ipxlab bench battery --profile tr)
+[ "$got" = "tr16 tr4 " ]
+check "it completes a profile name after a benchmark's --profile (tr: $got)" $? "$got"
+got=$(complete_words ipxlab bridge --profile "$TMP/ins")
+[ "$got" = "$TMP/install.out " ]
+check "it completes a profile file after --profile" $? "$got"
+got=$(complete_words ipxlab profile i)
+[ "$got" = "include isn " ]
+check "it completes profile's argument with names and files (profile i: $got)" $? "$got"
+# Every option offered is one the command takes: given with a value of
+# its kind, then --help, it is not refused as unknown (each command's
+# option loop stops at --help).
+refused=
+for key in "${CMDS[@]}" $("$IBIN" help bench | head -1 | sed 's/^usage: ipxlab bench//' |
+	grep -oE '[a-z]+' | grep -vx options | sed 's/^/bench:/'); do
+	key=${key/:/ }
+	case $key in spx) pre=(spx listen) ;; netbios) pre=(netbios add X) ;; *) read -r -a pre <<<"$key" ;; esac
+	for o in $(bash --norc --noprofile -c '. "$1"; _ipxlab_opts "$2"' x "$COMP" "$key"); do
+		kind=$(bash --norc --noprofile -c '. "$1"; _ipxlab_kind "$2" "$3"' x "$COMP" "$key" "$o")
+		case $kind in
+		'') val=() ;;
+		file) val=(/dev/null) ;;
+		profile) val=(eth10) ;;
+		iface) val=(lo) ;;
+		*) val=(1) ;;
+		esac
+		timeout 5 "$IBIN" "${pre[@]}" "$o" "${val[@]}" --help </dev/null >/dev/null 2>"$TMP/opt.err"
+		grep -Eq "unknown option|unrecognized option|invalid option" "$TMP/opt.err" && refused+=" [$key $o]"
+	done
+done
+[ -z "$refused" ]
+check "every option the completion offers, the command takes" $? "refused:$refused"
 got=$(complete_words ipxlab listen --pcap "$TMP/ins")
 [ "$got" = "$TMP/install.out " ]
 check "it completes a file after an option that takes one" $? "$got"
@@ -235,6 +325,36 @@ ${CC:-cc} -std=c11 -o "$TMP/use" "$TMP/use.c" $flags "${san[@]}" \
 check "a C program builds against the installed library with pkg-config ($flags)" $? \
 	"$TMP/pc.err" "$TMP/cc.out" "output: ${out:-}"
 
+# A C++ program: every installed header included, functions of the
+# library called (they link only if the headers declare them extern "C").
+{
+	for h in "$PFX"/include/ipxlab/*.h; do printf '#include <ipxlab/%s>\n' "${h##*/}"; done
+	cat <<'EOF'
+#include <cstdio>
+int main()
+{
+	struct ipx_config cfg;
+	struct ipx_addr a;
+
+	ipx_config_defaults(&cfg);
+	if (ipx_addr_parse("00000001:FFFFFFFFFFFF:4545", &a) != 0)
+		return 1;
+	std::printf("%u %u %s\n", cfg.ipx_sockets, (unsigned)a.socket, ipx_strerror(IPX_ENOMEM));
+	return 0;
+}
+EOF
+} >"$TMP/use.cpp"
+out=
+# shellcheck disable=SC2086  # (pkg-config's flags are words)
+${CXX:-g++} -std=c++17 -o "$TMP/usecpp" "$TMP/use.cpp" $flags "${san[@]}" \
+	>"$TMP/cxx.out" 2>&1 && out=$("$TMP/usecpp")
+[ "${out:-}" = "20 17733 out of memory" ]
+check "a C++ program including every header links against the installed library" $? \
+	"$TMP/cxx.out" "output: ${out:-}"
+nog=$(grep -L 'extern "C"' "$PFX"/include/ipxlab/*.h)
+[ -z "$nog" ]
+check "every installed header has extern \"C\" guards" $? "without: $nog"
+
 # ---- uninstall ----
 "${M[@]}" DESTDIR="$DEST" uninstall >"$TMP/uninstall.out" 2>&1
 left=$(find "$DEST" -type f -o -type l)
@@ -270,6 +390,11 @@ DPKG=(dpkg --root="$R" --force-not-root --force-script-chrootless --log=/dev/nul
 "${DPKG[@]}" --force-depends -i "$REPO/$deb" >"$TMP/dpkg-i.out" 2>&1 &&
 	"${DPKG[@]}" -s ipxlab 2>&1 | grep -q '^Status: install ok installed'
 check "the package installs into a scratch root" $? "$TMP/dpkg-i.out"
+miss=$(missing_docs "$R" "$R/usr/bin/ipxlab" "$R"/usr/share/man/man*/*)
+n=$(cited_docs "$R/usr/bin/ipxlab" | grep -c '^/usr/share/doc/ipxlab/docs/')
+[ "$n" -ge 3 ] && [ -z "$miss" ]
+check "the package installs every document its help and pages cite ($n in /usr/share/doc/ipxlab/docs)" $? \
+	"not installed:$miss"
 out=$("$R/usr/bin/ipxlab" --version)
 [[ $out == "ipxlab ${VER% *} (commit ${VER#* }"* ]]
 check "the packaged binary names its commit ($out)" $? "$out"
@@ -305,6 +430,9 @@ if git -C "$REPO" rev-parse --git-dir >/dev/null 2>&1; then
 	tarball=$("${M[@]}" dist 2>"$TMP/dist.err" | tail -1)
 	mkdir -p "$TMP/src"
 	tar -xzf "$REPO/$tarball" -C "$TMP/src" 2>>"$TMP/dist.err"
+	left=$(tar -tzf "$REPO/$tarball" | grep -E '\.(pid|log)$')
+	[ -z "$left" ]
+	check "the tarball holds no leftovers of a run (pid files, logs)" $? "$left"
 	top=$TMP/src/ipxlab-${VER% *}
 	env -u SANITIZE -u BUILD make -s --no-print-directory -C "$top" build/gen/version.h >>"$TMP/dist.err" 2>&1
 	grep -q "IPXLAB_COMMIT \"$head\"" "$top/build/gen/version.h" 2>/dev/null

@@ -87,6 +87,14 @@ n rmdir SYS:DOCS 2>"$TMP/rmdir.err"; rc=$?
 n rm 'DOCS/*.*' && n rmdir DOCS && [ ! -e "$TMP/sys/DOCS" ] && pass "rm with wildcards and rmdir" || fail "rm with wildcards and rmdir"
 n get 'F10*.BIN' "$TMP/out" 2>"$TMP/getw.err" && cmp -s "$TMP/f10752" "$TMP/out/F10752.BIN" &&
 	pass "get with a wildcard" || fail "get with a wildcard" "$TMP/getw.err"
+# A directory given with its slash: one slash in the paths written and named.
+n get 'F10*.BIN' "$TMP/out2/" 2>"$TMP/getw2.err"; rc=$?
+mkdir -p "$TMP/out3"
+n get 'F10*.BIN' "$TMP/out3/" 2>>"$TMP/getw2.err" && n get F1024.BIN "$TMP/out3/" 2>>"$TMP/getw2.err"
+[ $rc = 1 ] && has "$TMP/getw2.err" "cannot write $TMP/out2/F10752.BIN:" && ! has "$TMP/getw2.err" '//' &&
+	cmp -s "$TMP/f10752" "$TMP/out3/F10752.BIN" && [ -f "$TMP/out3/F1024.BIN" ] &&
+	pass "get into DIR/ joins one slash (in the files and the messages)" ||
+	fail "get into DIR/ joins one slash (in the files and the messages)" "rc=$rc" "$TMP/getw2.err"
 n get NOSUCH.BIN "$TMP/out/x" 2>"$TMP/nf.err"; rc=$?
 [ $rc = 1 ] && has "$TMP/nf.err" "FAILURE" && pass "get of a missing file exits 1 naming the code" || fail "get of a missing file exits 1" "rc=$rc" "$TMP/nf.err"
 

@@ -233,11 +233,11 @@ static void summaries(void **state)
 	len = make(pkt, a, a, 5, 0x4545, disc, 5);
 	expect(pkt, len, "SPX short (5 bytes)");
 	len = make(pkt, a, a, 1, IPX_SOCK_RIP, rip, sizeof(rip));
-	expect(pkt, len, "RIP response 1 nets (0000AA01 hops 1 ticks 2)");
+	expect(pkt, len, "RIP response 1 net (0000AA01 hops 1 ticks 2)");
 	len = make(pkt, a, a, 4, IPX_SOCK_SAP, sapq, sizeof(sapq));
 	expect(pkt, len, "SAP general query type 0004");
 	len = make(pkt, a, a, 4, IPX_SOCK_SAP, sap, sizeof(sap));
-	expect(pkt, len, "SAP general response 1 services (0004 FS hops 0)");
+	expect(pkt, len, "SAP general response 1 service (0004 FS hops 0)");
 	nb[33] = 3;
 	memcpy(nb + 34, "ALICE           ", 16);
 	len = make(pkt, ipx_node_broadcast, a, 20, IPX_SOCK_NETBIOS, nb,

@@ -375,7 +375,7 @@ static void profile_file_parses(void **state)
 static void expect_error(const char *text, const char *msg)
 {
 	struct ipx_profile p;
-	char err[256] = "";
+	char err[512] = "";
 
 	assert_int_equal(parse(text, &p, err, sizeof(err)), IPX_ECONFIG);
 	if (!strstr(err, msg)) {
@@ -389,6 +389,9 @@ static void bad_profiles_say_where(void **state)
 	(void)state;
 	expect_error("base eth10\nrate fast\n", "my.profile:2: rate must be a bit rate");
 	expect_error("base eth10\n\n\nspeed 10M\n", "my.profile:4: unknown setting 'speed'");
+	/* The message lists the settings (it cites no file a user may lack). */
+	expect_error("speed 10M\n", "unknown setting 'speed' (one of base, name, rate, header,");
+	expect_error("speed 10M\n", ", release, hold)");
 	expect_error("rate 10M\nbase eth10\n", "my.profile:2: 'base' must come before");
 	expect_error("base eth11\n", "my.profile:1: no profile named 'eth11'");
 	expect_error("base eth10\ndelay 5\n", "my.profile:2: delay must be a time");
