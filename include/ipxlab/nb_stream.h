@@ -20,6 +20,10 @@
 
 #include "ipxlab/netbios.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct nb_stream_io {
 	/* Our input, up to 'n' bytes into 'buf': the count (> 0), 0 at its
 	 * end, -1 when there is none yet (then call nb_stream_input() when
@@ -70,5 +74,9 @@ const char *nb_stream_strerror(int result);
 /* After done(), or after nb_close() (which lets pending commands go
  * without their POST: after nb_stream_abort() they are still to come). */
 void nb_stream_free(struct nb_stream *s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
