@@ -107,7 +107,7 @@ static double op_seconds(const struct battery *t, enum ipx_bn_op op)
 /* ---- printing ---- */
 
 struct row {
-	double mean, min, max, total, wire_kbs;
+	double mean, min, max, total, wire_kB_per_s;
 	uint64_t ops, misses;
 };
 
@@ -121,14 +121,14 @@ static void summarize(const struct sta *r, unsigned n, struct row *out)
 		out->total += pps;
 		out->min = pps < out->min ? pps : out->min;
 		out->max = pps > out->max ? pps : out->max;
-		out->wire_kbs += r[i].seconds > 0 ? r[i].bytes / 1024.0 /
+		out->wire_kB_per_s += r[i].seconds > 0 ? r[i].bytes / 1000.0 /
 							    r[i].seconds
 						  : 0;
 		out->ops += r[i].ops;
 		out->misses += r[i].misses;
 	}
 	out->mean = n ? out->total / n : 0;
-	out->wire_kbs = n ? out->wire_kbs / n : 0;
+	out->wire_kB_per_s = n ? out->wire_kB_per_s / n : 0;
 	if (!n)
 		out->min = 0;
 }
@@ -139,6 +139,7 @@ struct rows {
 	struct row med;
 	struct ipx_stat_summary mean, peak;
 	bool wire;		/* the analyzer's figures exist */
+	bool short_span;	/* a run shorter than the 1 s window */
 	uint64_t ops, misses;	/* summed over the repeats */
 };
 
@@ -160,9 +161,10 @@ static void summarize_repeats(const struct battery *t, size_t set, int op,
 		min[k] = w.min;
 		max[k] = w.max;
 		total[k] = w.total;
-		kbs[k] = w.wire_kbs;
-		peak[k] = wire_of(t, set, op, k)->peak_kbs;
+		kbs[k] = w.wire_kB_per_s;
+		peak[k] = wire_of(t, set, op, k)->peak_kB_per_s;
 		out->wire &= wire_of(t, set, op, k)->valid;
+		out->short_span |= wire_of(t, set, op, k)->short_span;
 		out->ops += w.ops;
 		out->misses += w.misses;
 	}
@@ -170,7 +172,7 @@ static void summarize_repeats(const struct battery *t, size_t set, int op,
 	out->med.min = ipx_stat_median(min, n);
 	out->med.max = ipx_stat_median(max, n);
 	out->med.total = ipx_stat_median(total, n);
-	out->med.wire_kbs = ipx_stat_median(kbs, n);
+	out->med.wire_kB_per_s = ipx_stat_median(kbs, n);
 	ipx_stat_summarize(mean, n, &out->mean);
 	ipx_stat_summarize(peak, n, &out->peak);
 }
@@ -215,10 +217,10 @@ static void print_table(const struct battery *t)
 		       "repeats where shown\n",
 		       t->b.repeat);
 	printf("%-38s %3s %9s %9s %9s %10s %9s %9s  %s\n", "", "",
-	       "ops/s per", "", "", "total", "link KB/s", "analyzer",
-	       "1990 peak KB/s");
+	       "ops/s per", "", "", "total", "link kB/s", "analyzer",
+	       "1990 peak Kbyte/s");
 	printf("%-38s %3s %9s %9s %9s %10s %9s %9s  %s\n", "test", "ws",
-	       "ws mean", "min", "max", "ops/s", "per ws", "peak KB/s",
+	       "ws mean", "min", "max", "ops/s", "per ws", "peak kB/s",
 	       "local | bridged");
 	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++) {
 		if (!t->only[op])
@@ -232,8 +234,10 @@ static void print_table(const struct battery *t)
 			printf("%-38s %3u %9.0f %9.0f %9.0f %10.0f %9.1f ",
 			       s ? "" : ipx_bn_op_title(op), t->sets[s],
 			       r.med.mean, r.med.min, r.med.max, r.med.total,
-			       r.med.wire_kbs);
-			if (r.wire)
+			       r.med.wire_kB_per_s);
+			if (r.wire && r.short_span)
+				printf("%8.1f*  ", r.peak.median);
+			else if (r.wire)
 				printf("%9.1f  ", r.peak.median);
 			else
 				printf("%9s  ", "-");
@@ -254,11 +258,13 @@ static void print_table(const struct battery *t)
 			printf("\n");
 		}
 	}
-	printf("Per-test seconds: %.1f (searches %.1f). Link KB/s: IPX bytes "
+	printf("Per-test seconds: %.1f (searches %.1f). Link kB/s (kB = 1000 bytes): IPX bytes "
 	       "the workstation's link sent and received, mean over the "
-	       "test. Analyzer peak: the busiest whole second %s, as the "
-	       "1990 analyzer saw the LAN; 1990 figures are for one "
-	       "workstation only.\n",
+	       "test. Analyzer peak: the busiest 1 s window %s, as the "
+	       "1990 analyzer saw the LAN (a test shorter than the window, "
+	       "marked *, over its whole span instead; never below the "
+	       "mean); 1990 figures are for one workstation only, in the "
+	       "note's Kbyte (it does not say 1000 or 1024 bytes).\n",
 	       op_seconds(t, IPX_BN_LOCK), op_seconds(t, IPX_BN_DIR_SEARCH),
 	       t->b.sim ? "of simulated time on the workstations' segment "
 			  "(every frame once, as the profile's wire bytes)"
@@ -319,10 +325,11 @@ static void print_wire_json(const struct fsbench_wire *w)
 	printf("{\"source\":");
 	fsbench_json_str(stdout, w->source ? w->source : "");
 	printf(",\"packets\":%llu,\"bytes\":%llu,\"seconds\":%.6f,"
-	       "\"peak_kbytes_per_s\":%.3f,\"mean_kbytes_per_s\":%.3f,"
-	       "\"gaps\":[",
+	       "\"peak_kB_per_s\":%.3f,\"mean_kB_per_s\":%.3f,"
+	       "\"short_span\":%s,\"gaps\":[",
 	       (unsigned long long)w->packets, (unsigned long long)w->bytes,
-	       w->seconds, w->peak_kbs, w->mean_kbs);
+	       w->seconds, w->peak_kB_per_s, w->mean_kB_per_s,
+	       w->short_span ? "true" : "false");
 	for (unsigned g = 0; g < IPX_ANALYZE_GAPS; g++)
 		printf("%s%llu", g ? "," : "", (unsigned long long)w->gaps[g]);
 	printf("]}");
@@ -370,10 +377,10 @@ static void print_json(const struct battery *t)
 			}
 			printf("],\"mean_ops_per_s\":%.3f,\"mean_ops_per_s_min\":"
 			       "%.3f,\"mean_ops_per_s_max\":%.3f,"
-			       "\"total_ops_per_s\":%.3f,\"wire_kbytes_per_s\":"
-			       "%.3f,\"analyzer_peak_kbytes_per_s\":",
+			       "\"total_ops_per_s\":%.3f,\"wire_kB_per_s\":"
+			       "%.3f,\"analyzer_peak_kB_per_s\":",
 			       w.mean, rs.mean.min, rs.mean.max, w.total,
-			       w.wire_kbs);
+			       w.wire_kB_per_s);
 			if (rs.wire)
 				printf("{\"median\":%.3f,\"min\":%.3f,\"max\":"
 				       "%.3f}",
@@ -381,7 +388,7 @@ static void print_json(const struct battery *t)
 			else
 				printf("null");
 			if (t->sets[s] == 1)
-				printf(",\"published_peak_kbytes_per_s\":"
+				printf(",\"published_peak_kbyte_per_s\":"
 				       "{\"local\":%.0f,\"bridged\":%.0f}",
 				       l, br);
 			if (t->sets[s] == 1 && bnd > 0)
@@ -399,7 +406,7 @@ static void print_json(const struct battery *t)
 static void print_csv(const struct battery *t)
 {
 	printf("test,workstations,repeat,station,ops,seconds,ops_per_s,"
-	       "wire_kbytes_per_s,misses,analyzer_peak_kbytes_per_s\n");
+	       "wire_kB_per_s,misses,analyzer_peak_kB_per_s\n");
 	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
 		for (size_t s = 0; s < t->nsets && t->only[op]; s++)
 			for (unsigned k = 0; k < t->b.repeat; k++)
@@ -416,12 +423,12 @@ static void print_csv(const struct battery *t)
 					       k + 1, i + 1,
 					       (unsigned long long)r->ops, secs,
 					       secs > 0 ? r->ops / secs : 0,
-					       secs > 0 ? r->bytes / 1024.0 /
+					       secs > 0 ? r->bytes / 1000.0 /
 								  secs
 							: 0,
 					       (unsigned long long)r->misses);
 					if (w->valid)
-						printf("%.3f\n", w->peak_kbs);
+						printf("%.3f\n", w->peak_kB_per_s);
 					else
 						printf("\n");
 				}

@@ -503,8 +503,9 @@ void fsbench_wire_sim(struct fsbench *b, struct fsbench_wire *out)
 
 	out->valid = true;
 	out->source = "simulated analyzer";
-	out->peak_kbs = ipx_analyze_peak_kbps(a);
-	out->mean_kbs = ipx_analyze_mean_rate(a) / 1024;
+	out->peak_kB_per_s = ipx_analyze_peak_rate(a) / 1000;
+	out->mean_kB_per_s = ipx_analyze_mean_rate(a) / 1000;
+	out->short_span = ipx_analyze_short(a);
 	out->packets = a->packets;
 	out->bytes = a->bytes;
 	memcpy(out->gaps, a->gaps, sizeof(out->gaps));

@@ -32,9 +32,10 @@ struct fsbench_wire {
 	const char *source;	/* "hub capture", "simulated analyzer" */
 	uint64_t packets, bytes;	/* IPX packets, their bytes + 14 each */
 	double seconds;		/* the window's length */
-	double peak_kbs;	/* the busiest whole second from the window's
-				 * first packet, Kbyte/s (1,024 bytes) */
-	double mean_kbs;	/* first packet to last */
+	/* the busiest 1 s window from the window's first packet, and the
+	 * mean, kB/s (1000 bytes; analyze.h's rule: peak >= mean) */
+	double peak_kB_per_s, mean_kB_per_s;
+	bool short_span;	/* shorter than 1 s: both over the span */
 	uint64_t gaps[IPX_ANALYZE_GAPS];	/* arrival gaps per bucket */
 };
 
