@@ -47,7 +47,7 @@ struct wan {
 	pid_t bridge, far_srv;
 	struct ipx_node *far_node;	/* real time: the load's source, on
 					 * the far hub */
-	struct ipx_bwan_flood *flood;
+	struct ipx_bwan_flood *flood, *flood_up;	/* the load, each way */
 	struct ipx_bn_run_opts far;
 	/* results: the medians over the repeats (--repeat, b.repeat runs;
 	 * the limit: the median search, lim_med) and every run */

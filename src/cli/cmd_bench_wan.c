@@ -228,6 +228,9 @@ static int start_far(struct fsbench *b)
 		return CLI_FAIL;
 	}
 	rc = ipx_bwan_flood_new(t->far_node, t->b.node, &t->flood);
+	if (rc == IPX_OK)	/* and the same load back */
+		rc = ipx_bwan_flood_new(t->b.node, t->far_node, &t->flood_up);
+	t->lo.up = t->flood_up;
 	if (rc != IPX_OK) {
 		cli_error(CMD, "wan: the load's sockets: %s",
 			  ipx_strerror(rc));
@@ -240,7 +243,9 @@ static int start_far(struct fsbench *b)
 static void stop_far(struct wan *t)
 {
 	ipx_bwan_flood_free(t->flood);
-	t->flood = NULL;
+	ipx_bwan_flood_free(t->flood_up);
+	t->flood = t->flood_up = NULL;
+	t->lo.up = NULL;
 	ipx_node_free(t->far_node);
 	t->far_node = NULL;
 	cli_stop_child(&t->far_srv);
