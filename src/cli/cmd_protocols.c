@@ -221,7 +221,7 @@ static void print_table(const struct run_ctx *r, const struct ipx_b1_report *rep
 	       r->pin_fallback ? " (split needs 2 CPUs per agent)" : "");
 	printf("%-17s %9s %-21s %9s %11s %6s %9s %5s | %8s %5s | %13s %5s\n",
 	       "interface", "carried/s", "[min - max]", "sent/s", "delivered",
-	       "loss", "KB/s", "x IPX", "1990", "x IPX", "send p50/p99us",
+	       "loss", "kB/s", "x IPX", "1990", "x IPX", "send p50/p99us",
 	       "CPUs");
 	for (int i = 0; i < IPX_B1_ROWS; i++) {
 		const struct ipx_b1_row *w = &rep->row[ipx_b1_rows[i]];
@@ -276,8 +276,8 @@ static void print_table(const struct run_ctx *r, const struct ipx_b1_report *rep
 		       target_what(x, t));
 	}
 	printf("\ncarried/s: packets the path carried per second (sent/s "
-	       "times delivered/sent, at most the\nreceiver's rate); KB/s "
-	       "and x IPX use it too (KB = 1000 bytes). sent/s: sends "
+	       "times delivered/sent, at most the\nreceiver's rate); kB/s "
+	       "and x IPX use it too (kB = 1000 bytes). sent/s: sends "
 	       "completed\nper second. CPUs: where the sender/receiver ran "
 	       "(last run).\n");
 }
@@ -311,7 +311,7 @@ static void json_row(const struct ipx_b1_report *rep,
 	printf("    {\"kind\": \"%s\", \"name\": \"%s\", ",
 	       ipx_bw_kind_name(w->kind), row_name(w->kind));
 	json_summary("pps", &w->pps, ", ");
-	json_summary("kbps", &w->kbps, ", ");
+	json_summary("carried_kB_per_s", &w->kbps, ", ");
 	json_summary("sent", &w->sent, ", ");
 	json_summary("delivered", &w->delivered, ", ");
 	json_summary("loss", &w->loss, ", ");
@@ -399,7 +399,7 @@ static void print_json(const struct run_ctx *r,
 static void print_csv(const struct ipx_b1_report *rep)
 {
 	printf("kind,name,pps_median,pps_min,pps_max,carried_median,"
-	       "carried_min,carried_max,kbps_median,sent_median,"
+	       "carried_min,carried_max,carried_kB_per_s_median,sent_median,"
 	       "delivered_median,loss_median,ratio_ipx_median,ref_1990_pps,"
 	       "ref_1990_ratio_ipx,latency_p50_us,latency_p99_us,cpu_sender,"
 	       "cpu_receiver,target,target_ratio,target_want,target_pass\n");

@@ -118,6 +118,10 @@ for r in d["rows"] + [d["rtt"]]:
     assert len(r["runs"]) == 1 and r["runs"][0]["sent"] == 200, r
 assert [r["ref_1990_pps"] for r in d["rows"]] == [366.0, 140.3, None, 224.8, 135.9, None]
 for r in d["rows"]:
+    # kB = 1000 bytes: 255-byte payloads at the carried rate (one pass)
+    kb = r["carried_pps"]["median"] * 255 / 1000
+    assert abs(r["carried_kB_per_s"]["median"] - kb) <= 0.01 * kb + 0.01, r
+    assert "kbps" not in r, r
     if r["kind"] in ("spx", "spx2", "nb-session"):
         assert r["delivered"]["median"] == 200, r     # sessions deliver all
 assert len(d["targets"]) == 4 and all(t["pass"] in (True, False) for t in d["targets"])
@@ -166,7 +170,7 @@ fi
 
 # --- bench hub, netbios and spx on the same harness ----------------------------------
 out=$(timeout 60 "$BIN" bench hub -s 0.2 -w 0 -r 1 --csv -q 2>&1); rc=$?
-if [ $rc = 0 ] && [ "$(cut -d, -f1 <<<"$out" | tr '\n' ' ')" = "figure plain_pps plain_mbps plain_loss hub_pps hub_mbps hub_loss ratio_hub_plain " ] &&
+if [ $rc = 0 ] && [ "$(cut -d, -f1 <<<"$out" | tr '\n' ' ')" = "figure plain_pps plain_MB_per_s plain_loss hub_pps hub_MB_per_s hub_loss ratio_hub_plain " ] &&
 	grep -Eq '^ratio_hub_plain,[0-9.e+-]+,.*,0.50,(PASS|MISS)$' <<<"$out" && ! grep -q '^hub_pps,0,' <<<"$out"; then
 	pass "bench hub runs on the harness agents (CSV has every figure and the verdict)"
 else
