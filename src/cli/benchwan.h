@@ -26,6 +26,10 @@ struct wan {
 	/* options */
 	double seconds;		/* 0: the 1990 times */
 	unsigned parts;
+	/* the parts that finished, and whether a signal cut the run short
+	 * (then only those are printed, the JSON with "complete": false) */
+	unsigned parts_done;
+	bool interrupted;
 	unsigned sets[WAN_MAX_SETS];
 	size_t nsets;
 	bool only[IPX_BN_BATTERY_OPS];

@@ -292,6 +292,8 @@ void wan_print_table(const struct wan *t)
 		print_limit(t);
 	if (t->parts & PART_SCALING)
 		print_scaling(t);
+	if (t->interrupted)
+		printf("\nInterrupted: only the parts above finished.\n");
 }
 
 static void json_point(const char *key, const struct ipx_bwan_point *p)
@@ -409,7 +411,8 @@ void wan_print_json(const struct wan *t)
 		       t->sim_seconds[0], t->sim_seconds[1]);
 	else
 		printf(",\"far_max_buffer\":" WAN_FAR_BUFFER "}");
-	printf(",\"repeat\":%u", t->b.repeat);
+	printf(",\"repeat\":%u,\"complete\":%s", t->b.repeat,
+	       t->interrupted ? "false" : "true");
 	if (t->parts & PART_BATTERY) {
 		printf(",\"battery\":[");
 		for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)

@@ -75,7 +75,17 @@ struct battery {
 	struct sta *res;
 	/* the analyzer's, all workstations together: wire(t, set, op, rep) */
 	struct fsbench_wire *wire;
+	/* the tests that finished (every repeat), and whether a signal cut
+	 * the run short: then only those are printed ("complete": false) */
+	bool done[MAX_SETS][IPX_BN_BATTERY_OPS];
+	bool interrupted;
 };
+
+/* Is test op with sets[set] workstations in the output? */
+static bool shown(const struct battery *t, size_t set, int op)
+{
+	return t->only[op] && (!t->interrupted || t->done[set][op]);
+}
 
 /* One workstation's figures in one run. */
 struct sta {
@@ -229,6 +239,8 @@ static void print_table(const struct battery *t)
 			struct rows r;
 			double l, br;
 
+			if (!shown(t, s, op))
+				continue;
 			summarize_repeats(t, s, op, &r);
 			ipx_bn_published_kbs(op, &l, &br);
 			printf("%-38s %3u %9.0f %9.0f %9.0f %10.0f %9.1f ",
@@ -286,7 +298,7 @@ static void print_table(const struct battery *t)
 			struct rows r;
 			struct row w;
 
-			if (t->sets[s] != 1)
+			if (t->sets[s] != 1 || !shown(t, s, op))
 				continue;
 			targets++;
 			summarize_repeats(t, s, op, &r);
@@ -340,10 +352,10 @@ static void print_json(const struct battery *t)
 	printf("{\"benchmark\":\"battery\",\"conditions\":{");
 	fsbench_json_conditions(&t->b, stdout);
 	printf(",\"repeat\":%u,\"seconds\":%.3f,\"search_seconds\":%.3f,"
-	       "\"rtt_us\":%.3f},"
+	       "\"rtt_us\":%.3f},\"complete\":%s,"
 	       "\"target\":%.2f,\"tests\":[",
 	       t->b.repeat, op_seconds(t, IPX_BN_LOCK), op_seconds(t, IPX_BN_DIR_SEARCH),
-	       t->rtt * 1e6, TARGET);
+	       t->rtt * 1e6, t->interrupted ? "false" : "true", TARGET);
 	bool first = true;
 
 	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++) {
@@ -352,6 +364,8 @@ static void print_json(const struct battery *t)
 			struct row w;
 			double l, br, bnd = bound(t, op);
 
+			if (!shown(t, s, op))
+				continue;
 			summarize_repeats(t, s, op, &rs);
 			w = rs.med;
 			ipx_bn_published_kbs(op, &l, &br);
@@ -409,7 +423,8 @@ static void print_csv(const struct battery *t)
 	       "wire_kB_per_s,misses,analyzer_peak_kB_per_s\n");
 	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
 		for (size_t s = 0; s < t->nsets && t->only[op]; s++)
-			for (unsigned k = 0; k < t->b.repeat; k++)
+			for (unsigned k = 0; shown(t, s, op) && k < t->b.repeat;
+			     k++)
 				for (unsigned i = 0; i < t->sets[s]; i++) {
 					const struct sta *r =
 						&run_of(t, s, op, k)[i];
@@ -517,11 +532,16 @@ static int run(struct battery *t)
 				rc = run_one(t, s, op, rep, (uint16_t)k, err,
 					     sizeof(err));
 			}
+			t->done[s][op] = rc == IPX_OK;
 		}
 	}
 	if (t->b.progress)
 		fprintf(stderr, "\r\033[K");
-	if (rc != IPX_OK) {
+	if (fsbench_interrupted(&t->b, rc)) {	/* SIGINT, SIGTERM */
+		t->interrupted = true;
+		cli_error(CMD, "battery: interrupted; printing the tests that "
+			       "finished");
+	} else if (rc != IPX_OK) {
 		cli_error(CMD, "battery: %s", err);
 		return CLI_FAIL;
 	}
@@ -533,7 +553,9 @@ static int run(struct battery *t)
 		print_csv(t);
 	else
 		print_table(t);
-	return CLI_OK;
+	if (t->interrupted && !t->b.json && !t->b.csv)
+		printf("Interrupted: only the tests above finished.\n");
+	return t->interrupted ? CLI_FAIL : CLI_OK;
 }
 
 int bench_battery(int argc, char **argv)

@@ -490,6 +490,19 @@ void fsbench_stop(struct fsbench *b, bool ok)
 	b->nwin = b->capwin = 0;
 }
 
+bool fsbench_interrupted(struct fsbench *b, int rc)
+{
+	if (rc == IPX_ECLOSED)
+		return true;
+	if (rc == IPX_OK || !b->loop)
+		return false;
+	/* Ctrl-C reaches the agents too: one that died of it may have been
+	 * noticed before our own signal was read */
+	if (!b->bsim)
+		ipx_loop_run_once(b->loop, 0);
+	return ipx_loop_stopped(b->loop);
+}
+
 void fsbench_wire_begin(struct fsbench *b)
 {
 	if (b->bsim)

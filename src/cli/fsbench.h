@@ -99,6 +99,9 @@ struct fsbench {
  * window of fsbench_window takes what it saw since); nothing in real
  * time, where the capture is windowed afterwards. */
 void fsbench_wire_begin(struct fsbench *b);
+/* Did a failed run (rc) fail because SIGINT or SIGTERM stopped it? Then
+ * the command prints what finished, marked incomplete, and exits 1. */
+bool fsbench_interrupted(struct fsbench *b, int rc);
 /* --sim: what the simulated analyzer saw since then (fsbench_window). */
 void fsbench_wire_sim(struct fsbench *b, struct fsbench_wire *out);
 
