@@ -136,6 +136,11 @@ static int row_target(enum ipx_bw_kind k)
 struct run_ctx {
 	struct ipx_b1_opts o;
 	bool json, csv, progress;
+	/* the pass under way (0: the warm-up), and whether SIGINT/SIGTERM
+	 * cut the run short: then the passes that finished are printed,
+	 * the JSON with "complete": false */
+	unsigned pass_seen;
+	bool interrupted;
 	bool pin_given;
 	bool pin_fallback;	/* split asked by default, 1 CPU: none */
 	const char *hub, *agents, *config;
@@ -185,6 +190,7 @@ static void on_progress(unsigned pass, unsigned passes, enum ipx_bw_kind k,
 {
 	struct run_ctx *r = ctx;
 
+	r->pass_seen = pass;
 	if (!r->progress)
 		return;
 	if (pass)
@@ -354,7 +360,8 @@ static void print_json(const struct run_ctx *r,
 		       const struct ipx_b1_sample *samples,
 		       const struct ipx_b1_report *rep)
 {
-	printf("{\n  \"benchmark\": \"protocols\", \"spec\": \"B1\",\n");
+	printf("{\n  \"benchmark\": \"protocols\", \"spec\": \"B1\", "
+	       "\"complete\": %s,\n", r->interrupted ? "false" : "true");
 	printf("  \"config\": {\"count\": %u, \"seconds\": %g, \"size\": %zu, "
 	       "\"repeat\": %u, \"warmup\": 1, \"pin\": \"%s\", ",
 	       r->o.count, r->o.count ? 0 : r->o.seconds, r->o.size,
@@ -855,8 +862,28 @@ static int run(struct run_ctx *r)
 				err, sizeof(err));
 	if (r->progress)
 		fprintf(stderr, "\r\033[K");
-	if (rc == IPX_OK)
+	if (rc != IPX_OK && r->loop) {	/* SIGINT, SIGTERM? */
+		if (rc != IPX_ECLOSED)	/* an agent killed by the same ^C */
+			ipx_loop_run_once(r->loop, 0);
+		r->interrupted = rc == IPX_ECLOSED ||
+				 ipx_loop_stopped(r->loop);
+	}
+	if (r->interrupted) {
+		unsigned done = r->pass_seen ? r->pass_seen - 1 : 0;
+
+		cli_error(CMD, "protocols: interrupted; printing the %u "
+			       "pass%s that finished",
+			  done, done == 1 ? "" : "es");
+		if (done) {
+			ipx_b1_summarize(samples, done, rep);
+			rc = IPX_OK;
+		} else if (r->json) {
+			printf("{\"benchmark\": \"protocols\", \"spec\": "
+			       "\"B1\", \"complete\": false, \"rows\": []}\n");
+		}
+	} else if (rc == IPX_OK) {
 		ipx_b1_summarize(samples, r->o.repeat, rep);
+	}
 	if (rc == IPX_OK) {
 		if (r->json)
 			print_json(r, samples, rep);
@@ -865,9 +892,11 @@ static int run(struct run_ctx *r)
 		else
 			print_table(r, rep);
 	}
-	teardown(r, rc == IPX_OK);
+	teardown(r, rc == IPX_OK && !r->interrupted);
 	free(samples);
 	free(rep);
+	if (r->interrupted)
+		return CLI_FAIL;
 	if (rc != IPX_OK) {
 		cli_error(CMD, "protocols: %s", err);
 		return CLI_FAIL;
