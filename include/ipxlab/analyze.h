@@ -55,7 +55,8 @@ enum ipx_analyze_proto { IPX_ANALYZE_PROTOS(IPX_ANALYZE_PROTO_ENUM_)
 	X(CUT, "cut_short", "the record holds less than its IPX packet") \
 	X(OTHER, "other_conversation", "not between the two nodes asked for") \
 	X(OUTSIDE, "outside_window", "before or after the time window")   \
-	X(EXCLUDED, "excluded_node", "to or from a node left out")
+	X(EXCLUDED, "excluded_node", "to or from a node left out")       \
+	X(OUTGOING, "outgoing_copy", "a cooked record the capturing node sent (a hub's forwarded copy)")
 
 #define IPX_ANALYZE_DROP_ENUM_(id, name, desc) IPX_ANALYZE_DROP_##id,
 enum ipx_analyze_drop { IPX_ANALYZE_DROPS(IPX_ANALYZE_DROP_ENUM_)
@@ -65,6 +66,9 @@ enum ipx_analyze_drop { IPX_ANALYZE_DROPS(IPX_ANALYZE_DROP_ENUM_)
 struct ipx_analyze_filter {
 	bool conversation;		/* only between nodes a and b */
 	bool one_way;			/* ... and only from a to b */
+	/* count cooked records the capturing node sent too (by default
+	 * left out: a hub's own --pcap has every packet in and out) */
+	bool outgoing;
 	uint8_t a[6], b[6];
 	/* only packets from from_us on and before to_us (0: no end): one
 	 * test's window of a longer capture */

@@ -234,6 +234,13 @@ static int add_sll(struct ipx_analyze *a, uint64_t when, const uint8_t *rec,
 					      : IPX_ANALYZE_DROP_BAD_IPX]++;
 		return IPX_OK;
 	}
+	if (ipx_get16(rec) == 4 && !a->filter.outgoing) {
+		/* sent by the capturing node: a hub's copy of what it
+		 * received, counted once already as it came in */
+		a->frames++;
+		a->drops[IPX_ANALYZE_DROP_OUTGOING]++;
+		return IPX_OK;
+	}
 	proto = ipx_get16(rec + 14);
 	n = caplen - SLL_HDR_LEN;
 	memset(frame, 0, 12);

@@ -164,7 +164,7 @@ timeout 60 "$BIN" bench protocols --count 20 --repeat 1 -q --pcap "$TMP/b1.pcap"
 check "bench protocols --pcap runs" $? "$TMP/pcap.out"
 if command -v tshark >/dev/null 2>&1; then
 	check_capture "$TMP/b1.pcap" ipx 500
-	check_frames "the capture has SPX II data" "$TMP/b1.pcap" "spx && frame[44] & 0x08" 20
+	check_frames "the capture has SPX II data" "$TMP/b1.pcap" "spx && spx.ctl & 0x08" 20
 	check_frames "the capture has NetBIOS session data" "$TMP/b1.pcap" "nbipx" 20
 fi
 
