@@ -30,7 +30,7 @@ void help_bench_perftest(FILE *out)
 		"B4, the 1990 performance test: records of 4,096 bytes written to\n"
 		"a file on the file server as fast as possible, each over the\n"
 		"previous one (the same offset), in NCP writes of the negotiated\n"
-		"buffer size (0x49) as a NetWare shell splits them; Kbyte/s\n"
+		"buffer size (0x49) as a NetWare shell splits them; kB/s\n"
 		"of data as the application sees it, per workstation and in\n"
 		"total. Every workstation (an agent: own process, IPX node and NCP\n"
 		"connection) writes its own file; all start together.\n\n"
