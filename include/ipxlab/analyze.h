@@ -3,9 +3,13 @@
  * pcap file ("ipxlab analyze"; docs/diag.md, "The analyzer").
  *
  * Per packet: its time and its bytes on the wire (the record's original
- * length: the Ethernet frame without its FCS). Reported: Kbyte/s in each
- * whole second from the first packet (1 Kbyte = 1,024 bytes) and the
- * peak second; packets by protocol; and the distribution of the gaps
+ * length: the Ethernet frame without its FCS). Reported: the rate in each
+ * window of IPX_ANALYZE_WINDOW_US (1 s) from the first packet, the last
+ * window over its part up to the last packet (a part shorter than
+ * IPX_ANALYZE_FLOOR_US, 0.1 s, merged into the window before it), a
+ * span shorter than the floor counted over the floor; the peak is the busiest window, the mean all the bytes
+ * over the windows' seconds, so peak >= mean always (docs/benchmarks.md,
+ * "The analyzer's peak and mean"); packets by protocol; and the distribution of the gaps
  * between one packet's arrival and the next, in the published buckets
  * 0-4, 5-9, 10-14, 15-19, 20-24, 25-29 and >= 30 ms (a gap of 4.9 ms is
  * in 0-4; a capture longer than a day puts the rest in its last second).
@@ -55,7 +59,8 @@ enum ipx_analyze_proto { IPX_ANALYZE_PROTOS(IPX_ANALYZE_PROTO_ENUM_)
 	X(CUT, "cut_short", "the record holds less than its IPX packet") \
 	X(OTHER, "other_conversation", "not between the two nodes asked for") \
 	X(OUTSIDE, "outside_window", "before or after the time window")   \
-	X(EXCLUDED, "excluded_node", "to or from a node left out")
+	X(EXCLUDED, "excluded_node", "to or from a node left out")       \
+	X(OUTGOING, "outgoing_copy", "a cooked record the capturing node sent (a hub's forwarded copy)")
 
 #define IPX_ANALYZE_DROP_ENUM_(id, name, desc) IPX_ANALYZE_DROP_##id,
 enum ipx_analyze_drop { IPX_ANALYZE_DROPS(IPX_ANALYZE_DROP_ENUM_)
@@ -65,6 +70,9 @@ enum ipx_analyze_drop { IPX_ANALYZE_DROPS(IPX_ANALYZE_DROP_ENUM_)
 struct ipx_analyze_filter {
 	bool conversation;		/* only between nodes a and b */
 	bool one_way;			/* ... and only from a to b */
+	/* count cooked records the capturing node sent too (by default
+	 * left out: a hub's own --pcap has every packet in and out) */
+	bool outgoing;
 	uint8_t a[6], b[6];
 	/* only packets from from_us on and before to_us (0: no end): one
 	 * test's window of a longer capture */
@@ -125,12 +133,22 @@ const char *ipx_analyze_proto_name(enum ipx_analyze_proto p);
 /* "0-4", ..., ">=30". */
 const char *ipx_analyze_gap_name(unsigned bucket);
 const char *ipx_analyze_drop_name(enum ipx_analyze_drop d);
-/* Kbyte/s in second i, and the peak. */
-double ipx_analyze_kbps(const struct ipx_analyze *a, size_t second);
-double ipx_analyze_peak_kbps(const struct ipx_analyze *a);
-/* Bytes per second from the first packet's arrival to the last's (the
- * bytes after the first, over that time; 0 for fewer than two). */
+#define IPX_ANALYZE_WINDOW_US 1000000u	/* the peak's window, as 1990's */
+#define IPX_ANALYZE_FLOOR_US 100000u	/* no rate over less time */
+
+/* The windows (per_second's seconds, a last one under the floor merged
+ * into the one before); bytes per second in window i (the last over its
+ * part); the peak: the busiest window. */
+size_t ipx_analyze_windows(const struct ipx_analyze *a);
+double ipx_analyze_window_rate(const struct ipx_analyze *a, size_t i);
+double ipx_analyze_peak_rate(const struct ipx_analyze *a);
+/* The seconds the windows count over (the span, the last window's part
+ * at least the floor), and every byte over them (0 with no packet). */
+double ipx_analyze_rate_seconds(const struct ipx_analyze *a);
 double ipx_analyze_mean_rate(const struct ipx_analyze *a);
+/* Was the span shorter than one window (peak and mean then the same,
+ * over the span or the floor)? */
+bool ipx_analyze_short(const struct ipx_analyze *a);
 
 void ipx_analyze_print(const struct ipx_analyze *a, FILE *out);
 void ipx_analyze_print_json(const struct ipx_analyze *a, FILE *out);

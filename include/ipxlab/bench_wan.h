@@ -42,7 +42,7 @@ struct ipx_bwan_point {
 	unsigned active;	/* of them, those that completed an operation */
 	uint64_t ops, retransmits;
 	double per_ws, min, max, total;	/* ops/s: mean, least, most, sum */
-	double wire_kbs;	/* KB/s on each one's link, mean */
+	double wire_kB_per_s;	/* kB/s (1000 bytes) on each one's link, mean */
 };
 
 /* Summarise n results of one ipx_bn_run. */
@@ -68,7 +68,9 @@ struct ipx_bwan_flood;
 
 struct ipx_bwan_flood_count {
 	uint64_t sent, sent_bytes;	/* IPX packets and bytes sent */
-	uint64_t got, got_bytes;	/* received at the sink */
+	/* received at the sink, of packets sent at the current rate */
+	uint64_t got, got_bytes;
+	uint64_t stale;		/* dropped: sent at an earlier rate */
 	/* since the last ipx_bwan_flood_rate: when the first packet came
 	 * (0: none yet), and got_bytes just before it */
 	ipx_time first_at;
@@ -83,7 +85,8 @@ struct ipx_bwan_flood_count {
  */
 int ipx_bwan_flood_new(struct ipx_node *from, struct ipx_node *to,
 		       struct ipx_bwan_flood **out);
-/* Send at 'bps' bits per second of IPX packets from now on; 0 stops. */
+/* Send at 'bps' bits per second of IPX packets from now on; 0 stops.
+ * Each call is a new rate: the sink counts only packets sent since. */
 void ipx_bwan_flood_rate(struct ipx_bwan_flood *f, uint64_t bps);
 void ipx_bwan_flood_count(const struct ipx_bwan_flood *f,
 			  struct ipx_bwan_flood_count *out);
@@ -93,8 +96,15 @@ void ipx_bwan_flood_free(struct ipx_bwan_flood *f);
 
 #define IPX_BWAN_MAX_STEPS 32
 
+/* The load's directions: from the server's side to the workstations'
+ * (the flood given to ipx_bwan_limit), and back (opts.up). */
+enum { IPX_BWAN_DOWN, IPX_BWAN_UP, IPX_BWAN_DIRS };
+
 struct ipx_bwan_limit_opts {
 	struct ipx_bn_run_opts run;	/* the server (across the bridge) */
+	/* the same load the other way at once, workstations' side to the
+	 * server's; NULL: one way only */
+	struct ipx_bwan_flood *up;
 	size_t probes;		/* workstations copying at once; 0: 1 */
 	uint32_t file_size;	/* the copy test's file (bench_ncp.h) */
 	uint32_t copies;	/* per workstation per step; 0: 1 */
@@ -109,10 +119,12 @@ struct ipx_bwan_limit_opts {
 };
 
 struct ipx_bwan_step {
-	uint64_t load_bps;	/* the background load asked for */
-	/* bits/s of it sent while it was on, and received at the sink from
-	 * its first packet there to the end of the copies */
-	double load_sent_bps, load_carried_bps;
+	uint64_t load_bps;	/* the background load asked for, each way */
+	/* per direction (IPX_BWAN_DOWN, _UP), bits/s of IPX bytes over the
+	 * same time, the load's start to the end of the copies: sent from
+	 * the source, and carried: of those, received at the sink by then
+	 * (so never more than sent); 0 for a direction not loaded */
+	double sent_bps[IPX_BWAN_DIRS], carried_bps[IPX_BWAN_DIRS];
 	double copy_bps;	/* file data copied, bits/s, all together */
 	double copy_max_s, copy_mean_s;	/* per copy */
 	double deadline;	/* s, the one applied */

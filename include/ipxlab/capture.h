@@ -70,6 +70,10 @@ void ipx_capture_ipx(struct ipx_capture *cap, const char *link, bool tx,
 /* Record one whole Ethernet frame. */
 void ipx_capture_frame(struct ipx_capture *cap, const char *link, bool tx,
 		       const uint8_t *frame, size_t len);
+/* Before the first packet: write the pcap file as Linux cooked records,
+ * each marked received or sent (a hub that records both ways, so an
+ * analyzer counts each packet once, as it came in). IPX_EINVAL after. */
+int ipx_capture_mark_direction(struct ipx_capture *cap);
 /* Packets recorded, and records the file refused (disk full...). */
 uint64_t ipx_capture_packets(const struct ipx_capture *cap);
 uint64_t ipx_capture_errors(const struct ipx_capture *cap);

@@ -10,6 +10,7 @@
 #ifndef IPXLAB_PCAP_H
 #define IPXLAB_PCAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,6 +39,18 @@ int ipx_pcap_write(struct ipx_pcap *pc, ipx_time when,
  * wire. */
 int ipx_pcap_write_frame(struct ipx_pcap *pc, ipx_time when,
 			 const uint8_t *frame, size_t len);
+/* Before the first record: write Linux cooked (SLL, link type 113)
+ * records instead, each marked as received or sent by the capturing
+ * node (a hub recording both ways: analyze.h counts each packet once).
+ * IPX_EINVAL once a record is written. */
+int ipx_pcap_cooked(struct ipx_pcap *pc);
+bool ipx_pcap_is_cooked(const struct ipx_pcap *pc);
+/* One cooked record: direction, the sender's address, the protocol
+ * (0x8137 for an IPX packet; an Ethernet frame's type, 0x0001 raw 802.3
+ * or 0x0004 802.2) and what follows the MAC header. */
+int ipx_pcap_write_sll(struct ipx_pcap *pc, ipx_time when, bool outgoing,
+		       const uint8_t src[IPX_NODE_LEN], uint16_t proto,
+		       const uint8_t *data, size_t len);
 /* Push what is buffered to the file (records are never half written). */
 int ipx_pcap_flush(struct ipx_pcap *pc);
 /* Flush and close. */

@@ -775,9 +775,16 @@ void ipx_hctl_free(struct ipx_hctl *c)
 			spx_get_status(g->conn.spx, &st);
 			pending |= st.queued_bytes || g->conn.out_len;
 		}
+		ipx_time before = ipx_loop_now(c->loop);
+
 		if (!pending)
 			break;
 		ipx_loop_run_once(c->loop, TURN);
+		/* a stopped loop (SIGINT) runs nothing, and a simulated
+		 * clock then never moves: give up the wait */
+		if (ipx_loop_stopped(c->loop) &&
+		    ipx_loop_now(c->loop) == before)
+			break;
 	}
 	for (size_t i = 0; i < c->n; i++) {
 		struct hagent *g = &c->agents[i];

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ipxlab/bench_wan.h"
+#include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
 #include "ipxlab/ipx.h"
 
@@ -31,13 +32,13 @@ void ipx_bwan_summarize(const struct ipx_bw_result *r, size_t n,
 		out->total += ops;
 		out->min = ops < out->min ? ops : out->min;
 		out->max = ops > out->max ? ops : out->max;
-		out->wire_kbs += r[i].seconds > 0
-					 ? r[i].bytes / 1024.0 / r[i].seconds
+		out->wire_kB_per_s += r[i].seconds > 0
+					 ? r[i].bytes / 1000.0 / r[i].seconds
 					 : 0;
 	}
 	if (n) {
 		out->per_ws = out->total / (double)n;
-		out->wire_kbs /= (double)n;
+		out->wire_kB_per_s /= (double)n;
 	}
 }
 
@@ -85,6 +86,7 @@ struct ipx_bwan_flood {
 	struct ipx_addr to;
 	struct ipx_timer tick;
 	uint64_t bps;
+	uint32_t gen;		/* this rate's number, in every packet */
 	ipx_time t0;		/* when this rate began */
 	uint64_t due_sent;	/* sent since t0 */
 	struct ipx_bwan_flood_count n;
@@ -101,7 +103,12 @@ static void on_sink(struct ipx_socket *s, const struct ipx_header *h,
 
 	(void)s;
 	(void)h;
-	(void)data;
+	/* a packet sent at an earlier rate (still in the bridge's buffers)
+	 * is not this one's */
+	if (len < 4 || ipx_get32(data) != f->gen) {
+		f->n.stale++;
+		return;
+	}
 	if (!f->n.first_at) {
 		f->n.first_at = ipx_loop_now(f->loop);
 		f->n.got_before_first = f->n.got_bytes;
@@ -131,8 +138,11 @@ static void on_tick(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 	(void)t;
 	if (!f->bps)
 		return;
+	/* the packets whose time has come: the k-th (from 1) at k packets'
+	 * time after t0, so what is sent by any moment is never more than
+	 * the rate allows (sent <= offered) */
 	due = (uint64_t)((double)(now - f->t0) / IPX_SEC * (double)f->bps /
-			 bits) + 1;
+			 bits);
 	for (unsigned i = 0; i < FLOOD_BURST && f->due_sent < due; i++) {
 		f->due_sent++;
 		if (ipx_socket_sendto(f->src, &f->to, IPX_TYPE_PEP, f->data,
@@ -142,7 +152,7 @@ static void on_tick(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 		}
 	}
 	/* the next packet's time, at least 1 us on */
-	next = f->t0 + (ipx_time)ceil((double)f->due_sent * bits /
+	next = f->t0 + (ipx_time)ceil((double)(f->due_sent + 1) * bits /
 				      (double)f->bps * IPX_SEC);
 	ipx_timer_start(loop, &f->tick, next > now ? next - now : 1, 0);
 }
@@ -175,6 +185,8 @@ void ipx_bwan_flood_rate(struct ipx_bwan_flood *f, uint64_t bps)
 {
 	ipx_timer_stop(f->loop, &f->tick);
 	f->bps = bps;
+	f->gen++;
+	ipx_put32(f->data, f->gen);
 	f->t0 = ipx_loop_now(f->loop);
 	f->n.first_at = 0;
 	f->due_sent = 0;
@@ -212,46 +224,55 @@ int ipx_bwan_limit_found(const struct ipx_bwan_step *steps, size_t n)
 }
 
 /*
- * One step: the load, the warm-up, the copies, the verdict. What the load
- * carried is what the sink got from the load's first packet there to the
- * end of the copies, over that time (the bridge's buffers fill first).
+ * One step: the load (each way there is a flood for), the warm-up, the
+ * copies, the verdict. Sent and carried are over the same time, from
+ * the load's start to the end of the copies: sent is what left the
+ * source, carried what of it (packets of this step only) reached the
+ * sink by then, so carried <= sent by construction.
  */
-static int limit_step(struct ipx_hctl *c, struct ipx_bwan_flood *f,
+static int limit_step(struct ipx_hctl *c, struct ipx_bwan_flood *const *f,
 		       const struct ipx_bwan_limit_opts *o, size_t probes,
 		       uint32_t copies, double deadline, uint16_t repeat,
 		       struct ipx_bw_result *res, struct ipx_bwan_step *st)
 {
 	struct ipx_bn_run_opts ro = o->run;
-	struct ipx_bwan_flood_count n0, n1;
-	ipx_time t1, on0, on1;
+	struct ipx_bwan_flood_count n0[IPX_BWAN_DIRS], n1[IPX_BWAN_DIRS];
+	struct ipx_loop *loop = f[IPX_BWAN_DOWN]->loop;
+	ipx_time on0, on1;
 	double secs = 0, on, bytes = 0, sum_s = 0;
 	char why[sizeof(st->why) - 40];
 	int rc;
 
-	ipx_bwan_flood_count(f, &n0);
-	on0 = ipx_loop_now(f->loop);
-	ipx_bwan_flood_rate(f, st->load_bps);
+	on0 = ipx_loop_now(loop);
+	for (int d = 0; d < IPX_BWAN_DIRS; d++)
+		if (f[d]) {
+			ipx_bwan_flood_rate(f[d], st->load_bps);
+			ipx_bwan_flood_count(f[d], &n0[d]);
+		}
 	if (st->load_bps && o->warmup > 0)
-		ipx_loop_run_for(f->loop, (ipx_time)(o->warmup * IPX_SEC));
+		ipx_loop_run_for(loop, (ipx_time)(o->warmup * IPX_SEC));
 	/* Beyond the copies' own time the run waits: the deadline of every
 	 * copy (a copy still going then has missed it anyway). */
 	if (deadline > 0)
 		ro.timeout = (ipx_time)((deadline * copies + 1) * IPX_SEC);
 	rc = ipx_bn_run(c, &ro, IPX_BN_COPY, probes, 0, copies, o->file_size,
 			repeat, res, why, sizeof(why));
-	t1 = on1 = ipx_loop_now(f->loop);
-	ipx_bwan_flood_count(f, &n1);
-	ipx_bwan_flood_rate(f, 0);
+	on1 = ipx_loop_now(loop);
 	on = (double)(on1 - on0) / IPX_SEC;
-	if (st->load_bps && on > 0)
-		st->load_sent_bps = (double)(n1.sent_bytes - n0.sent_bytes) *
-				    8 / on;
-	if (st->load_bps && n1.first_at && t1 > n1.first_at)
-		st->load_carried_bps =
-			(double)(n1.got_bytes - n1.got_before_first) * 8 /
-			((double)(t1 - n1.first_at) / IPX_SEC);
+	for (int d = 0; d < IPX_BWAN_DIRS; d++) {
+		if (!f[d])
+			continue;
+		ipx_bwan_flood_count(f[d], &n1[d]);
+		ipx_bwan_flood_rate(f[d], 0);
+		if (st->load_bps && on > 0) {
+			st->sent_bps[d] = (double)(n1[d].sent_bytes -
+						   n0[d].sent_bytes) * 8 / on;
+			st->carried_bps[d] = (double)(n1[d].got_bytes -
+						      n0[d].got_bytes) * 8 / on;
+		}
+	}
 	if (o->drain > 0)
-		ipx_loop_run_for(f->loop, (ipx_time)(o->drain * IPX_SEC));
+		ipx_loop_run_for(loop, (ipx_time)(o->drain * IPX_SEC));
 	st->deadline = deadline;
 	st->ok = rc == IPX_OK;
 	if (!st->ok) {
@@ -289,6 +310,7 @@ int ipx_bwan_limit(struct ipx_hctl *c, struct ipx_bwan_flood *f,
 		   struct ipx_bwan_step *steps, size_t *nsteps, char *err,
 		   size_t errlen)
 {
+	struct ipx_bwan_flood *const floods[IPX_BWAN_DIRS] = { f, o->up };
 	size_t probes = o->probes ? o->probes : 1;
 	uint32_t copies = o->copies ? o->copies : 1;
 	double deadline = o->deadline;
@@ -324,7 +346,7 @@ int ipx_bwan_limit(struct ipx_hctl *c, struct ipx_bwan_flood *f,
 			o->progress(o->ctx, what, (unsigned)k + 1,
 				    (unsigned)o->max_steps,
 				    o->warmup + deadline * copies);
-		rc = limit_step(c, f, o, probes, copies, deadline,
+		rc = limit_step(c, floods, o, probes, copies, deadline,
 				(uint16_t)(k + 1), res, st);
 		*nsteps = k + 1;
 		/* A copy still going at the deadline missed it; anything else

@@ -35,7 +35,7 @@ static double get_per_ws(const struct ipx_bwan_point *p) { return p->per_ws; }
 static double get_min(const struct ipx_bwan_point *p) { return p->min; }
 static double get_max(const struct ipx_bwan_point *p) { return p->max; }
 static double get_total(const struct ipx_bwan_point *p) { return p->total; }
-static double get_kbs(const struct ipx_bwan_point *p) { return p->wire_kbs; }
+static double get_kbs(const struct ipx_bwan_point *p) { return p->wire_kB_per_s; }
 
 void ipx_bwan_point_median(const struct ipx_bwan_point *runs, size_t n,
 			   struct ipx_bwan_point *out)
@@ -51,7 +51,7 @@ void ipx_bwan_point_median(const struct ipx_bwan_point *runs, size_t n,
 	out->min = med_of(runs, n, get_min);
 	out->max = med_of(runs, n, get_max);
 	out->total = med_of(runs, n, get_total);
-	out->wire_kbs = med_of(runs, n, get_kbs);
+	out->wire_kB_per_s = med_of(runs, n, get_kbs);
 }
 
 int ipx_bwan_limit_median(const struct ipx_bwan_search *s, size_t n,

@@ -26,6 +26,10 @@ struct wan {
 	/* options */
 	double seconds;		/* 0: the 1990 times */
 	unsigned parts;
+	/* the parts that finished, and whether a signal cut the run short
+	 * (then only those are printed, the JSON with "complete": false) */
+	unsigned parts_done;
+	bool interrupted;
 	unsigned sets[WAN_MAX_SETS];
 	size_t nsets;
 	bool only[IPX_BN_BATTERY_OPS];
@@ -47,7 +51,7 @@ struct wan {
 	pid_t bridge, far_srv;
 	struct ipx_node *far_node;	/* real time: the load's source, on
 					 * the far hub */
-	struct ipx_bwan_flood *flood;
+	struct ipx_bwan_flood *flood, *flood_up;	/* the load, each way */
 	struct ipx_bn_run_opts far;
 	/* results: the medians over the repeats (--repeat, b.repeat runs;
 	 * the limit: the median search, lim_med) and every run */

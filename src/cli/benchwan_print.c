@@ -52,8 +52,8 @@ static double mean_traffic_pct(const struct wan *t, size_t s)
 
 	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
 		if (t->only[op]) {
-			sum += pct(t->bat[1][s][op].wire_kbs,
-				   t->bat[0][s][op].wire_kbs);
+			sum += pct(t->bat[1][s][op].wire_kB_per_s,
+				   t->bat[0][s][op].wire_kB_per_s);
 			n++;
 		}
 	return n ? sum / n : 0;
@@ -122,10 +122,11 @@ static void print_conditions(const struct wan *t, FILE *out)
 static void print_battery(const struct wan *t)
 {
 	printf("\nBattery with and without the bridge (ops/s per "
-	       "workstation; KB/s on each workstation's link)\n");
+	       "workstation; kB/s, kB = 1000 bytes, on each workstation's "
+	       "link)\n");
 	printf("%-38s %3s %9s %9s %8s %9s %9s %8s  %s\n", "test", "ws",
-	       "local", "bridged", "ops %", "KB/s loc", "KB/s br", "traffic%",
-	       "1990 peak KB/s local | bridged");
+	       "local", "bridged", "ops %", "kB/s loc", "kB/s br", "traffic%",
+	       "1990 peak Kbyte/s local | bridged");
 	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
 		for (size_t s = 0; s < t->nsets && t->only[op]; s++) {
 			const struct ipx_bwan_point *l = &t->bat[0][s][op],
@@ -137,8 +138,8 @@ static void print_battery(const struct wan *t)
 			       "%7.2f%%  ",
 			       s ? "" : ipx_bn_op_title(op), t->sets[s],
 			       l->per_ws, b->per_ws, pct(b->per_ws, l->per_ws),
-			       l->wire_kbs, b->wire_kbs,
-			       pct(b->wire_kbs, l->wire_kbs));
+			       l->wire_kB_per_s, b->wire_kB_per_s,
+			       pct(b->wire_kB_per_s, l->wire_kB_per_s));
 			if (t->sets[s] == 1)
 				printf("%5.0f | %-3.0f", pl, pb);
 			else
@@ -200,21 +201,30 @@ static void print_limit(const struct wan *t)
 {
 	int k = ipx_bwan_limit_found(t->steps, t->nsteps);
 
-	printf("\nThroughput limit: a paced load of %d-byte IPX packets from "
-	       "the server's segment to the workstations', and %zu "
-	       "workstation%s copying the %u-byte file from the bridged "
-	       "server at each load (%.1f s of load first)\n",
-	       IPX_BWAN_FLOOD_SIZE, t->lo.probes ? t->lo.probes : 1,
-	       t->lo.probes > 1 ? "s" : "", t->lo.file_size, t->lo.warmup);
-	printf("%12s %9s %9s %11s %8s %9s %8s %6s  %s\n", "load kbit/s",
-	       "sent", "carried", "copy kbit/s", "copy s", "deadline",
-	       "retrans", "result", "");
+	printf("\nThroughput limit: a paced load of %d-byte IPX packets %s, "
+	       "and %zu workstation%s copying the %u-byte file from the "
+	       "bridged server at each load (%.1f s of load first)\n",
+	       IPX_BWAN_FLOOD_SIZE,
+	       t->lo.up ? "each way at once (the server's segment to the "
+			  "workstations' and back), the offered load each way"
+			: "from the server's segment to the workstations'",
+	       t->lo.probes ? t->lo.probes : 1, t->lo.probes > 1 ? "s" : "",
+	       t->lo.file_size, t->lo.warmup);
+	printf("%12s %19s %19s %11s %8s %9s %8s %6s\n", "offered",
+	       "to workstations", "to the server", "copy", "", "", "", "");
+	printf("%12s %9s %9s %9s %9s %11s %8s %9s %8s %6s  %s\n",
+	       "kbit/s", "sent", "carried", "sent", "carried", "kbit/s",
+	       "copy s", "deadline", "retrans", "result", "");
 	for (size_t i = 0; i < t->nsteps; i++) {
 		const struct ipx_bwan_step *st = &t->steps[i];
 
-		printf("%12.0f %9.1f %9.1f %11.1f %8.2f %9.2f %8llu %6s  %s\n",
-		       st->load_bps / 1000.0, st->load_sent_bps / 1000.0,
-		       st->load_carried_bps / 1000.0,
+		printf("%12.0f %9.1f %9.1f %9.1f %9.1f %11.1f %8.2f %9.2f "
+		       "%8llu %6s  %s\n",
+		       st->load_bps / 1000.0,
+		       st->sent_bps[IPX_BWAN_DOWN] / 1000.0,
+		       st->carried_bps[IPX_BWAN_DOWN] / 1000.0,
+		       st->sent_bps[IPX_BWAN_UP] / 1000.0,
+		       st->carried_bps[IPX_BWAN_UP] / 1000.0,
 		       st->copy_bps / 1000.0, st->copy_max_s, st->deadline,
 		       (unsigned long long)st->retransmits,
 		       st->ok ? "ok" : "FAIL", st->ok ? "" : st->why);
@@ -223,21 +233,28 @@ static void print_limit(const struct wan *t)
 		printf("No load completed: the copy failed with no load.\n");
 	else if ((size_t)k + 1 == t->nsteps)
 		printf("Every load tried completed; the last: %.0f kbit/s "
-		       "offered, %.1f carried (raise --max-load).\n",
+		       "offered each way, carried %.1f to the workstations "
+		       "and %.1f to the server (raise --max-load).\n",
 		       t->steps[k].load_bps / 1000.0,
-		       t->steps[k].load_carried_bps / 1000.0);
+		       t->steps[k].carried_bps[IPX_BWAN_DOWN] / 1000.0,
+		       t->steps[k].carried_bps[IPX_BWAN_UP] / 1000.0);
 	else
-		printf("Last load that completed: %.0f kbit/s offered, %.1f "
-		       "carried, plus the copy's %.1f kbit/s.\n",
+		printf("Last load that completed: %.0f kbit/s offered each "
+		       "way, carried %.1f to the workstations and %.1f to the "
+		       "server, plus the copy's %.1f kbit/s.\n",
 		       t->steps[k].load_bps / 1000.0,
-		       t->steps[k].load_carried_bps / 1000.0,
+		       t->steps[k].carried_bps[IPX_BWAN_DOWN] / 1000.0,
+		       t->steps[k].carried_bps[IPX_BWAN_UP] / 1000.0,
 		       t->steps[k].copy_bps / 1000.0);
 	if (t->b.repeat > 1)
 		print_limit_runs(t);
 	printf("1990: about 950 kbit/s each way (1.9 Mbit/s in all), above "
 	       "which packets were discarded or transfers timed out; "
-	       "planning figure 1.5-1.7 Mbit/s. Load and carried count IPX "
-	       "bytes; the trunk adds the %u-byte link header to each.\n",
+	       "planning figure 1.5-1.7 Mbit/s. Sent and carried count IPX "
+	       "bytes (kbit = 1000 bits) over the same time, the load's "
+	       "start to the copies' end: carried is what of the step's "
+	       "sent packets arrived by then, so never more than sent; the "
+	       "trunk adds the %u-byte link header to each.\n",
 	       t->prof.header);
 }
 
@@ -275,15 +292,17 @@ void wan_print_table(const struct wan *t)
 		print_limit(t);
 	if (t->parts & PART_SCALING)
 		print_scaling(t);
+	if (t->interrupted)
+		printf("\nInterrupted: only the parts above finished.\n");
 }
 
 static void json_point(const char *key, const struct ipx_bwan_point *p)
 {
 	printf("\"%s\":{\"ops\":%llu,\"active\":%u,\"ops_per_s_per_ws\":%.4f,"
 	       "\"min\":%.4f,\"max\":%.4f,\"total_ops_per_s\":%.4f,"
-	       "\"wire_kbytes_per_s\":%.4f,\"retransmits\":%llu}",
+	       "\"wire_kB_per_s\":%.4f,\"retransmits\":%llu}",
 	       key, (unsigned long long)p->ops, p->active, p->per_ws, p->min,
-	       p->max, p->total, p->wire_kbs,
+	       p->max, p->total, p->wire_kB_per_s,
 	       (unsigned long long)p->retransmits);
 }
 
@@ -311,14 +330,20 @@ static void json_search(const struct ipx_bwan_step *steps, size_t nsteps)
 	for (size_t i = 0; i < nsteps; i++) {
 		const struct ipx_bwan_step *st = &steps[i];
 
-		printf("%s{\"load_bps\":%llu,\"sent_bps\":%.1f,"
-		       "\"carried_bps\":%.1f,"
-		       "\"copy_bps\":%.1f,\"copy_max_s\":%.4f,"
+		printf("%s{\"load_bit_per_s\":%llu,"
+		       "\"to_ws_sent_bit_per_s\":%.1f,"
+		       "\"to_ws_carried_bit_per_s\":%.1f,"
+		       "\"to_server_sent_bit_per_s\":%.1f,"
+		       "\"to_server_carried_bit_per_s\":%.1f,"
+		       "\"copy_bit_per_s\":%.1f,\"copy_max_s\":%.4f,"
 		       "\"copy_mean_s\":%.4f,\"deadline_s\":%.4f,"
 		       "\"copies\":%llu,\"retransmits\":%llu,\"ok\":%s,"
 		       "\"why\":",
 		       i ? "," : "", (unsigned long long)st->load_bps,
-		       st->load_sent_bps, st->load_carried_bps, st->copy_bps,
+		       st->sent_bps[IPX_BWAN_DOWN],
+		       st->carried_bps[IPX_BWAN_DOWN],
+		       st->sent_bps[IPX_BWAN_UP], st->carried_bps[IPX_BWAN_UP],
+		       st->copy_bps,
 		       st->copy_max_s, st->copy_mean_s, st->deadline,
 		       (unsigned long long)st->copies,
 		       (unsigned long long)st->retransmits,
@@ -330,10 +355,12 @@ static void json_search(const struct ipx_bwan_step *steps, size_t nsteps)
 	if (k < 0)
 		printf("null");
 	else
-		printf("{\"step\":%d,\"load_bps\":%llu,\"carried_bps\":"
-		       "%.1f}",
+		printf("{\"step\":%d,\"load_bit_per_s\":%llu,"
+		       "\"to_ws_carried_bit_per_s\":%.1f,"
+		       "\"to_server_carried_bit_per_s\":%.1f}",
 		       k, (unsigned long long)steps[k].load_bps,
-		       steps[k].load_carried_bps);
+		       steps[k].carried_bps[IPX_BWAN_DOWN],
+		       steps[k].carried_bps[IPX_BWAN_UP]);
 	printf(",\"limit_found\":%s",
 	       k >= 0 && (size_t)k + 1 < nsteps ? "true" : "false");
 }
@@ -350,7 +377,7 @@ static void json_limit_runs(const struct wan *t)
 		json_search(t->lim_runs[k].steps, t->lim_runs[k].nsteps);
 		printf("}");
 	}
-	printf("],\"last_completed_load_bps\":{\"runs\":[");
+	printf("],\"last_completed_load_bit_per_s\":{\"runs\":[");
 	for (unsigned k = 0; k < t->b.repeat; k++)
 		if (t->lim_load[k] < 0)
 			printf("%snull", k ? "," : "");
@@ -371,7 +398,7 @@ void wan_print_json(const struct wan *t)
 	fsbench_json_conditions(&t->b, stdout);
 	printf(",\"wan_profile\":");
 	fsbench_json_str(stdout, t->prof.name);
-	printf(",\"trunk_bps\":%llu,\"rx_buffer\":%u,\"tx_buffer\":%u,"
+	printf(",\"trunk_bit_per_s\":%llu,\"rx_buffer\":%u,\"tx_buffer\":%u,"
 	       "\"hold_ms\":%.3f,\"bridge_max\":%u,\"far_hub\":",
 	       (unsigned long long)t->prof.rate, t->prof.rx_buffer,
 	       t->prof.tx_buffer, t->prof.hold_ns / 1e6, t->prof.bridge_max);
@@ -384,7 +411,8 @@ void wan_print_json(const struct wan *t)
 		       t->sim_seconds[0], t->sim_seconds[1]);
 	else
 		printf(",\"far_max_buffer\":" WAN_FAR_BUFFER "}");
-	printf(",\"repeat\":%u", t->b.repeat);
+	printf(",\"repeat\":%u,\"complete\":%s", t->b.repeat,
+	       t->interrupted ? "false" : "true");
 	if (t->parts & PART_BATTERY) {
 		printf(",\"battery\":[");
 		for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
@@ -403,12 +431,12 @@ void wan_print_json(const struct wan *t)
 				printf(",\"ops_pct\":%.4f,\"traffic_pct\":%.4f",
 				       pct(t->bat[1][s][op].per_ws,
 					   t->bat[0][s][op].per_ws),
-				       pct(t->bat[1][s][op].wire_kbs,
-					   t->bat[0][s][op].wire_kbs));
+				       pct(t->bat[1][s][op].wire_kB_per_s,
+					   t->bat[0][s][op].wire_kB_per_s));
 				json_runs(t, t->bat_runs[0][s][op],
 					  t->bat_runs[1][s][op]);
 				if (t->sets[s] == 1)
-					printf(",\"published_peak_kbytes_per_s"
+					printf(",\"published_peak_kbyte_per_s"
 					       "\":{\"local\":%.0f,\"bridged\":"
 					       "%.0f}",
 					       pl, pb);
@@ -433,8 +461,10 @@ void wan_print_json(const struct wan *t)
 		       t->lo.probes ? t->lo.probes : 1, t->lo.warmup);
 		json_search(t->steps, t->nsteps);
 		json_limit_runs(t);
-		printf(",\"published\":{\"trunk_bps_each_way\":950000,"
-		       "\"planning_bps\":[1500000,1700000]}}");
+		printf(",\"both_ways\":%s,\"published\":{"
+		       "\"trunk_bit_per_s_each_way\":950000,"
+		       "\"planning_bit_per_s\":[1500000,1700000]}}",
+		       t->lo.up ? "true" : "false");
 	}
 	if (t->parts & PART_SCALING) {
 		printf(",\"scaling\":{\"test\":\"open-multi\",\"seconds\":%.3f,"
@@ -463,17 +493,19 @@ static void csv_runs(const struct wan *t, const char *part, const char *test,
 		for (int side = 0; side < 2; side++) {
 			const struct ipx_bwan_point *p = side ? &b[k] : &l[k];
 
-			printf("%s,%s,%u,%s,%.4f,%.4f,%.4f,,,,,,,%u\n", part,
+			printf("%s,%s,%u,%s,%.4f,%.4f,%.4f,,,,,,,,,%u\n", part,
 			       test, ws, side ? "bridged" : "local", p->per_ws,
-			       p->total, p->wire_kbs, k + 1);
+			       p->total, p->wire_kB_per_s, k + 1);
 		}
 }
 
 void wan_print_csv(const struct wan *t)
 {
 	printf("part,test,workstations,side,ops_per_s_per_ws,total_ops_per_s,"
-	       "wire_kbytes_per_s,load_kbps,sent_kbps,carried_kbps,copy_kbps,"
-	       "copy_max_s,ok,repeat\n");
+	       "wire_kB_per_s,load_kbit_per_s,to_ws_sent_kbit_per_s,"
+	       "to_ws_carried_kbit_per_s,to_server_sent_kbit_per_s,"
+	       "to_server_carried_kbit_per_s,copy_kbit_per_s,copy_max_s,ok,"
+	       "repeat\n");
 	for (int op = 0; op < IPX_BN_BATTERY_OPS && (t->parts & PART_BATTERY);
 	     op++)
 		for (size_t s = 0; s < t->nsets && t->only[op]; s++)
@@ -484,11 +516,13 @@ void wan_print_csv(const struct wan *t)
 			const struct ipx_bwan_step *st = &t->lim_runs[k].steps[i];
 
 			printf("limit,copy,%zu,bridged,,,,%.1f,%.1f,%.1f,%.1f,"
-			       "%.4f,%d,%u\n",
+			       "%.1f,%.1f,%.4f,%d,%u\n",
 			       t->lo.probes ? t->lo.probes : 1,
 			       st->load_bps / 1000.0,
-			       st->load_sent_bps / 1000.0,
-			       st->load_carried_bps / 1000.0,
+			       st->sent_bps[IPX_BWAN_DOWN] / 1000.0,
+			       st->carried_bps[IPX_BWAN_DOWN] / 1000.0,
+			       st->sent_bps[IPX_BWAN_UP] / 1000.0,
+			       st->carried_bps[IPX_BWAN_UP] / 1000.0,
 			       st->copy_bps / 1000.0, st->copy_max_s, st->ok,
 			       k + 1);
 		}

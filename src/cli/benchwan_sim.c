@@ -42,6 +42,9 @@ int wan_sim_start(struct wan *t)
 		rc = ipx_bsim_spare_node(t->sim[1], IPX_BSIM_STATIONS, &to);
 	if (rc == IPX_OK)
 		rc = ipx_bwan_flood_new(from, to, &t->flood);
+	if (rc == IPX_OK)	/* and the same load back */
+		rc = ipx_bwan_flood_new(to, from, &t->flood_up);
+	t->lo.up = t->flood_up;
 	if (rc != IPX_OK) {
 		cli_error(CMD, "wan --sim: the load's nodes: %s",
 			  ipx_strerror(rc));
@@ -71,7 +74,9 @@ void wan_sim_seconds(struct wan *t)
 void wan_sim_stop(struct wan *t)
 {
 	ipx_bwan_flood_free(t->flood);	/* before its nodes go */
-	t->flood = NULL;
+	ipx_bwan_flood_free(t->flood_up);
+	t->flood = t->flood_up = NULL;
+	t->lo.up = NULL;
 	for (int side = 0; side < 2; side++) {
 		ipx_bsim_free(t->sim[side]);
 		t->sim[side] = NULL;

@@ -14,13 +14,19 @@
 void help_analyze(FILE *out)
 {
 	fprintf(out,
-		"Print what a 1990 LAN analyzer showed: Kbyte/s in each second\n"
-		"(1 Kbyte = 1,024 bytes of frames) and the peak, packets by\n"
+		"Print what a 1990 LAN analyzer showed: kB/s in each 1 s window\n"
+		"(1 kB = 1000 bytes of frames), the peak (the busiest window; a\n"
+		"capture shorter than 1 s over its span, never under 0.1 s) and\n"
+		"the mean, packets by\n"
 		"protocol (IPX, SPX, NCP, NetBIOS, SAP, RIP), and the share of\n"
 		"packet arrival gaps in the buckets 0-4, 5-9, 10-14, 15-19, 20-24,\n"
 		"25-29 and >=30 ms.\n\n"
 		"  --between NODE,NODE only the packets between these two IPX nodes\n"
 		"                      (12 hex digits each), either way\n"
+		"  --outgoing          count the records a cooked (Linux SLL) capture\n"
+		"                      marks as sent by the capturing node too; by\n"
+		"                      default left out: a hub's --pcap records\n"
+		"                      each packet in and again out\n"
 		"  --json              one JSON object instead of text\n"
 		"  -h, --help          this text\n");
 }
@@ -44,6 +50,7 @@ int cmd_analyze(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "between", required_argument, NULL, 'b' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "outgoing", no_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -81,6 +88,9 @@ int cmd_analyze(int argc, char **argv)
 		}
 		case 'j':
 			json = true;
+			break;
+		case 'o':
+			filter.outgoing = true;
 			break;
 		case 'h':
 			cli_usage_line(stdout, "analyze");

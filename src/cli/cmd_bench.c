@@ -41,7 +41,7 @@ void help_bench(FILE *out)
 		     "  copy   B3, the 1990 file copy test: seven sizes copied\n"
 		     "         from the server to a workstation's disk\n"
 		     "  perftest B4, the 1990 performance test: 4 KB records\n"
-		     "         written overlaid, Kbyte/s as the user sees it\n"
+		     "         written overlaid, kB/s as the user sees it\n"
 		     "  arrival B5, the 1990 packet arrival times: gaps between\n"
 		     "         packets of a 25,184-byte transfer, in buckets\n"
 		     "  wan    B6, the 1990 bridged network: the battery with and\n"

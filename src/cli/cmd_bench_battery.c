@@ -41,9 +41,9 @@ void help_bench_battery(FILE *out)
 		"workstations at once. Workstations are agents (own process, own\n"
 		"IPX node, own NCP connection), started together behind a barrier;\n"
 		"the table gives ops/s per workstation and in total, each one's\n"
-		"traffic on its link, the analyzer's peak Kbyte/s of the test (the\n"
-		"busiest second of the hub's capture, not with --hub; with --sim\n"
-		"the simulated segment's) and the\n"
+		"traffic on its link, the analyzer's peak kB/s (1000 bytes) of the\n"
+		"test (the busiest 1 s window of the hub's capture, not with --hub;\n"
+		"with --sim the simulated segment's) and the\n"
 		"1990 peak Kbyte/s beside. 1-byte reads and lock/unlock are\n"
 		"set against the round trip (ping of the server) measured\n"
 		"first: target %.0f%% of one round trip per request.\n\n"
@@ -75,7 +75,17 @@ struct battery {
 	struct sta *res;
 	/* the analyzer's, all workstations together: wire(t, set, op, rep) */
 	struct fsbench_wire *wire;
+	/* the tests that finished (every repeat), and whether a signal cut
+	 * the run short: then only those are printed ("complete": false) */
+	bool done[MAX_SETS][IPX_BN_BATTERY_OPS];
+	bool interrupted;
 };
+
+/* Is test op with sets[set] workstations in the output? */
+static bool shown(const struct battery *t, size_t set, int op)
+{
+	return t->only[op] && (!t->interrupted || t->done[set][op]);
+}
 
 /* One workstation's figures in one run. */
 struct sta {
@@ -107,7 +117,7 @@ static double op_seconds(const struct battery *t, enum ipx_bn_op op)
 /* ---- printing ---- */
 
 struct row {
-	double mean, min, max, total, wire_kbs;
+	double mean, min, max, total, wire_kB_per_s;
 	uint64_t ops, misses;
 };
 
@@ -121,14 +131,14 @@ static void summarize(const struct sta *r, unsigned n, struct row *out)
 		out->total += pps;
 		out->min = pps < out->min ? pps : out->min;
 		out->max = pps > out->max ? pps : out->max;
-		out->wire_kbs += r[i].seconds > 0 ? r[i].bytes / 1024.0 /
+		out->wire_kB_per_s += r[i].seconds > 0 ? r[i].bytes / 1000.0 /
 							    r[i].seconds
 						  : 0;
 		out->ops += r[i].ops;
 		out->misses += r[i].misses;
 	}
 	out->mean = n ? out->total / n : 0;
-	out->wire_kbs = n ? out->wire_kbs / n : 0;
+	out->wire_kB_per_s = n ? out->wire_kB_per_s / n : 0;
 	if (!n)
 		out->min = 0;
 }
@@ -139,6 +149,7 @@ struct rows {
 	struct row med;
 	struct ipx_stat_summary mean, peak;
 	bool wire;		/* the analyzer's figures exist */
+	bool short_span;	/* a run shorter than the 1 s window */
 	uint64_t ops, misses;	/* summed over the repeats */
 };
 
@@ -160,9 +171,10 @@ static void summarize_repeats(const struct battery *t, size_t set, int op,
 		min[k] = w.min;
 		max[k] = w.max;
 		total[k] = w.total;
-		kbs[k] = w.wire_kbs;
-		peak[k] = wire_of(t, set, op, k)->peak_kbs;
+		kbs[k] = w.wire_kB_per_s;
+		peak[k] = wire_of(t, set, op, k)->peak_kB_per_s;
 		out->wire &= wire_of(t, set, op, k)->valid;
+		out->short_span |= wire_of(t, set, op, k)->short_span;
 		out->ops += w.ops;
 		out->misses += w.misses;
 	}
@@ -170,7 +182,7 @@ static void summarize_repeats(const struct battery *t, size_t set, int op,
 	out->med.min = ipx_stat_median(min, n);
 	out->med.max = ipx_stat_median(max, n);
 	out->med.total = ipx_stat_median(total, n);
-	out->med.wire_kbs = ipx_stat_median(kbs, n);
+	out->med.wire_kB_per_s = ipx_stat_median(kbs, n);
 	ipx_stat_summarize(mean, n, &out->mean);
 	ipx_stat_summarize(peak, n, &out->peak);
 }
@@ -215,10 +227,10 @@ static void print_table(const struct battery *t)
 		       "repeats where shown\n",
 		       t->b.repeat);
 	printf("%-38s %3s %9s %9s %9s %10s %9s %9s  %s\n", "", "",
-	       "ops/s per", "", "", "total", "link KB/s", "analyzer",
-	       "1990 peak KB/s");
+	       "ops/s per", "", "", "total", "link kB/s", "analyzer",
+	       "1990 peak Kbyte/s");
 	printf("%-38s %3s %9s %9s %9s %10s %9s %9s  %s\n", "test", "ws",
-	       "ws mean", "min", "max", "ops/s", "per ws", "peak KB/s",
+	       "ws mean", "min", "max", "ops/s", "per ws", "peak kB/s",
 	       "local | bridged");
 	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++) {
 		if (!t->only[op])
@@ -227,13 +239,17 @@ static void print_table(const struct battery *t)
 			struct rows r;
 			double l, br;
 
+			if (!shown(t, s, op))
+				continue;
 			summarize_repeats(t, s, op, &r);
 			ipx_bn_published_kbs(op, &l, &br);
 			printf("%-38s %3u %9.0f %9.0f %9.0f %10.0f %9.1f ",
 			       s ? "" : ipx_bn_op_title(op), t->sets[s],
 			       r.med.mean, r.med.min, r.med.max, r.med.total,
-			       r.med.wire_kbs);
-			if (r.wire)
+			       r.med.wire_kB_per_s);
+			if (r.wire && r.short_span)
+				printf("%8.1f*  ", r.peak.median);
+			else if (r.wire)
 				printf("%9.1f  ", r.peak.median);
 			else
 				printf("%9s  ", "-");
@@ -254,11 +270,13 @@ static void print_table(const struct battery *t)
 			printf("\n");
 		}
 	}
-	printf("Per-test seconds: %.1f (searches %.1f). Link KB/s: IPX bytes "
+	printf("Per-test seconds: %.1f (searches %.1f). Link kB/s (kB = 1000 bytes): IPX bytes "
 	       "the workstation's link sent and received, mean over the "
-	       "test. Analyzer peak: the busiest whole second %s, as the "
-	       "1990 analyzer saw the LAN; 1990 figures are for one "
-	       "workstation only.\n",
+	       "test. Analyzer peak: the busiest 1 s window %s, as the "
+	       "1990 analyzer saw the LAN (a test shorter than the window, "
+	       "marked *, over its whole span instead; never below the "
+	       "mean); 1990 figures are for one workstation only, in the "
+	       "note's Kbyte (it does not say 1000 or 1024 bytes).\n",
 	       op_seconds(t, IPX_BN_LOCK), op_seconds(t, IPX_BN_DIR_SEARCH),
 	       t->b.sim ? "of simulated time on the workstations' segment "
 			  "(every frame once, as the profile's wire bytes)"
@@ -280,7 +298,7 @@ static void print_table(const struct battery *t)
 			struct rows r;
 			struct row w;
 
-			if (t->sets[s] != 1)
+			if (t->sets[s] != 1 || !shown(t, s, op))
 				continue;
 			targets++;
 			summarize_repeats(t, s, op, &r);
@@ -319,10 +337,11 @@ static void print_wire_json(const struct fsbench_wire *w)
 	printf("{\"source\":");
 	fsbench_json_str(stdout, w->source ? w->source : "");
 	printf(",\"packets\":%llu,\"bytes\":%llu,\"seconds\":%.6f,"
-	       "\"peak_kbytes_per_s\":%.3f,\"mean_kbytes_per_s\":%.3f,"
-	       "\"gaps\":[",
+	       "\"peak_kB_per_s\":%.3f,\"mean_kB_per_s\":%.3f,"
+	       "\"short_span\":%s,\"gaps\":[",
 	       (unsigned long long)w->packets, (unsigned long long)w->bytes,
-	       w->seconds, w->peak_kbs, w->mean_kbs);
+	       w->seconds, w->peak_kB_per_s, w->mean_kB_per_s,
+	       w->short_span ? "true" : "false");
 	for (unsigned g = 0; g < IPX_ANALYZE_GAPS; g++)
 		printf("%s%llu", g ? "," : "", (unsigned long long)w->gaps[g]);
 	printf("]}");
@@ -333,10 +352,10 @@ static void print_json(const struct battery *t)
 	printf("{\"benchmark\":\"battery\",\"conditions\":{");
 	fsbench_json_conditions(&t->b, stdout);
 	printf(",\"repeat\":%u,\"seconds\":%.3f,\"search_seconds\":%.3f,"
-	       "\"rtt_us\":%.3f},"
+	       "\"rtt_us\":%.3f},\"complete\":%s,"
 	       "\"target\":%.2f,\"tests\":[",
 	       t->b.repeat, op_seconds(t, IPX_BN_LOCK), op_seconds(t, IPX_BN_DIR_SEARCH),
-	       t->rtt * 1e6, TARGET);
+	       t->rtt * 1e6, t->interrupted ? "false" : "true", TARGET);
 	bool first = true;
 
 	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++) {
@@ -345,6 +364,8 @@ static void print_json(const struct battery *t)
 			struct row w;
 			double l, br, bnd = bound(t, op);
 
+			if (!shown(t, s, op))
+				continue;
 			summarize_repeats(t, s, op, &rs);
 			w = rs.med;
 			ipx_bn_published_kbs(op, &l, &br);
@@ -370,10 +391,10 @@ static void print_json(const struct battery *t)
 			}
 			printf("],\"mean_ops_per_s\":%.3f,\"mean_ops_per_s_min\":"
 			       "%.3f,\"mean_ops_per_s_max\":%.3f,"
-			       "\"total_ops_per_s\":%.3f,\"wire_kbytes_per_s\":"
-			       "%.3f,\"analyzer_peak_kbytes_per_s\":",
+			       "\"total_ops_per_s\":%.3f,\"wire_kB_per_s\":"
+			       "%.3f,\"analyzer_peak_kB_per_s\":",
 			       w.mean, rs.mean.min, rs.mean.max, w.total,
-			       w.wire_kbs);
+			       w.wire_kB_per_s);
 			if (rs.wire)
 				printf("{\"median\":%.3f,\"min\":%.3f,\"max\":"
 				       "%.3f}",
@@ -381,7 +402,7 @@ static void print_json(const struct battery *t)
 			else
 				printf("null");
 			if (t->sets[s] == 1)
-				printf(",\"published_peak_kbytes_per_s\":"
+				printf(",\"published_peak_kbyte_per_s\":"
 				       "{\"local\":%.0f,\"bridged\":%.0f}",
 				       l, br);
 			if (t->sets[s] == 1 && bnd > 0)
@@ -399,10 +420,11 @@ static void print_json(const struct battery *t)
 static void print_csv(const struct battery *t)
 {
 	printf("test,workstations,repeat,station,ops,seconds,ops_per_s,"
-	       "wire_kbytes_per_s,misses,analyzer_peak_kbytes_per_s\n");
+	       "wire_kB_per_s,misses,analyzer_peak_kB_per_s\n");
 	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
 		for (size_t s = 0; s < t->nsets && t->only[op]; s++)
-			for (unsigned k = 0; k < t->b.repeat; k++)
+			for (unsigned k = 0; shown(t, s, op) && k < t->b.repeat;
+			     k++)
 				for (unsigned i = 0; i < t->sets[s]; i++) {
 					const struct sta *r =
 						&run_of(t, s, op, k)[i];
@@ -416,12 +438,12 @@ static void print_csv(const struct battery *t)
 					       k + 1, i + 1,
 					       (unsigned long long)r->ops, secs,
 					       secs > 0 ? r->ops / secs : 0,
-					       secs > 0 ? r->bytes / 1024.0 /
+					       secs > 0 ? r->bytes / 1000.0 /
 								  secs
 							: 0,
 					       (unsigned long long)r->misses);
 					if (w->valid)
-						printf("%.3f\n", w->peak_kbs);
+						printf("%.3f\n", w->peak_kB_per_s);
 					else
 						printf("\n");
 				}
@@ -510,11 +532,16 @@ static int run(struct battery *t)
 				rc = run_one(t, s, op, rep, (uint16_t)k, err,
 					     sizeof(err));
 			}
+			t->done[s][op] = rc == IPX_OK;
 		}
 	}
 	if (t->b.progress)
 		fprintf(stderr, "\r\033[K");
-	if (rc != IPX_OK) {
+	if (fsbench_interrupted(&t->b, rc)) {	/* SIGINT, SIGTERM */
+		t->interrupted = true;
+		cli_error(CMD, "battery: interrupted; printing the tests that "
+			       "finished");
+	} else if (rc != IPX_OK) {
 		cli_error(CMD, "battery: %s", err);
 		return CLI_FAIL;
 	}
@@ -526,7 +553,9 @@ static int run(struct battery *t)
 		print_csv(t);
 	else
 		print_table(t);
-	return CLI_OK;
+	if (t->interrupted && !t->b.json && !t->b.csv)
+		printf("Interrupted: only the tests above finished.\n");
+	return t->interrupted ? CLI_FAIL : CLI_OK;
 }
 
 int bench_battery(int argc, char **argv)

@@ -313,7 +313,7 @@ static void print_json(const struct opts *o, const struct bench_pair *b,
 		for (int p = 0; p < PATHS; p++) {
 			const struct res *r = &res[i][p];
 
-			printf("\"%s\": {\"pps\": %.1f, \"mbps\": %.3f, "
+			printf("\"%s\": {\"pps\": %.1f, \"MB_per_s\": %.3f, "
 			       "\"sent\": %llu, \"delivered\": %llu, "
 			       "\"loss\": %.6f, \"cpu_sender\": %.3f, "
 			       "\"cpu_receiver\": %.3f}, ",
@@ -339,7 +339,7 @@ static void print_json(const struct opts *o, const struct bench_pair *b,
 
 static void print_csv(const struct opts *o, struct res (*res)[PATHS])
 {
-	printf("run,path,pps,mbps,sent,delivered,loss,cpu_sender,"
+	printf("run,path,pps,MB_per_s,sent,delivered,loss,cpu_sender,"
 	       "cpu_receiver\n");
 	for (unsigned long i = 0; i < o->repeat; i++)
 		for (int p = 0; p < PATHS; p++) {

@@ -340,7 +340,7 @@ static void json_summary(const char *name, const struct ipx_stat_summary *s,
 
 static void json_result(const struct res *r)
 {
-	printf("{\"pps\": %.1f, \"mbps\": %.3f, \"seconds\": %.6f, "
+	printf("{\"pps\": %.1f, \"MB_per_s\": %.3f, \"seconds\": %.6f, "
 	       "\"machine_busy_cpus\": %.3f, \"machine_steal_cpus\": %.3f, "
 	       "\"benchmark_cpus\": %.3f, \"other_cpus\": %.3f, ",
 	       r->pps, r->mbps, r->seconds, r->busy, r->steal, r->ours,
@@ -444,7 +444,7 @@ static void print_json(const struct opts *o, const struct bench_pair *b,
 	for (int p = 0; p < PATHS; p++) {
 		printf("\"%s\": {", path_name[p]);
 		json_summary("pps", &s->pps[p], false);
-		json_summary("mbps", &s->mbps[p], false);
+		json_summary("MB_per_s", &s->mbps[p], false);
 		json_summary("loss", &s->loss[p], true);
 		printf("}, ");
 	}
@@ -471,7 +471,7 @@ static void print_csv(const struct summary *s)
 	for (int p = 0; p < PATHS; p++) {
 		snprintf(name, sizeof(name), "%s_pps", path_name[p]);
 		csv_row(name, &s->pps[p], ",");
-		snprintf(name, sizeof(name), "%s_mbps", path_name[p]);
+		snprintf(name, sizeof(name), "%s_MB_per_s", path_name[p]);
 		csv_row(name, &s->mbps[p], ",");
 		snprintf(name, sizeof(name), "%s_loss", path_name[p]);
 		csv_row(name, &s->loss[p], ",");

@@ -77,7 +77,7 @@ static const struct {
 } trow[TROWS] = {
 	[T_READ] = { "1-byte read", "ops/s", "read1" },
 	[T_OC] = { "open+close", "pairs/s", "open_close" },
-	[T_GET] = { "large get", "KB/s", "large_get" },
+	[T_GET] = { "large get", "kB/s", "large_get" },
 };
 
 /* One repeat's figures. */
@@ -177,11 +177,11 @@ static int measure(struct ncpb *t, unsigned rep, struct fig *fig)
 	fig->value[T_READ] = (double)nsum[R_READ] / tsum[R_READ];
 	fig->value[T_OC] = (double)nsum[R_OC] / tsum[R_OC];
 	fig->value[T_GET] = (double)nsum[R_GET] * IPX_BN_GET_PART /
-			    tsum[R_GET] / 1024;
+			    tsum[R_GET] / 1000;
 	fig->bound[T_READ] = 1 / fig->rtt_empty;
 	fig->bound[T_OC] = 1 / (2 * fig->rtt_empty);
 	fig->bound[T_GET] =
-		t->bufsize / ((fig->rtt_empty + fig->rtt_full) / 2) / 1024;
+		t->bufsize / ((fig->rtt_empty + fig->rtt_full) / 2) / 1000;
 	return CLI_OK;
 }
 

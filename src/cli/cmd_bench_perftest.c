@@ -30,7 +30,7 @@ void help_bench_perftest(FILE *out)
 		"B4, the 1990 performance test: records of 4,096 bytes written to\n"
 		"a file on the file server as fast as possible, each over the\n"
 		"previous one (the same offset), in NCP writes of the negotiated\n"
-		"buffer size (0x49) as a NetWare shell splits them; Kbyte/s\n"
+		"buffer size (0x49) as a NetWare shell splits them; kB/s\n"
 		"of data as the application sees it, per workstation and in\n"
 		"total. Every workstation (an agent: own process, IPX node and NCP\n"
 		"connection) writes its own file; all start together.\n\n"
@@ -97,7 +97,7 @@ static void print(const struct perf *p)
 	const struct fsbench *b = &p->b;
 
 	if (b->csv) {
-		printf("repeat,station,records,seconds,kbytes_per_s\n");
+		printf("repeat,station,records,seconds,kB_per_s\n");
 		for (unsigned k = 0; k < b->repeat; k++)
 			for (unsigned i = 0; i < p->n; i++)
 				printf("%u,%u,%llu,%.6f,%.3f\n", k + 1, i + 1,
@@ -117,11 +117,11 @@ static void print(const struct perf *p)
 			printf("%s{\"per_workstation\":[", k ? "," : "");
 			for (unsigned i = 0; i < p->n; i++)
 				printf("%s{\"records\":%llu,\"seconds\":%.6f,"
-				       "\"kbytes_per_s\":%.3f}",
+				       "\"kB_per_s\":%.3f}",
 				       i ? "," : "",
 				       (unsigned long long)p->r[k][i].records,
 				       p->r[k][i].seconds, p->r[k][i].kbs);
-			printf("],\"total_kbytes_per_s\":%.3f}", total(p, k));
+			printf("],\"total_kB_per_s\":%.3f}", total(p, k));
 		}
 		spread(p, p->n, &y);
 		printf("],\"per_workstation\":[");
@@ -130,14 +130,14 @@ static void print(const struct perf *p)
 
 			spread(p, i, &w);
 			printf("%s{\"records\":%llu,\"seconds\":%.6f,"
-			       "\"kbytes_per_s\":%.3f,\"kbytes_per_s_min\":"
-			       "%.3f,\"kbytes_per_s_max\":%.3f}",
+			       "\"kB_per_s\":%.3f,\"kB_per_s_min\":"
+			       "%.3f,\"kB_per_s_max\":%.3f}",
 			       i ? "," : "",
 			       (unsigned long long)p->r[0][i].records,
 			       p->r[0][i].seconds, w.median, w.min, w.max);
 		}
-		printf("],\"total_kbytes_per_s\":%.3f,\"total_kbytes_per_s_min"
-		       "\":%.3f,\"total_kbytes_per_s_max\":%.3f}\n",
+		printf("],\"total_kB_per_s\":%.3f,\"total_kB_per_s_min"
+		       "\":%.3f,\"total_kB_per_s_max\":%.3f}\n",
 		       y.median, y.min, y.max);
 		return;
 	}
@@ -146,10 +146,10 @@ static void print(const struct perf *p)
 	       p->size, b->srvname, p->secs);
 	fsbench_print_conditions(b, stdout);
 	if (b->repeat > 1)
-		printf("# %u runs: the median KB/s [min-max]; records of the "
+		printf("# %u runs: the median kB/s [min-max]; records of the "
 		       "first run\n",
 		       b->repeat);
-	printf("%-12s %10s %12s\n", "workstation", "records", "KB/s");
+	printf("%-12s %10s %12s\n", "workstation", "records", "kB/s");
 	for (unsigned i = 0; i < p->n; i++) {
 		char who[16];
 
@@ -158,7 +158,7 @@ static void print(const struct perf *p)
 	}
 	if (p->n > 1)
 		print_row(p, "total", p->n, 0);
-	printf("KB = 1024 bytes of data written (the user's view). The 1990 "
+	printf("kB = 1000 bytes of data written (the user's view). The 1990 "
 	       "note published no figure for this test.\n");
 }
 
@@ -186,7 +186,7 @@ static int run(struct perf *p)
 			p->r[k][i].seconds = r[i].seconds;
 			p->r[k][i].kbs = r[i].seconds > 0
 						 ? r[i].sent * (double)p->size /
-							   1024 / r[i].seconds
+							   1000 / r[i].seconds
 						 : 0;
 		}
 	}

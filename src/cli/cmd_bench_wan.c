@@ -228,6 +228,9 @@ static int start_far(struct fsbench *b)
 		return CLI_FAIL;
 	}
 	rc = ipx_bwan_flood_new(t->far_node, t->b.node, &t->flood);
+	if (rc == IPX_OK)	/* and the same load back */
+		rc = ipx_bwan_flood_new(t->b.node, t->far_node, &t->flood_up);
+	t->lo.up = t->flood_up;
 	if (rc != IPX_OK) {
 		cli_error(CMD, "wan: the load's sockets: %s",
 			  ipx_strerror(rc));
@@ -240,7 +243,9 @@ static int start_far(struct fsbench *b)
 static void stop_far(struct wan *t)
 {
 	ipx_bwan_flood_free(t->flood);
-	t->flood = NULL;
+	ipx_bwan_flood_free(t->flood_up);
+	t->flood = t->flood_up = NULL;
+	t->lo.up = NULL;
 	ipx_node_free(t->far_node);
 	t->far_node = NULL;
 	cli_stop_child(&t->far_srv);
@@ -348,18 +353,34 @@ static int run_parts(struct wan *t)
 
 	if (t->parts & PART_BATTERY)
 		rc = run_battery(t, err, sizeof(err));
+	if (rc == IPX_OK)
+		t->parts_done |= t->parts & PART_BATTERY;
 	if (rc == IPX_OK && (t->parts & PART_LIMIT)) {
 		part = "limit";
 		rc = run_limit(t, err, sizeof(err));
+		if (rc == IPX_OK)
+			t->parts_done |= PART_LIMIT;
 	}
 	for (int side = 0; side < 2 && rc == IPX_OK &&
 			   (t->parts & PART_SCALING);
 	     side++) {
 		part = "scaling";
 		rc = run_scaling(t, side, err, sizeof(err));
+		if (rc == IPX_OK && side == 1)
+			t->parts_done |= PART_SCALING;
 	}
 	if (t->b.progress)
 		fprintf(stderr, "\r\033[K");
+	for (int side = 0; side < 2 && t->b.sim && rc != IPX_OK; side++)
+		t->interrupted |= t->sim[side] &&
+				  ipx_loop_stopped(ipx_bsim_loop(t->sim[side]));
+	if (t->interrupted || fsbench_interrupted(&t->b, rc)) {	/* SIGINT */
+		t->interrupted = true;
+		cli_error(CMD, "wan: interrupted during the %s part; printing "
+			       "the parts that finished",
+			  part);
+		return CLI_FAIL;
+	}
 	if (rc != IPX_OK) {
 		cli_error(CMD, "wan: %s: %s", part, err);
 		return CLI_FAIL;
@@ -620,7 +641,9 @@ int bench_wan(int argc, char **argv)
 		rc = run_parts(&t);
 	if (t.b.sim)
 		wan_sim_seconds(&t);
-	if (rc == CLI_OK) {
+	if (t.interrupted)
+		t.parts = t.parts_done;
+	if (rc == CLI_OK || t.interrupted) {
 		if (t.b.json)
 			wan_print_json(&t);
 		else if (t.b.csv)

@@ -228,10 +228,10 @@ static void show_progress(struct session *s, const char *name, uint64_t done,
 
 	if (!s->progress || total < PROGRESS_MIN)
 		return;
-	fprintf(stderr, "\r  %s  %llu/%llu KB  %.0f KB/s%s", name,
-		(unsigned long long)(done / 1024),
-		(unsigned long long)(total / 1024),
-		dt > 0 ? (double)done / 1024 / dt : 0.0, last ? "\n" : "");
+	fprintf(stderr, "\r  %s  %llu/%llu kB  %.0f kB/s%s", name,
+		(unsigned long long)(done / 1000),
+		(unsigned long long)(total / 1000),
+		dt > 0 ? (double)done / 1000 / dt : 0.0, last ? "\n" : "");
 }
 
 /* The last name of a remote path. */

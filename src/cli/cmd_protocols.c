@@ -137,6 +137,11 @@ static int row_target(enum ipx_bw_kind k)
 struct run_ctx {
 	struct ipx_b1_opts o;
 	bool json, csv, progress;
+	/* the pass under way (0: the warm-up), and whether SIGINT/SIGTERM
+	 * cut the run short: then the passes that finished are printed,
+	 * the JSON with "complete": false */
+	unsigned pass_seen;
+	bool interrupted;
 	bool pin_given;
 	bool pin_fallback;	/* split asked by default, 1 CPU: none */
 	const char *hub, *agents, *config;
@@ -186,6 +191,7 @@ static void on_progress(unsigned pass, unsigned passes, enum ipx_bw_kind k,
 {
 	struct run_ctx *r = ctx;
 
+	r->pass_seen = pass;
 	if (!r->progress)
 		return;
 	if (pass)
@@ -222,7 +228,7 @@ static void print_table(const struct run_ctx *r, const struct ipx_b1_report *rep
 	       r->pin_fallback ? " (split needs 2 CPUs per agent)" : "");
 	printf("%-17s %9s %-21s %9s %11s %6s %9s %5s | %8s %5s | %13s %5s\n",
 	       "interface", "carried/s", "[min - max]", "sent/s", "delivered",
-	       "loss", "KB/s", "x IPX", "1990", "x IPX", "send p50/p99us",
+	       "loss", "kB/s", "x IPX", "1990", "x IPX", "send p50/p99us",
 	       "CPUs");
 	for (int i = 0; i < IPX_B1_ROWS; i++) {
 		const struct ipx_b1_row *w = &rep->row[ipx_b1_rows[i]];
@@ -277,8 +283,8 @@ static void print_table(const struct run_ctx *r, const struct ipx_b1_report *rep
 		       target_what(x, t));
 	}
 	printf("\ncarried/s: packets the path carried per second (sent/s "
-	       "times delivered/sent, at most the\nreceiver's rate); KB/s "
-	       "and x IPX use it too (KB = 1000 bytes). sent/s: sends "
+	       "times delivered/sent, at most the\nreceiver's rate); kB/s "
+	       "and x IPX use it too (kB = 1000 bytes). sent/s: sends "
 	       "completed\nper second. CPUs: where the sender/receiver ran "
 	       "(last run).\n");
 }
@@ -312,7 +318,7 @@ static void json_row(const struct ipx_b1_report *rep,
 	printf("    {\"kind\": \"%s\", \"name\": \"%s\", ",
 	       ipx_bw_kind_name(w->kind), row_name(w->kind));
 	json_summary("pps", &w->pps, ", ");
-	json_summary("kbps", &w->kbps, ", ");
+	json_summary("carried_kB_per_s", &w->kbps, ", ");
 	json_summary("sent", &w->sent, ", ");
 	json_summary("delivered", &w->delivered, ", ");
 	json_summary("loss", &w->loss, ", ");
@@ -355,7 +361,8 @@ static void print_json(const struct run_ctx *r,
 		       const struct ipx_b1_sample *samples,
 		       const struct ipx_b1_report *rep)
 {
-	printf("{\n  \"benchmark\": \"protocols\", \"spec\": \"B1\",\n");
+	printf("{\n  \"benchmark\": \"protocols\", \"spec\": \"B1\", "
+	       "\"complete\": %s,\n", r->interrupted ? "false" : "true");
 	printf("  \"config\": {\"count\": %u, \"seconds\": %g, \"size\": %zu, "
 	       "\"repeat\": %u, \"warmup\": 1, \"pin\": \"%s\", ",
 	       r->o.count, r->o.count ? 0 : r->o.seconds, r->o.size,
@@ -400,7 +407,7 @@ static void print_json(const struct run_ctx *r,
 static void print_csv(const struct ipx_b1_report *rep)
 {
 	printf("kind,name,pps_median,pps_min,pps_max,carried_median,"
-	       "carried_min,carried_max,kbps_median,sent_median,"
+	       "carried_min,carried_max,carried_kB_per_s_median,sent_median,"
 	       "delivered_median,loss_median,ratio_ipx_median,ref_1990_pps,"
 	       "ref_1990_ratio_ipx,latency_p50_us,latency_p99_us,cpu_sender,"
 	       "cpu_receiver,target,target_ratio,target_want,target_pass\n");
@@ -856,8 +863,28 @@ static int run(struct run_ctx *r)
 				err, sizeof(err));
 	if (r->progress)
 		fprintf(stderr, "\r\033[K");
-	if (rc == IPX_OK)
+	if (rc != IPX_OK && r->loop) {	/* SIGINT, SIGTERM? */
+		if (rc != IPX_ECLOSED)	/* an agent killed by the same ^C */
+			ipx_loop_run_once(r->loop, 0);
+		r->interrupted = rc == IPX_ECLOSED ||
+				 ipx_loop_stopped(r->loop);
+	}
+	if (r->interrupted) {
+		unsigned done = r->pass_seen ? r->pass_seen - 1 : 0;
+
+		cli_error(CMD, "protocols: interrupted; printing the %u "
+			       "pass%s that finished",
+			  done, done == 1 ? "" : "es");
+		if (done) {
+			ipx_b1_summarize(samples, done, rep);
+			rc = IPX_OK;
+		} else if (r->json) {
+			printf("{\"benchmark\": \"protocols\", \"spec\": "
+			       "\"B1\", \"complete\": false, \"rows\": []}\n");
+		}
+	} else if (rc == IPX_OK) {
 		ipx_b1_summarize(samples, r->o.repeat, rep);
+	}
 	if (rc == IPX_OK) {
 		if (r->json)
 			print_json(r, samples, rep);
@@ -866,9 +893,11 @@ static int run(struct run_ctx *r)
 		else
 			print_table(r, rep);
 	}
-	teardown(r, rc == IPX_OK);
+	teardown(r, rc == IPX_OK && !r->interrupted);
 	free(samples);
 	free(rep);
+	if (r->interrupted)
+		return CLI_FAIL;
 	if (rc != IPX_OK) {
 		cli_error(CMD, "protocols: %s", err);
 		return CLI_FAIL;

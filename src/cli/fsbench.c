@@ -490,6 +490,19 @@ void fsbench_stop(struct fsbench *b, bool ok)
 	b->nwin = b->capwin = 0;
 }
 
+bool fsbench_interrupted(struct fsbench *b, int rc)
+{
+	if (rc == IPX_ECLOSED)
+		return true;
+	if (rc == IPX_OK || !b->loop)
+		return false;
+	/* Ctrl-C reaches the agents too: one that died of it may have been
+	 * noticed before our own signal was read */
+	if (!b->bsim)
+		ipx_loop_run_once(b->loop, 0);
+	return ipx_loop_stopped(b->loop);
+}
+
 void fsbench_wire_begin(struct fsbench *b)
 {
 	if (b->bsim)
@@ -503,8 +516,9 @@ void fsbench_wire_sim(struct fsbench *b, struct fsbench_wire *out)
 
 	out->valid = true;
 	out->source = "simulated analyzer";
-	out->peak_kbs = ipx_analyze_peak_kbps(a);
-	out->mean_kbs = ipx_analyze_mean_rate(a) / 1024;
+	out->peak_kB_per_s = ipx_analyze_peak_rate(a) / 1000;
+	out->mean_kB_per_s = ipx_analyze_mean_rate(a) / 1000;
+	out->short_span = ipx_analyze_short(a);
 	out->packets = a->packets;
 	out->bytes = a->bytes;
 	memcpy(out->gaps, a->gaps, sizeof(out->gaps));

@@ -32,9 +32,10 @@ struct fsbench_wire {
 	const char *source;	/* "hub capture", "simulated analyzer" */
 	uint64_t packets, bytes;	/* IPX packets, their bytes + 14 each */
 	double seconds;		/* the window's length */
-	double peak_kbs;	/* the busiest whole second from the window's
-				 * first packet, Kbyte/s (1,024 bytes) */
-	double mean_kbs;	/* first packet to last */
+	/* the busiest 1 s window from the window's first packet, and the
+	 * mean, kB/s (1000 bytes; analyze.h's rule: peak >= mean) */
+	double peak_kB_per_s, mean_kB_per_s;
+	bool short_span;	/* shorter than 1 s: both over the span */
 	uint64_t gaps[IPX_ANALYZE_GAPS];	/* arrival gaps per bucket */
 };
 
@@ -98,6 +99,9 @@ struct fsbench {
  * window of fsbench_window takes what it saw since); nothing in real
  * time, where the capture is windowed afterwards. */
 void fsbench_wire_begin(struct fsbench *b);
+/* Did a failed run (rc) fail because SIGINT or SIGTERM stopped it? Then
+ * the command prints what finished, marked incomplete, and exits 1. */
+bool fsbench_interrupted(struct fsbench *b, int rc);
 /* --sim: what the simulated analyzer saw since then (fsbench_window). */
 void fsbench_wire_sim(struct fsbench *b, struct fsbench_wire *out);
 

@@ -196,8 +196,9 @@ int fsbench_wire_collect(struct fsbench *b)
 		o->valid = rc == IPX_OK;
 		o->packets = a[i].packets;
 		o->bytes = a[i].bytes;
-		o->peak_kbs = ipx_analyze_peak_kbps(&a[i]);
-		o->mean_kbs = ipx_analyze_mean_rate(&a[i]) / 1024.0;
+		o->peak_kB_per_s = ipx_analyze_peak_rate(&a[i]) / 1000;
+		o->mean_kB_per_s = ipx_analyze_mean_rate(&a[i]) / 1000;
+		o->short_span = ipx_analyze_short(&a[i]);
 		memcpy(o->gaps, a[i].gaps, sizeof(o->gaps));
 		ipx_analyze_free(&a[i]);
 	}

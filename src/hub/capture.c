@@ -35,6 +35,7 @@ void ipx_hub_capture(struct ipx_hub_options *opts, struct ipx_capture *cap)
 {
 	opts->tap = tap_tx;
 	opts->tap_ctx = cap;
+	ipx_capture_mark_direction(cap);	/* each packet in and out */
 	ipx_hub_capture_received(opts, cap);
 }
 

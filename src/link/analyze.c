@@ -234,6 +234,13 @@ static int add_sll(struct ipx_analyze *a, uint64_t when, const uint8_t *rec,
 					      : IPX_ANALYZE_DROP_BAD_IPX]++;
 		return IPX_OK;
 	}
+	if (ipx_get16(rec) == 4 && !a->filter.outgoing) {
+		/* sent by the capturing node: a hub's copy of what it
+		 * received, counted once already as it came in */
+		a->frames++;
+		a->drops[IPX_ANALYZE_DROP_OUTGOING]++;
+		return IPX_OK;
+	}
 	proto = ipx_get16(rec + 14);
 	n = caplen - SLL_HDR_LEN;
 	memset(frame, 0, 12);
@@ -445,28 +452,90 @@ int ipx_analyze_file(struct ipx_analyze *a, const char *path, char *err,
 
 /* ---- figures ---- */
 
-double ipx_analyze_kbps(const struct ipx_analyze *a, size_t second)
+/* The part of the last whole-second window up to the last packet. */
+static uint64_t last_part(const struct ipx_analyze *a)
 {
-	return second < a->nseconds ? (double)a->per_second[second] / 1024.0
-				    : 0.0;
+	uint64_t start = (uint64_t)(a->nseconds - 1) * IPX_ANALYZE_WINDOW_US;
+	uint64_t span = a->last_us - a->first_us;
+
+	return span > start ? span - start : 0;
 }
 
-double ipx_analyze_peak_kbps(const struct ipx_analyze *a)
+/* A last window shorter than the floor is part of the one before. */
+static bool merged(const struct ipx_analyze *a)
+{
+	return a->nseconds >= 2 && last_part(a) < IPX_ANALYZE_FLOOR_US;
+}
+
+size_t ipx_analyze_windows(const struct ipx_analyze *a)
+{
+	return a->nseconds - (merged(a) ? 1 : 0);
+}
+
+/* Window i's bytes and the seconds it counts over: W, the last one only
+ * its part up to the last packet (a part under the floor merged into the
+ * one before), a single window at least the floor. */
+static double window(const struct ipx_analyze *a, size_t i, double *secs)
+{
+	size_t n = ipx_analyze_windows(a);
+	uint64_t part;
+
+	if (i + 1 < n) {
+		*secs = IPX_ANALYZE_WINDOW_US / 1e6;
+		return (double)a->per_second[i];
+	}
+	part = last_part(a);
+	if (merged(a)) {
+		*secs = (IPX_ANALYZE_WINDOW_US + part) / 1e6;
+		return (double)(a->per_second[i] + a->per_second[i + 1]);
+	}
+	*secs = (part < IPX_ANALYZE_FLOOR_US ? IPX_ANALYZE_FLOOR_US : part) /
+		1e6;
+	return (double)a->per_second[i];
+}
+
+double ipx_analyze_window_rate(const struct ipx_analyze *a, size_t i)
+{
+	double secs, bytes;
+
+	if (i >= ipx_analyze_windows(a))
+		return 0.0;
+	bytes = window(a, i, &secs);
+	return bytes / secs;
+}
+
+double ipx_analyze_peak_rate(const struct ipx_analyze *a)
 {
 	double peak = 0;
 
-	for (size_t i = 0; i < a->nseconds; i++)
-		if (ipx_analyze_kbps(a, i) > peak)
-			peak = ipx_analyze_kbps(a, i);
+	for (size_t i = 0; i < ipx_analyze_windows(a); i++)
+		if (ipx_analyze_window_rate(a, i) > peak)
+			peak = ipx_analyze_window_rate(a, i);
 	return peak;
+}
+
+double ipx_analyze_rate_seconds(const struct ipx_analyze *a)
+{
+	double s = 0, secs;
+
+	for (size_t i = 0; i < ipx_analyze_windows(a); i++) {
+		window(a, i, &secs);
+		s += secs;
+	}
+	return s;
 }
 
 double ipx_analyze_mean_rate(const struct ipx_analyze *a)
 {
-	if (a->packets < 2 || a->last_us == a->first_us)
-		return 0.0;
-	return (double)(a->bytes - a->first_bytes) * 1e6 /
-	       (double)(a->last_us - a->first_us);
+	double s = ipx_analyze_rate_seconds(a);
+
+	return a->packets && s > 0 ? (double)a->bytes / s : 0.0;
+}
+
+bool ipx_analyze_short(const struct ipx_analyze *a)
+{
+	return a->packets && a->nseconds == 1 &&
+	       a->last_us - a->first_us < IPX_ANALYZE_WINDOW_US;
 }
 
 static double share(uint64_t n, uint64_t of)
@@ -482,11 +551,22 @@ void ipx_analyze_print(const struct ipx_analyze *a, FILE *out)
 		(unsigned long long)a->packets, (unsigned long long)a->bytes,
 		(double)(a->last_us - a->first_us) / 1e6,
 		(unsigned long long)a->frames);
-	fprintf(out, "Kbyte/s per second:");
-	for (size_t i = 0; i < a->nseconds; i++)
-		fprintf(out, " %.1f", ipx_analyze_kbps(a, i));
-	fprintf(out, "\npeak %.1f Kbyte/s, mean %.1f Kbyte/s\n",
-		ipx_analyze_peak_kbps(a), ipx_analyze_mean_rate(a) / 1024.0);
+	fprintf(out, "kB/s per 1 s window (kB = 1000 bytes):");
+	for (size_t i = 0; i < ipx_analyze_windows(a); i++)
+		fprintf(out, " %.1f", ipx_analyze_window_rate(a, i) / 1000);
+	fprintf(out, "\npeak %.1f kB/s, mean %.1f kB/s",
+		ipx_analyze_peak_rate(a) / 1000,
+		ipx_analyze_mean_rate(a) / 1000);
+	if (ipx_analyze_short(a) &&
+	    a->last_us - a->first_us < IPX_ANALYZE_FLOOR_US)
+		fprintf(out, " (both over the 0.1 s floor: the span, %.6f s, "
+			     "is shorter)",
+			(double)(a->last_us - a->first_us) / 1e6);
+	else if (ipx_analyze_short(a))
+		fprintf(out, " (both over the span, %.3f s: shorter than the "
+			     "1 s window)",
+			(double)(a->last_us - a->first_us) / 1e6);
+	fprintf(out, "\n");
 	fprintf(out, "by protocol:");
 	for (int p = 0; p < IPX_ANALYZE_PROTO_COUNT; p++)
 		fprintf(out, " %s %llu", proto_names[p],
@@ -509,14 +589,18 @@ void ipx_analyze_print_json(const struct ipx_analyze *a, FILE *out)
 
 	fprintf(out,
 		"{\"frames\":%llu,\"packets\":%llu,\"bytes\":%llu,"
-		"\"first_us\":%llu,\"last_us\":%llu,\"mean_bytes_per_s\":%.3f,"
-		"\"peak_kbyte_per_s\":%.3f,\"kbyte_per_s\":[",
+		"\"first_us\":%llu,\"last_us\":%llu,\"rate_seconds\":%.6f,"
+		"\"short_span\":%s,\"mean_kB_per_s\":%.3f,"
+		"\"peak_kB_per_s\":%.3f,\"kB_per_s\":[",
 		(unsigned long long)a->frames, (unsigned long long)a->packets,
 		(unsigned long long)a->bytes, (unsigned long long)a->first_us,
-		(unsigned long long)a->last_us, ipx_analyze_mean_rate(a),
-		ipx_analyze_peak_kbps(a));
-	for (size_t i = 0; i < a->nseconds; i++)
-		fprintf(out, "%s%.3f", i ? "," : "", ipx_analyze_kbps(a, i));
+		(unsigned long long)a->last_us, ipx_analyze_rate_seconds(a),
+		ipx_analyze_short(a) ? "true" : "false",
+		ipx_analyze_mean_rate(a) / 1000,
+		ipx_analyze_peak_rate(a) / 1000);
+	for (size_t i = 0; i < ipx_analyze_windows(a); i++)
+		fprintf(out, "%s%.3f", i ? "," : "",
+			ipx_analyze_window_rate(a, i) / 1000);
 	fprintf(out, "],\"protocols\":{");
 	for (int p = 0; p < IPX_ANALYZE_PROTO_COUNT; p++)
 		fprintf(out, "%s\"%s\":%llu", p ? "," : "", proto_names[p],

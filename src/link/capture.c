@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
 #include "ipxlab/frame.h"
 #include "ipxlab/pcap.h"
@@ -127,11 +128,18 @@ void ipx_capture_ipx(struct ipx_capture *cap, const char *link, bool tx,
 	 * the made-up MAC header clears it; the IPX header keeps the node. */
 	memcpy(mac_src, src, IPX_NODE_LEN);
 	mac_src[0] &= 0xFE;
-	if (cap->pcap &&
-	    ipx_pcap_write(cap->pcap, when, dst, mac_src, pkt, len) != IPX_OK)
+	if (cap->pcap && ipx_pcap_is_cooked(cap->pcap)) {
+		if (ipx_pcap_write_sll(cap->pcap, when, tx, mac_src, 0x8137, pkt,
+				       len) != IPX_OK)
+			cap->errors++;
+	} else if (cap->pcap && ipx_pcap_write(cap->pcap, when, dst, mac_src,
+					       pkt, len) != IPX_OK) {
 		cap->errors++;
+	}
 	/* As the pcap has it: an Ethernet II header before the packet. */
-	if (cap->opts.analyze &&
+	/* a cooked capture's outgoing copy is counted as it came in */
+	if (cap->opts.analyze && !(tx && cap->pcap &&
+				   ipx_pcap_is_cooked(cap->pcap)) &&
 	    ipx_analyze_add_ipx(cap->opts.analyze, when, pkt, len,
 				len + IPX_ETH_HDR_LEN) != IPX_OK)
 		cap->errors++;
@@ -150,9 +158,20 @@ void ipx_capture_frame(struct ipx_capture *cap, const char *link, bool tx,
 
 	if (!take_one(cap))
 		return;
-	if (cap->pcap &&
-	    ipx_pcap_write_frame(cap->pcap, when, frame, len) != IPX_OK)
+	if (cap->pcap && ipx_pcap_is_cooked(cap->pcap) && len >= 16) {
+		uint16_t type = ipx_get16(frame + 12);
+		uint16_t proto = type >= 0x600 ? type
+				 : frame[14] == 0xFF && frame[15] == 0xFF
+					 ? 0x0001
+					 : 0x0004;
+
+		if (ipx_pcap_write_sll(cap->pcap, when, tx, frame + 6, proto,
+				       frame + 14, len - 14) != IPX_OK)
+			cap->errors++;
+	} else if (cap->pcap && ipx_pcap_write_frame(cap->pcap, when, frame,
+						     len) != IPX_OK) {
 		cap->errors++;
+	}
 	if (cap->opts.analyze &&
 	    ipx_analyze_add(cap->opts.analyze, when, frame, len, len) != IPX_OK)
 		cap->errors++;
@@ -162,6 +181,11 @@ void ipx_capture_frame(struct ipx_capture *cap, const char *link, bool tx,
 		ipx_capture_describe_frame(frame, len, line, sizeof(line));
 		print_line(cap, when, link, tx, line);
 	}
+}
+
+int ipx_capture_mark_direction(struct ipx_capture *cap)
+{
+	return cap->pcap ? ipx_pcap_cooked(cap->pcap) : IPX_OK;
 }
 
 uint64_t ipx_capture_packets(const struct ipx_capture *cap)

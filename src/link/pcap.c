@@ -7,6 +7,7 @@
 #include "ipxlab/pcap.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +18,13 @@
 #define LINKTYPE_ETHERNET 1
 #define SNAPLEN 65535
 
+#define LINKTYPE_LINUX_SLL 113
+
 struct ipx_pcap {
 	FILE *f;
 	size_t snaplen;
+	bool cooked;		/* Linux cooked records (direction marked) */
+	uint64_t records;
 };
 
 static void put32le(uint8_t *p, uint32_t v)
@@ -83,6 +88,7 @@ static int write_record(struct ipx_pcap *pc, ipx_time when, const uint8_t *a,
 	put32le(rh + 4, (uint32_t)(when % IPX_SEC));
 	put32le(rh + 8, (uint32_t)(alen + blen));
 	put32le(rh + 12, (uint32_t)orig);
+	pc->records++;
 	if (fwrite(rh, sizeof(rh), 1, pc->f) != 1 ||
 	    (alen && fwrite(a, alen, 1, pc->f) != 1) ||
 	    (blen && fwrite(b, blen, 1, pc->f) != 1))
@@ -101,6 +107,39 @@ int ipx_pcap_write(struct ipx_pcap *pc, ipx_time when,
 	memcpy(eth + 6, src, IPX_NODE_LEN);
 	ipx_put16(eth + 12, 0x8137);
 	return write_record(pc, when, eth, sizeof(eth), pkt, len);
+}
+
+int ipx_pcap_cooked(struct ipx_pcap *pc)
+{
+	uint8_t lt[4];
+
+	if (pc->records)
+		return IPX_EINVAL;
+	put32le(lt, LINKTYPE_LINUX_SLL);
+	if (fseek(pc->f, 20, SEEK_SET) != 0 || fwrite(lt, 4, 1, pc->f) != 1 ||
+	    fseek(pc->f, 0, SEEK_END) != 0)
+		return IPX_EIO;
+	pc->cooked = true;
+	return IPX_OK;
+}
+
+bool ipx_pcap_is_cooked(const struct ipx_pcap *pc)
+{
+	return pc->cooked;
+}
+
+int ipx_pcap_write_sll(struct ipx_pcap *pc, ipx_time when, bool outgoing,
+		       const uint8_t src[IPX_NODE_LEN], uint16_t proto,
+		       const uint8_t *data, size_t len)
+{
+	uint8_t h[16] = { 0 };
+
+	ipx_put16(h, outgoing ? 4 : 0);	/* to us, or sent by us */
+	ipx_put16(h + 2, 1);		/* ARPHRD_ETHER */
+	ipx_put16(h + 4, IPX_NODE_LEN);
+	memcpy(h + 6, src, IPX_NODE_LEN);
+	ipx_put16(h + 14, proto);
+	return write_record(pc, when, h, sizeof(h), data, len);
 }
 
 int ipx_pcap_write_frame(struct ipx_pcap *pc, ipx_time when,

@@ -81,7 +81,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(gaps == (a.packets ? a.packets - 1 : 0));
 	CHECK(sum == a.bytes);
 	CHECK(a.packets == 0 || a.first_us <= a.last_us);
-	CHECK(ipx_analyze_peak_kbps(&a) >= 0);
+	CHECK(ipx_analyze_peak_rate(&a) >= 0);
+	CHECK(ipx_analyze_peak_rate(&a) >= ipx_analyze_mean_rate(&a) *
+						 (1 - 1e-12));
+	CHECK(a.packets == 0 || ipx_analyze_rate_seconds(&a) >= 0.1 - 1e-12);
 	same_from_a_stream(&a, &f, data, size, rc);
 	ipx_analyze_free(&a);
 	return 0;

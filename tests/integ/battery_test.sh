@@ -76,7 +76,12 @@ for x in t:
     for w in x["per_workstation"]:
         assert w["ops"] > 0 and w["seconds"] > 0 and w["wire_bytes"] > 0, x
     if x["workstations"] == 1:
-        assert "published_peak_kbytes_per_s" in x, x
+        assert "published_peak_kbyte_per_s" in x, x
+    for r in x["runs"]:
+        a = r["analyzer"]
+        # the peak is never below the mean; a 0.4 s test is shorter than
+        # the 1 s window, so both are over its span
+        assert a["peak_kB_per_s"] >= a["mean_kB_per_s"] > 0 and a["short_span"], a
 rs = [x for x in t if x["test"] == "random-search"]
 assert all(sum(w["misses"] for w in x["per_workstation"]) > 0 for x in rs)
 single = [x for x in t if x["workstations"] == 1 and "round_trip_bound" in x]
@@ -89,8 +94,15 @@ else
 	fail "battery --json: 11 tests with 1 and 2 workstations, every count, misses, targets" "$(cat "$TMP/b.err")" "$(head -c 600 "$TMP/b.json")"
 fi
 if timeout 60 "$BIN" bench battery --seconds 0.2 --stations 2 --only lock,open-single --csv >"$TMP/b.csv" 2>"$TMP/b.err" &&
-	[ "$(grep -c '^lock,2,' "$TMP/b.csv")" = 2 ] && [ "$(grep -c '^open-single,2,' "$TMP/b.csv")" = 2 ]; then
-	pass "battery --csv: a line per workstation and test"
+	[ "$(grep -c '^lock,2,' "$TMP/b.csv")" = 2 ] && [ "$(grep -c '^open-single,2,' "$TMP/b.csv")" = 2 ] &&
+	python3 - "$TMP/b.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert "wire_kB_per_s" in rows[0] and "analyzer_peak_kB_per_s" in rows[0], rows[0]
+assert not [k for k in rows[0] if "kbytes" in k or "kbps" in k], rows[0]
+PY
+then
+	pass "battery --csv: a line per workstation and test, kB in the field names"
 else
 	fail "battery --csv: a line per workstation and test" "$(cat "$TMP/b.err")" "$(cat "$TMP/b.csv")"
 fi
@@ -143,8 +155,12 @@ assert len(t) == 22, len(t)
 for x in t:
     a = x["runs"][0]["analyzer"]
     assert a["source"] == "simulated analyzer", a
-    # 4 Mbit/s: never more than 488 Kbyte/s on the wire
-    assert 0 < a["peak_kbytes_per_s"] <= 4e6 / 8 / 1024, x
+    # 4 Mbit/s: never more than 500 kB/s on the wire
+    assert 0 < a["mean_kB_per_s"] <= a["peak_kB_per_s"] <= 4e6 / 8 / 1000, x
+    # kB = 1000 bytes: the workstation's link bytes over its seconds
+    w = x["runs"][0]["per_workstation"]
+    mean = sum(y["wire_bytes"] / y["seconds"] for y in w) / len(w) / 1000
+    assert abs(x["wire_kB_per_s"] - mean) < 0.01, (x["wire_kB_per_s"], mean)
     assert a["packets"] > 0 and sum(a["gaps"]) == a["packets"] - 1, x
 PY
 then
@@ -187,7 +203,10 @@ assert c["conditions"]["simulated"] and p["conditions"]["simulated"]
 s = c["sizes"]
 # eth10 carries at most 1.25 MB/s: the largest copy takes at least 0.17 s
 assert s[6]["seconds"][0] > 214705 / 1.25e6 and s[0]["seconds"][0] < s[6]["seconds"][0]
-assert 0 < p["total_kbytes_per_s"] < 1.25e6 / 1024
+assert 0 < p["total_kB_per_s"] < 1.25e6 / 1000
+# kB = 1000 bytes: records of 4,096 bytes over the seconds
+for w in p["runs"][0]["per_workstation"]:
+    assert abs(w["kB_per_s"] - w["records"] * 4096 / 1000 / w["seconds"]) < 0.01, w
 PY
 then
 	pass "copy and perftest --sim: simulated seconds bound by the eth10 wire"
@@ -223,10 +242,10 @@ refused perftest --size 0 "--size must be a whole number from 1 to 65536"
 refused perftest --quick --seconds 1 "--quick and --seconds exclude each other"
 if timeout 60 "$BIN" bench perftest --seconds 0.3 --stations 2 --json >"$TMP/p.json" 2>"$TMP/p.err" &&
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); w=d["per_workstation"]
-assert len(w)==2 and all(x["records"]>0 and x["kbytes_per_s"]>0 for x in w) and d["conditions"]["record"]==4096' "$TMP/p.json"; then
-	pass "perftest --json: every workstation's records and KB/s"
+assert len(w)==2 and all(x["records"]>0 and x["kB_per_s"]>0 for x in w) and d["conditions"]["record"]==4096' "$TMP/p.json"; then
+	pass "perftest --json: every workstation's records and kB/s"
 else
-	fail "perftest --json: every workstation's records and KB/s" "$(cat "$TMP/p.err")" "$(cat "$TMP/p.json")"
+	fail "perftest --json: every workstation's records and kB/s" "$(cat "$TMP/p.err")" "$(cat "$TMP/p.json")"
 fi
 
 # --- an existing server on an existing hub --------------------------------------
@@ -257,7 +276,7 @@ if timeout 60 "$BIN" bench battery --hub "$HUB" --server BATT-IT --agents "bt-a1
 assert [a["name"] for a in c["agents"]] == sys.argv[2].split(","), c
 x = d["tests"][0]
 assert x["workstations"] == 2 and all(w["ops"] > 0 for w in x["per_workstation"])
-assert x["analyzer_peak_kbytes_per_s"] is None  # a given hub is not recorded' \
+assert x["analyzer_peak_kB_per_s"] is None  # a given hub is not recorded' \
 		"$TMP/ag.json" "bt-a1-$$,bt-a2-$$" &&
 	timeout 60 "$BIN" bench copy --hub "$HUB" --server BATT-IT --agents "bt-a2-$$" --copies 1 \
 		>"$TMP/ag.txt" 2>>"$TMP/ag.err" && has "$TMP/ag.txt" "^ +214705 "; then
@@ -280,9 +299,9 @@ if timeout 60 "$BIN" bench battery --seconds 0.2 --stations 1 --only lock --repe
 	has "$TMP/r.txt" "^record lock/unlock +1 .*ws mean \[[0-9]+-[0-9]+\] peak \[[0-9.]+-[0-9.]+\]" &&
 	timeout 60 "$BIN" bench perftest --seconds 0.2 --repeat 3 --json >"$TMP/r.json" 2>>"$TMP/r.txt" &&
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["runs"]
-assert len(r) == 3 and all(x["total_kbytes_per_s"] > 0 for x in r)
+assert len(r) == 3 and all(x["total_kB_per_s"] > 0 for x in r)
 w = d["per_workstation"][0]
-assert w["kbytes_per_s_min"] <= w["kbytes_per_s"] <= w["kbytes_per_s_max"]' "$TMP/r.json"; then
+assert w["kB_per_s_min"] <= w["kB_per_s"] <= w["kB_per_s_max"]' "$TMP/r.json"; then
 	pass "--repeat 3: the median and [min-max] shown, the three runs in the JSON"
 else
 	fail "--repeat 3: the median and [min-max] shown, the three runs in the JSON" "$(cat "$TMP/r.txt")" "$(cat "$TMP/r.json")"
@@ -350,4 +369,29 @@ else
 	fail "a killed workstation is reported by name, exit 1, nothing left running" "rc=$rc left '$left'" "$(cat "$TMP/kill.err")"
 fi
 
+
+# --- Ctrl-C mid-run: what finished, valid JSON marked incomplete, exit 1 ----
+# (SIGINT from a python parent that does not ignore it for the child)
+sigint_json() { # FILE DELAY ARGS...
+	python3 - "$@" <<'PY'
+import json, signal, subprocess, sys, time
+path, delay, args = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
+with open(path, "w") as out:
+    p = subprocess.Popen(args, stdout=out, stderr=subprocess.PIPE,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(delay)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=20)
+d = json.load(open(path))
+assert p.returncode == 1, (p.returncode, err)
+assert d["complete"] is False, d.keys()
+assert b"interrupted" in err, err
+print(len(json.dumps(d)))
+PY
+}
+if out=$(sigint_json "$TMP/int.json" 1.5 "$BIN" bench battery --sim --seconds 20 --only lock,open-multi --json 2>&1); then
+	pass "battery --json interrupted by SIGINT: valid JSON, \"complete\": false, exit 1"
+else
+	fail "battery --json interrupted by SIGINT: valid JSON, \"complete\": false, exit 1" "$out"
+fi
 finish

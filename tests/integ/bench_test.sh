@@ -118,6 +118,10 @@ for r in d["rows"] + [d["rtt"]]:
     assert len(r["runs"]) == 1 and r["runs"][0]["sent"] == 200, r
 assert [r["ref_1990_pps"] for r in d["rows"]] == [366.0, 140.3, None, 224.8, 135.9, None]
 for r in d["rows"]:
+    # kB = 1000 bytes: 255-byte payloads at the carried rate (one pass)
+    kb = r["carried_pps"]["median"] * 255 / 1000
+    assert abs(r["carried_kB_per_s"]["median"] - kb) <= 0.01 * kb + 0.01, r
+    assert "kbps" not in r, r
     if r["kind"] in ("spx", "spx2", "nb-session"):
         assert r["delivered"]["median"] == 200, r     # sessions deliver all
 assert len(d["targets"]) == 4 and all(t["pass"] in (True, False) for t in d["targets"])
@@ -160,13 +164,13 @@ timeout 60 "$BIN" bench protocols --count 20 --repeat 1 -q --pcap "$TMP/b1.pcap"
 check "bench protocols --pcap runs" $? "$TMP/pcap.out"
 if command -v tshark >/dev/null 2>&1; then
 	check_capture "$TMP/b1.pcap" ipx 500
-	check_frames "the capture has SPX II data" "$TMP/b1.pcap" "spx && frame[44] & 0x08" 20
+	check_frames "the capture has SPX II data" "$TMP/b1.pcap" "spx && spx.ctl & 0x08" 20
 	check_frames "the capture has NetBIOS session data" "$TMP/b1.pcap" "nbipx" 20
 fi
 
 # --- bench hub, netbios and spx on the same harness ----------------------------------
 out=$(timeout 60 "$BIN" bench hub -s 0.2 -w 0 -r 1 --csv -q 2>&1); rc=$?
-if [ $rc = 0 ] && [ "$(cut -d, -f1 <<<"$out" | tr '\n' ' ')" = "figure plain_pps plain_mbps plain_loss hub_pps hub_mbps hub_loss ratio_hub_plain " ] &&
+if [ $rc = 0 ] && [ "$(cut -d, -f1 <<<"$out" | tr '\n' ' ')" = "figure plain_pps plain_MB_per_s plain_loss hub_pps hub_MB_per_s hub_loss ratio_hub_plain " ] &&
 	grep -Eq '^ratio_hub_plain,[0-9.e+-]+,.*,0.50,(PASS|MISS)$' <<<"$out" && ! grep -q '^hub_pps,0,' <<<"$out"; then
 	pass "bench hub runs on the harness agents (CSV has every figure and the verdict)"
 else
@@ -211,4 +215,29 @@ else
 	fail "bench spx's udp rows run on the harness agents (CSV)" "rc=$rc" "$out"
 fi
 
+
+# --- Ctrl-C mid-run: what finished, valid JSON marked incomplete, exit 1 ----
+# (SIGINT from a python parent that does not ignore it for the child)
+sigint_json() { # FILE DELAY ARGS...
+	python3 - "$@" <<'PY'
+import json, signal, subprocess, sys, time
+path, delay, args = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
+with open(path, "w") as out:
+    p = subprocess.Popen(args, stdout=out, stderr=subprocess.PIPE,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(delay)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=20)
+d = json.load(open(path))
+assert p.returncode == 1, (p.returncode, err)
+assert d["complete"] is False, d.keys()
+assert b"interrupted" in err, err
+print(len(json.dumps(d)))
+PY
+}
+if out=$(sigint_json "$TMP/int.json" 2.5 "$BIN" bench protocols --count 200 --repeat 50 --json 2>&1); then
+	pass "bench protocols --json interrupted by SIGINT: the passes that finished, \"complete\": false, exit 1"
+else
+	fail "bench protocols --json interrupted by SIGINT: the passes that finished, \"complete\": false, exit 1" "$out" "$(head -c 600 "$TMP/int.json")"
+fi
 finish

@@ -79,9 +79,15 @@ assert [x["test"] for x in b] == ["open-multi", "lock"], b
 for x in b:
     assert x["workstations"] == 1 and x["local"]["ops"] > 0 and x["bridged"]["ops"] > 0, x
     assert x["bridged"]["ops_per_s_per_ws"] < x["local"]["ops_per_s_per_ws"], x
-    assert x["bridged"]["wire_kbytes_per_s"] < x["local"]["wire_kbytes_per_s"], x
+    assert x["bridged"]["wire_kB_per_s"] < x["local"]["wire_kB_per_s"], x
 s = d["limit"]["steps"]
-assert [x["load_bps"] for x in s][:2] == [0, 700000] and s[0]["ok"], s
+assert [x["load_bit_per_s"] for x in s][:2] == [0, 700000] and s[0]["ok"], s
+# the load runs both ways; over the same time carried <= sent <= offered
+assert d["limit"]["both_ways"], d["limit"]
+for x in s[1:]:
+    for w in ("to_ws", "to_server"):
+        assert 0 < x[w + "_carried_bit_per_s"] <= x[w + "_sent_bit_per_s"] <= x["load_bit_per_s"], x
+assert not [k for k in json.dumps(d).split('"') if k.endswith("_bps") or "kbytes" in k or k == "kbps"], "old unit names"
 assert all(x["ok"] for x in s[:-1]) and len(s) <= 3, s
 p = d["scaling"]["points"]
 assert [x["workstations"] for x in p] == [1, 2, 3], p
@@ -109,7 +115,7 @@ for side in ("local", "bridged"):
 def within(x):
     assert len(x["runs"]) == 2, x
     for side in ("local", "bridged"):
-        for f in ("ops_per_s_per_ws", "total_ops_per_s", "wire_kbytes_per_s"):
+        for f in ("ops_per_s_per_ws", "total_ops_per_s", "wire_kB_per_s"):
             v = [r[side][f] for r in x["runs"]]
             assert all(y > 0 for y in v), (f, x)
             assert min(v) - 1e-3 <= x[side][f] <= max(v) + 1e-3, (side, f, x)
@@ -119,9 +125,9 @@ for x in d["battery"] + d["scaling"]["points"]:
 assert len(d["battery"]) == 2 and len(d["scaling"]["points"]) == 3, d.keys()
 l = d["limit"]
 assert len(l["runs"]) == 2 and all(r["steps"][0]["ok"] for r in l["runs"]), l
-loads = [r["last_completed"]["load_bps"] for r in l["runs"]]
-assert l["last_completed_load_bps"]["runs"] == loads, l
-lc = l["last_completed_load_bps"]
+loads = [r["last_completed"]["load_bit_per_s"] for r in l["runs"]]
+assert l["last_completed_load_bit_per_s"]["runs"] == loads, l
+lc = l["last_completed_load_bit_per_s"]
 assert lc["min"] == min(loads) and lc["max"] == max(loads) and lc["median"] == sum(loads) / 2, lc
 assert l["runs"][l["median_run"]]["steps"] == l["steps"], l
 PY
@@ -152,19 +158,21 @@ if timeout 90 "$BIN" bench wan --quick --parts battery,limit --only lock \
 import json, sys
 d = json.load(open(sys.argv[1]))
 c = d["conditions"]
-assert c["wan_profile"] == "isn" and c["trunk_bps"] == 950000 and c["bridge_max"] == 576, c
+assert c["wan_profile"] == "isn" and c["trunk_bit_per_s"] == 950000 and c["bridge_max"] == 576, c
 assert c["far_max_buffer"] == 512 and len(c["agents"]) == 1, c
 assert c["profile"] == "eth10" and not c["simulated"], c
 b = d["battery"]
 assert len(b) == 1 and b[0]["test"] == "lock" and b[0]["workstations"] == 1, b
 l, br = b[0]["local"], b[0]["bridged"]
 assert l["ops"] > 0 and br["ops"] > 0 and br["ops_per_s_per_ws"] < l["ops_per_s_per_ws"], b
-assert b[0]["published_peak_kbytes_per_s"] == {"local": 55, "bridged": 17}, b
+assert b[0]["published_peak_kbyte_per_s"] == {"local": 55, "bridged": 17}, b
 assert d["traffic_pct_mean"][0]["published_pct"] == 32, d["traffic_pct_mean"]
 s = d["limit"]["steps"]
 assert len(s) == 2 and s[0]["ok"] and not s[1]["ok"] and s[1]["why"], s
-assert s[0]["load_bps"] == 0 and s[1]["load_bps"] == 1400000, s
-assert s[1]["sent_bps"] > 1300000 and 800000 < s[1]["carried_bps"] < 950000, s
+assert s[0]["load_bit_per_s"] == 0 and s[1]["load_bit_per_s"] == 1400000, s
+for w in ("to_ws", "to_server"):    # both ways, each at most the trunk's
+    assert 1300000 < s[1][w + "_sent_bit_per_s"] <= 1400000, s
+    assert 800000 < s[1][w + "_carried_bit_per_s"] < 950000, s
 assert d["limit"]["last_completed"]["step"] == 0 and d["limit"]["limit_found"], d["limit"]
 assert "scaling" not in d, d.keys()
 PY
@@ -180,5 +188,31 @@ if [ -n "$far" ] && [ -n "$farhub" ] && ! pgrep -f -- "--name $far" >/dev/null &
 	pass "bench wan leaves no bridge or server running"
 else
 	fail "bench wan leaves no bridge or server running" "far=$far" "$(pgrep -af -- "$far")"
+fi
+
+# --- Ctrl-C mid-run: what finished, valid JSON marked incomplete, exit 1 ----
+# (SIGINT from a python parent that does not ignore it for the child)
+sigint_json() { # FILE DELAY ARGS...
+	python3 - "$@" <<'PY'
+import json, signal, subprocess, sys, time
+path, delay, args = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
+with open(path, "w") as out:
+    p = subprocess.Popen(args, stdout=out, stderr=subprocess.PIPE,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(delay)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=20)
+d = json.load(open(path))
+assert p.returncode == 1, (p.returncode, err)
+assert d["complete"] is False, d.keys()
+assert b"interrupted" in err, err
+print(len(json.dumps(d)))
+PY
+}
+if out=$(sigint_json "$TMP/int.json" 1.5 "$BIN" bench wan --sim --seconds 5 --only lock --stations 1 --json 2>&1) &&
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert "scaling" not in d or "limit" in d, d.keys()' "$TMP/int.json"; then
+	pass "bench wan --json interrupted by SIGINT: the parts that finished, \"complete\": false, exit 1"
+else
+	fail "bench wan --json interrupted by SIGINT: the parts that finished, \"complete\": false, exit 1" "$out" "$(head -c 600 "$TMP/int.json")"
 fi
 finish

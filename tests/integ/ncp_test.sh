@@ -67,7 +67,7 @@ done
 if command -v script >/dev/null 2>&1; then
 	script -qec "timeout 60 '$BIN' ncp --hub '$HUB' --server ITEST get F5242880.BIN '$TMP/out/tty'" /dev/null \
 		>"$TMP/tty.out" 2>&1
-	has "$TMP/tty.out" 'F5242880.BIN +[0-9]+/5120 KB +[0-9]+ KB/s' && ! has "$TMP/get.err" 'KB/s' &&
+	has "$TMP/tty.out" 'F5242880.BIN +[0-9]+/5242 kB +[0-9]+ kB/s' && ! has "$TMP/get.err" 'kB/s' &&
 		pass "progress shows on a terminal only" || fail "progress shows on a terminal only" "$TMP/tty.out"
 fi
 

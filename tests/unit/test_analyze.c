@@ -6,6 +6,7 @@
  */
 #include "cm.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,15 +112,20 @@ static void buckets_rates_and_protocols(void **state)
 	assert_int_equal(a.gaps[4], 1);
 	assert_int_equal(a.gaps[5], 1);
 	assert_int_equal(a.gaps[6], 3);
-	/* Frames are IPX + 14 bytes: 8 * 114 in second 0, 1,014, 514. */
+	/* Frames are IPX + 14 bytes: 8 * 114 in second 0, 1,014, 514; the
+	 * last packet is at 2.000 s, a part of its window shorter than the
+	 * floor, so it counts in the window before: 1,528 over 1 s. */
 	assert_int_equal(a.nseconds, 3);
-	assert_true(ipx_analyze_kbps(&a, 0) == 912.0 / 1024);
-	assert_true(ipx_analyze_kbps(&a, 1) == 1014.0 / 1024);
-	assert_true(ipx_analyze_kbps(&a, 2) == 514.0 / 1024);
-	assert_true(ipx_analyze_peak_kbps(&a) == 1014.0 / 1024);
+	assert_int_equal(ipx_analyze_windows(&a), 2);
+	assert_true(ipx_analyze_window_rate(&a, 0) == 912.0);
+	assert_true(ipx_analyze_window_rate(&a, 1) == 1014.0 + 514);
+	assert_true(ipx_analyze_window_rate(&a, 2) == 0);
+	assert_true(ipx_analyze_peak_rate(&a) == 1528.0);
 	assert_int_equal(a.bytes, 912 + 1014 + 514);
-	/* (all but the first packet's 114 bytes) over 2 s */
-	assert_true(ipx_analyze_mean_rate(&a) == (2440.0 - 114) / 2.0);
+	/* every byte over the 2 s span */
+	assert_true(ipx_analyze_rate_seconds(&a) == 2.0);
+	assert_true(ipx_analyze_mean_rate(&a) == 2440.0 / 2.0);
+	assert_false(ipx_analyze_short(&a));
 	assert_int_equal(a.proto[IPX_ANALYZE_SAP], 1);
 	assert_int_equal(a.proto[IPX_ANALYZE_RIP], 1);
 	assert_int_equal(a.proto[IPX_ANALYZE_NETBIOS], 1);
@@ -474,13 +480,13 @@ static void the_report(void **state)
 	(void)state;
 	ipx_analyze_init(&a, NULL);
 	assert_int_equal(ipx_analyze_file(&a, path, err, sizeof(err)), IPX_OK);
-	/* The figures of buckets_rates_and_protocols: 912, 1,014 and 514
-	 * bytes a second, (2,440 - 114) / 2 s = 1,163 bytes/s. */
+	/* The figures of buckets_rates_and_protocols: 912 and 1,528 bytes
+	 * a second, 2,440 / 2 s = 1,220 bytes/s. */
 	text = report(&a, false);
 	assert_string_equal(text,
 		"packets 10 bytes 2440 over 2.000 s (10 frames read)\n"
-		"Kbyte/s per second: 0.9 1.0 0.5\n"
-		"peak 1.0 Kbyte/s, mean 1.1 Kbyte/s\n"
+		"kB/s per 1 s window (kB = 1000 bytes): 0.9 1.5\n"
+		"peak 1.5 kB/s, mean 1.2 kB/s\n"
 		"by protocol: ipx 4 spx 1 ncp 2 netbios 1 sap 1 rip 1\n"
 		"arrival gaps (ms), 9 gaps:\n"
 		"  0-4           1   11.1%\n"
@@ -495,8 +501,9 @@ static void the_report(void **state)
 	assert_string_equal(text,
 		"{\"frames\":10,\"packets\":10,\"bytes\":2440,"
 		"\"first_us\":1700000000000000,\"last_us\":1700000002000000,"
-		"\"mean_bytes_per_s\":1163.000,\"peak_kbyte_per_s\":0.990,"
-		"\"kbyte_per_s\":[0.891,0.990,0.502],"
+		"\"rate_seconds\":2.000000,\"short_span\":false,"
+		"\"mean_kB_per_s\":1.220,\"peak_kB_per_s\":1.528,"
+		"\"kB_per_s\":[0.912,1.528],"
 		"\"protocols\":{\"ipx\":4,\"spx\":1,\"ncp\":2,\"netbios\":1,"
 		"\"sap\":1,\"rip\":1},"
 		"\"gaps_ms\":{\"0-4\":1,\"5-9\":1,\"10-14\":1,\"15-19\":1,"
@@ -506,7 +513,7 @@ static void the_report(void **state)
 		"\"25-29\":11.11,\">=30\":33.33},"
 		"\"skipped\":{\"not_ipx\":0,\"bad_ipx\":0,\"cut_short\":0,"
 		"\"other_conversation\":0,\"outside_window\":0,"
-		"\"excluded_node\":0}}\n");
+		"\"excluded_node\":0,\"outgoing_copy\":0}}\n");
 	free(text);
 	ipx_analyze_free(&a);
 	/* Cut in the last record: the text says what was skipped. */
@@ -526,7 +533,7 @@ static void the_report(void **state)
 	ipx_analyze_init(&a, NULL);
 	text = report(&a, false);
 	assert_non_null(strstr(text, "packets 0 bytes 0 over 0.000 s"));
-	assert_non_null(strstr(text, "peak 0.0 Kbyte/s, mean 0.0 Kbyte/s"));
+	assert_non_null(strstr(text, "peak 0.0 kB/s, mean 0.0 kB/s\n"));
 	assert_non_null(strstr(text, "  >=30          0    0.0%\n"));
 	free(text);
 	assert_int_equal(ipx_analyze_file(&a, "/nonexistent/x.pcap", err,
@@ -541,6 +548,176 @@ static void the_report(void **state)
 	ipx_analyze_free(&a);
 }
 
+/* A pcap of n packets of 'len' IPX bytes at the times given (us). */
+static void write_times(const char *p, const uint64_t *at, size_t n,
+			size_t len)
+{
+	struct ipx_pcap *pc;
+	char err[200];
+
+	assert_int_equal(ipx_pcap_open(p, &pc, err, sizeof(err)), IPX_OK);
+	for (size_t i = 0; i < n; i++) {
+		uint8_t pk[1500] = { 0 };
+		struct ipx_header h = { .checksum = 0xFFFF,
+					.length = (uint16_t)len, .type = 4 };
+
+		memcpy(h.dst.node, node_y, 6);
+		memcpy(h.src.node, node_x, 6);
+		h.dst.socket = 0x4545;
+		h.src.socket = 0x4010;
+		ipx_header_encode(&h, pk);
+		assert_int_equal(ipx_pcap_write(pc, BASE + at[i], node_y,
+						node_x, pk, len),
+				 IPX_OK);
+	}
+	assert_int_equal(ipx_pcap_close(pc), IPX_OK);
+}
+
+static void analyze_times(const uint64_t *at, size_t n, size_t len,
+			  struct ipx_analyze *a)
+{
+	char p[] = "/tmp/ipxlab-analyze-rate-XXXXXX", err[300];
+	int fd = mkstemp(p);
+
+	assert_true(fd >= 0);
+	close(fd);
+	write_times(p, at, n, len);
+	ipx_analyze_init(a, NULL);
+	assert_int_equal(ipx_analyze_file(a, p, err, sizeof(err)), IPX_OK);
+	unlink(p);
+	assert_int_equal(a->packets, n);
+}
+
+/*
+ * The peak is never below the mean, and no rate is over less than the
+ * floor: two packets 10 us apart (once "peak 1.0 Kbyte/s, mean 2732.1"),
+ * a half-second test (once a peak of half its rate), bursts at both ends
+ * of 1.5 s, and random traces.
+ */
+static void peak_is_never_below_the_mean(void **state)
+{
+	static const uint64_t pair[] = { 0, 10 };
+	static const uint64_t ends[] = { 0, 1, 2, 1500000, 1500001, 1500002 };
+	uint64_t train[50], rnd[64], seed = 12345;
+	struct ipx_analyze a;
+	char *text;
+
+	(void)state;
+	analyze_times(pair, 2, 100, &a);	/* 2 x 114 bytes */
+	assert_true(ipx_analyze_short(&a));
+	assert_true(ipx_analyze_rate_seconds(&a) == 0.1);
+	assert_true(fabs(ipx_analyze_mean_rate(&a) - 2280) < 1e-6);
+	assert_true(ipx_analyze_peak_rate(&a) == ipx_analyze_mean_rate(&a));
+	text = report(&a, false);
+	assert_non_null(strstr(text, "peak 2.3 kB/s, mean 2.3 kB/s (both over "
+				     "the 0.1 s floor: the span, 0.000010 s, "
+				     "is shorter)\n"));
+	free(text);
+	ipx_analyze_free(&a);
+
+	for (size_t i = 0; i < 50; i++)	/* every 10 ms for 0.49 s */
+		train[i] = i * 10000;
+	analyze_times(train, 50, 100, &a);
+	assert_true(ipx_analyze_short(&a));
+	assert_true(fabs(ipx_analyze_peak_rate(&a) - 50 * 114 / 0.49) < 1e-6);
+	assert_true(ipx_analyze_peak_rate(&a) == ipx_analyze_mean_rate(&a));
+	text = report(&a, false);
+	assert_non_null(strstr(text, "peak 11.6 kB/s, mean 11.6 kB/s (both "
+				     "over the span, 0.490 s: shorter than "
+				     "the 1 s window)\n"));
+	free(text);
+	text = report(&a, true);
+	assert_non_null(strstr(text, "\"short_span\":true,"
+				     "\"mean_kB_per_s\":11.633,"
+				     "\"peak_kB_per_s\":11.633,"));
+	free(text);
+	ipx_analyze_free(&a);
+
+	/* 342 bytes in the first second, 342 in the next half second */
+	analyze_times(ends, 6, 100, &a);
+	assert_false(ipx_analyze_short(&a));
+	assert_true(fabs(ipx_analyze_peak_rate(&a) - 342 / 0.500002) < 1e-6);
+	assert_true(fabs(ipx_analyze_mean_rate(&a) - 684 / 1.500002) < 1e-6);
+	ipx_analyze_free(&a);
+
+	for (int t = 0; t < 40; t++) {
+		size_t n = 1 + (size_t)(t * 7 % 64);
+		uint64_t at = 0, scale = t % 4 == 0 ? 20 : t % 4 == 1 ? 20000
+					 : t % 4 == 2 ? 300000 : 1100000;
+
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			at += (seed >> 33) % scale;
+			rnd[i] = at;
+		}
+		analyze_times(rnd, n, 30 + (size_t)(t * 13 % 500), &a);
+		assert_true(ipx_analyze_peak_rate(&a) >=
+			    ipx_analyze_mean_rate(&a) * (1 - 1e-12));
+		assert_true(ipx_analyze_rate_seconds(&a) >= 0.1);
+		assert_true(ipx_analyze_rate_seconds(&a) >=
+			    (double)(a.last_us - a.first_us) / 1e6 - 1e-9);
+		ipx_analyze_free(&a);
+	}
+}
+
+/* A hub's own --pcap records each packet as it comes in and each copy it
+ * sends: cooked records marked in and out, and the analyzer counts each
+ * packet once (it had counted 14,945 records, 7,469 of them repeats, as
+ * packets); --outgoing counts the copies too. */
+static void a_hubs_capture_counts_each_packet_once(void **state)
+{
+	static const uint8_t bcast[6] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
+	char p[] = "/tmp/ipxlab-analyze-hub-XXXXXX", err[300];
+	struct ipx_capture_options co = { .pcap_path = p };
+	struct ipx_analyze_filter both = { .outgoing = true };
+	struct ipx_capture *cap;
+	struct ipx_analyze a;
+	struct ipx_clock clk;
+	struct ipx_loop *loop;
+	int fd = mkstemp(p);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	ipx_clock_fake_init(&clk, 0);
+	loop = ipx_loop_new(&clk);
+	assert_int_equal(ipx_capture_open(loop, &co, &cap, err, sizeof(err)),
+			 IPX_OK);
+	assert_int_equal(ipx_capture_mark_direction(cap), IPX_OK);
+	for (int i = 0; i < 11; i++) {
+		uint8_t pk[100] = { 0 };
+		struct ipx_header h = { .checksum = 0xFFFF, .length = 100,
+					.type = 4 };
+
+		memcpy(h.dst.node, i == 10 ? bcast : node_y, 6);
+		memcpy(h.src.node, node_x, 6);
+		ipx_header_encode(&h, pk);
+		ipx_loop_run_for(loop, 1000 * IPX_USEC);
+		ipx_capture_ipx(cap, "hub", false, pk, 100, NULL, node_x);
+		/* forwarded: to y, and a broadcast to y and z */
+		ipx_capture_ipx(cap, "hub", true, pk, 100, node_y, NULL);
+		if (i == 10)
+			ipx_capture_ipx(cap, "hub", true, pk, 100, node_z, NULL);
+	}
+	/* too late once a record is written */
+	assert_int_equal(ipx_capture_mark_direction(cap), IPX_EINVAL);
+	assert_int_equal(ipx_capture_close(cap), IPX_OK);
+	ipx_loop_free(loop);
+	ipx_analyze_init(&a, NULL);
+	assert_int_equal(ipx_analyze_file(&a, p, err, sizeof(err)), IPX_OK);
+	assert_int_equal(a.frames, 23);
+	assert_int_equal(a.packets, 11);
+	assert_int_equal(a.bytes, 11 * 114);
+	assert_int_equal(a.drops[IPX_ANALYZE_DROP_OUTGOING], 12);
+	assert_int_equal(a.gaps[0], 10);	/* 1 ms apart, not 0 */
+	ipx_analyze_free(&a);
+	ipx_analyze_init(&a, &both);
+	assert_int_equal(ipx_analyze_file(&a, p, err, sizeof(err)), IPX_OK);
+	assert_int_equal(a.packets, 23);
+	ipx_analyze_free(&a);
+	unlink(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -553,6 +730,8 @@ int main(void)
 		cmocka_unit_test(windows_and_an_excluded_node),
 		cmocka_unit_test(a_train_in_windows_with_snapped_records),
 		cmocka_unit_test(the_report),
+		cmocka_unit_test(peak_is_never_below_the_mean),
+		cmocka_unit_test(a_hubs_capture_counts_each_packet_once),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -18,7 +18,7 @@ static struct ipx_bwan_point pt(double per_ws, double min, double max,
 				    .ops = ops, .retransmits = ops / 10,
 				    .per_ws = per_ws, .min = min, .max = max,
 				    .total = 5 * per_ws,
-				    .wire_kbs = per_ws / 2 };
+				    .wire_kB_per_s = per_ws / 2 };
 	return p;
 }
 
@@ -37,7 +37,7 @@ static void point_median_of_odd_runs_is_each_figures_middle(void **state)
 	assert_int_equal(m.ops, 200);
 	assert_int_equal(m.retransmits, 20);
 	assert_true(m.per_ws == 20 && m.min == 2 && m.max == 80);
-	assert_true(m.total == 100 && m.wire_kbs == 10);
+	assert_true(m.total == 100 && m.wire_kB_per_s == 10);
 }
 
 static void point_median_of_even_runs_is_the_middle_twos_mean(void **state)
