@@ -30,12 +30,14 @@ struct cli_cmd {
 	void (*help)(FILE *out);	/* options, after the synopsis */
 };
 
-extern const struct cli_cmd cli_commands[];
 /* Where "make install" puts the docs (DOCDIR/docs): what help cites. */
 extern const char cli_docs[];
 /* The command running (for messages from shared code). */
 extern const char *cli_current;
-const struct cli_cmd *cli_find(const char *name);
+/* main.c hands its table over once, before running a command. */
+void cli_set_commands(const struct cli_cmd *table);
+/* "usage: ipxlab NAME ARGS" of the table's command NAME; nothing if none
+ * (version.c). */
 void cli_usage_line(FILE *out, const char *name);
 
 /* Options every command that runs a node takes. */
