@@ -145,6 +145,9 @@ int cli_capture_open(const char *cmd, struct ipx_loop *loop, const char *path,
 void cli_stop_on_signals(struct ipx_loop *loop);
 
 /* Parse helpers that print "ipxlab CMD: what is wrong" and return -1. */
+/* "0000AA01" -> 0xAA01: 1 to 8 hex digits, no sign; -1 if not
+ * (cli_link.c; quiet: the caller says what is wrong). */
+int cli_parse_hex32(const char *s, uint32_t *out);
 int cli_parse_uint(const char *cmd, const char *what, const char *text,
 		   unsigned long min, unsigned long max, unsigned long *out);
 int cli_parse_seconds(const char *cmd, const char *what, const char *text,
@@ -192,11 +195,12 @@ int cli_parse_target(const char *cmd, const char *text, uint16_t socket,
 /*
  * Open a dynamic socket other than 0x4001 and 0x4003: NetWare shells use
  * those for NCP watchdog and messages, and Wireshark decodes anything on
- * them as "IPX Message" (cmd_ping.c).
+ * them as "IPX Message" (cli_node.c).
  */
 int cli_open_client_socket(struct ipx_node *node, ipx_recv_cb cb, void *ctx,
 			   struct ipx_socket **out);
-/* "SPEC,key=value,..." link options of `ipxlab router` (cmd_router.c). */
+/* "KIND:WHERE,key=value,..." of every --link: router, stack, bridge and
+ * the node commands (cli_link.c). */
 struct cli_link_spec {
 	char kind[8];		/* "hub" or "eth" */
 	char where[256];	/* hub: HOST[:PORT]; eth: IFACE */

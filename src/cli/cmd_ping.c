@@ -44,43 +44,6 @@ void help_ping(FILE *out)
 		"                      later replies are not counted\n" CLI_NODE_OPTS_HELP);
 }
 
-int cli_parse_target(const char *cmd, const char *text, uint16_t socket,
-		     struct ipx_addr *out)
-{
-	char buf[64];
-
-	if (ipx_addr_parse(text, out) == IPX_OK)
-		return 0;
-	snprintf(buf, sizeof(buf), "%s%c%X", text,
-		 strchr(text, '.') ? '.' : ':', socket);
-	if (strlen(text) < 40 && ipx_addr_parse(buf, out) == IPX_OK)
-		return 0;
-	cli_error(cmd, "'%s' is not an IPX address (NET:NODE[:SOCKET], hex)",
-		  text);
-	return -1;
-}
-
-int cli_open_client_socket(struct ipx_node *node, ipx_recv_cb cb, void *ctx,
-			   struct ipx_socket **out)
-{
-	struct ipx_socket *held[2] = { NULL, NULL };
-	size_t nheld = 0;
-	int rc;
-
-	for (;;) {
-		rc = ipx_socket_open(node, 0, cb, ctx, out);
-		if (rc != IPX_OK || nheld == 2 ||
-		    (ipx_socket_number(*out) != 0x4001 &&
-		     ipx_socket_number(*out) != 0x4003))
-			break;
-		held[nheld++] = *out;	/* keep it taken while we look on */
-	}
-	for (size_t i = 0; i < nheld; i++)
-		if (rc != IPX_OK || held[i] != *out)
-			ipx_socket_close(held[i]);
-	return rc;
-}
-
 /* ---- Novell ping ---- */
 
 #define RING 4096	/* requests remembered for their replies */

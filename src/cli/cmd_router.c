@@ -5,8 +5,7 @@
  * routing table, the service table and the counters; SIGINT/SIGTERM take
  * the routes and services down (16 hops) before it exits.
  *
- * Also here: the --link syntax, KIND:WHERE[,key=value...], for hubs
- * (hub:HOST[:PORT]) and Ethernet interfaces (eth:IFACE,frame=TYPE).
+ * The --link syntax it reads is cli_link.c's.
  */
 #include <getopt.h>
 #include <signal.h>
@@ -15,7 +14,6 @@
 
 #include "cli.h"
 #include "ipxlab/err.h"
-#include "ipxlab/frame.h"
 #include "ipxlab/link_udp.h"
 #include "ipxlab/log.h"
 #include "ipxlab/sap.h"
@@ -49,100 +47,6 @@ void help_router(FILE *out)
 		"  --config FILE       SHELL.CFG settings\n"
 		"  --wait SECONDS      how long to wait for each hub (default 10)\n"
 		"  -v, --verbose       more log lines; -q, --quiet fewer\n");
-}
-
-static int parse_hex32(const char *s, uint32_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!*s || s[0] == '-')
-		return -1;
-	v = strtoull(s, &end, 16);
-	if (*end || v > 0xFFFFFFFFull)
-		return -1;
-	*out = (uint32_t)v;
-	return 0;
-}
-
-int cli_link_spec_parse(const char *text, struct cli_link_spec *out,
-			char *err, size_t errlen)
-{
-	char buf[512], *opt, *save = NULL, *colon;
-
-	memset(out, 0, sizeof(*out));
-	out->ticks = 1;
-	if (strlen(text) >= sizeof(buf)) {
-		snprintf(err, errlen, "'%.40s...' is too long", text);
-		return -1;
-	}
-	strcpy(buf, text);
-	opt = strtok_r(buf, ",", &save);
-	colon = opt ? strchr(opt, ':') : NULL;
-	if (!colon || colon == opt || !colon[1]) {
-		snprintf(err, errlen,
-			 "'%s': expected KIND:WHERE, e.g. "
-			 "hub:127.0.0.1:213,net=0000AA01",
-			 text);
-		return -1;
-	}
-	*colon = '\0';
-	if (strcmp(opt, "hub") != 0 && strcmp(opt, "eth") != 0) {
-		snprintf(err, errlen,
-			 "'%s': unknown link kind '%s' (hub or eth)", text,
-			 opt);
-		return -1;
-	}
-	strcpy(out->kind, opt);
-	snprintf(out->where, sizeof(out->where), "%s", colon + 1);
-	while ((opt = strtok_r(NULL, ",", &save)) != NULL) {
-		char *eq = strchr(opt, '=');
-		unsigned long v;
-		char *end;
-
-		if (!eq) {
-			snprintf(err, errlen, "'%s': option '%s' needs =VALUE",
-				 text, opt);
-			return -1;
-		}
-		*eq++ = '\0';
-		if (!strcmp(opt, "net")) {
-			if (parse_hex32(eq, &out->net) < 0 || out->net == 0 ||
-			    out->net == 0xFFFFFFFFu) {
-				snprintf(err, errlen,
-					 "'%s': net must be 1 to 8 hex digits, "
-					 "not 0 or FFFFFFFF",
-					 text);
-				return -1;
-			}
-		} else if (!strcmp(opt, "ticks")) {
-			v = strtoul(eq, &end, 10);
-			if (!*eq || *end || v < 1 || v > 1000) {
-				snprintf(err, errlen,
-					 "'%s': ticks must be 1 to 1000", text);
-				return -1;
-			}
-			out->ticks = (uint16_t)v;
-		} else if (!strcmp(opt, "frame") && !strcmp(out->kind, "eth")) {
-			enum ipx_frame_type t;
-
-			if (ipx_frame_type_parse(eq, &t) < 0) {
-				snprintf(err, errlen,
-					 "'%s': frame must be ethernet_ii, "
-					 "802.3, 802.2, snap or auto",
-					 text);
-				return -1;
-			}
-			snprintf(out->frame, sizeof(out->frame), "%s", eq);
-		} else {
-			snprintf(err, errlen,
-				 "'%s': unknown option '%s' (net, ticks%s)",
-				 text, opt,
-				 strcmp(out->kind, "eth") ? "" : ", frame");
-			return -1;
-		}
-	}
-	return 0;
 }
 
 struct advert {
@@ -421,7 +325,7 @@ int cmd_router(int argc, char **argv)
 			r.nlinks++;
 			break;
 		case OPT_INTERNAL:
-			if (parse_hex32(optarg, &internal) < 0 || !internal ||
+			if (cli_parse_hex32(optarg, &internal) < 0 || !internal ||
 			    internal == 0xFFFFFFFFu) {
 				cli_error("router", "--internal-net must be 1 to "
 						    "8 hex digits, not 0 or "
