@@ -88,6 +88,36 @@ int cli_node_opt(struct cli_node_opts *o, const char *cmd, int opt,
 		 const char *arg);
 void cli_node_opts_init(struct cli_node_opts *o);
 
+/*
+ * The option loop of a node command, written once: the node options
+ * above, -h (usage line and help on stdout) and a bad option (message,
+ * usage line on stderr) are handled here; the command sees only its own.
+ *
+ *	struct cli_opts o;
+ *	cli_opts_init(&o, "diag", "bx:W:vqh", longopts, help_diag);
+ *	while ((opt = cli_next_opt(&o, argc, argv)) != CLI_OPTS_END) {
+ *		if (opt == CLI_OPTS_EXIT)
+ *			return o.rc;
+ *		switch (opt) { ... default: return cli_opts_bad(&o, argv); }
+ *	}
+ */
+struct option;
+struct cli_opts {
+	const char *cmd;		/* for messages and the usage line */
+	const char *shortopts;		/* the command's, with "vqh" */
+	const struct option *longopts;	/* the command's + CLI_NODE_LONGOPTS */
+	void (*help)(FILE *out);
+	struct cli_node_opts node;	/* what the node options said */
+	int rc;				/* the exit code after CLI_OPTS_EXIT */
+};
+#define CLI_OPTS_END (-1)	/* no more options: operands from optind */
+#define CLI_OPTS_EXIT (-2)	/* stop and return o->rc */
+void cli_opts_init(struct cli_opts *o, const char *cmd, const char *shortopts,
+		   const struct option *longopts, void (*help)(FILE *out));
+int cli_next_opt(struct cli_opts *o, int argc, char **argv);
+/* The message for an option the command does not take; CLI_USAGE. */
+int cli_opts_bad(const struct cli_opts *o, char **argv);
+
 /* A node on the tunnel, ready to use. */
 struct cli_node {
 	struct ipx_loop *loop;

@@ -5,6 +5,7 @@
  * socket helpers the datagram commands share.
  */
 #include <arpa/inet.h>
+#include <getopt.h>
 #include <signal.h>
 #include <string.h>
 
@@ -49,6 +50,51 @@ int cli_node_opt(struct cli_node_opts *o, const char *cmd, int opt,
 	default:
 		return 0;
 	}
+}
+
+void cli_opts_init(struct cli_opts *o, const char *cmd, const char *shortopts,
+		   const struct option *longopts, void (*help)(FILE *out))
+{
+	memset(o, 0, sizeof(*o));
+	o->cmd = cmd;
+	o->shortopts = shortopts;
+	o->longopts = longopts;
+	o->help = help;
+	cli_node_opts_init(&o->node);
+	optind = 1;
+}
+
+int cli_opts_bad(const struct cli_opts *o, char **argv)
+{
+	return cli_bad_option(o->cmd, argv, o->shortopts, o->longopts);
+}
+
+int cli_next_opt(struct cli_opts *o, int argc, char **argv)
+{
+	int opt, r;
+
+	while ((opt = getopt_long(argc, argv, o->shortopts, o->longopts,
+				  NULL)) != -1) {
+		r = cli_node_opt(&o->node, argv[0], opt, optarg);
+		if (r < 0) {
+			o->rc = CLI_USAGE;
+			return CLI_OPTS_EXIT;
+		}
+		if (r > 0)
+			continue;
+		if (opt == 'h') {
+			cli_usage_line(stdout, o->cmd);
+			o->help(stdout);
+			o->rc = CLI_OK;
+			return CLI_OPTS_EXIT;
+		}
+		if (opt == '?' || opt == ':') {
+			o->rc = cli_opts_bad(o, argv);
+			return CLI_OPTS_EXIT;
+		}
+		return opt;
+	}
+	return CLI_OPTS_END;
 }
 
 /* -v: where the node is, once it has joined. */

@@ -274,7 +274,7 @@ int cmd_ping(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ping_state st = { 0 };
-	struct cli_node_opts no;
+	struct cli_opts o;
 	struct cli_node cn;
 	struct ipx_addr bcast = { .socket = IPX_SOCK_ECHO };
 	unsigned long count = 3, size = 32;
@@ -283,16 +283,10 @@ int cmd_ping(int argc, char **argv)
 	struct ipx_addr target;
 	int opt, rc;
 
-	cli_node_opts_init(&no);
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "c:i:W:s:vqh", longopts, NULL)) !=
-	       -1) {
-		int r = cli_node_opt(&no, argv[0], opt, optarg);
-
-		if (r < 0)
-			return CLI_USAGE;
-		if (r > 0)
-			continue;
+	cli_opts_init(&o, "ping", "c:i:W:s:vqh", longopts, help_ping);
+	while ((opt = cli_next_opt(&o, argc, argv)) != CLI_OPTS_END) {
+		if (opt == CLI_OPTS_EXIT)
+			return o.rc;
 		switch (opt) {
 		case 'c':
 			if (cli_parse_uint("ping", "--count", optarg, 1, 1000000,
@@ -316,13 +310,8 @@ int cmd_ping(int argc, char **argv)
 					      &linger) < 0)
 				return CLI_USAGE;
 			break;
-		case 'h':
-			cli_usage_line(stdout, "ping");
-			help_ping(stdout);
-			return CLI_OK;
 		default:
-			return cli_bad_option("ping", argv, "c:i:W:s:vqh",
-					      longopts);
+			return cli_opts_bad(&o, argv);
 		}
 	}
 	if (argc - optind > 1) {
@@ -333,14 +322,14 @@ int cmd_ping(int argc, char **argv)
 		if (cli_parse_target("ping", argv[optind], IPX_SOCK_PING,
 				     &target) < 0)
 			return CLI_USAGE;
-		return novell_ping(&no, &target, count_set ? count : 0,
+		return novell_ping(&o.node, &target, count_set ? count : 0,
 				   interval, linger, size);
 	}
 	if (size_set) {
 		cli_error("ping", "--size is for Novell pings to an ADDR");
 		return CLI_USAGE;
 	}
-	rc = cli_node_open(&cn, &no);
+	rc = cli_node_open(&cn, &o.node);
 	if (rc)
 		return rc;
 	st.cn = &cn;

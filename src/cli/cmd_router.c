@@ -265,7 +265,7 @@ int cmd_router(int argc, char **argv)
 	};
 	static const int sigs[] = { SIGINT, SIGTERM, SIGUSR1 };
 	struct router r;
-	struct cli_node_opts no;
+	struct cli_opts o;
 	struct advert adv[MAX_ADVERTISE];
 	size_t nadv = 0;
 	uint32_t internal = 0;
@@ -274,15 +274,10 @@ int cmd_router(int argc, char **argv)
 	int opt, rc;
 
 	memset(&r, 0, sizeof(r));
-	cli_node_opts_init(&no);
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "vqh", longopts, NULL)) != -1) {
-		int o = cli_node_opt(&no, argv[0], opt, optarg);
-
-		if (o < 0)
-			return CLI_USAGE;
-		if (o > 0)
-			continue;
+	cli_opts_init(&o, "router", "vqh", longopts, help_router);
+	while ((opt = cli_next_opt(&o, argc, argv)) != CLI_OPTS_END) {
+		if (opt == CLI_OPTS_EXIT)
+			return o.rc;
 		switch (opt) {
 		case OPT_LINK:
 			if (r.nlinks == MAX_LINKS) {
@@ -354,12 +349,8 @@ int cmd_router(int argc, char **argv)
 						      : &sap_period) < 0)
 				return CLI_USAGE;
 			break;
-		case 'h':
-			cli_usage_line(stdout, "router");
-			help_router(stdout);
-			return CLI_OK;
 		default:
-			return cli_bad_option("router", argv, "vqh", longopts);
+			return cli_opts_bad(&o, argv);
 		}
 	}
 	if (optind < argc) {
@@ -386,8 +377,8 @@ int cmd_router(int argc, char **argv)
 		}
 	}
 	ipx_config_defaults(&r.cfg);
-	if (no.config &&
-	    ipx_config_load(&r.cfg, no.config, err, sizeof(err)) != IPX_OK) {
+	if (o.node.config &&
+	    ipx_config_load(&r.cfg, o.node.config, err, sizeof(err)) != IPX_OK) {
 		cli_error("router", "%s", err);
 		return CLI_FAIL;
 	}
@@ -400,12 +391,12 @@ int cmd_router(int argc, char **argv)
 	}
 	signal(SIGPIPE, SIG_IGN);
 	ipx_loop_watch_signals(r.loop, sigs, 3, on_signal, &r);
-	if (no.pcap && (rc = cli_capture_open("router", r.loop, no.pcap,
+	if (o.node.pcap && (rc = cli_capture_open("router", r.loop, o.node.pcap,
 					      &r.cap)) != CLI_OK) {
 		router_close(&r);
 		return rc;
 	}
-	rc = open_links(&r, no.register_timeout);
+	rc = open_links(&r, o.node.register_timeout);
 	if (rc == CLI_OK)
 		rc = start_services(&r, internal, rip_period, sap_period, adv,
 				    nadv);
