@@ -333,6 +333,10 @@ int bench_hub(int argc, char **argv);
 /* Run this binary with argv as a child (stdio on /dev/null, killed when
  * this process dies); its pid, or -1. */
 pid_t cli_spawn_self(char *const argv[]);
+/* -u without -p, stdin a terminal: "Password for USER: " read without
+ * echo into buf (as LOGIN did); NULL if stdin is no terminal or the
+ * answer cannot be read (cli_io.c). */
+const char *cli_ask_password(const char *user, char *buf, size_t cap);
 /* SIGTERM the child and reap it; *pid becomes 0. Nothing if *pid <= 0. */
 void cli_stop_child(pid_t *pid);
 /* Remove a directory and everything below it (symbolic links as links). */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <termios.h>
 
 #include "cli.h"
 #include "ipxlab/bench_ncp.h"
@@ -149,4 +150,63 @@ int cli_free_udp_port(void)
 void cli_remove_tree(const char *dir)
 {
 	ipx_bn_fixtures_remove(dir);
+}
+
+/* -u without -p, stdin a terminal: ask, without echo (as LOGIN did). NULL
+ * if stdin is no terminal (a script: no password, as before) or the
+ * answer cannot be read. */
+static struct termios tty_saved;
+static int tty_fd = -1;
+
+static void tty_restore(int sig)
+{
+	if (tty_fd >= 0)
+		tcsetattr(tty_fd, TCSAFLUSH, &tty_saved);
+	if (sig) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+}
+
+const char *cli_ask_password(const char *user, char *buf, size_t cap)
+{
+	struct termios t;
+	void (*old_int)(int), (*old_term)(int);
+	int fd = STDIN_FILENO;
+	size_t n = 0;
+	bool ok = false;
+
+	if (!isatty(fd) || tcgetattr(fd, &tty_saved) < 0)
+		return NULL;
+	fprintf(stderr, "Password for %s: ", user);
+	fflush(stderr);
+	t = tty_saved;
+	t.c_lflag &= ~(tcflag_t)ECHO;
+	t.c_lflag |= ICANON;
+	tty_fd = fd;
+	old_int = signal(SIGINT, tty_restore);
+	old_term = signal(SIGTERM, tty_restore);
+	tcsetattr(fd, TCSAFLUSH, &t);
+	for (;;) {
+		char ch;
+		ssize_t r = read(fd, &ch, 1);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		if (ch == '\n' || ch == '\r') {
+			ok = true;
+			break;
+		}
+		if (n + 1 < cap)
+			buf[n++] = ch;
+	}
+	buf[n] = '\0';
+	tty_restore(0);
+	tty_fd = -1;
+	signal(SIGINT, old_int);
+	signal(SIGTERM, old_term);
+	fputc('\n', stderr);
+	return ok ? buf : NULL;
 }
