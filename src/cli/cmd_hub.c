@@ -11,13 +11,9 @@
 
 #include "cli.h"
 #include "ipxlab/bridge.h"
-#include "ipxlab/capture.h"
 #include "ipxlab/err.h"
-#include "ipxlab/frame.h"
-#include "ipxlab/hub.h"
 #include "ipxlab/hub_capture.h"
 #include "ipxlab/link_eth.h"
-#include "ipxlab/link_profile.h"
 #include "ipxlab/log.h"
 
 void help_hub(FILE *out)
