@@ -60,7 +60,7 @@ void help_netbios(FILE *out)
 
 /* ---- the command ---- */
 
-struct nb_tool nc;
+struct nb_tool nt;
 
 enum { OPT_AS = OPT_FIRST_CMD, OPT_FROM, OPT_STATS };
 
@@ -93,37 +93,37 @@ static int parse_opts(int argc, char **argv, struct cli_node_opts *no)
 			continue;
 		switch (opt) {
 		case 'g':
-			if (nc.o.ngroup == MAX_NAMES) {
+			if (nt.o.ngroup == MAX_NAMES) {
 				cli_error("netbios", "at most %d group names",
 					  MAX_NAMES);
 				return -1;
 			}
-			nc.o.group[nc.o.ngroup++] = optarg;
+			nt.o.group[nt.o.ngroup++] = optarg;
 			break;
 		case 'b':
-			nc.o.bcast = true;
+			nt.o.bcast = true;
 			break;
 		case OPT_AS:
-			nc.o.as = optarg;
+			nt.o.as = optarg;
 			break;
 		case OPT_FROM:
-			nc.o.from = optarg;
+			nt.o.from = optarg;
 			break;
 		case 'c':
 			if (cli_parse_uint("netbios", "--count", optarg, 1,
-					   1000000000, &nc.o.count) < 0)
+					   1000000000, &nt.o.count) < 0)
 				return -1;
 			break;
 		case 't':
 			if (cli_parse_seconds("netbios", "--timeout", optarg,
-					      0.1, 1e6, &nc.o.timeout) < 0)
+					      0.1, 1e6, &nt.o.timeout) < 0)
 				return -1;
 			break;
 		case 'x':
-			nc.o.hex = true;
+			nt.o.hex = true;
 			break;
 		case OPT_STATS:
-			nc.o.stats = true;
+			nt.o.stats = true;
 			break;
 		case 'h':
 			cli_usage_line(stdout, "netbios");
@@ -171,17 +171,17 @@ static int check_args(const char *action, char **args, int nargs)
 	for (int k = 0; k < nargs; k++)
 		if (nbc_parse_name("name", args[k], false, n) < 0)
 			return -1;
-	for (unsigned k = 0; k < nc.o.ngroup; k++)
-		if (nbc_parse_name("--group", nc.o.group[k], false, n) < 0)
+	for (unsigned k = 0; k < nt.o.ngroup; k++)
+		if (nbc_parse_name("--group", nt.o.group[k], false, n) < 0)
 			return -1;
-	if ((nc.o.as && nbc_parse_name("--as", nc.o.as, false, n) < 0) ||
-	    (nc.o.from && nbc_parse_name("--from", nc.o.from, true, n) < 0))
+	if ((nt.o.as && nbc_parse_name("--as", nt.o.as, false, n) < 0) ||
+	    (nt.o.from && nbc_parse_name("--from", nt.o.from, true, n) < 0))
 		return -1;
-	if (!strcmp(action, "add") && nargs == 0 && nc.o.ngroup == 0)
+	if (!strcmp(action, "add") && nargs == 0 && nt.o.ngroup == 0)
 		cli_error("netbios", "add needs a NAME or a --group NAME");
-	else if (!strcmp(action, "send") && (nargs == 1) == nc.o.bcast)
+	else if (!strcmp(action, "send") && (nargs == 1) == nt.o.bcast)
 		cli_error("netbios", "send takes a NAME or --broadcast (one)");
-	else if (!strcmp(action, "recv") && nargs == 0 && !nc.o.bcast)
+	else if (!strcmp(action, "recv") && nargs == 0 && !nt.o.bcast)
 		cli_error("netbios", "recv takes a NAME, --broadcast, or both");
 	else
 		return 0;
@@ -195,7 +195,7 @@ int cmd_netbios(int argc, char **argv)
 	char **args;
 	int nargs, rc;
 
-	memset(&nc, 0, sizeof(nc));
+	memset(&nt, 0, sizeof(nt));
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		cli_usage_line(argc < 2 ? stderr : stdout, "netbios");
 		help_netbios(argc < 2 ? stderr : stdout);
@@ -211,14 +211,14 @@ int cmd_netbios(int argc, char **argv)
 	nargs = argc - optind;
 	if (check_args(action, args, nargs) < 0)
 		return CLI_USAGE;
-	rc = cli_node_open(&nc.cn, &no);
+	rc = cli_node_open(&nt.cn, &no);
 	if (rc)
 		return rc;
-	rc = nb_open(nc.cn.node, NULL, &nc.nb);
+	rc = nb_open(nt.cn.node, NULL, &nt.nb);
 	if (rc != IPX_OK) {
 		cli_error("netbios", "cannot open socket 0455: %s",
 			  ipx_strerror(rc));
-		cli_node_close(&nc.cn);
+		cli_node_close(&nt.cn);
 		return CLI_FAIL;
 	}
 	if (!strcmp(action, "add"))
@@ -235,22 +235,22 @@ int cmd_netbios(int argc, char **argv)
 		rc = nbc_session(!strcmp(action, "listen"), args[0]);
 	/* Give our names back (a deregister broadcast each), so that other
 	 * nodes' caches forget them now. */
-	nc.exiting = true;
-	for (unsigned i = 0; i < nc.nclaimed; i++) {
+	nt.exiting = true;
+	for (unsigned i = 0; i < nt.nclaimed; i++) {
 		struct nb_ncb d = { .command = NB_DELETE_NAME };
 
-		memcpy(d.name, nc.claimed[i], NB_NAME_LEN);
-		nb_submit(nc.nb, &d);
+		memcpy(d.name, nt.claimed[i], NB_NAME_LEN);
+		nb_submit(nt.nb, &d);
 	}
-	if (nc.o.stats)
-		nb_print_stats(nc.nb, stderr);
+	if (nt.o.stats)
+		nb_print_stats(nt.nb, stderr);
 	/* Let what is queued (a last ack, a deregister) leave. */
-	ipx_loop_run_once(nc.cn.loop, 0);
-	nb_close(nc.nb);
-	if (nc.stream)
-		nb_stream_free(nc.stream);	/* nothing of it pending now */
-	cli_node_close(&nc.cn);
-	while (nc.njobs)
-		free(nc.jobs[--nc.njobs]);
+	ipx_loop_run_once(nt.cn.loop, 0);
+	nb_close(nt.nb);
+	if (nt.stream)
+		nb_stream_free(nt.stream);	/* nothing of it pending now */
+	cli_node_close(&nt.cn);
+	while (nt.njobs)
+		free(nt.jobs[--nt.njobs]);
 	return rc;
 }

@@ -50,12 +50,12 @@ struct nb_tool {
 	uint8_t claimed[MAX_NAMES * 2][NB_NAME_LEN];
 	unsigned nclaimed;
 };
-extern struct nb_tool nc;
+extern struct nb_tool nt;
 
 /* What completes while the tool gives its names back is of no interest. */
 #define IF_EXITING_RETURN()      \
 	do {                     \
-		if (nc.exiting)  \
+		if (nt.exiting)  \
 			return;  \
 	} while (0)
 

@@ -35,10 +35,10 @@ static void send_line(void)
 		ls.ret = CLI_FAIL;
 	} else {
 		ls.j->ncb.length = (uint16_t)ls.len;
-		rc = nb_submit(nc.nb, &ls.j->ncb);
+		rc = nb_submit(nt.nb, &ls.j->ncb);
 		if (rc != NB_RC_OK) {
 			nbc_fail("send datagram to",
-				nc.o.bcast ? NULL : ls.j->ncb.callname, rc);
+				nt.o.bcast ? NULL : ls.j->ncb.callname, rc);
 			ls.ret = CLI_FAIL;
 		}
 	}
@@ -64,7 +64,7 @@ int nbc_send(const char *name)
 	uint8_t own[NB_NAME_LEN];
 
 	memset(&ls, 0, sizeof(ls));
-	ls.j = nbc_job_new(nc.o.bcast ? NB_SEND_BCAST_DATAGRAM : NB_SEND_DATAGRAM);
+	ls.j = nbc_job_new(nt.o.bcast ? NB_SEND_BCAST_DATAGRAM : NB_SEND_DATAGRAM);
 	ls.ret = CLI_OK;
 	if (name && nbc_parse_name("name", name, false, ls.j->ncb.callname) < 0) {
 		return CLI_USAGE;
@@ -72,10 +72,10 @@ int nbc_send(const char *name)
 	if (nbc_own_name(&ls.j->ncb.num, own) < 0) {
 		return CLI_FAIL;
 	}
-	cli_stdin_lines(nc.cn.loop, feed_lines, NULL);
+	cli_stdin_lines(nt.cn.loop, feed_lines, NULL);
 	if (ls.len)
 		send_line();	/* a last line without a newline */
-	ipx_loop_run_for(nc.cn.loop, 50 * IPX_MSEC);
+	ipx_loop_run_for(nt.cn.loop, 50 * IPX_MSEC);
 	return ls.ret;
 }
 
@@ -86,13 +86,13 @@ static void on_datagram(struct nb_ncb *ncb)
 	IF_EXITING_RETURN();
 	if (ncb->retcode != NB_RC_OK && ncb->retcode != NB_RC_INCOMPLETE) {
 		nbc_fail("receive datagram", NULL, ncb->retcode);
-		nc.result = CLI_FAIL;
-		ipx_loop_stop(nc.cn.loop);
+		nt.result = CLI_FAIL;
+		ipx_loop_stop(nt.cn.loop);
 		return;
 	}
 	printf("%s%s ", nb_name_format(ncb->callname, n),
 	       ncb->command == NB_RECEIVE_BCAST_DATAGRAM ? " [broadcast]" : "");
-	if (nc.o.hex)
+	if (nt.o.hex)
 		for (size_t i = 0; i < ncb->length; i++)
 			printf("%02X", ncb->buffer[i]);
 	else
@@ -100,21 +100,21 @@ static void on_datagram(struct nb_ncb *ncb)
 	if (ncb->retcode == NB_RC_INCOMPLETE)
 		printf(" [cut]");
 	putchar('\n');
-	nc.got++;
+	nt.got++;
 	if (fflush(stdout) == EOF || ferror(stdout)) {
-		nc.out_closed = true;
-		ipx_loop_stop(nc.cn.loop);
+		nt.out_closed = true;
+		ipx_loop_stop(nt.cn.loop);
 		return;
 	}
-	if (nc.o.count && nc.got >= nc.o.count) {
-		ipx_loop_stop(nc.cn.loop);
+	if (nt.o.count && nt.got >= nt.o.count) {
+		ipx_loop_stop(nt.cn.loop);
 		return;
 	}
 	ncb->length = NB_MAX_DATAGRAM;
-	if (nb_submit(nc.nb, ncb) != NB_RC_PENDING) {
+	if (nb_submit(nt.nb, ncb) != NB_RC_PENDING) {
 		nbc_fail("receive datagram", NULL, ncb->retcode);
-		nc.result = CLI_FAIL;
-		ipx_loop_stop(nc.cn.loop);
+		nt.result = CLI_FAIL;
+		ipx_loop_stop(nt.cn.loop);
 	}
 }
 
@@ -135,7 +135,7 @@ int nbc_recv(const char *name)
 			return CLI_FAIL;
 	}
 	for (int kind = 0; kind < 2; kind++) {
-		if ((kind == 0 && !name) || (kind == 1 && !nc.o.bcast))
+		if ((kind == 0 && !name) || (kind == 1 && !nt.o.bcast))
 			continue;
 		/* A broadcast datagram completes every RECEIVE BROADCAST
 		 * DATAGRAM pending: one is enough. Directed ones take one
@@ -146,29 +146,29 @@ int nbc_recv(const char *name)
 			j[nj]->ncb.num = num;
 			j[nj]->ncb.length = NB_MAX_DATAGRAM;
 			j[nj]->ncb.post = on_datagram;
-			if (nb_submit(nc.nb, &j[nj]->ncb) != NB_RC_PENDING) {
+			if (nb_submit(nt.nb, &j[nj]->ncb) != NB_RC_PENDING) {
 				nbc_fail("receive datagram", NULL,
 					j[nj]->ncb.retcode);
 				return CLI_FAIL;
 			}
 		}
 	}
-	nc.cn.addr.socket = IPX_SOCK_NETBIOS;
+	nt.cn.addr.socket = IPX_SOCK_NETBIOS;
 	fprintf(stderr, "receiving%s%s%s on %s\n", name ? " for " : "",
 		name ? nb_name_format(bin, n) : "",
-		nc.o.bcast ? (name ? " and broadcast" : " broadcast") : "",
-		ipx_addr_format(&nc.cn.addr, a));
-	nc.result = CLI_OK;
-	rc = ipx_loop_run_until(nc.cn.loop, nbc_never, NULL,
-				nc.o.timeout > 0
-					? (ipx_time)(nc.o.timeout * IPX_SEC)
+		nt.o.bcast ? (name ? " and broadcast" : " broadcast") : "",
+		ipx_addr_format(&nt.cn.addr, a));
+	nt.result = CLI_OK;
+	rc = ipx_loop_run_until(nt.cn.loop, nbc_never, NULL,
+				nt.o.timeout > 0
+					? (ipx_time)(nt.o.timeout * IPX_SEC)
 					: UINT64_MAX / 4);
-	if (nc.out_closed)
+	if (nt.out_closed)
 		return CLI_OK;
-	if (nc.result != CLI_OK)
-		return nc.result;
+	if (nt.result != CLI_OK)
+		return nt.result;
 	if (rc != IPX_OK && rc != IPX_ECLOSED && rc != IPX_ETIMEOUT)
 		return CLI_FAIL;
-	return cli_count_result("netbios", nc.got, nc.o.count,
+	return cli_count_result("netbios", nt.got, nt.o.count,
 				rc == IPX_ECLOSED);
 }

@@ -22,13 +22,13 @@ static void job_post(struct nb_ncb *ncb)
  */
 struct job *nbc_job_new(uint8_t command)
 {
-	struct job *j = nc.njobs < MAX_JOBS ? calloc(1, sizeof(*j)) : NULL;
+	struct job *j = nt.njobs < MAX_JOBS ? calloc(1, sizeof(*j)) : NULL;
 
 	if (!j) {
 		cli_error("netbios", "out of memory");
 		exit(CLI_FAIL);
 	}
-	nc.jobs[nc.njobs++] = j;
+	nt.jobs[nt.njobs++] = j;
 	j->ncb.command = command;
 	j->ncb.buffer = j->buf;
 	j->ncb.length = sizeof(j->buf);
@@ -46,10 +46,10 @@ bool nbc_job_done(void *ctx)
 static int job_run(struct job *j, uint8_t *rc)
 {
 	j->done = false;
-	*rc = nb_submit(nc.nb, &j->ncb);
+	*rc = nb_submit(nt.nb, &j->ncb);
 	if (*rc != NB_RC_PENDING)
 		return IPX_OK;
-	if (ipx_loop_run_until(nc.cn.loop, nbc_job_done, j, UINT64_MAX / 4) !=
+	if (ipx_loop_run_until(nt.cn.loop, nbc_job_done, j, UINT64_MAX / 4) !=
 	    IPX_OK)
 		return IPX_ECLOSED;
 	*rc = j->ncb.retcode;
@@ -96,13 +96,13 @@ int nbc_claim(const char *const *names, const bool *group, unsigned n,
 			return -1;
 	}
 	for (unsigned i = 0; i < n; i++) {
-		uint8_t rc = nb_submit(nc.nb, &j[i]->ncb);
+		uint8_t rc = nb_submit(nt.nb, &j[i]->ncb);
 
 		j[i]->done = rc != NB_RC_PENDING;
 	}
 	for (unsigned i = 0; i < n && ok == 0; i++) {
 		if (!j[i]->done &&
-		    ipx_loop_run_until(nc.cn.loop, nbc_job_done, j[i],
+		    ipx_loop_run_until(nt.cn.loop, nbc_job_done, j[i],
 				       UINT64_MAX / 4) != IPX_OK) {
 			cli_error("netbios", "interrupted while claiming");
 			ok = -1;
@@ -110,8 +110,8 @@ int nbc_claim(const char *const *names, const bool *group, unsigned n,
 	}
 	for (unsigned i = 0; i < n; i++) {
 		if (j[i]->ncb.retcode == NB_RC_OK &&
-		    nc.nclaimed < MAX_NAMES * 2)
-			memcpy(nc.claimed[nc.nclaimed++], j[i]->ncb.name,
+		    nt.nclaimed < MAX_NAMES * 2)
+			memcpy(nt.claimed[nt.nclaimed++], j[i]->ncb.name,
 			       NB_NAME_LEN);
 		if (ok == 0 && j[i]->ncb.retcode != NB_RC_OK) {
 			nbc_fail("add", j[i]->ncb.name, j[i]->ncb.retcode);
@@ -194,18 +194,18 @@ int nbc_add(char **names, int n)
 		all[k] = names[i];
 		group[k] = false;
 	}
-	for (unsigned i = 0; i < nc.o.ngroup; i++, k++) {
-		all[k] = nc.o.group[i];
+	for (unsigned i = 0; i < nt.o.ngroup; i++, k++) {
+		all[k] = nt.o.group[i];
 		group[k] = true;
 	}
 	if (nbc_claim(all, group, k, NULL) < 0)
 		return CLI_FAIL;
 	print_table();
 	fprintf(stderr, "holding %u name%s%s\n", k, k == 1 ? "" : "s",
-		nc.o.timeout > 0 ? "" : " until interrupted");
-	rc = ipx_loop_run_until(nc.cn.loop, nbc_never, NULL,
-				nc.o.timeout > 0
-					? (ipx_time)(nc.o.timeout * IPX_SEC)
+		nt.o.timeout > 0 ? "" : " until interrupted");
+	rc = ipx_loop_run_until(nt.cn.loop, nbc_never, NULL,
+				nt.o.timeout > 0
+					? (ipx_time)(nt.o.timeout * IPX_SEC)
 					: UINT64_MAX / 4);
 	return rc == IPX_ETIMEOUT || rc == IPX_ECLOSED ? CLI_OK : CLI_FAIL;
 }
@@ -264,14 +264,14 @@ int nbc_own_name(uint8_t *num, uint8_t name[NB_NAME_LEN])
 	struct ipx_addr me;
 	bool no = false;
 
-	if (nc.o.as) {
-		if (nbc_claim(&nc.o.as, &no, 1, num) < 0)
+	if (nt.o.as) {
+		if (nbc_claim(&nt.o.as, &no, 1, num) < 0)
 			return -1;
-		nb_name_parse(nc.o.as, false, name);
+		nb_name_parse(nt.o.as, false, name);
 		return 0;
 	}
 	*num = 1;
-	ipx_node_address(nc.cn.node, &me);
+	ipx_node_address(nt.cn.node, &me);
 	nb_permanent_name(me.node, name);
 	return 0;
 }

@@ -23,8 +23,8 @@
  */
 static void stdin_watch(unsigned ev)
 {
-	if (nc.stdin_watched)
-		ipx_loop_mod_fd(nc.cn.loop, STDIN_FILENO, ev);
+	if (nt.stdin_watched)
+		ipx_loop_mod_fd(nt.cn.loop, STDIN_FILENO, ev);
 }
 
 static long stream_read(void *ctx, uint8_t *buf, size_t n)
@@ -43,9 +43,9 @@ static long stream_read(void *ctx, uint8_t *buf, size_t n)
 	if (r < 0)
 		cli_error("netbios", "standard input: %s: taken as its end",
 			  strerror(errno));
-	if (nc.stdin_watched) {
-		ipx_loop_del_fd(nc.cn.loop, STDIN_FILENO);
-		nc.stdin_watched = false;
+	if (nt.stdin_watched) {
+		ipx_loop_del_fd(nt.cn.loop, STDIN_FILENO);
+		nt.stdin_watched = false;
 	}
 	return 0;
 }
@@ -65,12 +65,12 @@ static void stream_done(void *ctx, int result)
 	struct nb_stream_status st;
 
 	(void)ctx;
-	nb_stream_get_status(nc.stream, &st);
-	nc.finished = true;
-	nc.result = result == NB_STREAM_OK ? CLI_OK : CLI_FAIL;
-	if (nc.stdin_watched) {
-		ipx_loop_del_fd(nc.cn.loop, STDIN_FILENO);
-		nc.stdin_watched = false;
+	nb_stream_get_status(nt.stream, &st);
+	nt.finished = true;
+	nt.result = result == NB_STREAM_OK ? CLI_OK : CLI_FAIL;
+	if (nt.stdin_watched) {
+		ipx_loop_del_fd(nt.cn.loop, STDIN_FILENO);
+		nt.stdin_watched = false;
 	}
 	switch (result) {
 	case NB_STREAM_OK:
@@ -111,13 +111,13 @@ static void on_stdin(struct ipx_loop *loop, int fd, unsigned ev, void *ctx)
 	(void)fd;
 	(void)ev;
 	(void)ctx;
-	nb_stream_input(nc.stream);
+	nb_stream_input(nt.stream);
 }
 
 static bool session_over(void *ctx)
 {
 	(void)ctx;
-	return nc.finished;
+	return nt.finished;
 }
 
 /* The session 'lsn' is up: carry data both ways. */
@@ -128,22 +128,22 @@ int nbc_netcat(uint8_t lsn)
 	int lr;
 
 	/* Watched from the start, but read only when the stream asks. */
-	nc.stdin_watched = cli_stdin_watch(nc.cn.loop, on_stdin, NULL);
+	nt.stdin_watched = cli_stdin_watch(nt.cn.loop, on_stdin, NULL);
 	stdin_watch(0);
-	nc.stream = nb_stream_start(nc.nb, lsn, &stream_io, NULL, &rc);
-	if (!nc.stream) {
+	nt.stream = nb_stream_start(nt.nb, lsn, &stream_io, NULL, &rc);
+	if (!nt.stream) {
 		nbc_fail("receive", NULL, rc);
 		return CLI_FAIL;
 	}
-	lr = ipx_loop_run_until(nc.cn.loop, session_over, NULL, UINT64_MAX / 4);
+	lr = ipx_loop_run_until(nt.cn.loop, session_over, NULL, UINT64_MAX / 4);
 	fflush(stdout);
-	if (lr != IPX_OK && !nc.finished) {
+	if (lr != IPX_OK && !nt.finished) {
 		/* SIGINT/SIGTERM: tell the peer now rather than leave it to
 		 * its watchdog. */
-		nc.exiting = true;
-		nb_stream_get_status(nc.stream, &st);
-		nb_stream_abort(nc.stream);
-		ipx_loop_run_once(nc.cn.loop, 0);	/* sent now */
+		nt.exiting = true;
+		nb_stream_get_status(nt.stream, &st);
+		nb_stream_abort(nt.stream);
+		ipx_loop_run_once(nt.cn.loop, 0);	/* sent now */
 		cli_error("netbios",
 			  "interrupted: sent %llu bytes, received %llu; session "
 			  "end sent",
@@ -151,7 +151,7 @@ int nbc_netcat(uint8_t lsn)
 			  (unsigned long long)st.received);
 		return CLI_FAIL;
 	}
-	return nc.result;
+	return nt.result;
 }
 
 int nbc_session(bool listen, const char *name)
@@ -164,7 +164,7 @@ int nbc_session(bool listen, const char *name)
 
 	if (listen) {
 		if (nbc_parse_name("name", name, false, j->ncb.name) < 0 ||
-		    nbc_parse_name("--from", nc.o.from ? nc.o.from : "*", true,
+		    nbc_parse_name("--from", nt.o.from ? nt.o.from : "*", true,
 			       j->ncb.callname) < 0) {
 			ret = CLI_USAGE;
 			goto out;
@@ -173,10 +173,10 @@ int nbc_session(bool listen, const char *name)
 			ret = CLI_FAIL;
 			goto out;
 		}
-		nc.cn.addr.socket = IPX_SOCK_NETBIOS;
+		nt.cn.addr.socket = IPX_SOCK_NETBIOS;
 		fprintf(stderr, "listening as %s on %s\n",
 			nb_name_format(j->ncb.name, n),
-			ipx_addr_format(&nc.cn.addr, a));
+			ipx_addr_format(&nt.cn.addr, a));
 	} else {
 		uint8_t num;
 
@@ -191,16 +191,16 @@ int nbc_session(bool listen, const char *name)
 		memcpy(j->ncb.name, own, NB_NAME_LEN);
 	}
 	j->done = false;
-	rc = nb_submit(nc.nb, &j->ncb);
+	rc = nb_submit(nt.nb, &j->ncb);
 	if (rc == NB_RC_PENDING) {
-		ipx_time limit = listen && nc.o.timeout > 0
-					 ? (ipx_time)(nc.o.timeout * IPX_SEC)
+		ipx_time limit = listen && nt.o.timeout > 0
+					 ? (ipx_time)(nt.o.timeout * IPX_SEC)
 					 : UINT64_MAX / 4;
-		int lr = ipx_loop_run_until(nc.cn.loop, nbc_job_done, j, limit);
+		int lr = ipx_loop_run_until(nt.cn.loop, nbc_job_done, j, limit);
 
 		if (lr == IPX_ETIMEOUT) {
 			cli_error("netbios", "no call came within %g s",
-				  nc.o.timeout);
+				  nt.o.timeout);
 			ret = CLI_FAIL;
 			goto out;
 		}
@@ -220,7 +220,7 @@ int nbc_session(bool listen, const char *name)
 	{
 		struct nb_session_info si = { 0 };
 
-		nb_session_info(nc.nb, j->ncb.lsn, &si);
+		nb_session_info(nt.nb, j->ncb.lsn, &si);
 		ipx_info("session %u %s %s (%s), %zu-byte packets", j->ncb.lsn,
 			 listen ? "from" : "to",
 			 nb_name_format(j->ncb.callname, n),
