@@ -263,6 +263,55 @@ static void on_reply(struct ipx_socket *sock, const struct ipx_header *hdr,
 	fflush(stdout);
 }
 
+/* Without ADDR: DOSBox's broadcast echo on socket 2, count requests;
+ * the exit code. */
+static int echo_ping(const struct cli_node_opts *no, unsigned long count,
+		     double interval, double linger)
+{
+	struct ping_state st = { 0 };
+	struct ipx_addr bcast = { .socket = IPX_SOCK_ECHO };
+	struct cli_node cn;
+	int rc;
+
+	rc = cli_node_open(&cn, no);
+	if (rc)
+		return rc;
+	st.cn = &cn;
+	rc = ipx_socket_open(cn.node, IPX_SOCK_ECHO, on_reply, &st, &st.sock);
+	if (rc != IPX_OK) {
+		cli_error("ping", "cannot open socket 2: %s", ipx_strerror(rc));
+		cli_node_close(&cn);
+		return CLI_FAIL;
+	}
+	memcpy(bcast.node, ipx_node_broadcast, IPX_NODE_LEN);
+	for (st.seq = 1; st.seq <= count; st.seq++) {
+		st.sent_at = ipx_loop_now(cn.loop);
+		rc = ipx_socket_sendto(st.sock, &bcast, 0, NULL, 0);
+		if (rc != IPX_OK) {
+			cli_error("ping", "send: %s", ipx_strerror(rc));
+			break;
+		}
+		rc = ipx_loop_run_for(cn.loop,
+				      (ipx_time)((st.seq < count ? interval
+								 : linger) *
+						 IPX_SEC));
+		if (rc == IPX_ECLOSED || ipx_loop_stopped(cn.loop))
+			break;
+	}
+	ipx_socket_close(st.sock);	/* nothing after the summary */
+	unsigned asked = st.seq - 1 < count ? st.seq : (unsigned)count;
+
+	printf("%u request%s, %lu repl%s from %zu node%s", asked, cli_s(asked),
+	       st.replies, st.replies == 1 ? "y" : "ies", st.npeers,
+	       cli_s(st.npeers));
+	if (st.replies)
+		printf(", rtt min/avg/max %.3f/%.3f/%.3f ms", st.min_ms,
+		       st.sum_ms / (double)st.replies, st.max_ms);
+	printf("\n");
+	cli_node_close(&cn);
+	return st.replies ? CLI_OK : CLI_FAIL;
+}
+
 int cmd_ping(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -273,15 +322,12 @@ int cmd_ping(int argc, char **argv)
 		CLI_NODE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ping_state st = { 0 };
 	struct cli_opts o;
-	struct cli_node cn;
-	struct ipx_addr bcast = { .socket = IPX_SOCK_ECHO };
 	unsigned long count = 3, size = 32;
 	double interval = 1, linger = 1;
 	bool count_set = false, size_set = false;
 	struct ipx_addr target;
-	int opt, rc;
+	int opt;
 
 	cli_opts_init(&o, "ping", "c:i:W:s:vqh", longopts, help_ping);
 	while ((opt = cli_next_opt(&o, argc, argv)) != CLI_OPTS_END) {
@@ -329,41 +375,5 @@ int cmd_ping(int argc, char **argv)
 		cli_error("ping", "--size is for Novell pings to an ADDR");
 		return CLI_USAGE;
 	}
-	rc = cli_node_open(&cn, &o.node);
-	if (rc)
-		return rc;
-	st.cn = &cn;
-	rc = ipx_socket_open(cn.node, IPX_SOCK_ECHO, on_reply, &st, &st.sock);
-	if (rc != IPX_OK) {
-		cli_error("ping", "cannot open socket 2: %s", ipx_strerror(rc));
-		cli_node_close(&cn);
-		return CLI_FAIL;
-	}
-	memcpy(bcast.node, ipx_node_broadcast, IPX_NODE_LEN);
-	for (st.seq = 1; st.seq <= count; st.seq++) {
-		st.sent_at = ipx_loop_now(cn.loop);
-		rc = ipx_socket_sendto(st.sock, &bcast, 0, NULL, 0);
-		if (rc != IPX_OK) {
-			cli_error("ping", "send: %s", ipx_strerror(rc));
-			break;
-		}
-		rc = ipx_loop_run_for(cn.loop,
-				      (ipx_time)((st.seq < count ? interval
-								 : linger) *
-						 IPX_SEC));
-		if (rc == IPX_ECLOSED || ipx_loop_stopped(cn.loop))
-			break;
-	}
-	ipx_socket_close(st.sock);	/* nothing after the summary */
-	unsigned asked = st.seq - 1 < count ? st.seq : (unsigned)count;
-
-	printf("%u request%s, %lu repl%s from %zu node%s", asked, cli_s(asked),
-	       st.replies, st.replies == 1 ? "y" : "ies", st.npeers,
-	       cli_s(st.npeers));
-	if (st.replies)
-		printf(", rtt min/avg/max %.3f/%.3f/%.3f ms", st.min_ms,
-		       st.sum_ms / (double)st.replies, st.max_ms);
-	printf("\n");
-	cli_node_close(&cn);
-	return st.replies ? CLI_OK : CLI_FAIL;
+	return echo_ping(&o.node, count, interval, linger);
 }
