@@ -54,8 +54,6 @@ bool ncpc_recovered(struct session *s, int *rc);
 void ncpc_close_after(struct session *s, const struct ncp_fh *fh, int rc);
 void ncpc_show_progress(struct session *s, const char *name, uint64_t done,
 			uint64_t total, ipx_time t0, bool last);
-const char *ncpc_base_name(const char *p);
-void ncpc_split(const char *path, char *dir, size_t cap, const char **name);
 /* On the joined node s->cn: find the server, connect, log in, negotiate
  * the buffer; CLI_OK, or the exit code with the message printed. */
 int ncpc_connect(struct session *s, const struct ncp_args *a);

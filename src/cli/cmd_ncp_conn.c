@@ -162,30 +162,6 @@ void ncpc_show_progress(struct session *s, const char *name, uint64_t done,
 		dt > 0 ? (double)done / 1000 / dt : 0.0, last ? "\n" : "");
 }
 
-/* The last name of a remote path. */
-const char *ncpc_base_name(const char *p)
-{
-	const char *b = p;
-
-	for (; *p; p++)
-		if (*p == '\\' || *p == '/' || *p == ':')
-			b = p + 1;
-	return b;
-}
-
-/* Split at the last separator: dir keeps the separator (or "VOL:"). */
-void ncpc_split(const char *path, char *dir, size_t cap, const char **name)
-{
-	size_t n;
-
-	*name = ncpc_base_name(path);
-	n = (size_t)(*name - path);
-	if (n >= cap)
-		n = cap - 1;
-	memcpy(dir, path, n);
-	dir[n] = '\0';
-}
-
 /* Found by name (or the nearest), with the messages of a failure. */
 static int find_server(struct session *s, const struct ncp_args *a,
 		       struct ipx_addr *addr)

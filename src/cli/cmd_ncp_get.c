@@ -166,7 +166,7 @@ int ncpc_get(struct session *s, const char *remote, const char *local)
 	struct get_all g = { s, dir, local ? local : ".", CLI_OK, 0 };
 	int rc;
 
-	ncpc_split(remote, dir, sizeof(dir), &name);
+	ncp_path_split(remote, dir, sizeof(dir), &name);
 	if (!*name) {
 		cli_error("ncp", "get: '%s' names no file", remote);
 		return CLI_USAGE;

@@ -29,7 +29,7 @@ static int do_ls(struct session *s, const char *path)
 
 	if (!path)
 		path = "SYS:";
-	ncpc_split(path, dir, sizeof(dir), &name);
+	ncp_path_split(path, dir, sizeof(dir), &name);
 	if (*name && !strpbrk(name, "*?")) {
 		struct ncp_entry e;
 

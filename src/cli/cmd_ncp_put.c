@@ -55,7 +55,7 @@ static int open_local(struct session *s, const char *local,
 		      const char *remote, int *fd, struct stat *st)
 {
 	if (!strcmp(local, "-")) {
-		if (!remote || !*ncpc_base_name(remote) ||
+		if (!remote || !*ncp_path_name(remote) ||
 		    remote_is_dir(s, remote)) {
 			cli_error("ncp", "put -: stdin needs a remote file "
 					 "name (put - SYS:DIR\\NAME)");
@@ -92,9 +92,9 @@ static const char *remote_name(struct session *s, const char *local,
 	if (!remote)
 		return lb ? lb + 1 : local;
 	if (strcmp(local, "-") != 0 &&
-	    (!*ncpc_base_name(remote) || remote_is_dir(s, remote))) {
+	    (!*ncp_path_name(remote) || remote_is_dir(s, remote))) {
 		snprintf(target, cap, "%s%s%s", remote,
-			 *ncpc_base_name(remote) ? "\\" : "",
+			 *ncp_path_name(remote) ? "\\" : "",
 			 lb ? lb + 1 : local);
 		return target;
 	}
