@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# cli_shape_test.sh [IPXLAB] - the command layer stays thin (docs/design.md,
-# "The command layer"): in src/cli, outside the benchmark commands, no file
-# over 400 lines, no function over 80, no two files calling each other (a
-# call circle), and nothing outside src/cli includes its headers. Reads the
-# sources only (the binary argument is ignored).
+# cli_shape_test.sh [IPXLAB] - the command layer stays thin (docs/cli.md):
+# in src/cli, outside the benchmark commands, no file over 400 lines, no
+# function over 80, no two files calling each other (a call circle), and
+# nothing outside src/cli includes its headers. Reads the sources only (the
+# binary argument is ignored).
 # Prints PASS:/FAIL: per check; exits nonzero if any check failed.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
