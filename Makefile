@@ -97,8 +97,8 @@ $(BUILD)/gen/version.h: FORCE
 	@printf '#define IPXLAB_VERSION "%s"\n#define IPXLAB_COMMIT "%s"\n#define IPXLAB_DOCDIR "%s"\n' \
 		'$(VERSION)' '$(COMMIT)' '$(DOCDIR)' >$@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
-$(BUILD)/src/cli/main.o: $(BUILD)/gen/version.h
-$(BUILD)/src/cli/main.o: CFLAGS += -I$(BUILD)/gen
+$(BUILD)/src/cli/main.o $(BUILD)/src/cli/version.o: $(BUILD)/gen/version.h
+$(BUILD)/src/cli/main.o $(BUILD)/src/cli/version.o: CFLAGS += -I$(BUILD)/gen
 
 $(BIN): $(CLI_OBJ) $(LIB)
 	$(if $(Q),@echo "  LD      $@")

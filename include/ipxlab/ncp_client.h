@@ -197,6 +197,13 @@ int ncp_stat(struct ncp_client *cl, const char *path, struct ncp_entry *out);
  * NCP_E_NOT83: a server answers such a name with BAD_PATH or BAD_NAME,
  * which does not say why. */
 int ncp_check_path(const char *path);
+/* The last name of a path: after the last '\\', '/' or "VOL:" ("" if
+ * the path ends with one). */
+const char *ncp_path_name(const char *path);
+/* The path split before its last name: dir (at most cap - 1 bytes, cut
+ * beyond) keeps the separator or "VOL:"; *name points into path. */
+void ncp_path_split(const char *path, char *dir, size_t cap,
+		    const char **name);
 
 struct ncp_server_info {
 	char name[49];

@@ -30,12 +30,14 @@ struct cli_cmd {
 	void (*help)(FILE *out);	/* options, after the synopsis */
 };
 
-extern const struct cli_cmd cli_commands[];
 /* Where "make install" puts the docs (DOCDIR/docs): what help cites. */
 extern const char cli_docs[];
 /* The command running (for messages from shared code). */
 extern const char *cli_current;
-const struct cli_cmd *cli_find(const char *name);
+/* main.c hands its table over once, before running a command. */
+void cli_set_commands(const struct cli_cmd *table);
+/* "usage: ipxlab NAME ARGS" of the table's command NAME; nothing if none
+ * (version.c). */
 void cli_usage_line(FILE *out, const char *name);
 
 /* Options every command that runs a node takes. */
@@ -85,6 +87,36 @@ enum {
 int cli_node_opt(struct cli_node_opts *o, const char *cmd, int opt,
 		 const char *arg);
 void cli_node_opts_init(struct cli_node_opts *o);
+
+/*
+ * The option loop of a node command, written once: the node options
+ * above, -h (usage line and help on stdout) and a bad option (message,
+ * usage line on stderr) are handled here; the command sees only its own.
+ *
+ *	struct cli_opts o;
+ *	cli_opts_init(&o, "diag", "bx:W:vqh", longopts, help_diag);
+ *	while ((opt = cli_next_opt(&o, argc, argv)) != CLI_OPTS_END) {
+ *		if (opt == CLI_OPTS_EXIT)
+ *			return o.rc;
+ *		switch (opt) { ... default: return cli_opts_bad(&o, argv); }
+ *	}
+ */
+struct option;
+struct cli_opts {
+	const char *cmd;		/* for messages and the usage line */
+	const char *shortopts;		/* the command's, with "vqh" */
+	const struct option *longopts;	/* the command's + CLI_NODE_LONGOPTS */
+	void (*help)(FILE *out);
+	struct cli_node_opts node;	/* what the node options said */
+	int rc;				/* the exit code after CLI_OPTS_EXIT */
+};
+#define CLI_OPTS_END (-1)	/* no more options: operands from optind */
+#define CLI_OPTS_EXIT (-2)	/* stop and return o->rc */
+void cli_opts_init(struct cli_opts *o, const char *cmd, const char *shortopts,
+		   const struct option *longopts, void (*help)(FILE *out));
+int cli_next_opt(struct cli_opts *o, int argc, char **argv);
+/* The message for an option the command does not take; CLI_USAGE. */
+int cli_opts_bad(const struct cli_opts *o, char **argv);
 
 /* A node on the tunnel, ready to use. */
 struct cli_node {
@@ -143,6 +175,9 @@ int cli_capture_open(const char *cmd, struct ipx_loop *loop, const char *path,
 void cli_stop_on_signals(struct ipx_loop *loop);
 
 /* Parse helpers that print "ipxlab CMD: what is wrong" and return -1. */
+/* "0000AA01" -> 0xAA01: 1 to 8 hex digits, no sign; -1 if not
+ * (cli_link.c; quiet: the caller says what is wrong). */
+int cli_parse_hex32(const char *s, uint32_t *out);
 int cli_parse_uint(const char *cmd, const char *what, const char *text,
 		   unsigned long min, unsigned long max, unsigned long *out);
 int cli_parse_seconds(const char *cmd, const char *what, const char *text,
@@ -190,11 +225,12 @@ int cli_parse_target(const char *cmd, const char *text, uint16_t socket,
 /*
  * Open a dynamic socket other than 0x4001 and 0x4003: NetWare shells use
  * those for NCP watchdog and messages, and Wireshark decodes anything on
- * them as "IPX Message" (cmd_ping.c).
+ * them as "IPX Message" (cli_node.c).
  */
 int cli_open_client_socket(struct ipx_node *node, ipx_recv_cb cb, void *ctx,
 			   struct ipx_socket **out);
-/* "SPEC,key=value,..." link options of `ipxlab router` (cmd_router.c). */
+/* "KIND:WHERE,key=value,..." of every --link: router, stack, bridge and
+ * the node commands (cli_link.c). */
 struct cli_link_spec {
 	char kind[8];		/* "hub" or "eth" */
 	char where[256];	/* hub: HOST[:PORT]; eth: IFACE */
@@ -297,6 +333,10 @@ int bench_hub(int argc, char **argv);
 /* Run this binary with argv as a child (stdio on /dev/null, killed when
  * this process dies); its pid, or -1. */
 pid_t cli_spawn_self(char *const argv[]);
+/* -u without -p, stdin a terminal: "Password for USER: " read without
+ * echo into buf (as LOGIN did); NULL if stdin is no terminal or the
+ * answer cannot be read (cli_io.c). */
+const char *cli_ask_password(const char *user, char *buf, size_t cap);
 /* SIGTERM the child and reap it; *pid becomes 0. Nothing if *pid <= 0. */
 void cli_stop_child(pid_t *pid);
 /* Remove a directory and everything below it (symbolic links as links). */

@@ -6,21 +6,14 @@
  * or an Ethernet interface (eth:IFACE[,frame=TYPE], promiscuous). The
  * counters go to stderr on SIGUSR1 and at exit.
  */
-#include <arpa/inet.h>
 #include <getopt.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cmd_bridge.h"
 #include "ipxlab/err.h"
-#include "ipxlab/hub.h"
-#include "ipxlab/hub_port.h"
-#include "ipxlab/link_eth.h"
-#include "ipxlab/link_profile.h"
 #include "ipxlab/link_udp.h"
 #include "ipxlab/log.h"
-#include "ipxlab/wan.h"
 
 /* What a side may be, for messages. */
 #define BRIDGE_KINDS "hub:[ADDR:]PORT, tunnel:HOST[:PORT] or eth:IFACE"
@@ -58,144 +51,6 @@ void help_bridge(FILE *out)
 		"  -v, --verbose / -q, --quiet\n");
 }
 
-struct side {
-	struct cli_link_spec spec;
-	struct ipx_hub *hub;		/* hub: */
-	struct ipx_link *link;		/* eth: */
-	struct ipx_hub_port *port;	/* tunnel: */
-	struct sockaddr_in tunnel;	/* tunnel: the hub's address */
-	uint64_t to_nobody;		/* crossed, but no client has the node */
-	uint64_t tx_refused;		/* crossed, but the link refused it */
-};
-
-struct bridge_run {
-	struct ipx_loop *loop;
-	struct ipx_wan *wan;
-	struct side side[2];
-	bool failed;			/* a tunnel side could not join */
-};
-
-static void print_stats(const struct bridge_run *r)
-{
-	ipx_wan_print_stats(r->wan, stderr);
-	for (int s = 0; s < 2; s++) {
-		const struct side *d = &r->side[s];
-
-		fprintf(stderr, "# side %c: %s:%s\ncrossed_to_nobody %llu\n"
-				"drop_crossed_tx_refused %llu\n",
-			s ? 'b' : 'a', d->spec.kind, d->spec.where,
-			(unsigned long long)d->to_nobody,
-			(unsigned long long)d->tx_refused);
-		if (d->hub)
-			ipx_hub_print_stats(d->hub, stderr);
-		else if (d->port)
-			ipx_hub_port_print_stats(d->port, stderr);
-		else if (d->link)
-			fprintf(stderr, "rx_packets %llu\ntx_packets %llu\n"
-					"tx_errors %llu\n",
-				(unsigned long long)d->link->stats.rx_packets,
-				(unsigned long long)d->link->stats.tx_packets,
-				(unsigned long long)d->link->stats.tx_errors);
-	}
-}
-
-static void on_signal(struct ipx_loop *loop, int signo, void *ctx)
-{
-	if (signo == SIGUSR1) {
-		print_stats(ctx);
-		return;
-	}
-	ipx_loop_stop(loop);
-}
-
-static void from_hub_a(const uint8_t *pkt, size_t len, void *ctx)
-{
-	ipx_wan_input(((struct bridge_run *)ctx)->wan, 0, pkt, len);
-}
-
-static void from_hub_b(const uint8_t *pkt, size_t len, void *ctx)
-{
-	ipx_wan_input(((struct bridge_run *)ctx)->wan, 1, pkt, len);
-}
-
-static void from_link(struct ipx_link *link, const uint8_t *pkt, size_t len,
-		      void *ctx)
-{
-	struct bridge_run *r = ctx;
-
-	ipx_wan_input(r->wan, link == r->side[1].link, pkt, len);
-}
-
-static void from_port(struct ipx_hub_port *p, const uint8_t *pkt, size_t len,
-		      void *ctx)
-{
-	struct bridge_run *r = ctx;
-
-	ipx_wan_input(r->wan, p == r->side[1].port, pkt, len);
-}
-
-static void port_state(struct ipx_hub_port *p, enum ipx_hub_port_state st,
-		       void *ctx)
-{
-	struct bridge_run *r = ctx;
-	int s = p == r->side[1].port;
-	const char *where = r->side[s].spec.where;
-	char n[13];
-	uint8_t node[6];
-
-	switch (st) {
-	case IPX_HUB_PORT_UP:
-		ipx_hub_port_node(p, node);
-		ipx_info("bridge: side %c is a bridge port on the hub at %s "
-			 "(node %s)",
-			 s ? 'B' : 'A', where, ipx_node_format(node, n));
-		return;
-	case IPX_HUB_PORT_NO_ANSWER:
-		cli_error("bridge", "side %c: no answer from an IPX tunnel "
-				    "server at %s (is 'ipxlab hub' running "
-				    "there?)",
-			  s ? 'B' : 'A', where);
-		break;
-	case IPX_HUB_PORT_UNSUPPORTED:
-		cli_error("bridge", "side %c: the tunnel server at %s took the "
-				    "registration but never answered the "
-				    "bridge-port announcement (it needs an "
-				    "'ipxlab hub' with bridge ports, not "
-				    "DOSBox's server or an older ipxlab)",
-			  s ? 'B' : 'A', where);
-		break;
-	case IPX_HUB_PORT_REFUSED:
-		cli_error("bridge", "side %c: the hub at %s refuses this "
-				    "address as a bridge port (see its "
-				    "--allow-bridge)",
-			  s ? 'B' : 'A', where);
-		break;
-	default:
-		return;
-	}
-	r->failed = true;
-	ipx_loop_stop(r->loop);
-}
-
-/* A frame the trunk carried, onto its side. */
-static void to_side(unsigned s, const uint8_t *pkt, size_t len, void *ctx)
-{
-	struct side *d = &((struct bridge_run *)ctx)->side[s];
-
-	if (d->hub) {
-		/* A flooded unicast for a node not there: on a real LAN it
-		 * would go by unread. */
-		if (ipx_hub_deliver(d->hub, pkt, len) == 0)
-			d->to_nobody++;
-	} else if (d->port) {
-		/* Not up (yet, or any more): counted by the port too. */
-		if (ipx_hub_port_send(d->port, pkt, len) != IPX_OK)
-			d->tx_refused++;
-	} else if (ipx_link_send(d->link, pkt, len, pkt + 10) != IPX_OK) {
-		d->tx_refused++;
-	}
-}
-
 /* "tunnel:HOST[:PORT]" (after the colon) as the hub to join. */
 static int tunnel_spec(const char *where, struct side *d, char *err,
 		       size_t errlen)
@@ -211,88 +66,6 @@ static int tunnel_spec(const char *where, struct side *d, char *err,
 			 where);
 		rc = IPX_EINVAL;
 	}
-	return rc;
-}
-
-/* "hub:[ADDR:]PORT" as an address to serve on. */
-static int hub_addr(const char *where, struct sockaddr_in *sa)
-{
-	char ip[64] = "0.0.0.0";
-	const char *colon = strrchr(where, ':');
-	unsigned long port;
-	char *end;
-
-	if (colon) {
-		if ((size_t)(colon - where) >= sizeof(ip))
-			return -1;
-		memcpy(ip, where, (size_t)(colon - where));
-		ip[colon - where] = '\0';
-		where = colon + 1;
-	}
-	port = strtoul(where, &end, 10);
-	if (!*where || *end || port > 65535)
-		return -1;
-	memset(sa, 0, sizeof(*sa));
-	sa->sin_family = AF_INET;
-	sa->sin_port = htons((uint16_t)port);
-	return inet_pton(AF_INET, ip, &sa->sin_addr) == 1 ? 0 : -1;
-}
-
-static int open_side(struct bridge_run *r, int s, struct ipx_loop *loop,
-		     const struct ipx_profile *segment)
-{
-	struct side *d = &r->side[s];
-	char err[512];
-
-	if (!strcmp(d->spec.kind, "tunnel")) {
-		int rc = ipx_hub_port_open(loop, &d->tunnel, 0, from_port,
-					   port_state, r, &d->port);
-
-		if (rc != IPX_OK) {
-			cli_error("bridge", "side %c: %s", s ? 'B' : 'A',
-				  ipx_strerror(rc));
-			return CLI_FAIL;
-		}
-		return CLI_OK;
-	}
-	if (!strcmp(d->spec.kind, "eth")) {
-		int rc = cli_eth_open("bridge", loop, &d->spec, true, &d->link);
-
-		if (rc != CLI_OK)
-			return rc;
-		d->link->rx = from_link;
-		d->link->rx_ctx = r;
-		return CLI_OK;
-	}
-	{
-		struct ipx_hub_options ho = { .profile = segment };
-		struct sockaddr_in local;
-		char ip[INET_ADDRSTRLEN];
-
-		hub_addr(d->spec.where, &ho.bind);	/* checked before */
-		if (ipx_hub_open(loop, &ho, &d->hub, err, sizeof(err)) !=
-		    IPX_OK) {
-			cli_error("bridge", "side %c: %s", s ? 'B' : 'A', err);
-			return CLI_FAIL;
-		}
-		ipx_hub_set_uplink(d->hub, s ? from_hub_b : from_hub_a, r);
-		ipx_hub_local(d->hub, &local);
-		inet_ntop(AF_INET, &local.sin_addr, ip, sizeof(ip));
-		ipx_info("bridge: side %c is a hub on %s:%u", s ? 'B' : 'A', ip,
-			 ntohs(local.sin_port));
-	}
-	return CLI_OK;
-}
-
-static int bridge_close(struct bridge_run *r, struct ipx_loop *loop, int rc)
-{
-	for (int s = 0; s < 2; s++) {
-		ipx_hub_close(r->side[s].hub);
-		ipx_hub_port_close(r->side[s].port);
-		ipx_link_close(r->side[s].link);
-	}
-	ipx_wan_free(r->wan);
-	ipx_loop_free(loop);
 	return rc;
 }
 
@@ -339,7 +112,46 @@ static const char *opt_name(const struct option *opts, int val)
 	return "?";
 }
 
-int cmd_bridge(int argc, char **argv)
+/* The overrides of the trunk profile, applied after --profile whatever
+ * the order. */
+struct bridge_later {
+	struct { int opt; const char *arg; } o[16];
+	unsigned n;
+};
+
+/* One override, checked now on a copy of the profile. */
+static int override(const struct option *longopts,
+		    const struct ipx_profile *trunk, int opt, const char *arg,
+		    struct bridge_later *later)
+{
+	static const char *const what[] = {
+		['r'] = "a bit rate such as 950k or 1.5M",
+		['x'] = "a size such as 182K or 65536",
+		['t'] = "a size such as 192K or 65536",
+		['R'] = "a size such as 128 or 1K",
+		['H'] = "a time such as 3ms or 200ms",
+		['d'] = "a time such as 5ms or 0",
+		['m'] = "a byte count such as 576, or 0 for no limit",
+	};
+	struct ipx_profile scratch = *trunk;
+
+	if (set_opt(&scratch, opt, arg) < 0) {
+		cli_error("bridge", "--%s must be %s (got '%s')",
+			  opt_name(longopts, opt), what[opt], arg);
+		return CLI_USAGE;
+	}
+	if (later->n < 16) {
+		later->o[later->n].opt = opt;
+		later->o[later->n++].arg = arg;
+	}
+	return CLI_OK;
+}
+
+/* The options: the trunk profile, the segment's (*seg NULL if none).
+ * CLI_OK to go on, -1 after --help, else the exit code. */
+static int bridge_opts(int argc, char **argv, struct ipx_profile *trunk,
+		       struct ipx_profile *segment,
+		       const struct ipx_profile **seg)
 {
 	static const struct option longopts[] = {
 		{ "profile", required_argument, NULL, 'p' },
@@ -356,56 +168,28 @@ int cmd_bridge(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char *const what[] = {
-		['r'] = "a bit rate such as 950k or 1.5M",
-		['x'] = "a size such as 182K or 65536",
-		['t'] = "a size such as 192K or 65536",
-		['R'] = "a size such as 128 or 1K",
-		['H'] = "a time such as 3ms or 200ms",
-		['d'] = "a time such as 5ms or 0",
-		['m'] = "a byte count such as 576, or 0 for no limit",
-	};
-	static const int sigs[] = { SIGINT, SIGTERM, SIGUSR1 };
-	struct ipx_profile trunk, segment;
-	const struct ipx_profile *seg = NULL;
-	struct bridge_run run = { 0 };
-	struct { int opt; const char *arg; } later[16];
-	unsigned nlater = 0;
-	struct ipx_loop *loop;
-	char err[512];
-	int opt, rc;
+	struct bridge_later later = { .n = 0 };
+	int opt;
 
-	ipx_profile_named("isn", &trunk);
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "vqh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
 			if (cli_profile_opt("bridge", "--profile", optarg,
-					    &trunk) < 0)
+					    trunk) < 0)
 				return CLI_USAGE;
 			break;
 		case 'r': case 'x': case 't': case 'R': case 'H': case 'd':
-		case 'm': {
-			/* After --profile, whatever the order. */
-			struct ipx_profile scratch = trunk;
-
-			if (set_opt(&scratch, opt, optarg) < 0) {
-				cli_error("bridge", "--%s must be %s (got '%s')",
-					  opt_name(longopts, opt), what[opt],
-					  optarg);
+		case 'm':
+			if (override(longopts, trunk, opt, optarg, &later) !=
+			    CLI_OK)
 				return CLI_USAGE;
-			}
-			if (nlater < 16) {
-				later[nlater].opt = opt;
-				later[nlater++].arg = optarg;
-			}
 			break;
-		}
 		case 'S':
 			if (cli_profile_opt("bridge", "--segment", optarg,
-					    &segment) < 0)
+					    segment) < 0)
 				return CLI_USAGE;
-			seg = &segment;
+			*seg = segment;
 			break;
 		case 'v':
 			ipx_log_set_level(IPX_LOG_DEBUG);
@@ -416,7 +200,7 @@ int cmd_bridge(int argc, char **argv)
 		case 'h':
 			cli_usage_line(stdout, "bridge");
 			help_bridge(stdout);
-			return CLI_OK;
+			return -1;
 		default:
 			return cli_bad_option("bridge", argv, "vqh", longopts);
 		}
@@ -426,8 +210,71 @@ int cmd_bridge(int argc, char **argv)
 				    "hub:10213 hub:10214'");
 		return CLI_USAGE;
 	}
-	for (unsigned i = 0; i < nlater; i++)
-		set_opt(&trunk, later[i].opt, later[i].arg);
+	for (unsigned i = 0; i < later.n; i++)
+		set_opt(trunk, later.o[i].opt, later.o[i].arg);
+	return CLI_OK;
+}
+
+/* Side s from its argument; CLI_OK or the exit code. */
+static int parse_side(struct bridge_run *run, int s, const char *arg)
+{
+	struct sockaddr_in sa;
+	char err[512];
+	size_t kind;
+	int rc;
+
+	if (!strncmp(arg, "tunnel:", 7)) {
+		rc = tunnel_spec(arg + 7, &run->side[s], err, sizeof(err));
+		if (rc != IPX_OK) {
+			cli_error("bridge", "side %c: tunnel:%s", s ? 'B' : 'A',
+				  err);
+			return rc == IPX_EINVAL ? CLI_USAGE : CLI_FAIL;
+		}
+		return CLI_OK;
+	}
+	/* (the --link parser knows hub and eth, not tunnel) */
+	kind = strcspn(arg, ":");
+	if (!arg[kind] || kind != 3 ||
+	    (strncmp(arg, "hub", 3) && strncmp(arg, "eth", 3))) {
+		if (arg[kind])
+			cli_error("bridge", "side %c: '%s': unknown kind "
+					    "'%.*s' (" BRIDGE_KINDS ")",
+				  s ? 'B' : 'A', arg, (int)kind, arg);
+		else
+			cli_error("bridge", "side %c: '%s': expected "
+					    BRIDGE_KINDS,
+				  s ? 'B' : 'A', arg);
+		return CLI_USAGE;
+	}
+	if (cli_link_spec_parse(arg, &run->side[s].spec, err, sizeof(err)) <
+	    0) {
+		cli_error("bridge", "side %c: %s", s ? 'B' : 'A', err);
+		return CLI_USAGE;
+	}
+	if (!strcmp(run->side[s].spec.kind, "hub") &&
+	    bridge_hub_addr(run->side[s].spec.where, &sa) < 0) {
+		cli_error("bridge", "side %c: '%s': expected "
+				    "hub:[ADDR:]PORT to serve on",
+			  s ? 'B' : 'A', arg);
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
+
+int cmd_bridge(int argc, char **argv)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGUSR1 };
+	struct ipx_profile trunk, segment;
+	const struct ipx_profile *seg = NULL;
+	struct bridge_run run = { 0 };
+	struct ipx_loop *loop;
+	char err[512];
+	int rc;
+
+	ipx_profile_named("isn", &trunk);
+	rc = bridge_opts(argc, argv, &trunk, &segment, &seg);
+	if (rc != CLI_OK)
+		return rc < 0 ? CLI_OK : rc;
 	if (ipx_profile_check(&trunk, err, sizeof(err)) != IPX_OK ||
 	    !trunk.rx_buffer || !trunk.tx_buffer) {
 		cli_error("bridge", "the trunk and buffers: %s",
@@ -436,66 +283,27 @@ int cmd_bridge(int argc, char **argv)
 				  : err);
 		return CLI_USAGE;
 	}
-	for (int s = 0; s < 2; s++) {
-		struct sockaddr_in sa;
-		const char *arg = argv[optind + s];
-		size_t kind;
-
-		if (!strncmp(arg, "tunnel:", 7)) {
-			struct side *d = &run.side[s];
-
-			rc = tunnel_spec(arg + 7, d, err, sizeof(err));
-			if (rc != IPX_OK) {
-				cli_error("bridge", "side %c: tunnel:%s",
-					  s ? 'B' : 'A', err);
-				return rc == IPX_EINVAL ? CLI_USAGE : CLI_FAIL;
-			}
-			continue;
-		}
-		/* (the --link parser knows hub and eth, not tunnel) */
-		kind = strcspn(arg, ":");
-		if (!arg[kind] || kind != 3 ||
-		    (strncmp(arg, "hub", 3) && strncmp(arg, "eth", 3))) {
-			if (arg[kind])
-				cli_error("bridge", "side %c: '%s': unknown kind "
-						    "'%.*s' (" BRIDGE_KINDS ")",
-					  s ? 'B' : 'A', arg, (int)kind, arg);
-			else
-				cli_error("bridge", "side %c: '%s': expected "
-						    BRIDGE_KINDS,
-					  s ? 'B' : 'A', arg);
-			return CLI_USAGE;
-		}
-		if (cli_link_spec_parse(arg, &run.side[s].spec, err,
-					sizeof(err)) < 0) {
-			cli_error("bridge", "side %c: %s", s ? 'B' : 'A', err);
-			return CLI_USAGE;
-		}
-		if (!strcmp(run.side[s].spec.kind, "hub") &&
-		    hub_addr(run.side[s].spec.where, &sa) < 0) {
-			cli_error("bridge", "side %c: '%s': expected "
-					    "hub:[ADDR:]PORT to serve on",
-				  s ? 'B' : 'A', arg);
-			return CLI_USAGE;
-		}
-	}
+	for (int s = 0; s < 2; s++)
+		if ((rc = parse_side(&run, s, argv[optind + s])) != CLI_OK)
+			return rc;
 	loop = ipx_loop_new(NULL);
 	if (!loop) {
 		cli_error("bridge", "out of memory");
 		return CLI_FAIL;
 	}
 	run.loop = loop;
-	if (ipx_wan_new(loop, &trunk, 1, to_side, &run, &run.wan) != IPX_OK) {
+	if (ipx_wan_new(loop, &trunk, 1, bridge_to_side, &run, &run.wan) !=
+	    IPX_OK) {
 		cli_error("bridge", "out of memory");
 		return bridge_close(&run, loop, CLI_FAIL);
 	}
 	for (int s = 0; s < 2; s++) {
-		rc = open_side(&run, s, loop, seg);
+		rc = bridge_open_side(&run, s, loop, seg);
 		if (rc != CLI_OK)
 			return bridge_close(&run, loop, rc);
 	}
 	signal(SIGPIPE, SIG_IGN);
-	ipx_loop_watch_signals(loop, sigs, 3, on_signal, &run);
+	ipx_loop_watch_signals(loop, sigs, 3, bridge_on_signal, &run);
 	ipx_info("bridge: trunk %llu bit/s each way, buffers %u / %u bytes, "
 		 "release %u bytes, hold %.3g ms",
 		 (unsigned long long)trunk.rate, trunk.rx_buffer,
@@ -503,7 +311,7 @@ int cmd_bridge(int argc, char **argv)
 		 (double)trunk.hold_ns / 1e6);
 	rc = ipx_loop_run(loop);
 	ipx_info("bridge: stopping");
-	print_stats(&run);
+	bridge_print_stats(&run);
 	return bridge_close(&run, loop,
 			    rc == IPX_OK && !run.failed ? CLI_OK : CLI_FAIL);
 }

@@ -66,7 +66,17 @@ static bool enough(void *ctx)
 	return r->want && ipx_capture_packets(r->cap) >= r->want;
 }
 
-int cmd_capture(int argc, char **argv)
+/* What the options of "ipxlab capture" asked for. */
+struct capture_args {
+	struct ipx_capture_options co;
+	struct cli_node_opts no;
+	double seconds;
+	bool analyze, json;
+};
+
+/* CLI_OK to go on, -1 after --help, else the exit code. */
+static int capture_parse(int argc, char **argv, struct capture_run *run,
+			 struct capture_args *a)
 {
 	static const struct option longopts[] = {
 		{ "write", required_argument, NULL, 'w' },
@@ -77,22 +87,13 @@ int cmd_capture(int argc, char **argv)
 		CLI_NODE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct capture_run run = { 0 };
-	struct ipx_capture_options co = { .print = stdout };
-	struct cli_node_opts no;
-	struct ipx_loop *loop;
-	struct ipx_link *link = NULL;
-	double seconds = 0;
-	struct ipx_analyze an;
-	bool analyze = false, json = false;
-	char err[512];
-	int opt, rc;
+	int opt;
 
-	cli_node_opts_init(&no);
+	cli_node_opts_init(&a->no);
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "w:c:s:vqh", longopts, NULL)) !=
 	       -1) {
-		int o = cli_node_opt(&no, argv[0], opt, optarg);
+		int o = cli_node_opt(&a->no, argv[0], opt, optarg);
 
 		if (o < 0)
 			return CLI_USAGE;
@@ -101,29 +102,30 @@ int cmd_capture(int argc, char **argv)
 		switch (opt) {
 		case 'w':
 		case OPT_PCAP:
-			co.pcap_path = optarg;
+			a->co.pcap_path = optarg;
 			break;
 		case 'c':
 			if (cli_parse_uint("capture", "--count", optarg, 1,
-					   1000000000, &run.want) < 0)
+					   1000000000, &run->want) < 0)
 				return CLI_USAGE;
-			co.limit = run.want;
+			a->co.limit = run->want;
 			break;
 		case 's':
 			if (cli_parse_seconds("capture", "--seconds", optarg,
-					      0.001, 86400 * 365, &seconds) < 0)
+					      0.001, 86400 * 365,
+					      &a->seconds) < 0)
 				return CLI_USAGE;
 			break;
 		case 'A':
-			analyze = true;
+			a->analyze = true;
 			break;
 		case 'J':
-			json = true;
+			a->json = true;
 			break;
 		case 'h':
 			cli_usage_line(stdout, "capture");
 			help_capture(stdout);
-			return CLI_OK;
+			return -1;
 		case OPT_CONFIG:
 			cli_error("capture", "--config: capture runs no node");
 			return CLI_USAGE;
@@ -136,62 +138,86 @@ int cmd_capture(int argc, char **argv)
 		cli_error("capture", "unexpected argument '%s'", argv[optind]);
 		return CLI_USAGE;
 	}
-	if (json && !analyze) {
+	if (a->json && !a->analyze) {
 		cli_error("capture", "--json is the form of --analyze's report");
 		return CLI_USAGE;
 	}
+	return CLI_OK;
+}
+
+/* The link opened and recorded until the count, the time or a signal;
+ * the exit code. *link is the link to close (NULL if none). */
+static int capture_link(struct ipx_loop *loop, struct capture_run *run,
+			const struct capture_args *a, struct ipx_link **link)
+{
+	char node[13];
+	int rc = cli_link_open("capture", loop, &a->no, true, link);
+
+	if (rc == CLI_OK) {
+		(*link)->rx = ignore_rx;
+		cli_stop_on_signals(loop);
+		rc = cli_link_wait("capture", loop, &a->no, *link);
+	}
+	if (rc != CLI_OK)
+		return rc;
+	/* From now on: joining the hub is not a packet of the LAN. */
+	ipx_capture_attach(run->cap, *link);
+	ipx_info("capture: on %s as node %s", a->no.link ? a->no.link : "the hub",
+		 ipx_node_format((*link)->node, node));
+	rc = ipx_loop_run_until(loop, enough, run,
+				a->seconds > 0
+					? (ipx_time)(a->seconds * IPX_SEC)
+					: UINT64_MAX / 4);
+	rc = rc == IPX_OK || rc == IPX_ETIMEOUT || rc == IPX_ECLOSED ? CLI_OK
+								    : CLI_FAIL;
+	if (ipx_log_get_level() >= IPX_LOG_DEBUG)
+		cli_error("capture", "%llu packets recorded; link rx %llu (%llu "
+				     "errors) tx %llu",
+			  (unsigned long long)ipx_capture_packets(run->cap),
+			  (unsigned long long)(*link)->stats.rx_packets,
+			  (unsigned long long)(*link)->stats.rx_errors,
+			  (unsigned long long)(*link)->stats.tx_packets);
+	return rc;
+}
+
+int cmd_capture(int argc, char **argv)
+{
+	struct capture_run run = { 0 };
+	struct capture_args a = { .co = { .print = stdout } };
+	struct ipx_loop *loop;
+	struct ipx_link *link = NULL;
+	struct ipx_analyze an;
+	char err[512];
+	int rc;
+
+	rc = capture_parse(argc, argv, &run, &a);
+	if (rc != CLI_OK)
+		return rc < 0 ? CLI_OK : rc;
 	ipx_analyze_init(&an, NULL);
-	if (analyze) {
-		co.analyze = &an;
-		co.print = NULL;
+	if (a.analyze) {
+		a.co.analyze = &an;
+		a.co.print = NULL;
 	}
 	loop = ipx_loop_new(NULL);
 	if (!loop) {
 		cli_error("capture", "out of memory");
 		return CLI_FAIL;
 	}
-	if (ipx_capture_open(loop, &co, &run.cap, err, sizeof(err)) != IPX_OK) {
+	if (ipx_capture_open(loop, &a.co, &run.cap, err, sizeof(err)) !=
+	    IPX_OK) {
 		cli_error("capture", "-w %s", err);
 		ipx_loop_free(loop);
 		return CLI_FAIL;
 	}
-	rc = cli_link_open("capture", loop, &no, true, &link);
-	if (rc == CLI_OK) {
-		link->rx = ignore_rx;
-		cli_stop_on_signals(loop);
-		rc = cli_link_wait("capture", loop, &no, link);
-	}
-	if (rc == CLI_OK) {
-		/* From now on: joining the hub is not a packet of the LAN. */
-		ipx_capture_attach(run.cap, link);
-		char node[13];
-
-		ipx_info("capture: on %s as node %s", no.link ? no.link : "the hub",
-			 ipx_node_format(link->node, node));
-		rc = ipx_loop_run_until(loop, enough, &run,
-					seconds > 0
-						? (ipx_time)(seconds * IPX_SEC)
-						: UINT64_MAX / 4);
-		rc = rc == IPX_OK || rc == IPX_ETIMEOUT || rc == IPX_ECLOSED
-			     ? CLI_OK
-			     : CLI_FAIL;
-		if (ipx_log_get_level() >= IPX_LOG_DEBUG)
-			cli_error("capture", "%llu packets recorded; link rx "
-					     "%llu (%llu errors) tx %llu",
-				  (unsigned long long)ipx_capture_packets(
-					  run.cap),
-				  (unsigned long long)link->stats.rx_packets,
-				  (unsigned long long)link->stats.rx_errors,
-				  (unsigned long long)link->stats.tx_packets);
-	}
+	rc = capture_link(loop, &run, &a, &link);
 	ipx_link_close(link);
 	if (ipx_capture_close(run.cap) != IPX_OK) {
 		cli_error("capture", "some packets could not be written to %s",
-			  co.pcap_path ? co.pcap_path : "the analyzer");
+			  a.co.pcap_path ? a.co.pcap_path : "the analyzer");
 		rc = CLI_FAIL;
 	}
-	if (analyze && rc == CLI_OK) {
-		if (json)
+	if (a.analyze && rc == CLI_OK) {
+		if (a.json)
 			ipx_analyze_print_json(&an, stdout);
 		else
 			ipx_analyze_print(&an, stdout);

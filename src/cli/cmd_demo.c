@@ -111,7 +111,9 @@ static int join(struct demo_node *n, const struct sockaddr_in *hub,
 	return rc;
 }
 
-int cmd_demo(int argc, char **argv)
+/* CLI_OK to go on, -1 after --help, else the exit code. */
+static int demo_opts(int argc, char **argv, unsigned long *count,
+		     const char **pcap)
 {
 	static const struct option longopts[] = {
 		{ "count", required_argument, NULL, 'c' },
@@ -119,56 +121,51 @@ int cmd_demo(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ipx_hub_options ho = { 0 };
-	struct ipx_hub *hub = NULL;
-	struct ipx_capture *cap = NULL;
-	const char *pcap = NULL;
-	struct sockaddr_in where;
-	unsigned long count = 5;
-	unsigned long long relayed;
-	char err[256], a1[IPX_ADDR_STRLEN], a2[IPX_ADDR_STRLEN];
-	int opt, rc, status = CLI_FAIL;
+	int opt;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			if (cli_parse_uint("demo", "--count", optarg, 1, 100000,
-					   &count) < 0)
+					   count) < 0)
 				return CLI_USAGE;
 			break;
 		case 'P':
-			pcap = optarg;
+			*pcap = optarg;
 			break;
 		case 'h':
 			cli_usage_line(stdout, "demo");
 			help_demo(stdout);
-			return CLI_OK;
+			return -1;
 		default:
 			return cli_bad_option("demo", argv, "c:h", longopts);
 		}
 	}
-	memset(&demo, 0, sizeof(demo));
-	ipx_log_set_level(IPX_LOG_WARN);
-	demo.loop = ipx_loop_new(NULL);
-	if (!demo.loop)
-		return CLI_FAIL;
-	cli_stop_on_signals(demo.loop);
-	if (pcap && cli_capture_open("demo", demo.loop, pcap, &cap) != CLI_OK)
-		goto out;
+	return CLI_OK;
+}
+
+/* The hub on loopback and the two nodes on it, their sockets open;
+ * 0, or -1 after a message. */
+static int demo_start(struct ipx_hub **hub, struct ipx_capture *cap)
+{
+	struct ipx_hub_options ho = { 0 };
+	struct sockaddr_in where;
+	char err[256], a1[IPX_ADDR_STRLEN], a2[IPX_ADDR_STRLEN];
+
 	ho.bind.sin_family = AF_INET;
 	ho.bind.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (ipx_hub_open(demo.loop, &ho, &hub, err, sizeof(err)) != IPX_OK) {
+	if (ipx_hub_open(demo.loop, &ho, hub, err, sizeof(err)) != IPX_OK) {
 		cli_error("demo", "%s", err);
-		goto out;
+		return -1;
 	}
-	ipx_hub_local(hub, &where);
+	ipx_hub_local(*hub, &where);
 	printf("hub listening on 127.0.0.1:%u (DOSBox: IPXNET CONNECT "
 	       "127.0.0.1 %u)\n",
 	       ntohs(where.sin_port), ntohs(where.sin_port));
 	if (join(&demo.a, &where, "A") || join(&demo.b, &where, "B")) {
 		cli_error("demo", "cannot open the nodes' links");
-		goto out;
+		return -1;
 	}
 	if (cap) {	/* from the registration on */
 		ipx_capture_attach(cap, demo.a.link);
@@ -176,12 +173,12 @@ int cmd_demo(int argc, char **argv)
 	}
 	if (ipx_loop_run_until(demo.loop, both_up, NULL, 5 * IPX_SEC)) {
 		cli_error("demo", "the nodes could not join the hub");
-		goto out;
+		return -1;
 	}
 	if (ipx_socket_open(demo.a.node, 0, a_recv, NULL, &demo.a.sock) ||
 	    ipx_socket_open(demo.b.node, 0x4545, b_recv, NULL, &demo.b.sock)) {
 		cli_error("demo", "cannot open sockets");
-		goto out;
+		return -1;
 	}
 	ipx_node_address(demo.a.node, &demo.a.addr);
 	ipx_node_address(demo.b.node, &demo.b.addr);
@@ -190,6 +187,16 @@ int cmd_demo(int argc, char **argv)
 	printf("node A joined as %s\nnode B joined as %s\n\n",
 	       ipx_addr_format(&demo.a.addr, a1),
 	       ipx_addr_format(&demo.b.addr, a2));
+	return 0;
+}
+
+/* count datagrams from A to B, each echoed, then a broadcast; 0, or -1
+ * after a message. */
+static int demo_talk(unsigned long count)
+{
+	struct ipx_addr all = demo.b.addr;
+	int rc;
+
 	for (unsigned long i = 1; i <= count; i++) {
 		char msg[64];
 		int n = snprintf(msg, sizeof(msg), "hello #%lu from A", i);
@@ -202,22 +209,41 @@ int cmd_demo(int argc, char **argv)
 		if (rc || ipx_loop_run_until(demo.loop, echoed_one, &want,
 					     2 * IPX_SEC)) {
 			cli_error("demo", "no echo for datagram %lu", i);
-			goto out;
+			return -1;
 		}
 	}
-	{
-		struct ipx_addr all = demo.b.addr;
+	memcpy(all.node, ipx_node_broadcast, IPX_NODE_LEN);
+	printf("A broadcasts \"anyone there?\"\n");
+	ipx_socket_sendto(demo.a.sock, &all, IPX_TYPE_PEP, "anyone there?", 13);
+	if (ipx_loop_run_until(demo.loop, broadcast_done, NULL, 2 * IPX_SEC)) {
+		cli_error("demo", "the broadcast did not arrive");
+		return -1;
+	}
+	return 0;
+}
 
-		memcpy(all.node, ipx_node_broadcast, IPX_NODE_LEN);
-		printf("A broadcasts \"anyone there?\"\n");
-		ipx_socket_sendto(demo.a.sock, &all, IPX_TYPE_PEP,
-				  "anyone there?", 13);
-		if (ipx_loop_run_until(demo.loop, broadcast_done, NULL,
-				       2 * IPX_SEC)) {
-			cli_error("demo", "the broadcast did not arrive");
-			goto out;
-		}
-	}
+int cmd_demo(int argc, char **argv)
+{
+	struct ipx_hub *hub = NULL;
+	struct ipx_capture *cap = NULL;
+	const char *pcap = NULL;
+	unsigned long count = 5;
+	unsigned long long relayed;
+	int rc, status = CLI_FAIL;
+
+	rc = demo_opts(argc, argv, &count, &pcap);
+	if (rc != CLI_OK)
+		return rc < 0 ? CLI_OK : rc;
+	memset(&demo, 0, sizeof(demo));
+	ipx_log_set_level(IPX_LOG_WARN);
+	demo.loop = ipx_loop_new(NULL);
+	if (!demo.loop)
+		return CLI_FAIL;
+	cli_stop_on_signals(demo.loop);
+	if (pcap && cli_capture_open("demo", demo.loop, pcap, &cap) != CLI_OK)
+		goto out;
+	if (demo_start(&hub, cap) < 0 || demo_talk(count) < 0)
+		goto out;
 	printf("\nhub counters:\n");
 	ipx_hub_print_stats(hub, stdout);
 	relayed = ipx_hub_stats(hub)->tx_packets;

@@ -100,7 +100,7 @@ int cmd_diag(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct diag_state st = { 0 };
-	struct cli_node_opts no;
+	struct cli_opts o;
 	struct cli_node cn;
 	struct ipx_socket *sock;
 	struct ipx_addr to = { .socket = IPX_SOCK_DIAG };
@@ -111,16 +111,10 @@ int cmd_diag(int argc, char **argv)
 	double wait = 1;
 	int opt, rc;
 
-	cli_node_opts_init(&no);
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "bx:W:vqh", longopts, NULL)) !=
-	       -1) {
-		int r = cli_node_opt(&no, argv[0], opt, optarg);
-
-		if (r < 0)
-			return CLI_USAGE;
-		if (r > 0)
-			continue;
+	cli_opts_init(&o, "diag", "bx:W:vqh", longopts, help_diag);
+	while ((opt = cli_next_opt(&o, argc, argv)) != CLI_OPTS_END) {
+		if (opt == CLI_OPTS_EXIT)
+			return o.rc;
 		switch (opt) {
 		case 'b':
 			bcast = true;
@@ -140,13 +134,8 @@ int cmd_diag(int argc, char **argv)
 					      0.01, 600, &wait) < 0)
 				return CLI_USAGE;
 			break;
-		case 'h':
-			cli_usage_line(stdout, "diag");
-			help_diag(stdout);
-			return CLI_OK;
 		default:
-			return cli_bad_option("diag", argv, "bx:W:vqh",
-					      longopts);
+			return cli_opts_bad(&o, argv);
 		}
 	}
 	if (argc - optind > 1 || (bcast && optind < argc)) {
@@ -158,7 +147,7 @@ int cmd_diag(int argc, char **argv)
 		return CLI_USAGE;
 	if (optind == argc)
 		memcpy(to.node, ipx_node_broadcast, IPX_NODE_LEN);
-	rc = cli_node_open(&cn, &no);
+	rc = cli_node_open(&cn, &o.node);
 	if (rc)
 		return rc;
 	memcpy(excl[nexcl++], cn.addr.node, IPX_NODE_LEN);

@@ -11,13 +11,9 @@
 
 #include "cli.h"
 #include "ipxlab/bridge.h"
-#include "ipxlab/capture.h"
 #include "ipxlab/err.h"
-#include "ipxlab/frame.h"
-#include "ipxlab/hub.h"
 #include "ipxlab/hub_capture.h"
 #include "ipxlab/link_eth.h"
-#include "ipxlab/link_profile.h"
 #include "ipxlab/log.h"
 
 void help_hub(FILE *out)
@@ -101,7 +97,158 @@ static void on_signal(struct ipx_loop *loop, int signo, void *ctx)
 	ipx_loop_stop(loop);
 }
 
-int cmd_hub(int argc, char **argv)
+/* What the options of "ipxlab hub" asked for. */
+struct hub_args {
+	struct ipx_hub_options opts;
+	unsigned long port;
+	double keepalive, idle;
+	const char *bind_addr, *pcap, *profile_spec;
+	struct cli_link_spec lan;
+	struct ipx_profile profile;
+};
+
+static int opt_frame(struct hub_args *a, const char *arg)
+{
+	enum ipx_frame_type t;
+
+	if (ipx_frame_type_parse(arg, &t) < 0 ||
+	    strlen(arg) >= sizeof(a->lan.frame)) {
+		cli_error("hub", "--frame must be ethernet_ii, 802.3, 802.2, "
+				 "snap or auto (got '%s')",
+			  arg);
+		return CLI_USAGE;
+	}
+	strcpy(a->lan.frame, arg);
+	return CLI_OK;
+}
+
+static int opt_allow_bridge(struct ipx_hub_options *opts, const char *arg)
+{
+	if (!strcmp(arg, "none")) {
+		opts->bridge_refuse = true;
+		return CLI_OK;
+	}
+	if (opts->nbridge_allow == IPX_HUB_MAX_ALLOW) {
+		cli_error("hub", "--allow-bridge: at most %d addresses",
+			  IPX_HUB_MAX_ALLOW);
+		return CLI_USAGE;
+	}
+	if (inet_pton(AF_INET, arg, &opts->bridge_allow[opts->nbridge_allow]) !=
+	    1) {
+		cli_error("hub", "--allow-bridge needs an IPv4 address or "
+				 "'none' (got '%s')",
+			  arg);
+		return CLI_USAGE;
+	}
+	opts->nbridge_allow++;
+	return CLI_OK;
+}
+
+/* The limits: --max-clients, --register-rate, --register-burst. */
+static int opt_limit(struct ipx_hub_options *opts, int opt, const char *arg)
+{
+	unsigned long n;
+
+	if (opt == 'M') {
+		if (cli_parse_uint("hub", "--max-clients", arg, 1, 1000000,
+				   &n) < 0)
+			return CLI_USAGE;
+		opts->max_clients = n;
+	} else if (opt == 'r') {
+		if (cli_parse_uint("hub", "--register-rate", arg, 0, 1000000,
+				   &n) < 0)
+			return CLI_USAGE;
+		opts->reg_rate = n ? (int)n : -1;
+	} else {
+		if (cli_parse_uint("hub", "--register-burst", arg, 1, 1000000,
+				   &n) < 0)
+			return CLI_USAGE;
+		opts->reg_burst = (unsigned)n;
+	}
+	return CLI_OK;
+}
+
+/* One option other than -h and a bad one: CLI_OK or CLI_USAGE. */
+static int hub_opt(struct hub_args *a, int opt, const char *arg)
+{
+	switch (opt) {
+	case 'p':
+		return cli_parse_uint("hub", "--port", arg, 0, 65535,
+				      &a->port) < 0 ? CLI_USAGE : CLI_OK;
+	case 'b':
+		a->bind_addr = arg;
+		return CLI_OK;
+	case 'k':
+		return cli_parse_seconds("hub", "--keepalive", arg, 0.01, 86400,
+					 &a->keepalive) < 0 ? CLI_USAGE
+							    : CLI_OK;
+	case 't':
+		return cli_parse_seconds("hub", "--idle-timeout", arg, 0.02,
+					 864000, &a->idle) < 0 ? CLI_USAGE
+							       : CLI_OK;
+	case 'B':
+		if (strlen(arg) >= sizeof(a->lan.where) || !*arg) {
+			cli_error("hub", "--bridge needs an interface name");
+			return CLI_USAGE;
+		}
+		strcpy(a->lan.where, arg);
+		return CLI_OK;
+	case 'F':
+		return opt_frame(a, arg);
+	case 'P':
+		a->pcap = arg;
+		return CLI_OK;
+	case 'R':
+		if (cli_profile_opt("hub", "--profile", arg, &a->profile) < 0)
+			return CLI_USAGE;
+		a->opts.profile = &a->profile;
+		a->profile_spec = arg;
+		return CLI_OK;
+	case 'A':
+		return opt_allow_bridge(&a->opts, arg);
+	case 'v':
+		ipx_log_set_level(IPX_LOG_DEBUG);
+		return CLI_OK;
+	case 'q':
+		ipx_log_set_level(IPX_LOG_ERROR);
+		return CLI_OK;
+	default:
+		return opt_limit(&a->opts, opt, arg);
+	}
+}
+
+/* The options together, and the hub's options from them. */
+static int hub_check(struct hub_args *a)
+{
+	if (a->idle <= a->keepalive) {
+		cli_error("hub", "--idle-timeout (%g s) must be longer than "
+				 "--keepalive (%g s)",
+			  a->idle, a->keepalive);
+		return CLI_USAGE;
+	}
+	a->opts.bind.sin_family = AF_INET;
+	a->opts.bind.sin_port = htons((uint16_t)a->port);
+	if (inet_pton(AF_INET, a->bind_addr, &a->opts.bind.sin_addr) != 1) {
+		cli_error("hub", "--bind needs an IPv4 address (got '%s')",
+			  a->bind_addr);
+		return CLI_USAGE;
+	}
+	if (a->opts.bridge_refuse && a->opts.nbridge_allow) {
+		cli_error("hub", "--allow-bridge none and --allow-bridge ADDR "
+				 "contradict each other");
+		return CLI_USAGE;
+	}
+	if (a->lan.frame[0] && !a->lan.where[0]) {
+		cli_error("hub", "--frame is the frame type of --bridge IFACE");
+		return CLI_USAGE;
+	}
+	a->opts.keepalive = (ipx_time)(a->keepalive * IPX_SEC);
+	a->opts.idle_timeout = (ipx_time)(a->idle * IPX_SEC);
+	return CLI_OK;
+}
+
+/* CLI_OK to run, else the exit code; -1 after --help. */
+static int hub_parse(int argc, char **argv, struct hub_args *a)
 {
 	static const struct option longopts[] = {
 		{ "port", required_argument, NULL, 'p' },
@@ -121,205 +268,119 @@ int cmd_hub(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const int sigs[] = { SIGINT, SIGTERM, SIGUSR1 };
-	struct ipx_hub_options opts = { 0 };
-	struct hub_run run = { 0 };
-	unsigned long port = 213, n;
-	double keepalive = 5, idle = 120;
-	const char *bind_addr = "0.0.0.0", *pcap = NULL, *profile_spec = NULL;
-	struct cli_link_spec lan = { .kind = "eth" };
-	struct ipx_profile profile;
-	struct ipx_loop *loop;
-	struct sockaddr_in local;
-	char err[512], ip[INET_ADDRSTRLEN];
-	int opt, rc;
+	int opt;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "p:b:vqh", longopts, NULL)) !=
 	       -1) {
-		switch (opt) {
-		case 'p':
-			if (cli_parse_uint("hub", "--port", optarg, 0, 65535,
-					   &port) < 0)
-				return CLI_USAGE;
-			break;
-		case 'b':
-			bind_addr = optarg;
-			break;
-		case 'k':
-			if (cli_parse_seconds("hub", "--keepalive", optarg, 0.01,
-					      86400, &keepalive) < 0)
-				return CLI_USAGE;
-			break;
-		case 't':
-			if (cli_parse_seconds("hub", "--idle-timeout", optarg,
-					      0.02, 864000, &idle) < 0)
-				return CLI_USAGE;
-			break;
-		case 'B':
-			if (strlen(optarg) >= sizeof(lan.where) || !*optarg) {
-				cli_error("hub", "--bridge needs an interface "
-						 "name");
-				return CLI_USAGE;
-			}
-			strcpy(lan.where, optarg);
-			break;
-		case 'F': {
-			enum ipx_frame_type t;
-
-			if (ipx_frame_type_parse(optarg, &t) < 0 ||
-			    strlen(optarg) >= sizeof(lan.frame)) {
-				cli_error("hub", "--frame must be ethernet_ii, "
-						 "802.3, 802.2, snap or auto "
-						 "(got '%s')",
-					  optarg);
-				return CLI_USAGE;
-			}
-			strcpy(lan.frame, optarg);
-			break;
-		}
-		case 'P':
-			pcap = optarg;
-			break;
-		case 'R':
-			if (cli_profile_opt("hub", "--profile", optarg,
-					    &profile) < 0)
-				return CLI_USAGE;
-			opts.profile = &profile;
-			profile_spec = optarg;
-			break;
-		case 'A':
-			if (!strcmp(optarg, "none")) {
-				opts.bridge_refuse = true;
-				break;
-			}
-			if (opts.nbridge_allow == IPX_HUB_MAX_ALLOW) {
-				cli_error("hub", "--allow-bridge: at most %d "
-						 "addresses",
-					  IPX_HUB_MAX_ALLOW);
-				return CLI_USAGE;
-			}
-			if (inet_pton(AF_INET, optarg,
-				      &opts.bridge_allow[opts.nbridge_allow]) !=
-			    1) {
-				cli_error("hub", "--allow-bridge needs an IPv4 "
-						 "address or 'none' (got '%s')",
-					  optarg);
-				return CLI_USAGE;
-			}
-			opts.nbridge_allow++;
-			break;
-		case 'M':
-			if (cli_parse_uint("hub", "--max-clients", optarg, 1,
-					   1000000, &n) < 0)
-				return CLI_USAGE;
-			opts.max_clients = n;
-			break;
-		case 'r':
-			if (cli_parse_uint("hub", "--register-rate", optarg, 0,
-					   1000000, &n) < 0)
-				return CLI_USAGE;
-			opts.reg_rate = n ? (int)n : -1;
-			break;
-		case 'u':
-			if (cli_parse_uint("hub", "--register-burst", optarg, 1,
-					   1000000, &n) < 0)
-				return CLI_USAGE;
-			opts.reg_burst = (unsigned)n;
-			break;
-		case 'v':
-			ipx_log_set_level(IPX_LOG_DEBUG);
-			break;
-		case 'q':
-			ipx_log_set_level(IPX_LOG_ERROR);
-			break;
-		case 'h':
+		if (opt == 'h') {
 			cli_usage_line(stdout, "hub");
 			help_hub(stdout);
-			return CLI_OK;
-		default:
-			return cli_bad_option("hub", argv, "p:b:vqh", longopts);
+			return -1;
 		}
+		if (opt == '?' || opt == ':')
+			return cli_bad_option("hub", argv, "p:b:vqh", longopts);
+		if (hub_opt(a, opt, optarg) != CLI_OK)
+			return CLI_USAGE;
 	}
 	if (optind < argc) {
 		cli_error("hub", "unexpected argument '%s'", argv[optind]);
 		return CLI_USAGE;
 	}
-	if (idle <= keepalive) {
-		cli_error("hub", "--idle-timeout (%g s) must be longer than "
-				 "--keepalive (%g s)",
-			  idle, keepalive);
-		return CLI_USAGE;
-	}
-	opts.bind.sin_family = AF_INET;
-	opts.bind.sin_port = htons((uint16_t)port);
-	if (inet_pton(AF_INET, bind_addr, &opts.bind.sin_addr) != 1) {
-		cli_error("hub", "--bind needs an IPv4 address (got '%s')",
-			  bind_addr);
-		return CLI_USAGE;
-	}
-	if (opts.bridge_refuse && opts.nbridge_allow) {
-		cli_error("hub", "--allow-bridge none and --allow-bridge ADDR "
-				 "contradict each other");
-		return CLI_USAGE;
-	}
-	if (lan.frame[0] && !lan.where[0]) {
-		cli_error("hub", "--frame is the frame type of --bridge IFACE");
-		return CLI_USAGE;
-	}
-	opts.keepalive = (ipx_time)(keepalive * IPX_SEC);
-	opts.idle_timeout = (ipx_time)(idle * IPX_SEC);
+	return hub_check(a);
+}
 
+/* The pcap, the hub and the bridge to a LAN; CLI_OK or the exit code
+ * (run closed). */
+static int hub_start(struct ipx_loop *loop, struct hub_args *a,
+		     struct hub_run *run)
+{
+	char err[512];
+	int rc;
+
+	if (a->pcap) {
+		if (cli_capture_open("hub", loop, a->pcap, &run->cap) !=
+		    CLI_OK) {
+			ipx_loop_free(loop);
+			return CLI_FAIL;
+		}
+		ipx_hub_capture(&a->opts, run->cap);
+	}
+	rc = ipx_hub_open(loop, &a->opts, &run->hub, err, sizeof(err));
+	if (rc != IPX_OK) {
+		cli_error("hub", "%s", err);
+		hub_run_close(run, loop);
+		return CLI_FAIL;
+	}
+	if (!a->lan.where[0])
+		return CLI_OK;
+	rc = cli_eth_open("hub", loop, &a->lan, true, &run->lan);
+	if (rc == CLI_OK && run->cap)
+		ipx_capture_attach(run->cap, run->lan);
+	if (rc == CLI_OK &&
+	    ipx_bridge_new(run->hub, run->lan, &run->bridge) != IPX_OK) {
+		cli_error("hub", "out of memory");
+		rc = CLI_FAIL;
+	}
+	if (rc != CLI_OK) {
+		hub_run_close(run, loop);
+		return rc;
+	}
+	ipx_info("hub: bridged to %s", a->lan.where);
+	return CLI_OK;
+}
+
+/* -v: where the hub listens and what its segment is. */
+static void say_listening(const struct hub_run *run, const struct hub_args *a)
+{
+	struct sockaddr_in local;
+	char ip[INET_ADDRSTRLEN];
+
+	ipx_hub_local(run->hub, &local);
+	inet_ntop(AF_INET, &local.sin_addr, ip, sizeof(ip));
+	ipx_info("hub: listening on %s:%u", ip, ntohs(local.sin_port));
+	if (a->profile_spec) {	/* what the clients' wire is */
+		bool named = a->profile.name[0] &&
+			     strcmp(a->profile_spec, a->profile.name) != 0;
+		char rate[32] = "no wire time";
+
+		if (a->profile.rate)
+			snprintf(rate, sizeof(rate), "%.4g Mbit/s",
+				 (double)a->profile.rate / 1e6);
+		ipx_info("hub: one segment of profile %s%s%s%s: %s",
+			 a->profile_spec, named ? " (" : "",
+			 named ? a->profile.name : "", named ? ")" : "", rate);
+	}
+}
+
+int cmd_hub(int argc, char **argv)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGUSR1 };
+	static struct hub_args a;	/* large; one per process */
+	struct hub_run run = { 0 };
+	struct ipx_loop *loop;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.port = 213;
+	a.keepalive = 5;
+	a.idle = 120;
+	a.bind_addr = "0.0.0.0";
+	strcpy(a.lan.kind, "eth");
+	rc = hub_parse(argc, argv, &a);
+	if (rc != CLI_OK)
+		return rc < 0 ? CLI_OK : rc;
 	loop = ipx_loop_new(NULL);
 	if (!loop) {
 		cli_error("hub", "out of memory");
 		return CLI_FAIL;
 	}
-	if (pcap) {
-		if (cli_capture_open("hub", loop, pcap, &run.cap) != CLI_OK) {
-			ipx_loop_free(loop);
-			return CLI_FAIL;
-		}
-		ipx_hub_capture(&opts, run.cap);
-	}
-	rc = ipx_hub_open(loop, &opts, &run.hub, err, sizeof(err));
-	if (rc != IPX_OK) {
-		cli_error("hub", "%s", err);
-		hub_run_close(&run, loop);
-		return CLI_FAIL;
-	}
-	if (lan.where[0]) {
-		rc = cli_eth_open("hub", loop, &lan, true, &run.lan);
-		if (rc == CLI_OK && run.cap)
-			ipx_capture_attach(run.cap, run.lan);
-		if (rc == CLI_OK &&
-		    ipx_bridge_new(run.hub, run.lan, &run.bridge) != IPX_OK) {
-			cli_error("hub", "out of memory");
-			rc = CLI_FAIL;
-		}
-		if (rc != CLI_OK) {
-			hub_run_close(&run, loop);
-			return rc;
-		}
-		ipx_info("hub: bridged to %s", lan.where);
-	}
+	rc = hub_start(loop, &a, &run);
+	if (rc != CLI_OK)
+		return rc;
 	signal(SIGPIPE, SIG_IGN);
 	ipx_loop_watch_signals(loop, sigs, 3, on_signal, &run);
-	ipx_hub_local(run.hub, &local);
-	inet_ntop(AF_INET, &local.sin_addr, ip, sizeof(ip));
-	ipx_info("hub: listening on %s:%u", ip, ntohs(local.sin_port));
-	if (profile_spec) {	/* what the clients' wire is */
-		bool named = profile.name[0] &&
-			     strcmp(profile_spec, profile.name) != 0;
-		char rate[32] = "no wire time";
-
-		if (profile.rate)
-			snprintf(rate, sizeof(rate), "%.4g Mbit/s",
-				 (double)profile.rate / 1e6);
-		ipx_info("hub: one segment of profile %s%s%s%s: %s",
-			 profile_spec, named ? " (" : "",
-			 named ? profile.name : "", named ? ")" : "", rate);
-	}
+	say_listening(&run, &a);
 	rc = ipx_loop_run(loop);
 	ipx_info("hub: stopping");
 	if (ipx_log_get_level() >= IPX_LOG_INFO)

@@ -78,7 +78,7 @@ int cmd_listen(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct listen_state st = { 0 };
-	struct cli_node_opts no;
+	struct cli_opts o;
 	struct cli_node cn;
 	struct ipx_socket *sock;
 	uint16_t number = DEFAULT_SOCKET;
@@ -86,16 +86,10 @@ int cmd_listen(int argc, char **argv)
 	char addr[IPX_ADDR_STRLEN];
 	int opt, rc;
 
-	cli_node_opts_init(&no);
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "c:t:xvqh", longopts, NULL)) !=
-	       -1) {
-		int r = cli_node_opt(&no, argv[0], opt, optarg);
-
-		if (r < 0)
-			return CLI_USAGE;
-		if (r > 0)
-			continue;
+	cli_opts_init(&o, "listen", "c:t:xvqh", longopts, help_listen);
+	while ((opt = cli_next_opt(&o, argc, argv)) != CLI_OPTS_END) {
+		if (opt == CLI_OPTS_EXIT)
+			return o.rc;
 		switch (opt) {
 		case 'c':
 			if (cli_parse_uint("listen", "--count", optarg, 1,
@@ -113,13 +107,8 @@ int cmd_listen(int argc, char **argv)
 		case OPT_FIRST_CMD:
 			st.show_type = true;
 			break;
-		case 'h':
-			cli_usage_line(stdout, "listen");
-			help_listen(stdout);
-			return CLI_OK;
 		default:
-			return cli_bad_option("listen", argv, "c:t:xvqh",
-					      longopts);
+			return cli_opts_bad(&o, argv);
 		}
 	}
 	if (argc - optind > 1) {
@@ -129,7 +118,7 @@ int cmd_listen(int argc, char **argv)
 	if (optind < argc &&
 	    cli_parse_socket("listen", "SOCKET", argv[optind], &number) < 0)
 		return CLI_USAGE;
-	rc = cli_node_open(&cn, &no);
+	rc = cli_node_open(&cn, &o.node);
 	if (rc)
 		return rc;
 	st.loop = cn.loop;

@@ -44,43 +44,6 @@ void help_ping(FILE *out)
 		"                      later replies are not counted\n" CLI_NODE_OPTS_HELP);
 }
 
-int cli_parse_target(const char *cmd, const char *text, uint16_t socket,
-		     struct ipx_addr *out)
-{
-	char buf[64];
-
-	if (ipx_addr_parse(text, out) == IPX_OK)
-		return 0;
-	snprintf(buf, sizeof(buf), "%s%c%X", text,
-		 strchr(text, '.') ? '.' : ':', socket);
-	if (strlen(text) < 40 && ipx_addr_parse(buf, out) == IPX_OK)
-		return 0;
-	cli_error(cmd, "'%s' is not an IPX address (NET:NODE[:SOCKET], hex)",
-		  text);
-	return -1;
-}
-
-int cli_open_client_socket(struct ipx_node *node, ipx_recv_cb cb, void *ctx,
-			   struct ipx_socket **out)
-{
-	struct ipx_socket *held[2] = { NULL, NULL };
-	size_t nheld = 0;
-	int rc;
-
-	for (;;) {
-		rc = ipx_socket_open(node, 0, cb, ctx, out);
-		if (rc != IPX_OK || nheld == 2 ||
-		    (ipx_socket_number(*out) != 0x4001 &&
-		     ipx_socket_number(*out) != 0x4003))
-			break;
-		held[nheld++] = *out;	/* keep it taken while we look on */
-	}
-	for (size_t i = 0; i < nheld; i++)
-		if (rc != IPX_OK || held[i] != *out)
-			ipx_socket_close(held[i]);
-	return rc;
-}
-
 /* ---- Novell ping ---- */
 
 #define RING 4096	/* requests remembered for their replies */
@@ -300,84 +263,17 @@ static void on_reply(struct ipx_socket *sock, const struct ipx_header *hdr,
 	fflush(stdout);
 }
 
-int cmd_ping(int argc, char **argv)
+/* Without ADDR: DOSBox's broadcast echo on socket 2, count requests;
+ * the exit code. */
+static int echo_ping(const struct cli_node_opts *no, unsigned long count,
+		     double interval, double linger)
 {
-	static const struct option longopts[] = {
-		{ "count", required_argument, NULL, 'c' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "linger", required_argument, NULL, 'W' },
-		{ "size", required_argument, NULL, 's' },
-		CLI_NODE_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct ping_state st = { 0 };
-	struct cli_node_opts no;
-	struct cli_node cn;
 	struct ipx_addr bcast = { .socket = IPX_SOCK_ECHO };
-	unsigned long count = 3, size = 32;
-	double interval = 1, linger = 1;
-	bool count_set = false, size_set = false;
-	struct ipx_addr target;
-	int opt, rc;
+	struct cli_node cn;
+	int rc;
 
-	cli_node_opts_init(&no);
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "c:i:W:s:vqh", longopts, NULL)) !=
-	       -1) {
-		int r = cli_node_opt(&no, argv[0], opt, optarg);
-
-		if (r < 0)
-			return CLI_USAGE;
-		if (r > 0)
-			continue;
-		switch (opt) {
-		case 'c':
-			if (cli_parse_uint("ping", "--count", optarg, 1, 1000000,
-					   &count) < 0)
-				return CLI_USAGE;
-			count_set = true;
-			break;
-		case 's':
-			if (cli_parse_uint("ping", "--size", optarg, 0,
-					   IPX_MAX_PACKET, &size) < 0)
-				return CLI_USAGE;
-			size_set = true;
-			break;
-		case 'i':
-			if (cli_parse_seconds("ping", "--interval", optarg, 0.001,
-					      3600, &interval) < 0)
-				return CLI_USAGE;
-			break;
-		case 'W':
-			if (cli_parse_seconds("ping", "--linger", optarg, 0, 3600,
-					      &linger) < 0)
-				return CLI_USAGE;
-			break;
-		case 'h':
-			cli_usage_line(stdout, "ping");
-			help_ping(stdout);
-			return CLI_OK;
-		default:
-			return cli_bad_option("ping", argv, "c:i:W:s:vqh",
-					      longopts);
-		}
-	}
-	if (argc - optind > 1) {
-		cli_error("ping", "one ADDR at most");
-		return CLI_USAGE;
-	}
-	if (optind < argc) {
-		if (cli_parse_target("ping", argv[optind], IPX_SOCK_PING,
-				     &target) < 0)
-			return CLI_USAGE;
-		return novell_ping(&no, &target, count_set ? count : 0,
-				   interval, linger, size);
-	}
-	if (size_set) {
-		cli_error("ping", "--size is for Novell pings to an ADDR");
-		return CLI_USAGE;
-	}
-	rc = cli_node_open(&cn, &no);
+	rc = cli_node_open(&cn, no);
 	if (rc)
 		return rc;
 	st.cn = &cn;
@@ -414,4 +310,70 @@ int cmd_ping(int argc, char **argv)
 	printf("\n");
 	cli_node_close(&cn);
 	return st.replies ? CLI_OK : CLI_FAIL;
+}
+
+int cmd_ping(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "count", required_argument, NULL, 'c' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "linger", required_argument, NULL, 'W' },
+		{ "size", required_argument, NULL, 's' },
+		CLI_NODE_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cli_opts o;
+	unsigned long count = 3, size = 32;
+	double interval = 1, linger = 1;
+	bool count_set = false, size_set = false;
+	struct ipx_addr target;
+	int opt;
+
+	cli_opts_init(&o, "ping", "c:i:W:s:vqh", longopts, help_ping);
+	while ((opt = cli_next_opt(&o, argc, argv)) != CLI_OPTS_END) {
+		if (opt == CLI_OPTS_EXIT)
+			return o.rc;
+		switch (opt) {
+		case 'c':
+			if (cli_parse_uint("ping", "--count", optarg, 1, 1000000,
+					   &count) < 0)
+				return CLI_USAGE;
+			count_set = true;
+			break;
+		case 's':
+			if (cli_parse_uint("ping", "--size", optarg, 0,
+					   IPX_MAX_PACKET, &size) < 0)
+				return CLI_USAGE;
+			size_set = true;
+			break;
+		case 'i':
+			if (cli_parse_seconds("ping", "--interval", optarg, 0.001,
+					      3600, &interval) < 0)
+				return CLI_USAGE;
+			break;
+		case 'W':
+			if (cli_parse_seconds("ping", "--linger", optarg, 0, 3600,
+					      &linger) < 0)
+				return CLI_USAGE;
+			break;
+		default:
+			return cli_opts_bad(&o, argv);
+		}
+	}
+	if (argc - optind > 1) {
+		cli_error("ping", "one ADDR at most");
+		return CLI_USAGE;
+	}
+	if (optind < argc) {
+		if (cli_parse_target("ping", argv[optind], IPX_SOCK_PING,
+				     &target) < 0)
+			return CLI_USAGE;
+		return novell_ping(&o.node, &target, count_set ? count : 0,
+				   interval, linger, size);
+	}
+	if (size_set) {
+		cli_error("ping", "--size is for Novell pings to an ADDR");
+		return CLI_USAGE;
+	}
+	return echo_ping(&o.node, count, interval, linger);
 }

@@ -5,23 +5,16 @@
  * routing table, the service table and the counters; SIGINT/SIGTERM take
  * the routes and services down (16 hops) before it exits.
  *
- * Also here: the --link syntax, KIND:WHERE[,key=value...], for hubs
- * (hub:HOST[:PORT]) and Ethernet interfaces (eth:IFACE,frame=TYPE).
+ * Here: the options; the --link syntax is cli_link.c's, the running
+ * router cmd_router_run.c's.
  */
 #include <getopt.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cmd_router.h"
 #include "ipxlab/err.h"
-#include "ipxlab/frame.h"
 #include "ipxlab/link_udp.h"
-#include "ipxlab/log.h"
-#include "ipxlab/sap.h"
-
-#define MAX_LINKS 8
-#define MAX_ADVERTISE 8
 
 void help_router(FILE *out)
 {
@@ -50,106 +43,6 @@ void help_router(FILE *out)
 		"  --wait SECONDS      how long to wait for each hub (default 10)\n"
 		"  -v, --verbose       more log lines; -q, --quiet fewer\n");
 }
-
-static int parse_hex32(const char *s, uint32_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!*s || s[0] == '-')
-		return -1;
-	v = strtoull(s, &end, 16);
-	if (*end || v > 0xFFFFFFFFull)
-		return -1;
-	*out = (uint32_t)v;
-	return 0;
-}
-
-int cli_link_spec_parse(const char *text, struct cli_link_spec *out,
-			char *err, size_t errlen)
-{
-	char buf[512], *opt, *save = NULL, *colon;
-
-	memset(out, 0, sizeof(*out));
-	out->ticks = 1;
-	if (strlen(text) >= sizeof(buf)) {
-		snprintf(err, errlen, "'%.40s...' is too long", text);
-		return -1;
-	}
-	strcpy(buf, text);
-	opt = strtok_r(buf, ",", &save);
-	colon = opt ? strchr(opt, ':') : NULL;
-	if (!colon || colon == opt || !colon[1]) {
-		snprintf(err, errlen,
-			 "'%s': expected KIND:WHERE, e.g. "
-			 "hub:127.0.0.1:213,net=0000AA01",
-			 text);
-		return -1;
-	}
-	*colon = '\0';
-	if (strcmp(opt, "hub") != 0 && strcmp(opt, "eth") != 0) {
-		snprintf(err, errlen,
-			 "'%s': unknown link kind '%s' (hub or eth)", text,
-			 opt);
-		return -1;
-	}
-	strcpy(out->kind, opt);
-	snprintf(out->where, sizeof(out->where), "%s", colon + 1);
-	while ((opt = strtok_r(NULL, ",", &save)) != NULL) {
-		char *eq = strchr(opt, '=');
-		unsigned long v;
-		char *end;
-
-		if (!eq) {
-			snprintf(err, errlen, "'%s': option '%s' needs =VALUE",
-				 text, opt);
-			return -1;
-		}
-		*eq++ = '\0';
-		if (!strcmp(opt, "net")) {
-			if (parse_hex32(eq, &out->net) < 0 || out->net == 0 ||
-			    out->net == 0xFFFFFFFFu) {
-				snprintf(err, errlen,
-					 "'%s': net must be 1 to 8 hex digits, "
-					 "not 0 or FFFFFFFF",
-					 text);
-				return -1;
-			}
-		} else if (!strcmp(opt, "ticks")) {
-			v = strtoul(eq, &end, 10);
-			if (!*eq || *end || v < 1 || v > 1000) {
-				snprintf(err, errlen,
-					 "'%s': ticks must be 1 to 1000", text);
-				return -1;
-			}
-			out->ticks = (uint16_t)v;
-		} else if (!strcmp(opt, "frame") && !strcmp(out->kind, "eth")) {
-			enum ipx_frame_type t;
-
-			if (ipx_frame_type_parse(eq, &t) < 0) {
-				snprintf(err, errlen,
-					 "'%s': frame must be ethernet_ii, "
-					 "802.3, 802.2, snap or auto",
-					 text);
-				return -1;
-			}
-			snprintf(out->frame, sizeof(out->frame), "%s", eq);
-		} else {
-			snprintf(err, errlen,
-				 "'%s': unknown option '%s' (net, ticks%s)",
-				 text, opt,
-				 strcmp(out->kind, "eth") ? "" : ", frame");
-			return -1;
-		}
-	}
-	return 0;
-}
-
-struct advert {
-	unsigned long type;
-	char name[IPX_SAP_NAME_FIELD];
-	uint16_t socket;
-};
 
 static int parse_advert(const char *text, struct advert *a)
 {
@@ -192,161 +85,109 @@ static bool same_segment(const struct cli_link_spec *a,
 	       x.sin_port == y.sin_port;
 }
 
-struct router {
-	struct ipx_loop *loop;
-	struct ipx_node *node;
-	struct ipx_config cfg;
-	struct ipx_rip *rip;
-	struct ipx_sap *sap;
-	struct ipx_diag *diag;
-	struct ipx_ping_responder *pong;
-	struct ipx_link *links[MAX_LINKS];
-	struct cli_link_spec specs[MAX_LINKS];
-	size_t nlinks;
-	struct ipx_capture *cap;	/* --pcap */
-};
-
-static void print_all(const struct router *r)
-{
-	fprintf(stderr, "--- routes\n");
-	ipx_rip_print(r->rip, stderr);
-	fprintf(stderr, "--- services\n");
-	ipx_sap_print(r->sap, stderr);
-	fprintf(stderr, "--- node\n");
-	ipx_node_print_stats(r->node, stderr, true);
-	fflush(stderr);
-}
-
-static void on_signal(struct ipx_loop *loop, int signo, void *ctx)
-{
-	if (signo == SIGUSR1)
-		print_all(ctx);
-	else
-		ipx_loop_stop(loop);
-}
-
-static bool links_ready(void *ctx)
-{
-	struct router *r = ctx;
-
-	for (size_t i = 0; i < r->nlinks; i++)
-		if (!r->links[i]->up && !cli_link_failed(r->links[i]))
-			return false;
-	return true;
-}
-
-static void router_close(struct router *r)
-{
-	ipx_sap_free(r->sap);
-	ipx_rip_free(r->rip);
-	ipx_diag_free(r->diag);
-	ipx_ping_responder_free(r->pong);
-	ipx_node_free(r->node);
-	if (ipx_capture_close(r->cap) != IPX_OK)
-		cli_error("router", "--pcap: some packets could not be "
-				    "written");
-	ipx_loop_free(r->loop);
-}
-
-/* Join every hub; each link then takes its configured network. */
-static int open_links(struct router *r, double wait)
-{
-	struct ipx_udp_options uo = { .register_timeout =
-					      (ipx_time)(wait * IPX_SEC) };
-	char err[512];
-	int rc;
-
-	for (size_t i = 0; i < r->nlinks; i++) {
-		struct sockaddr_in server;
-
-		if (!strcmp(r->specs[i].kind, "eth")) {
-			rc = cli_eth_open("router", r->loop, &r->specs[i],
-					  false, &r->links[i]);
-			if (rc != CLI_OK)
-				return rc;
-		} else if (ipx_udp_resolve(r->specs[i].where,
-					   IPX_UDP_DEFAULT_PORT, &server, err,
-					   sizeof(err)) != IPX_OK) {
-			cli_error("router", "--link %s", err);
-			return CLI_USAGE;
-		} else if ((rc = ipx_udp_link_open(r->loop, &server, &uo,
-						   &r->links[i])) != IPX_OK) {
-			cli_error("router", "cannot open link %zu: %s", i + 1,
-				  ipx_strerror(rc));
-			return CLI_FAIL;
-		}
-		if (r->cap)
-			ipx_capture_attach(r->cap, r->links[i]);
-		rc = ipx_node_add_link(r->node, r->links[i]);
-		if (rc != IPX_OK) {
-			cli_error("router", "cannot open link %zu: %s", i + 1,
-				  ipx_strerror(rc));
-			if (r->links[i] && !ipx_node_link_count(r->node))
-				ipx_link_close(r->links[i]);
-			return CLI_FAIL;
-		}
-		ipx_node_set_link_ticks(r->node, r->links[i],
-					r->specs[i].ticks);
-	}
-	rc = ipx_loop_run_until(r->loop, links_ready, r,
-				uo.register_timeout);
-	for (size_t i = 0; i < r->nlinks; i++) {
-		char node[13];
-
-		if (!r->links[i]->up) {
-			if (rc != IPX_ECLOSED)
-				cli_no_hub("router", r->links[i],
-					   r->specs[i].where, wait);
-			return CLI_FAIL;
-		}
-		r->links[i]->net = r->specs[i].net;
-		ipx_info("router: network %08X on %s %s as node %s (%u tick%s)",
-			 (unsigned)r->specs[i].net, r->specs[i].kind,
-			 r->specs[i].where,
-			 ipx_node_format(r->links[i]->node, node),
-			 r->specs[i].ticks, r->specs[i].ticks == 1 ? "" : "s");
-	}
-	return CLI_OK;
-}
-
-static int start_services(struct router *r, uint32_t internal,
-			  double rip_period, double sap_period,
-			  const struct advert *adv, size_t nadv)
-{
-	struct ipx_rip_options ro = { .router = true,
-				      .period = (ipx_time)(rip_period * IPX_SEC) };
-	struct ipx_sap_options so = { .router = true,
-				      .period = (ipx_time)(sap_period * IPX_SEC) };
-	int rc = internal ? ipx_node_set_internal_net(r->node, internal)
-			  : IPX_OK;
-
-	if (rc != IPX_OK) {
-		cli_error("router", "--internal-net %08X: %s", (unsigned)internal,
-			  rc == IPX_EINUSE ? "a link has that network"
-					   : ipx_strerror(rc));
-		return CLI_USAGE;
-	}
-	rc = ipx_rip_new(r->node, &ro, &r->rip);
-	if (rc == IPX_OK)
-		rc = ipx_sap_new(r->node, &so, &r->sap);
-	if (rc == IPX_OK)
-		rc = ipx_diag_new(r->node, &r->diag);
-	if (rc == IPX_OK)
-		rc = ipx_ping_responder_new(r->node, &r->pong);
-	for (size_t i = 0; rc == IPX_OK && i < nadv; i++)
-		rc = ipx_sap_advertise(r->sap, (uint16_t)adv[i].type,
-				       adv[i].name, adv[i].socket);
-	if (rc != IPX_OK) {
-		cli_error("router", "cannot start RIP, SAP and the responders: "
-				    "%s",
-			  ipx_strerror(rc));
-		return CLI_FAIL;
-	}
-	return CLI_OK;
-}
-
 enum { OPT_LINK = OPT_FIRST_CMD, OPT_INTERNAL, OPT_ADVERTISE, OPT_RIP_PERIOD,
        OPT_SAP_PERIOD };
+
+/* One --link: parsed, with its network, not a network or segment twice. */
+static int add_link(struct router *r, const char *arg)
+{
+	char err[512];
+
+	if (r->nlinks == MAX_LINKS) {
+		cli_error("router", "at most %d links", MAX_LINKS);
+		return CLI_USAGE;
+	}
+	if (cli_link_spec_parse(arg, &r->specs[r->nlinks], err, sizeof(err)) <
+	    0) {
+		cli_error("router", "--link %s", err);
+		return CLI_USAGE;
+	}
+	if (!r->specs[r->nlinks].net) {
+		cli_error("router", "--link '%s': a router's link needs its "
+				    "network: ,net=HEX",
+			  arg);
+		return CLI_USAGE;
+	}
+	for (size_t i = 0; i < r->nlinks; i++) {
+		if (r->specs[i].net == r->specs[r->nlinks].net) {
+			cli_error("router", "two links on network %08X: each "
+					    "link is its own network",
+				  (unsigned)r->specs[i].net);
+			return CLI_USAGE;
+		}
+		if (same_segment(&r->specs[i], &r->specs[r->nlinks])) {
+			cli_error("router", "links %zu and %zu both join %s %s: "
+					    "a router joins each segment once",
+				  i + 1, r->nlinks + 1, r->specs[i].kind,
+				  r->specs[i].where);
+			return CLI_USAGE;
+		}
+	}
+	r->nlinks++;
+	return CLI_OK;
+}
+
+/* One option of the router's own; CLI_OK or CLI_USAGE. */
+static int router_opt(struct router *r, struct router_args *a,
+		      const struct option *longopts, int opt, const char *arg)
+{
+	switch (opt) {
+	case OPT_LINK:
+		return add_link(r, arg);
+	case OPT_INTERNAL:
+		if (cli_parse_hex32(arg, &a->internal) < 0 || !a->internal ||
+		    a->internal == 0xFFFFFFFFu) {
+			cli_error("router", "--internal-net must be 1 to 8 hex "
+					    "digits, not 0 or FFFFFFFF (got "
+					    "'%s')",
+				  arg);
+			return CLI_USAGE;
+		}
+		return CLI_OK;
+	case OPT_ADVERTISE:
+		if (a->nadv == MAX_ADVERTISE ||
+		    parse_advert(arg, &a->adv[a->nadv]) < 0) {
+			cli_error("router", "--advertise takes TYPE:NAME:SOCKET, "
+					    "e.g. 4:FS1:451 (at most %d)",
+				  MAX_ADVERTISE);
+			return CLI_USAGE;
+		}
+		a->nadv++;
+		return CLI_OK;
+	default:	/* OPT_RIP_PERIOD, OPT_SAP_PERIOD */
+		return cli_parse_seconds("router", longopts[opt - OPT_LINK].name,
+					 arg, 0.1, 3600,
+					 opt == OPT_RIP_PERIOD ? &a->rip_period
+							       : &a->sap_period) < 0
+			       ? CLI_USAGE
+			       : CLI_OK;
+	}
+}
+
+/* The links and networks together. */
+static int router_check(const struct router *r, const struct router_args *a)
+{
+	if (r->nlinks < 1) {
+		cli_error("router", "needs --link SPEC for each network, e.g. "
+				    "--link hub:127.0.0.1:10213,net=0000AA01");
+		return CLI_USAGE;
+	}
+	if (r->nlinks < 2 && !a->internal) {
+		cli_error("router", "one --link is one network: a router needs "
+				    "two or more (or --internal-net beside "
+				    "one link, as a server)");
+		return CLI_USAGE;
+	}
+	for (size_t i = 0; i < r->nlinks; i++) {
+		if (a->internal && r->specs[i].net == a->internal) {
+			cli_error("router", "--internal-net %08X is a link's "
+					    "network too",
+				  (unsigned)a->internal);
+			return CLI_USAGE;
+		}
+	}
+	return CLI_OK;
+}
 
 int cmd_router(int argc, char **argv)
 {
@@ -359,165 +200,25 @@ int cmd_router(int argc, char **argv)
 		CLI_NODE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	static const int sigs[] = { SIGINT, SIGTERM, SIGUSR1 };
-	struct router r;
-	struct cli_node_opts no;
-	struct advert adv[MAX_ADVERTISE];
-	size_t nadv = 0;
-	uint32_t internal = 0;
-	double rip_period = 60, sap_period = 60;
-	char err[512];
+	static struct router r;	/* large; one per process */
+	struct router_args a = { .rip_period = 60, .sap_period = 60 };
+	struct cli_opts o;
 	int opt, rc;
 
 	memset(&r, 0, sizeof(r));
-	cli_node_opts_init(&no);
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "vqh", longopts, NULL)) != -1) {
-		int o = cli_node_opt(&no, argv[0], opt, optarg);
-
-		if (o < 0)
+	cli_opts_init(&o, "router", "vqh", longopts, help_router);
+	while ((opt = cli_next_opt(&o, argc, argv)) != CLI_OPTS_END) {
+		if (opt == CLI_OPTS_EXIT)
+			return o.rc;
+		if (opt < OPT_LINK || opt > OPT_SAP_PERIOD)
+			return cli_opts_bad(&o, argv);
+		if (router_opt(&r, &a, longopts, opt, optarg) != CLI_OK)
 			return CLI_USAGE;
-		if (o > 0)
-			continue;
-		switch (opt) {
-		case OPT_LINK:
-			if (r.nlinks == MAX_LINKS) {
-				cli_error("router", "at most %d links",
-					  MAX_LINKS);
-				return CLI_USAGE;
-			}
-			if (cli_link_spec_parse(optarg, &r.specs[r.nlinks], err,
-						sizeof(err)) < 0) {
-				cli_error("router", "--link %s", err);
-				return CLI_USAGE;
-			}
-			if (!r.specs[r.nlinks].net) {
-				cli_error("router", "--link '%s': a router's "
-						    "link needs its network: "
-						    ",net=HEX",
-					  optarg);
-				return CLI_USAGE;
-			}
-			for (size_t i = 0; i < r.nlinks; i++) {
-				if (r.specs[i].net == r.specs[r.nlinks].net) {
-					cli_error("router",
-						  "two links on network %08X: "
-						  "each link is its own network",
-						  (unsigned)r.specs[i].net);
-					return CLI_USAGE;
-				}
-				if (same_segment(&r.specs[i],
-						 &r.specs[r.nlinks])) {
-					cli_error("router",
-						  "links %zu and %zu both join "
-						  "%s %s: a router joins each "
-						  "segment once",
-						  i + 1, r.nlinks + 1,
-						  r.specs[i].kind,
-						  r.specs[i].where);
-					return CLI_USAGE;
-				}
-			}
-			r.nlinks++;
-			break;
-		case OPT_INTERNAL:
-			if (parse_hex32(optarg, &internal) < 0 || !internal ||
-			    internal == 0xFFFFFFFFu) {
-				cli_error("router", "--internal-net must be 1 to "
-						    "8 hex digits, not 0 or "
-						    "FFFFFFFF (got '%s')",
-					  optarg);
-				return CLI_USAGE;
-			}
-			break;
-		case OPT_ADVERTISE:
-			if (nadv == MAX_ADVERTISE ||
-			    parse_advert(optarg, &adv[nadv]) < 0) {
-				cli_error("router", "--advertise takes "
-						    "TYPE:NAME:SOCKET, e.g. "
-						    "4:FS1:451 (at most %d)",
-					  MAX_ADVERTISE);
-				return CLI_USAGE;
-			}
-			nadv++;
-			break;
-		case OPT_RIP_PERIOD:
-		case OPT_SAP_PERIOD:
-			if (cli_parse_seconds("router", longopts[opt - OPT_LINK].name,
-					      optarg, 0.1, 3600,
-					      opt == OPT_RIP_PERIOD
-						      ? &rip_period
-						      : &sap_period) < 0)
-				return CLI_USAGE;
-			break;
-		case 'h':
-			cli_usage_line(stdout, "router");
-			help_router(stdout);
-			return CLI_OK;
-		default:
-			return cli_bad_option("router", argv, "vqh", longopts);
-		}
 	}
 	if (optind < argc) {
 		cli_error("router", "unexpected argument '%s'", argv[optind]);
 		return CLI_USAGE;
 	}
-	if (r.nlinks < 1) {
-		cli_error("router", "needs --link SPEC for each network, e.g. "
-				    "--link hub:127.0.0.1:10213,net=0000AA01");
-		return CLI_USAGE;
-	}
-	if (r.nlinks < 2 && !internal) {
-		cli_error("router", "one --link is one network: a router needs "
-				    "two or more (or --internal-net beside "
-				    "one link, as a server)");
-		return CLI_USAGE;
-	}
-	for (size_t i = 0; i < r.nlinks; i++) {
-		if (internal && r.specs[i].net == internal) {
-			cli_error("router", "--internal-net %08X is a link's "
-					    "network too",
-				  (unsigned)internal);
-			return CLI_USAGE;
-		}
-	}
-	ipx_config_defaults(&r.cfg);
-	if (no.config &&
-	    ipx_config_load(&r.cfg, no.config, err, sizeof(err)) != IPX_OK) {
-		cli_error("router", "%s", err);
-		return CLI_FAIL;
-	}
-	r.loop = ipx_loop_new(NULL);
-	r.node = r.loop ? ipx_node_new(r.loop, &r.cfg) : NULL;
-	if (!r.node) {
-		cli_error("router", "out of memory");
-		router_close(&r);
-		return CLI_FAIL;
-	}
-	signal(SIGPIPE, SIG_IGN);
-	ipx_loop_watch_signals(r.loop, sigs, 3, on_signal, &r);
-	if (no.pcap && (rc = cli_capture_open("router", r.loop, no.pcap,
-					      &r.cap)) != CLI_OK) {
-		router_close(&r);
-		return rc;
-	}
-	rc = open_links(&r, no.register_timeout);
-	if (rc == CLI_OK)
-		rc = start_services(&r, internal, rip_period, sap_period, adv,
-				    nadv);
-	if (rc != CLI_OK) {
-		router_close(&r);
-		return rc;
-	}
-	ipx_info("router: routing between %zu network%s%s", r.nlinks,
-		 r.nlinks == 1 ? "" : "s",
-		 internal ? " and an internal network" : "");
-	rc = ipx_loop_run(r.loop);
-	ipx_info("router: stopping; routes and services go down");
-	ipx_sap_shutdown(r.sap);
-	ipx_rip_shutdown(r.rip);
-	ipx_loop_run_once(r.loop, 0);	/* let them leave */
-	print_all(&r);
-	router_close(&r);
-	return rc == IPX_OK || rc == IPX_ECLOSED ? CLI_OK : CLI_FAIL;
+	rc = router_check(&r, &a);
+	return rc == CLI_OK ? router_run(&r, &a, &o.node) : rc;
 }

@@ -81,6 +81,29 @@ static int by_net_then_metric(const void *a, const void *b)
 	return (x->hops > y->hops) - (x->hops < y->hops);
 }
 
+/* The routes heard, sorted, the best of each network first. */
+static void print_routes(struct routes_state *st, const struct cli_node *cn)
+{
+	char a[IPX_ADDR_STRLEN];
+
+	qsort(st->rows, st->n, sizeof(st->rows[0]), by_net_then_metric);
+	if (ipx_node_link(cn->node, 0)->net)
+		printf("this network is %08X\n",
+		       (unsigned)ipx_node_link(cn->node, 0)->net);
+	if (!st->n)
+		return;
+	printf("%-8s %4s %5s  %s\n", "network", "hops", "ticks", "router");
+	for (size_t i = 0; i < st->n; i++) {
+		bool best = i == 0 || st->rows[i - 1].net != st->rows[i].net;
+
+		ipx_addr_format(&st->rows[i].router, a);
+		a[21] = '\0';	/* NET:NODE */
+		printf("%08X %4u %5u  %s%s\n", (unsigned)st->rows[i].net,
+		       st->rows[i].hops, st->rows[i].ticks, a,
+		       best ? "" : " (alternative)");
+	}
+}
+
 int cmd_routes(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -89,7 +112,7 @@ int cmd_routes(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct routes_state st;
-	struct cli_node_opts no;
+	struct cli_opts o;
 	struct cli_node cn;
 	struct ipx_addr to;
 	bool unicast = false;
@@ -97,27 +120,15 @@ int cmd_routes(int argc, char **argv)
 	int opt, rc;
 
 	memset(&st, 0, sizeof(st));
-	cli_node_opts_init(&no);
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "W:vqh", longopts, NULL)) != -1) {
-		int r = cli_node_opt(&no, argv[0], opt, optarg);
-
-		if (r < 0)
+	cli_opts_init(&o, "routes", "W:vqh", longopts, help_routes);
+	while ((opt = cli_next_opt(&o, argc, argv)) != CLI_OPTS_END) {
+		if (opt == CLI_OPTS_EXIT)
+			return o.rc;
+		if (opt != 'W')
+			return cli_opts_bad(&o, argv);
+		if (cli_parse_seconds("routes", "--wait-replies", optarg, 0.01,
+				      600, &wait) < 0)
 			return CLI_USAGE;
-		if (r > 0)
-			continue;
-		if (opt == 'W') {
-			if (cli_parse_seconds("routes", "--wait-replies", optarg,
-					      0.01, 600, &wait) < 0)
-				return CLI_USAGE;
-		} else if (opt == 'h') {
-			cli_usage_line(stdout, "routes");
-			help_routes(stdout);
-			return CLI_OK;
-		} else {
-			return cli_bad_option("routes", argv, "W:vqh",
-					      longopts);
-		}
 	}
 	if (argc - optind > 1) {
 		cli_error("routes", "one ADDR at most");
@@ -132,7 +143,7 @@ int cmd_routes(int argc, char **argv)
 			memcpy(st.from_node, to.node, sizeof(st.from_node));
 		}
 	}
-	rc = cli_node_open(&cn, &no);
+	rc = cli_node_open(&cn, &o.node);
 	if (rc)
 		return rc;
 	if (!cn.rip) {
@@ -150,25 +161,7 @@ int cmd_routes(int argc, char **argv)
 		return CLI_FAIL;
 	}
 	ipx_loop_run_for(cn.loop, (ipx_time)(wait * IPX_SEC));
-	qsort(st.rows, st.n, sizeof(st.rows[0]), by_net_then_metric);
-	if (ipx_node_link(cn.node, 0)->net)
-		printf("this network is %08X\n",
-		       (unsigned)ipx_node_link(cn.node, 0)->net);
-	if (st.n) {
-		char a[IPX_ADDR_STRLEN];
-
-		printf("%-8s %4s %5s  %s\n", "network", "hops", "ticks",
-		       "router");
-		for (size_t i = 0; i < st.n; i++) {
-			bool best = i == 0 || st.rows[i - 1].net != st.rows[i].net;
-
-			ipx_addr_format(&st.rows[i].router, a);
-			a[21] = '\0';	/* NET:NODE */
-			printf("%08X %4u %5u  %s%s\n", (unsigned)st.rows[i].net,
-			       st.rows[i].hops, st.rows[i].ticks, a,
-			       best ? "" : " (alternative)");
-		}
-	}
+	print_routes(&st, &cn);
 	printf("%lu answer%s, %zu route%s\n", st.answers,
 	       st.answers == 1 ? "" : "s", st.n, st.n == 1 ? "" : "s");
 	if (!st.answers)

@@ -287,6 +287,30 @@ static bool net_known(void *ctx)
 	return ipx_node_link(ctx, 0)->net != 0;
 }
 
+/* TYPE NAME SOCKET, checked; CLI_OK or CLI_USAGE after a message. */
+static int advertise_args(int argc, char **argv, unsigned long *type,
+			  uint16_t *socket)
+{
+	if (argc - optind != 3) {
+		cli_error("advertise", "needs TYPE NAME SOCKET");
+		cli_usage_line(stderr, "advertise");
+		return CLI_USAGE;
+	}
+	if (cli_parse_uint("advertise", "TYPE", argv[optind], 1, 0xFFFE,
+			   type) < 0)
+		return CLI_USAGE;
+	if (!ipx_sap_name_ok(argv[optind + 1])) {
+		cli_error("advertise", "NAME must be 1 to %d printable ASCII "
+				       "characters (got '%s')",
+			  IPX_SAP_NAME_MAX, argv[optind + 1]);
+		return CLI_USAGE;
+	}
+	if (cli_parse_socket("advertise", "SOCKET", argv[optind + 2],
+			     socket) < 0)
+		return CLI_USAGE;
+	return CLI_OK;
+}
+
 int cmd_advertise(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -295,7 +319,7 @@ int cmd_advertise(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ipx_sap_options so = { 0 };
-	struct cli_node_opts no;
+	struct cli_opts o;
 	struct cli_node cn;
 	struct ipx_sap *sap = NULL;
 	struct ipx_addr at;
@@ -305,46 +329,19 @@ int cmd_advertise(int argc, char **argv)
 	char a[IPX_ADDR_STRLEN];
 	int opt, rc;
 
-	cli_node_opts_init(&no);
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "vqh", longopts, NULL)) != -1) {
-		int r = cli_node_opt(&no, argv[0], opt, optarg);
-
-		if (r < 0)
+	cli_opts_init(&o, "advertise", "vqh", longopts, help_advertise);
+	while ((opt = cli_next_opt(&o, argc, argv)) != CLI_OPTS_END) {
+		if (opt == CLI_OPTS_EXIT)
+			return o.rc;
+		if (opt != OPT_FIRST_CMD)
+			return cli_opts_bad(&o, argv);
+		if (cli_parse_seconds("advertise", "--period", optarg, 0.1,
+				      3600, &period) < 0)
 			return CLI_USAGE;
-		if (r > 0)
-			continue;
-		if (opt == OPT_FIRST_CMD) {
-			if (cli_parse_seconds("advertise", "--period", optarg,
-					      0.1, 3600, &period) < 0)
-				return CLI_USAGE;
-		} else if (opt == 'h') {
-			cli_usage_line(stdout, "advertise");
-			help_advertise(stdout);
-			return CLI_OK;
-		} else {
-			return cli_bad_option("advertise", argv, "vqh",
-					      longopts);
-		}
 	}
-	if (argc - optind != 3) {
-		cli_error("advertise", "needs TYPE NAME SOCKET");
-		cli_usage_line(stderr, "advertise");
+	if (advertise_args(argc, argv, &type, &socket) != CLI_OK)
 		return CLI_USAGE;
-	}
-	if (cli_parse_uint("advertise", "TYPE", argv[optind], 1, 0xFFFE,
-			   &type) < 0)
-		return CLI_USAGE;
-	if (!ipx_sap_name_ok(argv[optind + 1])) {
-		cli_error("advertise", "NAME must be 1 to %d printable ASCII "
-				       "characters (got '%s')",
-			  IPX_SAP_NAME_MAX, argv[optind + 1]);
-		return CLI_USAGE;
-	}
-	if (cli_parse_socket("advertise", "SOCKET", argv[optind + 2],
-			     &socket) < 0)
-		return CLI_USAGE;
-	rc = cli_node_open(&cn, &no);
+	rc = cli_node_open(&cn, &o.node);
 	if (rc)
 		return rc;
 	/* Learn this network's number first, if a router will say it, so

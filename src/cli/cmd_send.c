@@ -87,7 +87,7 @@ int cmd_send(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct send_state st;
-	struct cli_node_opts no;
+	struct cli_opts o;
 	struct cli_node cn;
 	uint16_t src_socket = 0;
 	unsigned long type = IPX_TYPE_PEP;
@@ -95,15 +95,10 @@ int cmd_send(int argc, char **argv)
 	int opt, rc;
 
 	memset(&st, 0, sizeof(st));
-	cli_node_opts_init(&no);
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "s:i:vqh", longopts, NULL)) != -1) {
-		int r = cli_node_opt(&no, argv[0], opt, optarg);
-
-		if (r < 0)
-			return CLI_USAGE;
-		if (r > 0)
-			continue;
+	cli_opts_init(&o, "send", "s:i:vqh", longopts, help_send);
+	while ((opt = cli_next_opt(&o, argc, argv)) != CLI_OPTS_END) {
+		if (opt == CLI_OPTS_EXIT)
+			return o.rc;
 		switch (opt) {
 		case 's':
 			if (cli_parse_socket("send", "--socket", optarg,
@@ -120,13 +115,8 @@ int cmd_send(int argc, char **argv)
 					      3600, &interval) < 0)
 				return CLI_USAGE;
 			break;
-		case 'h':
-			cli_usage_line(stdout, "send");
-			help_send(stdout);
-			return CLI_OK;
 		default:
-			return cli_bad_option("send", argv, "s:i:vqh",
-					      longopts);
+			return cli_opts_bad(&o, argv);
 		}
 	}
 	if (argc - optind != 1) {
@@ -142,7 +132,7 @@ int cmd_send(int argc, char **argv)
 	}
 	st.type = (uint8_t)type;
 	st.interval = (ipx_time)(interval * IPX_SEC);
-	rc = cli_node_open(&cn, &no);
+	rc = cli_node_open(&cn, &o.node);
 	if (rc)
 		return rc;
 	st.cn = &cn;

@@ -120,7 +120,54 @@ static void on_signal(struct ipx_loop *loop, int signo, void *ctx)
 	}
 }
 
-int cmd_server(int argc, char **argv)
+static int opt_volume(struct ncp_server_opts *so, const char *arg)
+{
+	char err[512];
+
+	if (so->nvolumes == NCP_MAX_VOLUMES) {
+		cli_error("server", "at most %d volumes", NCP_MAX_VOLUMES);
+		return CLI_USAGE;
+	}
+	if (ncp_volume_spec_parse(arg, &so->volumes[so->nvolumes], err,
+				  sizeof(err)) < 0) {
+		cli_error("server", "--volume %s", err);
+		return CLI_USAGE;
+	}
+	so->nvolumes++;
+	return CLI_OK;
+}
+
+/* --max-connections, --max-handles, --max-locks, --max-buffer. */
+static int opt_limit(struct ncp_server_opts *so, int opt, const char *arg)
+{
+	unsigned long v;
+
+	if (opt == OPT_MAXBUFFER) {
+		if (cli_parse_uint("server", "--max-buffer", arg, 512, 65535,
+				   &v) < 0)
+			return CLI_USAGE;
+		so->max_buffer = (unsigned)v;
+		return CLI_OK;
+	}
+	if (cli_parse_uint("server",
+			   opt == OPT_MAXCONN	  ? "--max-connections"
+			   : opt == OPT_MAXHANDLES ? "--max-handles"
+						   : "--max-locks",
+			   arg, 1, opt == OPT_MAXCONN ? 1000 : 1024, &v) < 0)
+		return CLI_USAGE;
+	if (opt == OPT_MAXCONN)
+		so->max_connections = (unsigned)v;
+	else if (opt == OPT_MAXHANDLES)
+		so->max_handles = (unsigned)v;
+	else
+		so->max_locks = (unsigned)v;
+	return CLI_OK;
+}
+
+/* The options into so and no; CLI_OK to go on, -1 after --help, else
+ * the exit code. */
+static int server_parse(int argc, char **argv, struct ncp_server_opts *so,
+			struct cli_node_opts *no)
 {
 	static const struct option longopts[] = {
 		CLI_NODE_LONGOPTS,
@@ -134,100 +181,82 @@ int cmd_server(int argc, char **argv)
 		{ "watchdog", required_argument, NULL, OPT_WATCHDOG },
 		{ NULL, 0, NULL, 0 },
 	};
+	int opt, rc;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "n:vqh", longopts, NULL)) != -1) {
+		rc = CLI_OK;
+		switch (opt) {
+		case 'n':
+			so->name = optarg;
+			break;
+		case OPT_VOLUME:
+			rc = opt_volume(so, optarg);
+			break;
+		case OPT_USERS:
+			so->users_file = optarg;
+			break;
+		case OPT_MAXCONN:
+		case OPT_MAXHANDLES:
+		case OPT_MAXLOCKS:
+		case OPT_MAXBUFFER:
+			rc = opt_limit(so, opt, optarg);
+			break;
+		case OPT_WATCHDOG:
+			rc = parse_watchdog(optarg, so) < 0 ? CLI_USAGE : CLI_OK;
+			break;
+		case 'h':
+			cli_usage_line(stdout, "server");
+			help_server(stdout);
+			return -1;
+		default:
+			rc = cli_node_opt(no, "server", opt, optarg);
+			if (rc < 0)
+				return CLI_USAGE;
+			if (rc == 0)
+				return cli_bad_option("server", argv, "n:vqh",
+						      longopts);
+			rc = CLI_OK;
+		}
+		if (rc != CLI_OK)
+			return rc;
+	}
+	if (optind < argc) {
+		cli_error("server", "unexpected argument '%s'", argv[optind]);
+		return CLI_USAGE;
+	}
+	if (so->nvolumes == 0) {
+		cli_error("server", "needs --volume SYS=DIR (and any other "
+				    "volumes as NAME=DIR[,ro])");
+		return CLI_USAGE;
+	}
+	if (!ipx_sap_name_ok(so->name)) {
+		cli_error("server", "--name must be 1 to %d printable "
+				    "characters",
+			  IPX_SAP_NAME_MAX);
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
+
+int cmd_server(int argc, char **argv)
+{
 	static const int sigs[] = { SIGINT, SIGTERM, SIGUSR1 };
 	struct ncp_server_opts so;
 	struct cli_node_opts no;
 	struct cli_node cn;
 	struct ncp_server *srv;
 	char name[48], err[512], as[IPX_ADDR_STRLEN];
-	unsigned long v;
-	int opt, rc;
+	int rc;
 
 	memset(&so, 0, sizeof(so));
 	so.name_check = IPX_SEC;	/* refuse a name another server has */
 	cli_node_opts_init(&no);
 	default_name(name, sizeof(name));
 	so.name = name;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "n:vqh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'n':
-			so.name = optarg;
-			break;
-		case OPT_VOLUME:
-			if (so.nvolumes == NCP_MAX_VOLUMES) {
-				cli_error("server", "at most %d volumes",
-					  NCP_MAX_VOLUMES);
-				return CLI_USAGE;
-			}
-			if (ncp_volume_spec_parse(optarg,
-						  &so.volumes[so.nvolumes], err,
-						  sizeof(err)) < 0) {
-				cli_error("server", "--volume %s", err);
-				return CLI_USAGE;
-			}
-			so.nvolumes++;
-			break;
-		case OPT_USERS:
-			so.users_file = optarg;
-			break;
-		case OPT_MAXCONN:
-		case OPT_MAXHANDLES:
-		case OPT_MAXLOCKS:
-			if (cli_parse_uint("server",
-					   opt == OPT_MAXCONN ? "--max-connections"
-					   : opt == OPT_MAXHANDLES ? "--max-handles"
-								   : "--max-locks",
-					   optarg, 1, opt == OPT_MAXCONN ? 1000
-									 : 1024,
-					   &v) < 0)
-				return CLI_USAGE;
-			if (opt == OPT_MAXCONN)
-				so.max_connections = (unsigned)v;
-			else if (opt == OPT_MAXHANDLES)
-				so.max_handles = (unsigned)v;
-			else
-				so.max_locks = (unsigned)v;
-			break;
-		case OPT_MAXBUFFER:
-			if (cli_parse_uint("server", "--max-buffer", optarg, 512,
-					   65535, &v) < 0)
-				return CLI_USAGE;
-			so.max_buffer = (unsigned)v;
-			break;
-		case OPT_WATCHDOG:
-			if (parse_watchdog(optarg, &so) < 0)
-				return CLI_USAGE;
-			break;
-		case 'h':
-			cli_usage_line(stdout, "server");
-			help_server(stdout);
-			return CLI_OK;
-		default:
-			rc = cli_node_opt(&no, "server", opt, optarg);
-			if (rc < 0)
-				return CLI_USAGE;
-			if (rc == 0) {
-				return cli_bad_option("server", argv, "n:vqh",
-						      longopts);
-			}
-		}
-	}
-	if (optind < argc) {
-		cli_error("server", "unexpected argument '%s'", argv[optind]);
-		return CLI_USAGE;
-	}
-	if (so.nvolumes == 0) {
-		cli_error("server", "needs --volume SYS=DIR (and any other "
-				    "volumes as NAME=DIR[,ro])");
-		return CLI_USAGE;
-	}
-	if (!ipx_sap_name_ok(so.name)) {
-		cli_error("server", "--name must be 1 to %d printable "
-				    "characters",
-			  IPX_SAP_NAME_MAX);
-		return CLI_USAGE;
-	}
+	rc = server_parse(argc, argv, &so, &no);
+	if (rc != CLI_OK)
+		return rc < 0 ? CLI_OK : rc;
 	rc = cli_node_open(&cn, &no);
 	if (rc != CLI_OK)
 		return rc;

@@ -1,23 +1,18 @@
 /*
  * cmd_stack.c - "ipxlab stack": the host's IPX layer for unmodified
- * AF_IPX programs (docs/stack.md), and "ipxlab run -- PROGRAM ARGS...",
- * which starts a program with the shim preloaded and the stack's path
- * set. The stack is one node on its links (each an interface, as the
- * kernel's were), with an optional internal network.
+ * AF_IPX programs (docs/stack.md); "ipxlab run", which starts a program
+ * with the shim preloaded, is cmd_run.c. The stack is one node on its
+ * links (each an interface, as the kernel's were), with an optional
+ * internal network.
  */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "ipxlab/err.h"
-#include "ipxlab/frame.h"
 #include "ipxlab/link_eth.h"
 #include "ipxlab/link_udp.h"
 #include "ipxlab/log.h"
@@ -25,7 +20,6 @@
 #include "ipxlab/stack_proto.h"
 
 #define STACK_MAX_LINKS 8
-#define PRELOAD_NAME "libipxlab-preload.so"
 
 void help_stack(FILE *out)
 {
@@ -54,18 +48,6 @@ void help_stack(FILE *out)
 		"  --config FILE       SHELL.CFG settings\n"
 		"  --wait SECONDS      how long to wait for each hub (default 10)\n"
 		"  -v, --verbose       more log lines; -q, --quiet fewer\n");
-}
-
-void help_run(FILE *out)
-{
-	fprintf(out,
-		"Run PROGRAM with AF_IPX sockets from 'ipxlab stack': the AF_IPX\n"
-		"shim (" PRELOAD_NAME ") is preloaded and IPXLAB_STACK\n"
-		"names the stack. Exits with the program's status (127: it could\n"
-		"not be started).\n\n"
-		"  --socket PATH       the stack's socket (default as 'ipxlab stack')\n"
-		"  --preload FILE      the shim (default: beside the ipxlab binary,\n"
-		"                      or $IPXLAB_PRELOAD)\n");
 }
 
 /* Linux's frame number for an ipxlab frame type. */
@@ -196,7 +178,7 @@ static int parse_net(const char *text, uint32_t *out)
 }
 
 enum { OPT_INTERNAL = OPT_FIRST_CMD, OPT_SOCKET, OPT_LOW,
-       OPT_SERVICES, OPT_PRELOAD };
+       OPT_SERVICES };
 
 static void stack_close(struct stack_cmd *s)
 {
@@ -265,6 +247,43 @@ static int stack_run(struct stack_cmd *s, const struct cli_node_opts *no,
 	return rc == IPX_OK || rc == IPX_ECLOSED ? CLI_OK : CLI_FAIL;
 }
 
+/* One option of the stack's own: CLI_OK, CLI_USAGE after a message, -1
+ * if not one. */
+static int stack_opt(struct stack_cmd *s, struct ipx_stack_options *so,
+		     int opt, const char *arg, uint32_t *internal,
+		     bool *services)
+{
+	char err[512];
+
+	switch (opt) {
+	case OPT_NODE_LINK:
+		if (s->nlinks == STACK_MAX_LINKS) {
+			cli_error("stack", "at most %d links", STACK_MAX_LINKS);
+			return CLI_USAGE;
+		}
+		if (cli_link_spec_parse(arg, &s->specs[s->nlinks], err,
+					sizeof(err)) < 0) {
+			cli_error("stack", "--link %s", err);
+			return CLI_USAGE;
+		}
+		s->nlinks++;
+		return CLI_OK;
+	case OPT_INTERNAL:
+		return parse_net(arg, internal) < 0 ? CLI_USAGE : CLI_OK;
+	case OPT_SOCKET:
+		so->path = arg;
+		return CLI_OK;
+	case OPT_LOW:
+		so->allow_low_ports = true;
+		return CLI_OK;
+	case OPT_SERVICES:
+		*services = true;
+		return CLI_OK;
+	default:
+		return -1;
+	}
+}
+
 int cmd_stack(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -278,7 +297,7 @@ int cmd_stack(int argc, char **argv)
 	static struct stack_cmd s;	/* large; one per process */
 	struct cli_node_opts no;
 	struct ipx_stack_options so = { 0 };
-	char path[108], err[512];
+	char path[108];
 	uint32_t internal = 0;
 	bool services = false;
 	int opt, rc;
@@ -295,40 +314,17 @@ int cmd_stack(int argc, char **argv)
 			return CLI_USAGE;
 		if (o > 0)
 			continue;
-		switch (opt) {
-		case OPT_NODE_LINK:
-			if (s.nlinks == STACK_MAX_LINKS) {
-				cli_error("stack", "at most %d links",
-					  STACK_MAX_LINKS);
-				return CLI_USAGE;
-			}
-			if (cli_link_spec_parse(optarg, &s.specs[s.nlinks], err,
-						sizeof(err)) < 0) {
-				cli_error("stack", "--link %s", err);
-				return CLI_USAGE;
-			}
-			s.nlinks++;
-			break;
-		case OPT_INTERNAL:
-			if (parse_net(optarg, &internal) < 0)
-				return CLI_USAGE;
-			break;
-		case OPT_SOCKET:
-			so.path = optarg;
-			break;
-		case OPT_LOW:
-			so.allow_low_ports = true;
-			break;
-		case OPT_SERVICES:
-			services = true;
-			break;
-		case 'h':
+		if (opt == 'h') {
 			cli_usage_line(stdout, "stack");
 			help_stack(stdout);
 			return CLI_OK;
-		default:
-			return cli_bad_option("stack", argv, "vqh", longopts);
 		}
+		rc = stack_opt(&s, &so, opt, optarg, &internal, &services);
+		if (rc == CLI_OK)
+			continue;
+		if (rc < 0)
+			return cli_bad_option("stack", argv, "vqh", longopts);
+		return rc;
 	}
 	if (optind < argc) {
 		cli_error("stack", "unexpected argument '%s'", argv[optind]);
@@ -357,111 +353,4 @@ int cmd_stack(int argc, char **argv)
 	rc = stack_run(&s, &no, &so, internal, services);
 	stack_close(&s);
 	return rc;
-}
-
-/* The shim: --preload, $IPXLAB_PRELOAD, or beside this binary. */
-static int find_preload(const char *given, char *out, size_t cap)
-{
-	const char *env = getenv("IPXLAB_PRELOAD");
-	char self[PATH_MAX - 64];
-	ssize_t n;
-	char *slash;
-
-	if (given || (env && *env)) {
-		snprintf(out, cap, "%s", given ? given : env);
-	} else {
-		n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-		if (n < 0)
-			return -1;
-		self[n] = '\0';
-		slash = strrchr(self, '/');
-		if (slash)
-			*slash = '\0';
-		snprintf(out, cap, "%s/%s", self, PRELOAD_NAME);
-		if (access(out, R_OK) != 0)
-			snprintf(out, cap, "%s/../lib/ipxlab/%s", self,
-				 PRELOAD_NAME);
-	}
-	return access(out, R_OK) == 0 ? 0 : -1;
-}
-
-static bool stack_answers(const char *path)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	bool ok;
-
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
-	ok = fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0;
-	if (fd >= 0)
-		close(fd);
-	return ok;
-}
-
-int cmd_run(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "socket", required_argument, NULL, OPT_SOCKET },
-		{ "preload", required_argument, NULL, OPT_PRELOAD },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *sock = NULL, *preload = NULL, *old;
-	char path[108], lib[PATH_MAX], *both;
-	int opt;
-
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case OPT_SOCKET:
-			sock = optarg;
-			break;
-		case OPT_PRELOAD:
-			preload = optarg;
-			break;
-		case 'h':
-			cli_usage_line(stdout, "run");
-			help_run(stdout);
-			return CLI_OK;
-		default:
-			return cli_bad_option("run", argv, "+h", longopts);
-		}
-	}
-	if (optind >= argc) {
-		cli_error("run", "which program? ipxlab run [--socket PATH] -- "
-				 "PROGRAM ARGS...");
-		return CLI_USAGE;
-	}
-	if (sock)
-		setenv("IPXLAB_STACK", sock, 1);
-	if (ipx_stack_default_path(path, sizeof(path)) < 0) {
-		cli_error("run", "the stack's socket path is too long");
-		return CLI_USAGE;
-	}
-	if (find_preload(preload, lib, sizeof(lib)) < 0) {
-		cli_error("run", "cannot find the AF_IPX shim %s (--preload "
-				 "FILE)",
-			  preload ? preload : PRELOAD_NAME);
-		return CLI_FAIL;
-	}
-	if (!stack_answers(path))
-		fprintf(stderr, "ipxlab run: no IPX stack at %s (AF_IPX sockets "
-				"will fail with EAFNOSUPPORT): start one with "
-				"'ipxlab stack --socket %s --hub HOST'\n",
-			path, path);
-	setenv("IPXLAB_STACK", path, 1);
-	old = getenv("LD_PRELOAD");
-	if (old && *old) {
-		both = malloc(strlen(lib) + strlen(old) + 2);
-		if (!both)
-			return CLI_FAIL;
-		sprintf(both, "%s:%s", lib, old);
-		setenv("LD_PRELOAD", both, 1);
-		free(both);
-	} else {
-		setenv("LD_PRELOAD", lib, 1);
-	}
-	execvp(argv[optind], argv + optind);
-	cli_error("run", "cannot run %s: %s", argv[optind], strerror(errno));
-	return 127;
 }

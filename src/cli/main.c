@@ -5,16 +5,13 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 #include "cli.h"
 /* IPXLAB_VERSION, IPXLAB_COMMIT and IPXLAB_DOCDIR, written by the
  * Makefile. */
 #include "version.h"
 
-const char cli_docs[] = IPXLAB_DOCDIR "/docs";
-
-const struct cli_cmd cli_commands[] = {
+static const struct cli_cmd cli_commands[] = {
 	{ "hub", "[--port 213] [--bind ADDR] [options]",
 	  "run a DOSBox-compatible IPX tunnel server", cmd_hub, help_hub },
 	{ "bridge", "A B [--profile isn|FILE] [options]",
@@ -81,22 +78,12 @@ const struct cli_cmd cli_commands[] = {
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 
-const char *cli_current = "ipxlab";
-
-const struct cli_cmd *cli_find(const char *name)
+static const struct cli_cmd *cli_find(const char *name)
 {
 	for (const struct cli_cmd *c = cli_commands; c->name; c++)
 		if (!strcmp(c->name, name))
 			return c;
 	return NULL;
-}
-
-void cli_usage_line(FILE *out, const char *name)
-{
-	const struct cli_cmd *c = cli_find(name);
-
-	if (c)
-		fprintf(out, "usage: ipxlab %s %s\n", c->name, c->args);
 }
 
 static void usage(FILE *out)
@@ -120,6 +107,7 @@ int main(int argc, char **argv)
 {
 	const struct cli_cmd *c;
 
+	cli_set_commands(cli_commands);
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_USAGE;
@@ -154,19 +142,4 @@ int main(int argc, char **argv)
 	cli_current = c->name;
 	opterr = 0;	/* commands say what was wrong (cli_bad_option) */
 	return c->run(argc - 1, argv + 1);
-}
-
-const char *cli_version_text(void)
-{
-	return IPXLAB_VERSION " (commit " IPXLAB_COMMIT ")";
-}
-
-const char *cli_machine_text(char *buf, size_t len)
-{
-	struct utsname u;
-
-	if (uname(&u) < 0)
-		return "?";
-	snprintf(buf, len, "%s %s %s", u.sysname, u.release, u.machine);
-	return buf;
 }

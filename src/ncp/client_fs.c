@@ -464,3 +464,26 @@ int ncp_check_path(const char *path)
 	}
 	return 0;
 }
+
+const char *ncp_path_name(const char *path)
+{
+	const char *b = path;
+
+	for (; *path; path++)
+		if (*path == '\\' || *path == '/' || *path == ':')
+			b = path + 1;
+	return b;
+}
+
+void ncp_path_split(const char *path, char *dir, size_t cap,
+		    const char **name)
+{
+	size_t n;
+
+	*name = ncp_path_name(path);
+	n = (size_t)(*name - path);
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+}

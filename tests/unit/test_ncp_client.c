@@ -542,6 +542,33 @@ static void test_check_path(void **state)
 	assert_non_null(strstr(ncp_strerror(NCP_E_NOT83), "not an 8.3 name"));
 }
 
+/* Paths split before their last name, the separator kept in the
+ * directory (ls, get and put of ipxlab ncp). */
+static void test_path_split(void **state)
+{
+	char dir[16], small[8];
+	const char *name;
+
+	(void)state;
+	assert_string_equal(ncp_path_name("SYS:PUBLIC\\LOGIN.EXE"), "LOGIN.EXE");
+	assert_string_equal(ncp_path_name("A/B"), "B");
+	assert_string_equal(ncp_path_name("SYS:"), "");
+	assert_string_equal(ncp_path_name("F.TXT"), "F.TXT");
+	ncp_path_split("SYS:DIR\\F.TXT", dir, sizeof(dir), &name);
+	assert_string_equal(dir, "SYS:DIR\\");
+	assert_string_equal(name, "F.TXT");
+	ncp_path_split("SYS:", dir, sizeof(dir), &name);
+	assert_string_equal(dir, "SYS:");
+	assert_string_equal(name, "");
+	ncp_path_split("*.*", dir, sizeof(dir), &name);
+	assert_string_equal(dir, "");
+	assert_string_equal(name, "*.*");
+	/* a directory longer than the buffer is cut, not overrun */
+	ncp_path_split("SYS:LONGDIR\\X", small, sizeof(small), &name);
+	assert_string_equal(small, "SYS:LON");
+	assert_string_equal(name, "X");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -553,6 +580,7 @@ int main(void)
 		cmocka_unit_test(test_find_resends_and_falls_back),
 		cmocka_unit_test(test_not_responding_is_said),
 		cmocka_unit_test(test_check_path),
+		cmocka_unit_test(test_path_split),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
