@@ -20,6 +20,7 @@
 #define FUSE_USE_VERSION 31
 #include <fcntl.h>
 #include <fuse.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -643,7 +644,11 @@ int ipx_mount_run(const struct ipx_mount_opts *o)
 	}
 	fprintf(stderr, "ipxlab mount: %s:%s mounted on %s\n", m.found, m.vol,
 		o->mountpoint);
-	rc = fuse_loop_mt(f, 0) ? 1 : 0;
+	/* 0 after fusermount3 -u, the signal's number after one. */
+	rc = fuse_loop_mt(f, 0);
+	if (rc == SIGINT || rc == SIGTERM || rc == SIGHUP)
+		rc = 0;
+	rc = rc ? 1 : 0;
 	fuse_remove_signal_handlers(fuse_get_session(f));
 	fuse_unmount(f);
 	if (!rc)

@@ -36,6 +36,9 @@ struct mnt {
 	unsigned n, rr;
 	pthread_t pump;
 	bool pumping, stopping;
+	/* The server silent: calls fail at once but for a probe a second. */
+	bool silent;
+	ipx_time next_probe;
 	unsigned uid, gid;
 };
 
@@ -53,6 +56,7 @@ int mnt_connect(struct mnt *m, struct mconn *c);
 struct mconn *mnt_take(struct mnt *m, int want);
 struct mconn *mnt_take_up(struct mnt *m, int want, int *rc);
 bool mnt_give(struct mnt *m, struct mconn *c, int rc);
+void mnt_give_quiet(struct mnt *m, struct mconn *c);
 int mnt_pick(struct mnt *m);
 void mnt_unpick(struct mnt *m, int idx);
 int mnt_pool_open(struct mnt *m);

@@ -12,6 +12,7 @@
  * connections so the server's watchdog polls and the hub are answered.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,14 +198,55 @@ struct mconn *mnt_take(struct mnt *m, int want)
 	return c;
 }
 
-/* Take and make sure it is connected: NULL with *rc set if it cannot
- * be (the server still silent). */
+static ipx_time now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (ipx_time)ts.tv_sec * IPX_SEC + (ipx_time)ts.tv_nsec / 1000;
+}
+
+/* Give back without a verdict on the server. */
+void mnt_give_quiet(struct mnt *m, struct mconn *c)
+{
+	pthread_mutex_lock(&m->mu);
+	c->busy = false;
+	pthread_cond_broadcast(&m->cv);
+	pthread_mutex_unlock(&m->mu);
+}
+
+/*
+ * Take and make sure it is connected: NULL with *rc set if it cannot be.
+ * While the server is silent (a request had no answer for the retry
+ * time) calls fail at once with EIO, but for one probe a second (a
+ * request, or a new connection for one that is down): so a dead server
+ * costs one retry time, not one per connection, and its return is seen
+ * within a second.
+ */
 struct mconn *mnt_take_up(struct mnt *m, int want, int *rc)
 {
 	struct mconn *c = mnt_take(m, want);
+	bool refuse = false;
 
+	pthread_mutex_lock(&m->mu);
+	if (m->silent) {
+		ipx_time now = now_mono();
+
+		if (ipx_time_before(now, m->next_probe))
+			refuse = true;
+		else
+			m->next_probe = now + IPX_SEC;
+	}
+	pthread_mutex_unlock(&m->mu);
+	if (refuse) {
+		*rc = NCP_E_TIMEOUT;
+		mnt_give_quiet(m, c);
+		return NULL;
+	}
 	*rc = c->up ? 0 : mnt_connect(m, c);
 	if (*rc) {
+		if (*rc == NCP_E_NOSERVER)
+			*rc = NCP_E_TIMEOUT;
 		mnt_give(m, c, *rc);
 		return NULL;
 	}
@@ -212,9 +254,10 @@ struct mconn *mnt_take_up(struct mnt *m, int want, int *rc)
 }
 
 /* Give back; a failure that means the connection is gone marks it
- * down. True if the call is worth one more try on a new connection:
- * the server answered that it does not know this connection (it was
- * restarted at the same address). */
+ * down, and one without an answer the server silent. True if the call
+ * is worth one more try on a new connection: the server answered that
+ * it does not know this connection (it was restarted at the same
+ * address). */
 bool mnt_give(struct mnt *m, struct mconn *c, int rc)
 {
 	bool again = false;
@@ -226,6 +269,19 @@ bool mnt_give(struct mnt *m, struct mconn *c, int rc)
 			 ncp_strerror(rc));
 	}
 	pthread_mutex_lock(&m->mu);
+	if (rc == NCP_E_TIMEOUT) {
+		if (!m->silent)
+			m->next_probe = now_mono() + IPX_SEC;
+		m->silent = true;
+		/* The others are to the same silent server: each connects
+		 * again at its next use, rather than wait out its own
+		 * retries (a busy one finds out itself). */
+		for (unsigned k = 0; k < m->n; k++)
+			if (!m->c[k].busy)
+				m->c[k].up = false;
+	} else if (!mnt_lost(rc)) {
+		m->silent = false;
+	}
 	c->busy = false;
 	pthread_cond_broadcast(&m->cv);
 	pthread_mutex_unlock(&m->mu);
@@ -287,6 +343,7 @@ int mnt_pool_open(struct mnt *m)
 {
 	const struct ipx_mount_opts *o = m->o;
 	struct ncp_client_opts co;
+	sigset_t set, old;
 	int rc;
 
 	m->n = o->conns ? o->conns : 4;
@@ -332,7 +389,17 @@ int mnt_pool_open(struct mnt *m)
 			return EIO;
 		}
 	}
-	if (pthread_create(&m->pump, NULL, pump, m) != 0)
+	/* The pump blocks the signals, as libfuse's threads do: the main
+	 * thread takes them (to unmount). */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
+	pthread_sigmask(SIG_BLOCK, &set, &old);
+	rc = pthread_create(&m->pump, NULL, pump, m);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0)
 		return EAGAIN;
 	m->pumping = true;
 	return 0;
