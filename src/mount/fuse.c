@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define NAME_CAP 300
+#define NAME_CAP MNT_NAME_CAP
 
 bool ipx_mount_available(void)
 {
@@ -90,6 +90,9 @@ static void fill_stat(struct mnt *m, const struct ncp_entry *e,
 		}                                               \
 	} while (0)
 
+static struct mconn *file_take(struct mnt *m, struct fuse_file_info *fi,
+			       struct mfile **out, int *err);
+
 static int op_getattr(const char *path, struct stat *st,
 		      struct fuse_file_info *fi)
 {
@@ -98,7 +101,26 @@ static int op_getattr(const char *path, struct stat *st,
 	struct ncp_entry e;
 	int rc;
 
-	(void)fi;
+	if (!path && fi) {
+		/* An open file unlinked (hard_remove): its handle. */
+		struct mfile *f;
+		struct mconn *c = file_take(m, fi, &f, &rc);
+		uint32_t size = 0;
+
+		if (!c)
+			return rc;
+		rc = ncp_file_size(c->cl, &f->fh, &size);
+		mnt_give(m, c, rc);
+		if (rc)
+			return -mnt_errno(rc);
+		memset(&e, 0, sizeof(e));
+		e.size = size;
+		fill_stat(m, &e, st);
+		st->st_nlink = 0;
+		return 0;
+	}
+	if (!path)
+		return -ESTALE;
 	if (!strcmp(path, "/")) {
 		memset(&e, 0, sizeof(e));
 		e.attr = NCP_ATTR_DIRECTORY;
@@ -114,6 +136,22 @@ static int op_getattr(const char *path, struct stat *st,
 	return 0;
 }
 
+/* The last name of a server path. */
+static const char *last_name(const char *name)
+{
+	const char *p = strrchr(name, '\\');
+
+	return p ? p + 1 : strchr(name, ':') ? strchr(name, ':') + 1 : name;
+}
+
+static bool is_hidden(const char *n)
+{
+	size_t l = strlen(n);
+
+	return l == 12 && !strncmp(n, MNT_HIDDEN_PREFIX, 4) &&
+	       !strcmp(n + 8, MNT_HIDDEN_EXT);
+}
+
 struct dir_ctx {
 	struct mnt *m;
 	void *buf;
@@ -125,6 +163,8 @@ static int dir_entry(const struct ncp_entry *e, void *ctx)
 	struct dir_ctx *d = ctx;
 	struct stat st;
 
+	if (is_hidden(e->name))
+		return 0;
 	fill_stat(d->m, e, &st);
 	d->filler(d->buf, e->name, &st, 0, 0);
 	return 0;
@@ -215,7 +255,60 @@ static int open_on(struct mnt *m, const char *name, enum ncp_open_mode mode,
 		free(f);
 		return -mnt_errno(rc);
 	}
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	pthread_mutex_lock(&m->mu);
+	f->next = m->files;
+	m->files = f;
+	pthread_mutex_unlock(&m->mu);
 	fi->fh = (uint64_t)(uintptr_t)f;
+	return 0;
+}
+
+/* Open here under this name (called with the mutex held). */
+static bool open_here(struct mnt *m, const char *name, const struct mfile *but)
+{
+	for (const struct mfile *f = m->files; f; f = f->next)
+		if (f != but && !strcmp(f->name, name))
+			return true;
+	return false;
+}
+
+/*
+ * Erase a file; one the server will not erase because it is open (NetWare
+ * erases no open file) and that is open through this mount is renamed to
+ * a hidden name in its directory instead, erased at its last close, so
+ * that unlink of an open file works as POSIX says for this mount's users.
+ */
+static int erase_call(struct mnt *m, struct ncp_client *cl, const char *name)
+{
+	char hidden[NAME_CAP];
+	size_t dl = (size_t)(last_name(name) - name);
+	bool here;
+	unsigned seq;
+	int rc = ncp_erase(cl, name);
+
+	if (rc != NCP_CC_LOCK_FAIL && rc != NCP_CC_SOME_IN_USE &&
+	    rc != NCP_CC_ALL_IN_USE)
+		return rc;
+	pthread_mutex_lock(&m->mu);
+	here = open_here(m, name, NULL);
+	seq = m->hidden_seq++ & 0xFFFF;
+	pthread_mutex_unlock(&m->mu);
+	if (!here || dl + 13 > sizeof(hidden))
+		return rc;
+	memcpy(hidden, name, dl);
+	snprintf(hidden + dl, sizeof(hidden) - dl, MNT_HIDDEN_PREFIX "%04X"
+		 MNT_HIDDEN_EXT, seq);
+	rc = ncp_rename(cl, name, hidden);
+	if (rc)
+		return rc;
+	pthread_mutex_lock(&m->mu);
+	for (struct mfile *f = m->files; f; f = f->next)
+		if (!strcmp(f->name, name)) {
+			snprintf(f->name, sizeof(f->name), "%s", hidden);
+			f->unlinked = true;
+		}
+	pthread_mutex_unlock(&m->mu);
 	return 0;
 }
 
@@ -305,8 +398,8 @@ static int trunc_path(struct ncp_client *cl, const char *name, uint32_t size)
 /* rename(2) replaces what is at the new name; NetWare refuses (0x92):
  * that file (or empty directory) is removed, then the rename made again
  * (not atomic). */
-static int rename_call(struct ncp_client *cl, const char *a, const char *b,
-		       unsigned flags)
+static int rename_call(struct mnt *m, struct ncp_client *cl, const char *a,
+		       const char *b, unsigned flags)
 {
 	struct ncp_entry e;
 	int rc = ncp_rename(cl, a, b);
@@ -316,7 +409,7 @@ static int rename_call(struct ncp_client *cl, const char *a, const char *b,
 	rc = ncp_stat(cl, b, &e);
 	if (!rc)
 		rc = (e.attr & NCP_ATTR_DIRECTORY) ? ncp_rmdir(cl, b)
-						   : ncp_erase(cl, b);
+						   : erase_call(m, cl, b);
 	return rc ? rc : ncp_rename(cl, a, b);
 }
 
@@ -352,12 +445,25 @@ static int op_release(const char *path, struct fuse_file_info *fi)
 	struct mfile *f = (struct mfile *)(uintptr_t)fi->fh;
 	struct mconn *c = mnt_take(m, f->conn);
 	int rc = 0;
+	bool last;
 
 	(void)path;
+	pthread_mutex_lock(&m->mu);
+	for (struct mfile **p = &m->files; *p; p = &(*p)->next)
+		if (*p == f) {
+			*p = f->next;
+			break;
+		}
+	last = f->unlinked && !open_here(m, f->name, NULL);
+	pthread_mutex_unlock(&m->mu);
 	/* A stale handle (the connection made again) is not the server's
-	 * any more; a connection that is down is not waited on again. */
-	if (c->up && c->gen == f->gen)
+	 * any more; a connection that is down is not waited on again. The
+	 * last close of a file unlinked while open erases it. */
+	if (c->up && c->gen == f->gen) {
 		rc = ncp_close(c->cl, &f->fh);
+		if (!rc && last)
+			rc = ncp_erase(c->cl, f->name);
+	}
 	mnt_give(m, c, rc);
 	mnt_unpick(m, f->conn);
 	free(f);
@@ -405,7 +511,7 @@ static int op_unlink(const char *path)
 		return rc;
 	if (m->o->read_only)
 		return -EROFS;
-	PATH_CALL(m, rc, ncp_erase(c->cl, name));
+	PATH_CALL(m, rc, erase_call(m, c->cl, name));
 	return -mnt_errno(rc);
 }
 
@@ -450,7 +556,14 @@ static int op_rename(const char *from, const char *to, unsigned int flags)
 		return -EROFS;
 	if (flags & ~(unsigned)RENAME_NOREPLACE)
 		return -EINVAL;	/* NetWare cannot exchange two names */
-	PATH_CALL(m, rc, rename_call(c->cl, a, b, flags));
+	PATH_CALL(m, rc, rename_call(m, c->cl, a, b, flags));
+	if (!rc) {	/* open files follow their name */
+		pthread_mutex_lock(&m->mu);
+		for (struct mfile *f = m->files; f; f = f->next)
+			if (!strcmp(f->name, a))
+				snprintf(f->name, sizeof(f->name), "%s", b);
+		pthread_mutex_unlock(&m->mu);
+	}
 	return -mnt_errno(rc);
 }
 

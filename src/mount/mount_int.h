@@ -13,6 +13,12 @@
 #include "ipxlab/ncp_client.h"
 #include "ipxlab/sap.h"
 
+#define MNT_NAME_CAP 300
+/* The name an open file unlinked is renamed to until its last close:
+ * "~IPX" and 4 hex digits, ".DEL"; readdir does not list them. */
+#define MNT_HIDDEN_PREFIX "~IPX"
+#define MNT_HIDDEN_EXT ".DEL"
+
 struct mconn {
 	struct ipx_mount_node n;
 	struct ipx_sap *sap;
@@ -40,6 +46,8 @@ struct mnt {
 	bool silent;
 	ipx_time next_probe;
 	unsigned uid, gid;
+	struct mfile *files;	/* open files */
+	unsigned hidden_seq;
 };
 
 /* An open file: the connection and its generation when opened. */
@@ -47,6 +55,11 @@ struct mfile {
 	int conn;
 	unsigned gen;
 	struct ncp_fh fh;
+	/* The server's name (a hidden one once unlinked while open), in
+	 * the mount's list of open files (under its mutex). */
+	char name[MNT_NAME_CAP];
+	bool unlinked;
+	struct mfile *next;
 };
 
 void mnt_client_opts(double retry, struct ncp_client_opts *co);

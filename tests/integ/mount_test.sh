@@ -90,6 +90,28 @@ check "rm, rmdir" $? "$(ls -la "$TMP/m1" 2>&1)"
 ls -l "$TMP/m1/S100000.BIN" | grep -q '^-rw-r--r-- .* 1048576 '
 check "ls -l: mode and size" $? "$(ls -l "$TMP/m1" 2>&1)"
 
+# Unlink of an open file (NetWare erases no open file): hidden until the
+# last close, still readable, gone from ls, then gone from the server.
+python3 - "$TMP/m1/OPEN.TXT" "$TMP/sys" <<'PY' >"$TMP/unlink.out" 2>&1
+import os, sys, time
+p, sysdir = sys.argv[1], sys.argv[2]
+fd = os.open(p, os.O_RDWR | os.O_CREAT); os.write(fd, b"still here")
+os.unlink(p)
+bad = os.path.exists(p) or "OPEN.TXT" in os.listdir(os.path.dirname(p))
+bad |= any(n.startswith("~IPX") for n in os.listdir(os.path.dirname(p)))
+bad |= os.pread(fd, 100, 0) != b"still here"
+os.close(fd)
+# FUSE's release comes after close(2) returns: allow it 2 s.
+for _ in range(20):
+    left = any(n.startswith("~IPX") or n == "OPEN.TXT" for n in os.listdir(sysdir))
+    if not left:
+        break
+    time.sleep(0.1)
+bad |= left
+print(os.listdir(sysdir)); sys.exit(1 if bad else 0)
+PY
+check "unlink of an open file: gone from ls, still readable, erased after the last close" $? "$TMP/unlink.out"
+
 # Names DOS cannot hold.
 python3 - "$TMP/m1" <<'PY' >"$TMP/names.out" 2>&1
 import errno, os, sys
