@@ -673,7 +673,10 @@ static void *op_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 {
 	struct mnt *m = self();
 
-	(void)conn;
+	/* Requests of up to 1 MB: fewer round trips through the kernel
+	 * (each write is followed by an attribute request). */
+	conn->max_write = 1024 * 1024;
+	conn->max_readahead = 1024 * 1024;
 	cfg->attr_timeout = m->o->attr_timeout;
 	cfg->entry_timeout = m->o->attr_timeout;
 	cfg->negative_timeout = 0;
