@@ -31,7 +31,10 @@ if [ "$mb" -lt 1 ] || [ "$mb" -gt 1024 ] || [ "$runs" -lt 1 ]; then
 	echo "bench/mount.sh: -s 1 to 1024, -r at least 1" >&2
 	exit 2
 fi
-[ "$(id -u)" = 0 ] && [ -c /dev/fuse ] || { echo "bench/mount.sh: needs root and /dev/fuse" >&2; exit 1; }
+if [ "$(id -u)" != 0 ] || [ ! -c /dev/fuse ]; then
+	echo "bench/mount.sh: needs root and /dev/fuse" >&2
+	exit 1
+fi
 bin=${IPXLAB:-build/ipxlab}
 [ -n "${IPXLAB:-}" ] || make -s all >&2
 

@@ -773,6 +773,14 @@ out:
 	if (f)
 		fuse_destroy(f);
 	fuse_opt_free_args(&args);
+	/* Files still open at the unmount (their release never came):
+	 * destroying the connections closes them on the server. */
+	while (m.files) {
+		struct mfile *next = m.files->next;
+
+		free(m.files);
+		m.files = next;
+	}
 	mnt_pool_close(&m);
 	return rc;
 }
