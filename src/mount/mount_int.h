@@ -29,6 +29,7 @@ struct mconn {
 	bool up, ever_up;	/* only its holder changes these */
 	unsigned gen;	/* bumped by every (re)connection */
 	unsigned nfiles;	/* open files on it */
+	const char *stage;	/* of mnt_connect, for its message */
 };
 
 struct mnt {

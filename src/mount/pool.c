@@ -141,21 +141,27 @@ int mnt_connect(struct mnt *m, struct mconn *c)
 	pthread_mutex_unlock(&m->mu);
 	to = (ipx_time)((c->ever_up ? m->refind_timeout : m->find_timeout) *
 			IPX_SEC);
+	c->stage = "finding";
 	rc = ncp_find_server(c->cl, c->sap, found[0] ? found : NULL, to, &addr,
 			     found);
-	if (rc)
-		return rc;
-	rc = ncp_connect(c->cl, &addr);
-	if (!rc && o->user)
-		rc = ncp_login(c->cl, o->user, o->password ? o->password : "");
-	if (!rc)
-		rc = ncp_negotiate(c->cl, o->bufsize ? o->bufsize : 4096);
 	if (rc)
 		return rc;
 	pthread_mutex_lock(&m->mu);
 	if (!m->found[0])
 		snprintf(m->found, sizeof(m->found), "%s", found);
 	pthread_mutex_unlock(&m->mu);
+	c->stage = "connecting to";
+	rc = ncp_connect(c->cl, &addr);
+	if (!rc && o->user) {
+		c->stage = "login to";
+		rc = ncp_login(c->cl, o->user, o->password ? o->password : "");
+	}
+	if (!rc) {
+		c->stage = "negotiating the buffer size with";
+		rc = ncp_negotiate(c->cl, o->bufsize ? o->bufsize : 4096);
+	}
+	if (rc)
+		return rc;
 	if (c->ever_up)
 		ipx_info("mount: connection %u: connected again to %s and "
 			 "logged in; files opened before are stale",
@@ -339,6 +345,13 @@ static void *pump(void *arg)
 	return NULL;
 }
 
+static int first_only(const struct ncp_entry *e, void *ctx)
+{
+	(void)e;
+	(void)ctx;
+	return 1;
+}
+
 int mnt_pool_open(struct mnt *m)
 {
 	const struct ipx_mount_opts *o = m->o;
@@ -373,6 +386,23 @@ int mnt_pool_open(struct mnt *m)
 			return EIO;
 		}
 		rc = mnt_connect(m, c);
+		if (!rc && k == 0) {
+			/* The volume, once: its root listed (an empty one
+			 * answers 0xFF, no more entries). */
+			char root[20];
+
+			snprintf(root, sizeof(root), "%s:", m->vol);
+			c->stage = "volume";
+			rc = ncp_list(c->cl, root, NULL, first_only, NULL);
+			if (rc == NCP_CC_FAILURE)
+				rc = 0;
+			if (rc) {
+				fprintf(stderr, "ipxlab mount: volume %s on %s: "
+						"%s\n",
+					m->vol, m->found, ncp_strerror(rc));
+				return EIO;
+			}
+		}
 		if (rc) {
 			if (rc == NCP_E_NOSERVER)
 				fprintf(stderr, "ipxlab mount: no file server "
@@ -380,8 +410,12 @@ int mnt_pool_open(struct mnt *m)
 					o->server ? o->server : "",
 					o->server ? " " : "", m->find_timeout);
 			else
-				fprintf(stderr, "ipxlab mount: connecting to "
-						"%s: %s\n",
+				fprintf(stderr, "ipxlab mount: %s %s%s%s: %s\n",
+					c->stage,
+					o->user && !strcmp(c->stage, "login to")
+						? o->user : "",
+					o->user && !strcmp(c->stage, "login to")
+						? " on " : "",
 					m->found[0]  ? m->found
 					: o->server ? o->server
 						    : "the server",
