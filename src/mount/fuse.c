@@ -395,22 +395,50 @@ static int trunc_path(struct ncp_client *cl, const char *name, uint32_t size)
 	return rc ? rc : rc2;
 }
 
-/* rename(2) replaces what is at the new name; NetWare refuses (0x92):
- * that file (or empty directory) is removed, then the rename made again
- * (not atomic). */
+/* The directory part of a server path ("SYS:A\\B" of "SYS:A\\B\\C"). */
+static size_t dir_len(const char *name)
+{
+	return (size_t)(last_name(name) - name);
+}
+
+/*
+ * rename(2). A file: 0x45. A directory: 0x16 0x0F, which renames within
+ * its parent only (to another directory: EXDEV, and mv copies). What is
+ * at the new name is replaced, as POSIX says, though NetWare refuses
+ * (0x92): a file there is erased (or hidden if open here), an empty
+ * directory removed, then the rename made again (not atomic).
+ */
 static int rename_call(struct mnt *m, struct ncp_client *cl, const char *a,
 		       const char *b, unsigned flags)
 {
-	struct ncp_entry e;
-	int rc = ncp_rename(cl, a, b);
+	struct ncp_entry ea, eb;
+	int rc, rb;
 
-	if (rc != NCP_CC_NAME_EXISTS || flags || !strcmp(a, b))
+	if (!strcmp(a, b))
+		return ncp_stat(cl, a, &ea);
+	rc = ncp_stat(cl, a, &ea);
+	if (rc)
 		return rc;
-	rc = ncp_stat(cl, b, &e);
-	if (!rc)
-		rc = (e.attr & NCP_ATTR_DIRECTORY) ? ncp_rmdir(cl, b)
-						   : erase_call(m, cl, b);
-	return rc ? rc : ncp_rename(cl, a, b);
+	rb = ncp_stat(cl, b, &eb);
+	if (rb && rb != NCP_CC_FAILURE && rb != NCP_CC_BAD_PATH)
+		return rb;
+	if (!rb) {
+		bool adir = ea.attr & NCP_ATTR_DIRECTORY;
+		bool bdir = eb.attr & NCP_ATTR_DIRECTORY;
+
+		if (flags & RENAME_NOREPLACE)
+			return NCP_CC_NAME_EXISTS;
+		if (adir != bdir)
+			return adir ? MNT_E_NOTDIR : MNT_E_ISDIR;
+		rc = bdir ? ncp_rmdir(cl, b) : erase_call(m, cl, b);
+		if (rc)
+			return rc;
+	}
+	if (!(ea.attr & NCP_ATTR_DIRECTORY))
+		return ncp_rename(cl, a, b);
+	if (dir_len(a) != dir_len(b) || strncmp(a, b, dir_len(a)))
+		return MNT_E_XDEV;
+	return ncp_rename_dir(cl, a, last_name(b));
 }
 
 static int op_truncate(const char *path, off_t size, struct fuse_file_info *fi)
@@ -636,13 +664,33 @@ static int op_statfs(const char *path, struct statvfs *sv)
 }
 
 /* NetWare 3 keeps no owner or Unix mode: accepted when they change
- * nothing (what cp and tar ask for an owner that is ours). */
+ * nothing (cp -p of a file whose mode is the one shown, an owner that is
+ * the mounting user's), else EPERM. */
 static int op_chmod(const char *path, mode_t mode, struct fuse_file_info *fi)
 {
-	(void)path;
-	(void)mode;
-	(void)fi;
-	return -EPERM;
+	struct mnt *m = self();
+	char name[NAME_CAP];
+	struct stat st;
+	mode_t shown;
+	bool ro = !(mode & 0200);
+	int rc = op_getattr(path, &st, fi);
+
+	if (rc)
+		return rc;
+	/* The read-only attribute is the one mode bit NetWare keeps: the
+	 * write bits of a file, all or none. */
+	shown = S_ISREG(st.st_mode) ? (ro ? 0444 : 0644) : st.st_mode & 07777;
+	if ((mode & 07777) != shown)
+		return -EPERM;
+	if (!S_ISREG(st.st_mode) || ro == !(st.st_mode & 0200))
+		return 0;
+	if (m->o->read_only)
+		return -EROFS;
+	if ((rc = map(m, path, name)))
+		return rc;
+	PATH_CALL(m, rc, ncp_set_attributes(c->cl, name,
+					    ro ? NCP_ATTR_READ_ONLY : 0));
+	return -mnt_errno(rc);
 }
 
 static int op_chown(const char *path, uid_t uid, gid_t gid,

@@ -19,6 +19,9 @@
 #define MNT_HIDDEN_PREFIX "~IPX"
 #define MNT_HIDDEN_EXT ".DEL"
 
+/* The mount's own failures beside the client's codes (mnt_errno). */
+enum { MNT_E_NOTDIR = 0x300, MNT_E_ISDIR, MNT_E_XDEV };
+
 struct mconn {
 	struct ipx_mount_node n;
 	struct ipx_sap *sap;

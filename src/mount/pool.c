@@ -71,6 +71,12 @@ int mnt_errno(int rc)
 	if (mnt_lost(rc) || rc == NCP_E_BADREPLY || rc == NCP_E_NOSERVER)
 		return EIO;
 	switch (rc) {
+	case MNT_E_NOTDIR:
+		return ENOTDIR;
+	case MNT_E_ISDIR:
+		return EISDIR;
+	case MNT_E_XDEV:
+		return EXDEV;
 	case NCP_E_NOT83:
 		return ENAMETOOLONG;
 	case NCP_CC_FAILURE:

@@ -93,6 +93,21 @@ check "rm, rmdir" $? "$(ls -la "$TMP/m1" 2>&1)"
 [ "$(stat -c '%A %s' "$TMP/m1/S100000.BIN")" = "-rw-r--r-- 1048576" ]
 check "stat: mode and size" $? "$(ls -l "$TMP/m1" 2>&1)"
 
+# Directories renamed (0x16 0x0F within a parent; to another directory
+# EXDEV, so mv copies); chmod: the read-only attribute as the write bits.
+mkdir -p "$TMP/m1/da/sub" "$TMP/m1/db" && echo x >"$TMP/m1/da/sub/f" &&
+	mv "$TMP/m1/da" "$TMP/m1/dc" && [ "$(cat "$TMP/m1/dc/sub/f")" = x ] &&
+	mv "$TMP/m1/dc/sub" "$TMP/m1/db/" 2>"$TMP/mvdir.err" &&
+	[ "$(cat "$TMP/m1/db/SUB/F")" = x ] && [ ! -e "$TMP/m1/dc/sub" ] &&
+	rm -r "$TMP/m1/dc" "$TMP/m1/db"
+check "mv of a directory: renamed in place, moved (copied) into another" $? "$TMP/mvdir.err" "$(ls -R "$TMP/m1" 2>&1 | head -20)"
+echo ro >"$TMP/m1/RO.TXT"
+chmod 444 "$TMP/m1/RO.TXT" && [ "$(stat -c %A "$TMP/m1/RO.TXT")" = "-r--r--r--" ] &&
+	[ "$(stat -c %a "$TMP/sys/RO.TXT")" = 444 ] && ! chmod 755 "$TMP/m1/RO.TXT" 2>"$TMP/ro.err" &&
+	chmod 644 "$TMP/m1/RO.TXT" && echo y >"$TMP/m1/RO.TXT" && [ "$(cat "$TMP/m1/RO.TXT")" = y ] &&
+	rm "$TMP/m1/RO.TXT"
+check "chmod 444 sets the read-only attribute (on the server too), 644 clears it, 755 EPERM" $? "$TMP/ro.err" "$(ls -l "$TMP/m1/RO.TXT" 2>&1)"
+
 # Unlink of an open file (NetWare erases no open file): hidden until the
 # last close, still readable, gone from ls, then gone from the server.
 python3 - "$TMP/m1/OPEN.TXT" "$TMP/sys" <<'PY' >"$TMP/unlink.out" 2>&1
