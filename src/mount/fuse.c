@@ -706,15 +706,81 @@ static int op_chown(const char *path, uid_t uid, gid_t gid,
 	return -EPERM;
 }
 
-/* The server sets a file's time when it is written; setting one is not
- * done (docs/mount.md), accepted so that touch and cp work. */
+/* A time as DOS keeps it (local, 2-second steps, 1980-2107). */
+static void to_dos(time_t t, uint16_t *date, uint16_t *tm)
+{
+	struct tm lt;
+
+	localtime_r(&t, &lt);
+	if (lt.tm_year < 80) {
+		*date = (1 << 5) | 1;	/* 1980-01-01 */
+		*tm = 0;
+		return;
+	}
+	if (lt.tm_year > 207)
+		lt.tm_year = 207;
+	*date = (uint16_t)(((lt.tm_year - 80) << 9) | ((lt.tm_mon + 1) << 5) |
+			   lt.tm_mday);
+	*tm = (uint16_t)((lt.tm_hour << 11) | (lt.tm_min << 5) |
+			 (lt.tm_sec / 2));
+}
+
+/* Open for writing, set the stamp, close. */
+static int stamp_path(struct ncp_client *cl, const char *name, uint16_t date,
+		      uint16_t tm)
+{
+	struct ncp_fh fh;
+	int rc = ncp_open(cl, name, NCP_OPEN_WRITE, &fh), rc2;
+
+	if (rc)
+		return rc;
+	rc = ncp_set_stamp(cl, &fh, date, tm);
+	if (mnt_lost(rc))
+		return rc;
+	rc2 = ncp_close(cl, &fh);
+	return rc ? rc : rc2;
+}
+
+/* The modification time onto the file's date stamp (0x4B); the access
+ * time is not kept. A directory's time cannot be set: accepted and
+ * unchanged, so that cp -p, tar and touch work. */
 static int op_utimens(const char *path, const struct timespec tv[2],
 		      struct fuse_file_info *fi)
 {
-	(void)path;
-	(void)tv;
-	(void)fi;
-	return 0;
+	struct mnt *m = self();
+	char name[NAME_CAP];
+	struct stat st;
+	uint16_t date, tm;
+	time_t t;
+	int rc;
+
+	if (tv && tv[1].tv_nsec == UTIME_OMIT)
+		return 0;
+	t = !tv || tv[1].tv_nsec == UTIME_NOW ? time(NULL) : tv[1].tv_sec;
+	to_dos(t, &date, &tm);
+	if ((rc = op_getattr(path, &st, fi)))
+		return rc;
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	if (m->o->read_only)
+		return -EROFS;
+	if (fi) {
+		struct mfile *f;
+		struct mconn *c = file_take(m, fi, &f, &rc);
+
+		if (!c)
+			return rc;
+		rc = ncp_set_stamp(c->cl, &f->fh, date, tm);
+		mnt_give(m, c, rc);
+		if (rc != NCP_CC_NO_MODIFY)	/* else: opened read-only */
+			return -mnt_errno(rc);
+	}
+	if (!path)
+		return -ESTALE;
+	if ((rc = map(m, path, name)))
+		return rc;
+	PATH_CALL(m, rc, stamp_path(c->cl, name, date, tm));
+	return -mnt_errno(rc);
 }
 
 static void *op_init(struct fuse_conn_info *conn, struct fuse_config *cfg)

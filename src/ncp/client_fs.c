@@ -237,6 +237,17 @@ int ncp_rmdir(struct ncp_client *cl, const char *path)
 	return dir_call(cl, 0x0B, 0, path);
 }
 
+int ncp_set_stamp(struct ncp_client *cl, const struct ncp_fh *fh,
+		  uint16_t date, uint16_t time)
+{
+	uint8_t b[16];
+	size_t k = put_handle(b, fh);
+
+	ipx_put16(b + k, time);
+	ipx_put16(b + k + 2, date);
+	return ncp_request(cl, 0x4B, b, k + 4, NULL, 0, NULL);
+}
+
 int ncp_rename_dir(struct ncp_client *cl, const char *path, const char *name)
 {
 	uint8_t b[600];

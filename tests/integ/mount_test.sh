@@ -108,6 +108,17 @@ chmod 444 "$TMP/m1/RO.TXT" && [ "$(stat -c %A "$TMP/m1/RO.TXT")" = "-r--r--r--" 
 	rm "$TMP/m1/RO.TXT"
 check "chmod 444 sets the read-only attribute (on the server too), 644 clears it, 755 EPERM" $? "$TMP/ro.err" "$(ls -l "$TMP/m1/RO.TXT" 2>&1)"
 
+# Times: the modification time onto the DOS date stamp (2-second steps).
+echo t >"$TMP/m1/TIME.TXT"
+want=$(date -d "2001-02-03 04:05:06" +%s)
+touch -m -d "2001-02-03 04:05:06" "$TMP/m1/TIME.TXT" &&
+	[ "$(stat -c %Y "$TMP/m1/TIME.TXT")" = "$want" ] &&
+	[ "$(stat -c %Y "$TMP/sys/TIME.TXT")" = "$want" ] &&
+	cp -p "$TMP/m1/TIME.TXT" "$TMP/m1/TIME2.TXT" &&
+	[ "$(stat -c %Y "$TMP/m1/TIME2.TXT")" = "$want" ] &&
+	rm "$TMP/m1/TIME.TXT" "$TMP/m1/TIME2.TXT"
+check "touch -d and cp -p set the modification time (on the server too)" $? "$(stat "$TMP/m1/TIME.TXT" 2>&1)"
+
 # Unlink of an open file (NetWare erases no open file): hidden until the
 # last close, still readable, gone from ls, then gone from the server.
 python3 - "$TMP/m1/OPEN.TXT" "$TMP/sys" <<'PY' >"$TMP/unlink.out" 2>&1

@@ -3,13 +3,14 @@
  * client library, against ipxlab's server on the in-memory bench
  * (ncprig): ncp_rename_dir (0x16 0x0F, within the parent) and
  * ncp_set_attributes (0x46, the read-only attribute, which the host file
- * shows as its write bits).
+ * shows as its write bits), ncp_set_stamp (0x4B, the host file's mtime).
  */
 #include "cm.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "ncprig.h"
 
@@ -80,6 +81,35 @@ static void sets_the_read_only_attribute(void **state)
 	ncp_client_free(cl);
 }
 
+static void sets_the_date_stamp(void **state)
+{
+	struct ncprig *r = *state;
+	struct ncp_client *cl = ncprig_login(r, "GUEST", "");
+	struct ncp_entry e;
+	struct ncp_fh fh, ro;
+	struct tm t = { .tm_year = 101, .tm_mon = 1, .tm_mday = 3,
+			.tm_hour = 4, .tm_min = 5, .tm_sec = 6,
+			.tm_isdst = -1 };
+	uint16_t date = (21 << 9) | (2 << 5) | 3, tm = (4 << 11) | (5 << 5) | 3;
+	char host[400];
+	struct stat st;
+
+	assert_int_equal(ncp_open(cl, "SYS:T.TXT", NCP_OPEN_CREATE, &fh), 0);
+	assert_int_equal(ncp_set_stamp(cl, &fh, date, tm), 0);
+	assert_int_equal(ncp_close(cl, &fh), 0);
+	assert_int_equal(ncp_stat(cl, "SYS:T.TXT", &e), 0);
+	assert_int_equal(e.date, date);
+	assert_int_equal(e.time, tm);
+	snprintf(host, sizeof(host), "%s/T.TXT", r->sys);
+	assert_int_equal(stat(host, &st), 0);
+	assert_int_equal(st.st_mtime, mktime(&t));
+	/* A handle opened for reading may not change it. */
+	assert_int_equal(ncp_open(cl, "SYS:T.TXT", NCP_OPEN_READ, &ro), 0);
+	assert_int_equal(ncp_set_stamp(cl, &ro, date, 0), NCP_CC_NO_MODIFY);
+	assert_int_equal(ncp_close(cl, &ro), 0);
+	ncp_client_free(cl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -87,6 +117,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(sets_the_read_only_attribute,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(sets_the_date_stamp, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
