@@ -174,7 +174,9 @@ int mnt_connect(struct mnt *m, struct mconn *c)
 			 c->idx, found);
 	c->up = true;
 	c->ever_up = true;
+	pthread_mutex_lock(&m->mu);	/* op_flush reads it */
 	c->gen++;
+	pthread_mutex_unlock(&m->mu);
 	return 0;
 }
 
