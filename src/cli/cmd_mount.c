@@ -21,7 +21,8 @@ void help_mount(FILE *out)
 		"`fusermount3 -u MOUNTPOINT`. Names are DOS 8.3 on a server\n"
 		"without the LONG name space (ipxlab's): a longer name fails with\n"
 		"ENAMETOOLONG, a character DOS cannot hold with EINVAL. What\n"
-		"another client changes is seen at the next open (docs/mount.md).\n\n"
+		"another client changes is seen at the next open (see\n"
+		"%s/mount.md).\n\n"
 		"  -s, --server NAME   the server (default: the nearest)\n"
 		"  -u, --user NAME     log in as NAME (default GUEST)\n"
 		"  --password-file F   the password is F's first line (default:\n"
@@ -39,7 +40,8 @@ void help_mount(FILE *out)
 		"  --bufsize N         NCP buffer size to ask for (512-4096)\n"
 		"  -r, --read-only     mount read-only\n"
 		"  -d, --debug         libfuse's debugging: every request logged\n"
-		CLI_NODE_OPTS_HELP);
+		CLI_NODE_OPTS_HELP,
+		cli_docs);
 }
 
 enum {
