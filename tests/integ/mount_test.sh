@@ -28,7 +28,7 @@ on_exit "fusermount3 -uz '$TMP/m1' 2>/dev/null; fusermount3 -uz '$TMP/m2' 2>/dev
 
 start_server() {
 	"$BIN" server --hub "$HUB" --name MNTTEST --volume SYS="$TMP/sys" \
-		--users "$TMP/users" >"$TMP/server.out" 2>"$TMP/server.err" </dev/null &
+		--users "$TMP/users" --watchdog 1,0.5,2 >"$TMP/server.out" 2>"$TMP/server.err" </dev/null &
 	SERVER=$!
 	PIDS+=("$SERVER")
 	wait_for "$TMP/server.err" "ready at" 50
@@ -44,7 +44,9 @@ start_mount() {
 }
 mounted() { grep -q " $1 fuse" /proc/mounts; }
 
-start_hub
+# A hub that forgets a client silent 3 s and a server whose watchdog
+# clears a connection silent 2 s: an idle mount must keep both.
+start_hub --keepalive 1 --idle-timeout 3
 start_server || { fail "server starts" "$TMP/server.err"; finish; }
 start_mount "$TMP/m1" "$TMP/m1.err" || { fail "mount starts" "$TMP/m1.err"; finish; }
 M1=$MNT
@@ -73,6 +75,16 @@ for s in $sizes; do
 done
 check "cp in and out, 0 B to 20 MB: sha256 equal (and on the server's disk)" $((1 - ok)) "$TMP/m1.err"
 rm -f "$TMP"/data/out.*
+
+# Idle: a file open across 5 s of silence is still the server's.
+exec 6<"$TMP/m1/SFFF.BIN"
+sleep 5
+python3 -c '
+import os, sys
+sys.exit(0 if os.pread(6, 4095, 0) == open(sys.argv[1], "rb").read() else 1)
+' "$TMP/data/in.4095" 2>"$TMP/idle.err" && ls "$TMP/m1" >/dev/null 2>>"$TMP/idle.err"
+check "idle 5 s (watchdog 2 s, hub 3 s): an open file still reads, ls works" $? "$TMP/idle.err" "$TMP/m1.err"
+exec 6<&-
 
 # ls, mkdir, mv, rm, rmdir
 mkdir "$TMP/m1/dir" && echo hello >"$TMP/m1/dir/a.txt" &&
