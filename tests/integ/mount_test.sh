@@ -53,6 +53,11 @@ M1=$MNT
 mounted "$TMP/m1"
 check "mounted: SYS of MNTTEST on a directory (fuse.ipxlab)" $? "$TMP/m1.err"
 
+# The pool: 4 connections of the mount (and this client's own).
+timeout 20 "$BIN" ncp --hub "$HUB" --server MNTTEST info >"$TMP/info.out" 2>&1
+has "$TMP/info.out" "^connections 5 of"
+check "the server sees the pool's 4 connections (and ncp info's)" $? "$TMP/info.out"
+
 # Copy in and out: sizes around the NCP buffer and FUSE's 128 KB, to 20 MB.
 ok=1
 sizes="0 1 4095 4096 4097 131073 1048576 20971520"
