@@ -60,7 +60,7 @@ for bs in 4k 64k; do
 		name="$rw-$bs"
 		timeout 300 fio --name=J --directory="$TMP/m/FIO" --filename=F.DAT \
 			--rw=$rw --bs=$bs --size=16m --ioengine=psync \
-			--verify=crc32c --verify_fatal=1 \
+			--verify=crc32c --verify_fatal=1 --verify_state_save=0 \
 			--output-format=json --output="$TMP/fio-$name.json" \
 			>"$TMP/fio-$name.out" 2>&1
 		rc=$?
