@@ -100,9 +100,17 @@ $(BUILD)/gen/version.h: FORCE
 $(BUILD)/src/cli/main.o $(BUILD)/src/cli/version.o: $(BUILD)/gen/version.h
 $(BUILD)/src/cli/main.o $(BUILD)/src/cli/version.o: CFLAGS += -I$(BUILD)/gen
 
+# `ipxlab mount` (docs/mount.md) needs libfuse3 (scripts/install-deps.sh
+# installs libfuse3-dev); without its headers ipxlab is built without the
+# mount, which then says so.
+FUSE_LIBS := $(shell pkg-config --libs fuse3 2>/dev/null)
+ifneq ($(FUSE_LIBS),)
+$(BUILD)/src/mount/fuse.o: CFLAGS += -DIPXLAB_HAVE_FUSE $(shell pkg-config --cflags fuse3)
+endif
+
 $(BIN): $(CLI_OBJ) $(LIB)
 	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) -lm
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(FUSE_LIBS) -lm
 
 $(BUILD)/tests/%: tests/unit/%.c $(UNIT_HELPER_OBJ) $(LIB)
 	@mkdir -p $(dir $@)

@@ -16,6 +16,7 @@ PKGS=(
 	systemd             # systemd-analyze verify / security on the units
 	dpkg-dev pkgconf    # make deb (dpkg-shlibdeps); the library via pkg-config
 	gcovr               # make coverage
+	libfuse3-dev fuse3  # ipxlab mount (FUSE) and its test (fusermount3)
 )
 
 missing=()

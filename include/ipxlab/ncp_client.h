@@ -186,6 +186,14 @@ int ncp_erase(struct ncp_client *cl, const char *path);
 int ncp_rename(struct ncp_client *cl, const char *from, const char *to);
 int ncp_mkdir(struct ncp_client *cl, const char *path);
 int ncp_rmdir(struct ncp_client *cl, const char *path);
+/* Set the date and time of the last update (DOS, local) of a file open
+ * for writing (0x4B). */
+int ncp_set_stamp(struct ncp_client *cl, const struct ncp_fh *fh,
+		  uint16_t date, uint16_t time);
+/* Rename directory 'path' to 'name' in the same parent (0x16 0x0F). */
+int ncp_rename_dir(struct ncp_client *cl, const char *path, const char *name);
+/* Set a file's attributes (0x46; NCP_ATTR_READ_ONLY the one that shows). */
+int ncp_set_attributes(struct ncp_client *cl, const char *path, uint8_t attr);
 /* Every entry of directory 'dir' matching 'pattern' (NULL: all), files
  * and subdirectories, in order; cb returning nonzero stops. */
 int ncp_list(struct ncp_client *cl, const char *dir, const char *pattern,

@@ -306,6 +306,8 @@ int cmd_server(int argc, char **argv);
 int cmd_ncp(int argc, char **argv);
 void help_server(FILE *out);
 void help_ncp(FILE *out);
+int cmd_mount(int argc, char **argv);
+void help_mount(FILE *out);
 void help_agent(FILE *out);
 /* "ipxlab bench protocols" and a bare "ipxlab bench" (cmd_protocols.c). */
 int bench_protocols(int argc, char **argv);

@@ -61,6 +61,8 @@ static const struct cli_cmd cli_commands[] = {
 	{ "ncp", "[--server NAME] [-u USER -p PW] ls|get|put|rm|mkdir|rmdir|mv|stat|info|whoami ...",
 	  "a NetWare client: list, copy, remove files on a server",
 	  cmd_ncp, help_ncp },
+	{ "mount", "[--server NAME] [--user U] [--password-file F] VOLUME MOUNTPOINT",
+	  "mount a NetWare volume on Linux (FUSE)", cmd_mount, help_mount },
 	{ "capture", "[--hub H | --link eth:IFACE] [-w FILE] [options]",
 	  "print a line per IPX packet seen (and write a pcap)", cmd_capture,
 	  help_capture },

@@ -237,6 +237,41 @@ int ncp_rmdir(struct ncp_client *cl, const char *path)
 	return dir_call(cl, 0x0B, 0, path);
 }
 
+int ncp_set_stamp(struct ncp_client *cl, const struct ncp_fh *fh,
+		  uint16_t date, uint16_t time)
+{
+	uint8_t b[16];
+	size_t k = put_handle(b, fh);
+
+	ipx_put16(b + k, time);
+	ipx_put16(b + k + 2, date);
+	return ncp_request(cl, 0x4B, b, k + 4, NULL, 0, NULL);
+}
+
+int ncp_rename_dir(struct ncp_client *cl, const char *path, const char *name)
+{
+	uint8_t b[600];
+	size_t n, m;
+
+	b[0] = cl->dh;
+	if (!(n = put_path(b + 1, path)) || !(m = put_path(b + 1 + n, name)))
+		return IPX_EINVAL;
+	return ncp_request_sub(cl, 0x16, 0x0F, b, 1 + n + m, NULL, 0, NULL);
+}
+
+int ncp_set_attributes(struct ncp_client *cl, const char *path, uint8_t attr)
+{
+	uint8_t b[300];
+	size_t n;
+
+	b[0] = attr;
+	b[1] = cl->dh;
+	b[2] = NCP_SATTR_HIDDEN | NCP_SATTR_SYSTEM;
+	if (!(n = put_path(b + 3, path)))
+		return IPX_EINVAL;
+	return ncp_request(cl, 0x46, b, 3 + n, NULL, 0, NULL);
+}
+
 /*
  * One 0x3E/0x3F pass with search attributes 'sattr'; entries that are
  * directories when 'want' is 1, files when 0, anything when -1 go to
