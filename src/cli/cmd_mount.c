@@ -102,104 +102,108 @@ static int read_password(const char *path, char *buf, size_t cap)
 	return 0;
 }
 
+/* What the options say beside the mount's own options. */
+struct mount_args {
+	const char *user, *pass;
+	char pwbuf[128];
+	bool login;
+};
+
+static const struct option mount_longopts[] = {
+	CLI_NODE_LONGOPTS,
+	{ "server", required_argument, NULL, 's' },
+	{ "user", required_argument, NULL, 'u' },
+	{ "password-file", required_argument, NULL, OPT_PWFILE },
+	{ "no-login", no_argument, NULL, OPT_NOLOGIN },
+	{ "conns", required_argument, NULL, OPT_CONNS },
+	{ "retry-time", required_argument, NULL, OPT_RETRY },
+	{ "attr-timeout", required_argument, NULL, OPT_ATTR },
+	{ "find-timeout", required_argument, NULL, OPT_FINDTO },
+	{ "bufsize", required_argument, NULL, OPT_BUFSIZE },
+	{ "read-only", no_argument, NULL, 'r' },
+	{ "debug", no_argument, NULL, 'd' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* One of the mount's options into mo or a; CLI_OK, or the exit code. */
+static int mount_opt(int opt, struct ipx_mount_opts *mo, struct mount_args *a)
+{
+	unsigned long n;
+
+	switch (opt) {
+	case 's':
+		mo->server = optarg;
+		return CLI_OK;
+	case 'u':
+		a->user = optarg;
+		return CLI_OK;
+	case OPT_PWFILE:
+		if (read_password(optarg, a->pwbuf, sizeof(a->pwbuf)) < 0)
+			return CLI_FAIL;
+		a->pass = a->pwbuf;
+		return CLI_OK;
+	case OPT_NOLOGIN:
+		a->login = false;
+		return CLI_OK;
+	case OPT_CONNS:
+		if (cli_parse_uint("mount", "--conns", optarg, 1, 16, &n) < 0)
+			return CLI_USAGE;
+		mo->conns = (unsigned)n;
+		return CLI_OK;
+	case OPT_BUFSIZE:
+		if (cli_parse_uint("mount", "--bufsize", optarg, 512, 4096,
+				   &n) < 0)
+			return CLI_USAGE;
+		mo->bufsize = (uint16_t)n;
+		return CLI_OK;
+	case OPT_RETRY:
+		return cli_parse_seconds("mount", "--retry-time", optarg, 0.2,
+					 600, &mo->retry_time) < 0 ?
+			       CLI_USAGE : CLI_OK;
+	case OPT_ATTR:
+		return cli_parse_seconds("mount", "--attr-timeout", optarg, 0,
+					 3600, &mo->attr_timeout) < 0 ?
+			       CLI_USAGE : CLI_OK;
+	case OPT_FINDTO:
+		return cli_parse_seconds("mount", "--find-timeout", optarg,
+					 0.1, 600, &mo->find_timeout) < 0 ?
+			       CLI_USAGE : CLI_OK;
+	case 'r':
+		mo->read_only = true;
+		return CLI_OK;
+	case 'd':
+		mo->debug = true;
+		return CLI_OK;
+	}
+	return -1;
+}
+
 int cmd_mount(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		CLI_NODE_LONGOPTS,
-		{ "server", required_argument, NULL, 's' },
-		{ "user", required_argument, NULL, 'u' },
-		{ "password-file", required_argument, NULL, OPT_PWFILE },
-		{ "no-login", no_argument, NULL, OPT_NOLOGIN },
-		{ "conns", required_argument, NULL, OPT_CONNS },
-		{ "retry-time", required_argument, NULL, OPT_RETRY },
-		{ "attr-timeout", required_argument, NULL, OPT_ATTR },
-		{ "find-timeout", required_argument, NULL, OPT_FINDTO },
-		{ "bufsize", required_argument, NULL, OPT_BUFSIZE },
-		{ "read-only", no_argument, NULL, 'r' },
-		{ "debug", no_argument, NULL, 'd' },
-		{ NULL, 0, NULL, 0 },
-	};
 	static const char shortopts[] = "s:u:rdvqh";
-	struct cli_node_opts no;
+	struct cli_opts o;
 	struct ipx_mount_opts mo;
-	const char *user = "GUEST", *pass = getenv("IPXLAB_NCP_PASSWORD");
-	char pwbuf[128];
-	unsigned long n;
-	bool login = true;
+	struct mount_args a = { .user = "GUEST", .login = true };
 	int opt, rc;
 
 	memset(&mo, 0, sizeof(mo));
-	cli_node_opts_init(&no);
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) !=
-	       -1) {
-		switch (opt) {
-		case 's':
-			mo.server = optarg;
-			break;
-		case 'u':
-			user = optarg;
-			break;
-		case OPT_PWFILE:
-			if (read_password(optarg, pwbuf, sizeof(pwbuf)) < 0)
-				return CLI_FAIL;
-			pass = pwbuf;
-			break;
-		case OPT_NOLOGIN:
-			login = false;
-			break;
-		case OPT_CONNS:
-			if (cli_parse_uint("mount", "--conns", optarg, 1, 16,
-					   &n) < 0)
-				return CLI_USAGE;
-			mo.conns = (unsigned)n;
-			break;
-		case OPT_BUFSIZE:
-			if (cli_parse_uint("mount", "--bufsize", optarg, 512,
-					   4096, &n) < 0)
-				return CLI_USAGE;
-			mo.bufsize = (uint16_t)n;
-			break;
-		case OPT_RETRY:
-			if (cli_parse_seconds("mount", "--retry-time", optarg,
-					      0.2, 600, &mo.retry_time) < 0)
-				return CLI_USAGE;
-			break;
-		case OPT_ATTR:
-			if (cli_parse_seconds("mount", "--attr-timeout", optarg,
-					      0, 3600, &mo.attr_timeout) < 0)
-				return CLI_USAGE;
-			break;
-		case OPT_FINDTO:
-			if (cli_parse_seconds("mount", "--find-timeout", optarg,
-					      0.1, 600, &mo.find_timeout) < 0)
-				return CLI_USAGE;
-			break;
-		case 'r':
-			mo.read_only = true;
-			break;
-		case 'd':
-			mo.debug = true;
-			break;
-		case 'h':
-			cli_usage_line(stdout, "mount");
-			help_mount(stdout);
-			return CLI_OK;
-		default:
-			rc = cli_node_opt(&no, "mount", opt, optarg);
-			if (rc < 0)
-				return CLI_USAGE;
-			if (rc == 0)
-				return cli_bad_option("mount", argv, shortopts,
-						      longopts);
-		}
+	a.pass = getenv("IPXLAB_NCP_PASSWORD");
+	cli_opts_init(&o, "mount", shortopts, mount_longopts, help_mount);
+	while ((opt = cli_next_opt(&o, argc, argv)) != CLI_OPTS_END) {
+		if (opt == CLI_OPTS_EXIT)
+			return o.rc;
+		rc = mount_opt(opt, &mo, &a);
+		if (rc < 0)
+			return cli_opts_bad(&o, argv);
+		if (rc != CLI_OK)
+			return rc;
 	}
 	if (argc - optind != 2) {
 		cli_error("mount", "needs VOLUME and MOUNTPOINT");
 		return CLI_USAGE;
 	}
-	if (strlen(user) == 0 || strlen(user) > 47 ||
-	    (pass && strlen(pass) > 127)) {
+	if (strlen(a.user) == 0 || strlen(a.user) > 47 ||
+	    (a.pass && strlen(a.pass) > 127)) {
 		cli_error("mount", "--user must be 1 to 47 characters and the "
 				   "password at most 127");
 		return CLI_USAGE;
@@ -212,10 +216,10 @@ int cmd_mount(int argc, char **argv)
 	}
 	mo.volume = argv[optind];
 	mo.mountpoint = argv[optind + 1];
-	mo.user = login ? user : NULL;
-	mo.password = pass ? pass : "";
+	mo.user = a.login ? a.user : NULL;
+	mo.password = a.pass ? a.pass : "";
 	mo.open_node = open_node;
 	mo.close_node = close_node;
-	mo.ctx = &no;
+	mo.ctx = &o.node;
 	return ipx_mount_run(&mo);
 }
