@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "fsbench.h"
+#include "ipxlab/bench_result.h"
 #include "ipxlab/bench_stat.h"
 #include "ipxlab/err.h"
 #include "ipxlab/log.h"
@@ -45,9 +46,24 @@ void help_bench_perftest(FILE *out)
 
 /* One workstation's run. */
 struct rec {
+	unsigned repeat, station;	/* from 1 */
 	uint64_t records;
 	double seconds, kbs;
 };
+
+/* A run's row, in the CSV and in the JSON's runs. */
+static const struct ipx_rfield rec_fields[] = {
+	IPX_RF(struct rec, repeat, "repeat", "", NULL, IPX_RF_UINT, IPX_RF_CSV),
+	IPX_RF(struct rec, station, "station", "", NULL, IPX_RF_UINT,
+	       IPX_RF_CSV),
+	IPX_RF(struct rec, records, "records", "records", NULL, IPX_RF_U64,
+	       IPX_RF_BOTH),
+	IPX_RF(struct rec, seconds, "seconds", "s", "%.6f", IPX_RF_DOUBLE,
+	       IPX_RF_BOTH),
+	IPX_RF(struct rec, kbs, "kB_per_s", "kB/s", "%.3f", IPX_RF_DOUBLE,
+	       IPX_RF_BOTH),
+};
+static const struct ipx_rtable rec_table = IPX_RTABLE("run", rec_fields);
 
 struct perf {
 	struct fsbench b;
@@ -92,53 +108,65 @@ static void print_row(const struct perf *p, const char *who, unsigned i,
 	printf("\n");
 }
 
+static void print_json(const struct perf *p)
+{
+	const struct fsbench *b = &p->b;
+	struct ipx_stat_summary y;
+	struct ipx_jw w;
+
+	ipx_jw_init(&w, stdout);
+	ipx_jw_obj(&w, NULL);
+	ipx_jw_str(&w, "benchmark", "perftest");
+	ipx_jw_obj(&w, "conditions");
+	fsbench_jw_conditions(b, &w);
+	ipx_jw_dbl(&w, "seconds", "%.3f", p->secs);
+	ipx_jw_u64(&w, "record", p->size);
+	ipx_jw_u64(&w, "repeat", b->repeat);
+	ipx_jw_end(&w);
+	ipx_jw_arr(&w, "runs");
+	for (unsigned k = 0; k < b->repeat; k++) {
+		ipx_jw_obj(&w, NULL);
+		ipx_jw_arr(&w, "per_workstation");
+		for (unsigned i = 0; i < p->n; i++)
+			ipx_res_json_row(&w, NULL, &rec_table, &p->r[k][i]);
+		ipx_jw_end(&w);
+		ipx_jw_dbl(&w, "total_kB_per_s", "%.3f", total(p, k));
+		ipx_jw_end(&w);
+	}
+	ipx_jw_end(&w);
+	ipx_jw_arr(&w, "per_workstation");
+	for (unsigned i = 0; i < p->n; i++) {
+		spread(p, i, &y);
+		ipx_jw_obj(&w, NULL);
+		ipx_jw_u64(&w, "records", p->r[0][i].records);
+		ipx_jw_dbl(&w, "seconds", "%.6f", p->r[0][i].seconds);
+		ipx_jw_dbl(&w, "kB_per_s", "%.3f", y.median);
+		ipx_jw_dbl(&w, "kB_per_s_min", "%.3f", y.min);
+		ipx_jw_dbl(&w, "kB_per_s_max", "%.3f", y.max);
+		ipx_jw_end(&w);
+	}
+	ipx_jw_end(&w);
+	spread(p, p->n, &y);
+	ipx_jw_dbl(&w, "total_kB_per_s", "%.3f", y.median);
+	ipx_jw_dbl(&w, "total_kB_per_s_min", "%.3f", y.min);
+	ipx_jw_dbl(&w, "total_kB_per_s_max", "%.3f", y.max);
+	ipx_jw_finish(&w);
+}
+
 static void print(const struct perf *p)
 {
 	const struct fsbench *b = &p->b;
 
 	if (b->csv) {
-		printf("repeat,station,records,seconds,kB_per_s\n");
+		ipx_res_csv_header(stdout, &rec_table);
 		for (unsigned k = 0; k < b->repeat; k++)
 			for (unsigned i = 0; i < p->n; i++)
-				printf("%u,%u,%llu,%.6f,%.3f\n", k + 1, i + 1,
-				       (unsigned long long)p->r[k][i].records,
-				       p->r[k][i].seconds, p->r[k][i].kbs);
+				ipx_res_csv_row(stdout, &rec_table,
+						&p->r[k][i]);
 		return;
 	}
 	if (b->json) {
-		struct ipx_stat_summary y;
-
-		printf("{\"benchmark\":\"perftest\",\"conditions\":{");
-		fsbench_json_conditions(b, stdout);
-		printf(",\"seconds\":%.3f,\"record\":%lu,\"repeat\":%u},"
-		       "\"runs\":[",
-		       p->secs, p->size, b->repeat);
-		for (unsigned k = 0; k < b->repeat; k++) {
-			printf("%s{\"per_workstation\":[", k ? "," : "");
-			for (unsigned i = 0; i < p->n; i++)
-				printf("%s{\"records\":%llu,\"seconds\":%.6f,"
-				       "\"kB_per_s\":%.3f}",
-				       i ? "," : "",
-				       (unsigned long long)p->r[k][i].records,
-				       p->r[k][i].seconds, p->r[k][i].kbs);
-			printf("],\"total_kB_per_s\":%.3f}", total(p, k));
-		}
-		spread(p, p->n, &y);
-		printf("],\"per_workstation\":[");
-		for (unsigned i = 0; i < p->n; i++) {
-			struct ipx_stat_summary w;
-
-			spread(p, i, &w);
-			printf("%s{\"records\":%llu,\"seconds\":%.6f,"
-			       "\"kB_per_s\":%.3f,\"kB_per_s_min\":"
-			       "%.3f,\"kB_per_s_max\":%.3f}",
-			       i ? "," : "",
-			       (unsigned long long)p->r[0][i].records,
-			       p->r[0][i].seconds, w.median, w.min, w.max);
-		}
-		printf("],\"total_kB_per_s\":%.3f,\"total_kB_per_s_min"
-		       "\":%.3f,\"total_kB_per_s_max\":%.3f}\n",
-		       y.median, y.min, y.max);
+		print_json(p);
 		return;
 	}
 	printf("B4 performance test: %lu-byte records written overlaid to "
@@ -182,6 +210,8 @@ static int run(struct perf *p)
 			return CLI_FAIL;
 		}
 		for (unsigned i = 0; i < p->n; i++) {
+			p->r[k][i].repeat = k + 1;
+			p->r[k][i].station = i + 1;
 			p->r[k][i].records = r[i].sent;
 			p->r[k][i].seconds = r[i].seconds;
 			p->r[k][i].kbs = r[i].seconds > 0

@@ -16,6 +16,7 @@
 
 #include "ipxlab/analyze.h"
 #include "ipxlab/bench_harness.h"
+#include "ipxlab/bench_result.h"
 #include "ipxlab/bench_ncp.h"
 #include "ipxlab/bench_sim.h"
 #include "ipxlab/link_profile.h"
@@ -195,6 +196,8 @@ void fsbench_stop(struct fsbench *b, bool ok);
 void fsbench_stop_network(struct fsbench *b, bool ok);
 /* The run's conditions as one JSON object's members (no braces). */
 void fsbench_json_conditions(const struct fsbench *b, FILE *out);
+/* The same as members of the object open in w (bench_result.h). */
+void fsbench_jw_conditions(const struct fsbench *b, struct ipx_jw *w);
 /* The same as "# ..." lines above the table. */
 void fsbench_print_conditions(const struct fsbench *b, FILE *out);
 /* A JSON string (quotes added, escaped). */
