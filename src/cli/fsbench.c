@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "fsbench.h"
+#include "ipxlab/bench_fsnet.h"
 #include "ipxlab/err.h"
 #include "ipxlab/log.h"
 #include "ipxlab/ncp_client.h"
@@ -267,12 +268,12 @@ int fsbench_check(struct fsbench *b)
 	return CLI_OK;
 }
 
-/* The scratch volume with the fixtures, and 'ipxlab server' on it. */
+/* The scratch volume with the fixtures, and the file server on it (a
+ * child of this process: bench_fsnet.h). */
 static int start_server(struct fsbench *b)
 {
-	char spec[120], err[300];
-	char *argv[] = { "ipxlab", "server", "--hub", b->hubtext, "--name",
-			 b->srvname, "--volume", spec, "-q", NULL };
+	struct sockaddr_in hub;
+	char err[300];
 
 	snprintf(b->dir, sizeof(b->dir), "/tmp/ipxlab-battery.XXXXXX");
 	if (!mkdtemp(b->dir)) {
@@ -286,11 +287,11 @@ static int start_server(struct fsbench *b)
 		return CLI_FAIL;
 	}
 	snprintf(b->srvname, sizeof(b->srvname), "BATTERY-%d", (int)getpid());
-	snprintf(spec, sizeof(spec), "SYS=%s", b->dir);
-	b->srv = cli_spawn_self(argv);
-	if (b->srv < 0) {
-		cli_error(CMD, "cannot start the file server: %s",
-			  strerror(errno));
+	ipx_hnet_hub(b->net, &hub);
+	if (ipx_fsrv_fork(&hub, b->srvname, b->dir,
+			  (ipx_time)(b->wait * IPX_SEC), &b->srv, err,
+			  sizeof(err)) != IPX_OK) {
+		cli_error(CMD, "cannot start the file server: %s", err);
 		return CLI_FAIL;
 	}
 	return CLI_OK;
@@ -471,7 +472,7 @@ void fsbench_stop_network(struct fsbench *b, bool ok)
 	b->node = NULL;
 	ipx_loop_free(b->loop);
 	b->loop = NULL;
-	cli_stop_child(&b->srv);
+	ipx_fsrv_stop(&b->srv);
 	ipx_hnet_stop(b->net, ok ? 2 * IPX_SEC : 0);
 	b->net = NULL;
 }
