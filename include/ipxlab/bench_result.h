@@ -31,6 +31,14 @@
 extern "C" {
 #endif
 
+/*
+ * The progress of a benchmark entry point (ipx_bX_run): one line of text
+ * saying what runs now ("perftest: 1 workstation, 2.0 s, run 1/3"), or
+ * NULL when the run is over (the caller clears its progress line). The
+ * caller decides whether and where to show it.
+ */
+typedef void (*ipx_bench_progress_fn)(void *ctx, const char *line);
+
 #define IPX_JW_DEPTH 32
 
 /* A JSON document being written to out. */
