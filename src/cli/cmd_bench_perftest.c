@@ -13,8 +13,7 @@
 
 #include "cli.h"
 #include "fsbench.h"
-#include "ipxlab/bench_result.h"
-#include "ipxlab/bench_stat.h"
+#include "ipxlab/bench_fs.h"
 #include "ipxlab/err.h"
 #include "ipxlab/log.h"
 
@@ -44,54 +43,13 @@ void help_bench_perftest(FILE *out)
 		IPX_BN_PERF_RECORD, IPX_BN_PERF_MAX_RECORD);
 }
 
-/* One workstation's run. */
-struct rec {
-	unsigned repeat, station;	/* from 1 */
-	uint64_t records;
-	double seconds, kbs;
-};
-
-/* A run's row, in the CSV and in the JSON's runs. */
-static const struct ipx_rfield rec_fields[] = {
-	IPX_RF(struct rec, repeat, "repeat", "", NULL, IPX_RF_UINT, IPX_RF_CSV),
-	IPX_RF(struct rec, station, "station", "", NULL, IPX_RF_UINT,
-	       IPX_RF_CSV),
-	IPX_RF(struct rec, records, "records", "records", NULL, IPX_RF_U64,
-	       IPX_RF_BOTH),
-	IPX_RF(struct rec, seconds, "seconds", "s", "%.6f", IPX_RF_DOUBLE,
-	       IPX_RF_BOTH),
-	IPX_RF(struct rec, kbs, "kB_per_s", "kB/s", "%.3f", IPX_RF_DOUBLE,
-	       IPX_RF_BOTH),
-};
-static const struct ipx_rtable rec_table = IPX_RTABLE("run", rec_fields);
-
 struct perf {
 	struct fsbench b;
 	unsigned n;		/* workstations */
 	unsigned long size;
 	double secs;
-	struct rec r[FSBENCH_MAX_REPEAT][IPX_BN_MAX_STATIONS];
+	struct ipx_b4_report rep;
 };
-
-static double total(const struct perf *p, unsigned k)
-{
-	double t = 0;
-
-	for (unsigned i = 0; i < p->n; i++)
-		t += p->r[k][i].kbs;
-	return t;
-}
-
-/* Station i's Kbyte/s over the repeats (i == n: the total). */
-static void spread(const struct perf *p, unsigned i,
-		   struct ipx_stat_summary *out)
-{
-	double v[FSBENCH_MAX_REPEAT];
-
-	for (unsigned k = 0; k < p->b.repeat; k++)
-		v[k] = i < p->n ? p->r[k][i].kbs : total(p, k);
-	ipx_stat_summarize(v, p->b.repeat, out);
-}
 
 static void print_row(const struct perf *p, const char *who, unsigned i,
 		      uint64_t records)
@@ -99,7 +57,7 @@ static void print_row(const struct perf *p, const char *who, unsigned i,
 	struct ipx_stat_summary y;
 	char n[24] = "";
 
-	spread(p, i, &y);
+	ipx_b4_spread(&p->rep, i, &y);
 	if (i < p->n)
 		snprintf(n, sizeof(n), "%llu", (unsigned long long)records);
 	printf("%-12s %10s %12.1f", who, n, y.median);
@@ -108,65 +66,16 @@ static void print_row(const struct perf *p, const char *who, unsigned i,
 	printf("\n");
 }
 
-static void print_json(const struct perf *p)
-{
-	const struct fsbench *b = &p->b;
-	struct ipx_stat_summary y;
-	struct ipx_jw w;
-
-	ipx_jw_init(&w, stdout);
-	ipx_jw_obj(&w, NULL);
-	ipx_jw_str(&w, "benchmark", "perftest");
-	ipx_jw_obj(&w, "conditions");
-	fsbench_jw_conditions(b, &w);
-	ipx_jw_dbl(&w, "seconds", "%.3f", p->secs);
-	ipx_jw_u64(&w, "record", p->size);
-	ipx_jw_u64(&w, "repeat", b->repeat);
-	ipx_jw_end(&w);
-	ipx_jw_arr(&w, "runs");
-	for (unsigned k = 0; k < b->repeat; k++) {
-		ipx_jw_obj(&w, NULL);
-		ipx_jw_arr(&w, "per_workstation");
-		for (unsigned i = 0; i < p->n; i++)
-			ipx_res_json_row(&w, NULL, &rec_table, &p->r[k][i]);
-		ipx_jw_end(&w);
-		ipx_jw_dbl(&w, "total_kB_per_s", "%.3f", total(p, k));
-		ipx_jw_end(&w);
-	}
-	ipx_jw_end(&w);
-	ipx_jw_arr(&w, "per_workstation");
-	for (unsigned i = 0; i < p->n; i++) {
-		spread(p, i, &y);
-		ipx_jw_obj(&w, NULL);
-		ipx_jw_u64(&w, "records", p->r[0][i].records);
-		ipx_jw_dbl(&w, "seconds", "%.6f", p->r[0][i].seconds);
-		ipx_jw_dbl(&w, "kB_per_s", "%.3f", y.median);
-		ipx_jw_dbl(&w, "kB_per_s_min", "%.3f", y.min);
-		ipx_jw_dbl(&w, "kB_per_s_max", "%.3f", y.max);
-		ipx_jw_end(&w);
-	}
-	ipx_jw_end(&w);
-	spread(p, p->n, &y);
-	ipx_jw_dbl(&w, "total_kB_per_s", "%.3f", y.median);
-	ipx_jw_dbl(&w, "total_kB_per_s_min", "%.3f", y.min);
-	ipx_jw_dbl(&w, "total_kB_per_s_max", "%.3f", y.max);
-	ipx_jw_finish(&w);
-}
-
 static void print(const struct perf *p)
 {
 	const struct fsbench *b = &p->b;
 
 	if (b->csv) {
-		ipx_res_csv_header(stdout, &rec_table);
-		for (unsigned k = 0; k < b->repeat; k++)
-			for (unsigned i = 0; i < p->n; i++)
-				ipx_res_csv_row(stdout, &rec_table,
-						&p->r[k][i]);
+		ipx_b4_write_csv(stdout, &p->rep);
 		return;
 	}
 	if (b->json) {
-		print_json(p);
+		ipx_b4_write_json(stdout, &p->rep, fsbench_jw_cond, &p->b);
 		return;
 	}
 	printf("B4 performance test: %lu-byte records written overlaid to "
@@ -182,7 +91,7 @@ static void print(const struct perf *p)
 		char who[16];
 
 		snprintf(who, sizeof(who), "%u", i + 1);
-		print_row(p, who, i, p->r[0][i].records);
+		print_row(p, who, i, p->rep.r[0][i].records);
 	}
 	if (p->n > 1)
 		print_row(p, "total", p->n, 0);
@@ -192,36 +101,16 @@ static void print(const struct perf *p)
 
 static int run(struct perf *p)
 {
-	struct ipx_bw_result r[IPX_BN_MAX_STATIONS];
+	struct ipx_b4_opts o = { .net = { p->b.ctl, &p->b.ro },
+				 .stations = p->n, .seconds = p->secs,
+				 .record = p->size, .repeat = p->b.repeat };
 	char err[768];
 
-	for (unsigned k = 0; k < p->b.repeat; k++) {
-		if (p->b.progress)
-			fprintf(stderr, "\r\033[K  perftest: %u workstation%s, "
-					"%.1f s, run %u/%u",
-				p->n, p->n == 1 ? "" : "s", p->secs, k + 1,
-				p->b.repeat);
-		if (ipx_bn_run(p->b.ctl, &p->b.ro, IPX_BN_PERFTEST, p->n,
-			       p->secs, 0, p->size, (uint16_t)(k + 1), r, err,
-			       sizeof(err)) != IPX_OK) {
-			if (p->b.progress)
-				fprintf(stderr, "\r\033[K");
-			cli_error(CMD, "perftest: %s", err);
-			return CLI_FAIL;
-		}
-		for (unsigned i = 0; i < p->n; i++) {
-			p->r[k][i].repeat = k + 1;
-			p->r[k][i].station = i + 1;
-			p->r[k][i].records = r[i].sent;
-			p->r[k][i].seconds = r[i].seconds;
-			p->r[k][i].kbs = r[i].seconds > 0
-						 ? r[i].sent * (double)p->size /
-							   1000 / r[i].seconds
-						 : 0;
-		}
+	if (ipx_b4_run(&o, fsbench_progress, &p->b, &p->rep, err,
+		       sizeof(err)) != IPX_OK) {
+		cli_error(CMD, "perftest: %s", err);
+		return CLI_FAIL;
 	}
-	if (p->b.progress)
-		fprintf(stderr, "\r\033[K");
 	print(p);
 	return CLI_OK;
 }

@@ -570,6 +570,23 @@ void fsbench_jw_conditions(const struct fsbench *b, struct ipx_jw *w)
 	ipx_jw_end(w);
 }
 
+void fsbench_jw_cond(struct ipx_jw *w, const void *b)
+{
+	fsbench_jw_conditions(b, w);
+}
+
+void fsbench_progress(void *ctx, const char *line)
+{
+	const struct fsbench *b = ctx;
+
+	if (!b->progress)
+		return;
+	if (line)
+		fprintf(stderr, "\r\033[K  %s", line);
+	else
+		fprintf(stderr, "\r\033[K");
+}
+
 void fsbench_json_conditions(const struct fsbench *b, FILE *out)
 {
 	struct ipx_jw w;
