@@ -65,7 +65,7 @@ struct arrival {
 	unsigned sets[MAX_SETS];
 	size_t nsets;
 	/* wire(t, set, rep, transfer)[scope]: scope 0 all, 1.. a station */
-	struct fsbench_wire *wire;
+	struct ipx_bfs_wire *wire;
 	/* each station's own figures: ws_of(t, set, rep, transfer)[station] */
 	struct ws_run *ws;
 };
@@ -76,7 +76,7 @@ static size_t slot(const struct arrival *t, size_t s, unsigned rep,
 	return (s * t->b.repeat + rep) * t->transfers + j;
 }
 
-static struct fsbench_wire *wire_of(const struct arrival *t, size_t s,
+static struct ipx_bfs_wire *wire_of(const struct arrival *t, size_t s,
 				    unsigned rep, unsigned j)
 {
 	return t->wire + slot(t, s, rep, j) * SCOPES;
@@ -103,7 +103,7 @@ static void tally(const struct arrival *t, size_t s, unsigned rep,
 
 	memset(out, 0, sizeof(*out));
 	for (unsigned j = 0; j < t->transfers; j++) {
-		const struct fsbench_wire *w = &wire_of(t, s, rep, j)[scope];
+		const struct ipx_bfs_wire *w = &wire_of(t, s, rep, j)[scope];
 		const struct ws_run *c = ws_of(t, s, rep, j);
 
 		out->packets += w->packets;
@@ -337,7 +337,7 @@ static int transfer(struct arrival *t, size_t s, unsigned rep, unsigned j,
 		    uint16_t label, char *err, size_t errlen)
 {
 	struct ipx_bw_result r[IPX_BN_MAX_STATIONS];
-	struct fsbench_wire *w = wire_of(t, s, rep, j);
+	struct ipx_bfs_wire *w = wire_of(t, s, rep, j);
 	struct ws_run *c = ws_of(t, s, rep, j);
 	unsigned n = t->sets[s];
 	int rc;

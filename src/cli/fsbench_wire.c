@@ -17,7 +17,7 @@
 #define CMD "bench"
 
 int fsbench_window(struct fsbench *b, unsigned n, enum fsbench_scope scope,
-		   unsigned station, struct fsbench_wire *out)
+		   unsigned station, struct ipx_bfs_wire *out)
 {
 	struct fsbench_window *w;
 	struct ipx_addr self;
@@ -191,7 +191,7 @@ int fsbench_wire_collect(struct fsbench *b)
 	}
 	rc = ipx_analyze_file_each(ap, b->nwin, b->pcap, err, sizeof(err));
 	for (size_t i = 0; i < b->nwin; i++) {
-		struct fsbench_wire *o = b->win[i].out;
+		struct ipx_bfs_wire *o = b->win[i].out;
 
 		o->valid = rc == IPX_OK;
 		o->packets = a[i].packets;
