@@ -1,7 +1,7 @@
 /*
  * bench_fs.h - the file-server benchmarks of the 1990 note as library
  * entry points (docs/benchmarks.md): B2 the Network Test Battery, B3
- * the file copy, B4 the performance test. Each takes its options (the network to run on among
+ * the file copy, B4 the performance test, B5 the packet arrival times. Each takes its options (the network to run on among
  * them: the controller and the run options of bench_ncp.h, however it
  * was built), a progress callback (bench_result.h) and an error buffer,
  * and fills a report that its writers print as JSON or CSV (the text
@@ -161,6 +161,71 @@ void ipx_b2_write_json(FILE *out, const struct ipx_b2_report *rep,
 /* The analyzer's window as a JSON member (null when not valid). */
 void ipx_bfs_wire_json(struct ipx_jw *w, const char *key,
 		       const struct ipx_bfs_wire *x);
+
+/* ---- B5, the packet arrival times ---- */
+
+#define IPX_B5_FILE_BYTES 25184u	/* C25184.DAT, one of B3's sizes */
+#define IPX_B5_MAX_SETS 8
+#define IPX_B5_SCOPES (1 + IPX_BN_MAX_STATIONS)	/* all, then each */
+
+struct ipx_b5_opts {
+	struct ipx_bfs_net net;
+	unsigned transfers;	/* per set and repeat */
+	unsigned sets[IPX_B5_MAX_SETS];
+	size_t nsets;
+	unsigned repeat;
+};
+
+/* One workstation in one transfer: its copy time, the IPX bytes its own
+ * link sent and received meanwhile, the requests its client sent again. */
+struct ipx_b5_ws {
+	double secs;
+	uint64_t link, resent;
+};
+
+struct ipx_b5_report {
+	struct ipx_b5_opts o;
+	/* wire[slot * IPX_B5_SCOPES + scope]: scope 0 all, 1.. a station */
+	struct ipx_bfs_wire *wire;
+	struct ipx_b5_ws *ws;	/* ws[slot * IPX_BN_MAX_STATIONS + station] */
+};
+
+int ipx_b5_report_init(struct ipx_b5_report *rep, const struct ipx_b5_opts *o);
+void ipx_b5_report_free(struct ipx_b5_report *rep);
+int ipx_b5_run(const struct ipx_b5_opts *o, ipx_bench_progress_fn progress,
+	       void *ctx, struct ipx_b5_report *rep, char *err,
+	       size_t errlen);
+
+/* One repeat of one scope, over its transfers. */
+struct ipx_b5_tally {
+	uint64_t packets, bytes, link, resent, gaps[IPX_ANALYZE_GAPS], ngaps;
+	double share[IPX_ANALYZE_GAPS];
+	double ms;		/* mean copy time (a station's; all: every) */
+};
+
+/* Over the repeats: each bucket's share, and the copy time. */
+struct ipx_b5_spread {
+	struct ipx_stat_summary share[IPX_ANALYZE_GAPS], ms;
+	uint64_t packets, ngaps;	/* over every repeat */
+};
+
+void ipx_b5_tally(const struct ipx_b5_report *rep, size_t s, unsigned k,
+		  unsigned scope, struct ipx_b5_tally *out);
+void ipx_b5_spread(const struct ipx_b5_report *rep, size_t s, unsigned scope,
+		   struct ipx_b5_spread *out);
+/* The last scope there are figures for: every workstation's own, or in
+ * simulated time only all together (no conversation filter there). */
+unsigned ipx_b5_scopes(const struct ipx_b5_report *rep, size_t s);
+/* "all" or "wsN" (in buf). */
+const char *ipx_b5_scope_name(unsigned scope, char *buf, size_t len);
+void ipx_b5_write_csv(FILE *out, const struct ipx_b5_report *rep);
+void ipx_b5_write_json(FILE *out, const struct ipx_b5_report *rep,
+		       ipx_bfs_conditions_fn cond, const void *ctx);
+
+/* The shares per gap bucket (percent of the gaps counted); false when
+ * there were none. */
+bool ipx_bfs_gap_shares(const uint64_t gaps[IPX_ANALYZE_GAPS],
+			double share[IPX_ANALYZE_GAPS]);
 
 /* ---- B4, the performance test ---- */
 
