@@ -7,6 +7,10 @@
  * consecutive packets into the published buckets (0-4 ... >=30 ms), for
  * all the traffic together and per workstation. No 1990 figures for
  * this test are at hand: none is printed.
+ *
+ * This file parses the options, builds the network (fsbench.c), calls
+ * ipx_b5_run (src/bench/b5_arrival.c) once and prints: the table here, the JSON
+ * and CSV from the library's writers.
  */
 #include <getopt.h>
 #include <stdlib.h>

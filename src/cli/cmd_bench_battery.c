@@ -7,6 +7,10 @@
  * beside the only per-test figures the 1990 note published (peak Kbyte/s
  * on the wire, one workstation). The single-request operations
  * are set against what the round trip measured in the same run allows.
+ *
+ * This file parses the options, builds the network (fsbench.c), calls
+ * ipx_b2_run (src/bench/b2_battery.c) once and prints: the table here, the JSON
+ * and CSV from the library's writers.
  */
 #include <getopt.h>
 #include <math.h>

@@ -5,6 +5,10 @@
  * from the open of the file to the close of the copy, and the average,
  * beside the seconds the 1990 note published (three runs and their
  * average, local network and bridged).
+ *
+ * This file parses the options, builds the network (fsbench.c), calls
+ * ipx_b3_run (src/bench/b3_copy.c) once and prints: the table here, the JSON
+ * and CSV from the library's writers.
  */
 #include <getopt.h>
 #include <stdlib.h>

@@ -6,6 +6,10 @@
  * as the user sees it. Each workstation agent writes its own file, as
  * Novell's PERFORM gave each station a unique name; they start together
  * behind the harness's barrier. The note published no figure for it.
+ *
+ * This file parses the options, builds the network (fsbench.c), calls
+ * ipx_b4_run (src/bench/b4_perftest.c) once and prints: the table here, the JSON
+ * and CSV from the library's writers.
  */
 #include <getopt.h>
 #include <stdlib.h>

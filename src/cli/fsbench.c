@@ -1,8 +1,8 @@
 /*
  * fsbench.c - the network the file-server benchmarks run on (fsbench.h):
  * hub and workstation agents through the harness (ipx_hnet_start), the
- * file server as a child process of this binary on a scratch volume with
- * the fixtures, found by SAP like any server, and the run's conditions;
+ * file server forked by the library (ipx_fsrv_fork) on a scratch volume
+ * with the fixtures, found by SAP like any server, and the run's conditions;
  * or, with --sim, all of it in this process in simulated time
  * (bench_sim.h), with its analyzer's figures per test.
  */

@@ -224,9 +224,5 @@ int fsbench_window(struct fsbench *b, unsigned n, enum fsbench_scope scope,
 /* After the last run: stop the network (the capture closes), then
  * analyze every window in one pass over the file. CLI_ code. */
 int fsbench_wire_collect(struct fsbench *b);
-/* The shares per gap bucket (percent of the gaps counted); false when
- * there were none. */
-bool fsbench_gap_shares(const uint64_t gaps[IPX_ANALYZE_GAPS],
-			double share[IPX_ANALYZE_GAPS]);
 
 #endif

@@ -210,15 +210,3 @@ int fsbench_wire_collect(struct fsbench *b)
 	}
 	return CLI_OK;
 }
-
-bool fsbench_gap_shares(const uint64_t gaps[IPX_ANALYZE_GAPS],
-			double share[IPX_ANALYZE_GAPS])
-{
-	uint64_t n = 0;
-
-	for (unsigned g = 0; g < IPX_ANALYZE_GAPS; g++)
-		n += gaps[g];
-	for (unsigned g = 0; g < IPX_ANALYZE_GAPS; g++)
-		share[g] = n ? 100.0 * (double)gaps[g] / (double)n : 0;
-	return n > 0;
-}
