@@ -147,7 +147,8 @@ static int run(struct arrival *t)
 	return CLI_OK;
 }
 
-int bench_arrival(int argc, char **argv)
+/* The options into t: -1 to go on, else the command's exit code. */
+static int parse(struct arrival *t, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "transfers", required_argument, NULL, 'n' },
@@ -156,19 +157,11 @@ int bench_arrival(int argc, char **argv)
 		FSBENCH_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct arrival t;
 	const char *fixtures = NULL;
 	bool quick = false, given = false;
 	unsigned long v;
 	int opt, rc, code = CLI_OK;
 
-	memset(&t, 0, sizeof(t));
-	t.b.cmd = "arrival";
-	t.b.wait = 10;
-	t.o.transfers = DEFAULT_TRANSFERS;
-	t.o.sets[0] = 1;
-	t.o.sets[1] = 5;
-	t.o.nsets = 2;
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":n:qvh", longopts, NULL)) !=
@@ -178,15 +171,15 @@ int bench_arrival(int argc, char **argv)
 			if (cli_parse_uint(CMD, "--transfers", optarg, 1,
 					   MAX_TRANSFERS, &v) < 0)
 				return CLI_USAGE;
-			t.o.transfers = (unsigned)v;
+			t->o.transfers = (unsigned)v;
 			given = true;
 			continue;
 		case OPT_QUICK:
 			quick = true;
 			continue;
 		case OPT_STATIONS:
-			if (fsbench_parse_counts("--stations", optarg, t.o.sets,
-						  IPX_B5_MAX_SETS, &t.o.nsets) < 0)
+			if (fsbench_parse_counts("--stations", optarg, t->o.sets,
+						  IPX_B5_MAX_SETS, &t->o.nsets) < 0)
 				return CLI_USAGE;
 			continue;
 		case FSB_OPT_FIXTURES:
@@ -198,7 +191,7 @@ int bench_arrival(int argc, char **argv)
 		default:
 			break;
 		}
-		rc = fsbench_opt(&t.b, opt, optarg, 0, &code);
+		rc = fsbench_opt(&t->b, opt, optarg, 0, &code);
 		if (rc < 0)
 			return CLI_USAGE;
 		if (rc == 0)
@@ -214,15 +207,33 @@ int bench_arrival(int argc, char **argv)
 		return CLI_USAGE;
 	}
 	if (quick)
-		t.o.transfers = QUICK_TRANSFERS;
-	for (size_t s = 0; s < t.o.nsets; s++)
-		t.b.agents = t.o.sets[s] > t.b.agents ? t.o.sets[s]
-						     : t.b.agents;
+		t->o.transfers = QUICK_TRANSFERS;
+	for (size_t s = 0; s < t->o.nsets; s++)
+		t->b.agents = t->o.sets[s] > t->b.agents ? t->o.sets[s]
+						     : t->b.agents;
 	if (fixtures) {
-		fsbench_opt(&t.b, FSB_OPT_FIXTURES, fixtures, t.b.agents,
+		fsbench_opt(&t->b, FSB_OPT_FIXTURES, fixtures, t->b.agents,
 			    &code);
 		return code;
 	}
+	return -1;
+}
+
+int bench_arrival(int argc, char **argv)
+{
+	struct arrival t;
+	int rc;
+
+	memset(&t, 0, sizeof(t));
+	t.b.cmd = "arrival";
+	t.b.wait = 10;
+	t.o.transfers = DEFAULT_TRANSFERS;
+	t.o.sets[0] = 1;
+	t.o.sets[1] = 5;
+	t.o.nsets = 2;
+	rc = parse(&t, argc, argv);
+	if (rc >= 0)
+		return rc;
 	rc = fsbench_check(&t.b);
 	if (rc != CLI_OK)
 		return rc;

@@ -65,66 +65,44 @@ struct battery {
 	struct ipx_b2_report rep;
 };
 
-static void print_table(const struct battery *t)
+/* One line of the table: test op with sets[s] workstations. */
+static void print_row(const struct battery *t, size_t s, int op)
 {
-	unsigned targets = 0;
+	struct ipx_b2_rows r;
+	double l, br;
 
-	printf("B2 Network Test Battery: ipxlab file server '%s', NCP over "
-	       "IPX\n",
-	       t->b.srvname);
-	fsbench_print_conditions(&t->b, stdout);
-	printf("# round trip %.1f us (ping of the server by ws1, %llu in "
-	       "%.1f s)\n",
-	       t->rep.rtt * 1e6, (unsigned long long)t->rep.pings,
-	       IPX_B2_PING_SECONDS);
+	ipx_b2_summarize_repeats(&t->rep, s, op, &r);
+	ipx_bn_published_kbs(op, &l, &br);
+	printf("%-38s %3u %9.0f %9.0f %9.0f %10.0f %9.1f ",
+	       s ? "" : ipx_bn_op_title(op), t->o.sets[s],
+	       r.med.mean, r.med.min, r.med.max, r.med.total,
+	       r.med.wire_kB_per_s);
+	if (r.wire && r.short_span)
+		printf("%8.1f*  ", r.peak.median);
+	else if (r.wire)
+		printf("%9.1f  ", r.peak.median);
+	else
+		printf("%9s  ", "-");
+	if (t->o.sets[s] == 1)
+		printf("%5.0f | %-3.0f", l, br);
+	else
+		printf("%5s", "-");
 	if (t->b.repeat > 1)
-		printf("# each test %u times: the median, [min-max] of the "
-		       "repeats where shown\n",
-		       t->b.repeat);
-	printf("%-38s %3s %9s %9s %9s %10s %9s %9s  %s\n", "", "",
-	       "ops/s per", "", "", "total", "link kB/s", "analyzer",
-	       "1990 peak Kbyte/s");
-	printf("%-38s %3s %9s %9s %9s %10s %9s %9s  %s\n", "test", "ws",
-	       "ws mean", "min", "max", "ops/s", "per ws", "peak kB/s",
-	       "local | bridged");
-	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++) {
-		if (!t->o.only[op])
-			continue;
-		for (size_t s = 0; s < t->o.nsets; s++) {
-			struct ipx_b2_rows r;
-			double l, br;
+		printf("  ws mean [%.0f-%.0f]", r.mean.min,
+		       r.mean.max);
+	if (t->b.repeat > 1 && r.wire)
+		printf(" peak [%.1f-%.1f]", r.peak.min,
+		       r.peak.max);
+	if (op == IPX_BN_RANDOM_SEARCH)
+		printf("  (%llu of %llu missed)",
+		       (unsigned long long)r.misses,
+		       (unsigned long long)r.ops);
+	printf("\n");
+}
 
-			if (!ipx_b2_shown(&t->rep, s, op))
-				continue;
-			ipx_b2_summarize_repeats(&t->rep, s, op, &r);
-			ipx_bn_published_kbs(op, &l, &br);
-			printf("%-38s %3u %9.0f %9.0f %9.0f %10.0f %9.1f ",
-			       s ? "" : ipx_bn_op_title(op), t->o.sets[s],
-			       r.med.mean, r.med.min, r.med.max, r.med.total,
-			       r.med.wire_kB_per_s);
-			if (r.wire && r.short_span)
-				printf("%8.1f*  ", r.peak.median);
-			else if (r.wire)
-				printf("%9.1f  ", r.peak.median);
-			else
-				printf("%9s  ", "-");
-			if (t->o.sets[s] == 1)
-				printf("%5.0f | %-3.0f", l, br);
-			else
-				printf("%5s", "-");
-			if (t->b.repeat > 1)
-				printf("  ws mean [%.0f-%.0f]", r.mean.min,
-				       r.mean.max);
-			if (t->b.repeat > 1 && r.wire)
-				printf(" peak [%.1f-%.1f]", r.peak.min,
-				       r.peak.max);
-			if (op == IPX_BN_RANDOM_SEARCH)
-				printf("  (%llu of %llu missed)",
-				       (unsigned long long)r.misses,
-				       (unsigned long long)r.ops);
-			printf("\n");
-		}
-	}
+/* What the columns mean, below the table. */
+static void print_notes(const struct battery *t)
+{
 	printf("Per-test seconds: %.1f (searches %.1f). Link kB/s (kB = 1000 bytes): IPX bytes "
 	       "the workstation's link sent and received, mean over the "
 	       "test. Analyzer peak: the busiest 1 s window %s, as the "
@@ -142,6 +120,13 @@ static void print_table(const struct battery *t)
 				"hub started here)"
 			      : "on the hub ('-': a given hub is not "
 				"recorded)");
+}
+
+/* The single-request tests against their round-trip bound. */
+static void print_targets(const struct battery *t)
+{
+	unsigned targets = 0;
+
 	printf("Round-trip targets (1 workstation alone; %.0f%% of one round "
 	       "trip per request, the round trip pinged just before the "
 	       "test):\n",
@@ -174,6 +159,34 @@ static void print_table(const struct battery *t)
 		       "workstation\n");
 }
 
+static void print_table(const struct battery *t)
+{
+	printf("B2 Network Test Battery: ipxlab file server '%s', NCP over "
+	       "IPX\n",
+	       t->b.srvname);
+	fsbench_print_conditions(&t->b, stdout);
+	printf("# round trip %.1f us (ping of the server by ws1, %llu in "
+	       "%.1f s)\n",
+	       t->rep.rtt * 1e6, (unsigned long long)t->rep.pings,
+	       IPX_B2_PING_SECONDS);
+	if (t->b.repeat > 1)
+		printf("# each test %u times: the median, [min-max] of the "
+		       "repeats where shown\n",
+		       t->b.repeat);
+	printf("%-38s %3s %9s %9s %9s %10s %9s %9s  %s\n", "", "",
+	       "ops/s per", "", "", "total", "link kB/s", "analyzer",
+	       "1990 peak Kbyte/s");
+	printf("%-38s %3s %9s %9s %9s %10s %9s %9s  %s\n", "test", "ws",
+	       "ws mean", "min", "max", "ops/s", "per ws", "peak kB/s",
+	       "local | bridged");
+	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
+		for (size_t s = 0; s < t->o.nsets && t->o.only[op]; s++)
+			if (ipx_b2_shown(&t->rep, s, op))
+				print_row(t, s, op);
+	print_notes(t);
+	print_targets(t);
+}
+
 static int run(struct battery *t)
 {
 	char err[768];
@@ -203,7 +216,8 @@ static int run(struct battery *t)
 	return t->rep.interrupted ? CLI_FAIL : CLI_OK;
 }
 
-int bench_battery(int argc, char **argv)
+/* The options into t: -1 to go on, else the command's exit code. */
+static int parse(struct battery *t, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "seconds", required_argument, NULL, 's' },
@@ -213,19 +227,10 @@ int bench_battery(int argc, char **argv)
 		FSBENCH_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct battery t;
 	const char *fixtures = NULL;
 	bool seconds_given = false, quick = false;
-	unsigned want;
 	int opt, rc, code = CLI_OK;
 
-	memset(&t, 0, sizeof(t));
-	t.b.cmd = "battery";
-	t.b.wait = 10;
-	t.o.sets[0] = 1;
-	t.o.sets[1] = 5;
-	t.o.nsets = 2;
-	memset(t.o.only, 1, sizeof(t.o.only));
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":s:qvh", longopts, NULL)) !=
@@ -233,7 +238,7 @@ int bench_battery(int argc, char **argv)
 		switch (opt) {
 		case 's':
 			if (cli_parse_seconds(CMD, "--seconds", optarg, 0.1,
-					      3600, &t.o.seconds) < 0)
+					      3600, &t->o.seconds) < 0)
 				return CLI_USAGE;
 			seconds_given = true;
 			continue;
@@ -241,12 +246,12 @@ int bench_battery(int argc, char **argv)
 			quick = true;
 			continue;
 		case OPT_STATIONS:
-			if (fsbench_parse_counts("--stations", optarg, t.o.sets,
-						  IPX_B2_MAX_SETS, &t.o.nsets) < 0)
+			if (fsbench_parse_counts("--stations", optarg, t->o.sets,
+						  IPX_B2_MAX_SETS, &t->o.nsets) < 0)
 				return CLI_USAGE;
 			continue;
 		case OPT_ONLY:
-			if (fsbench_parse_ops(optarg, t.o.only) < 0)
+			if (fsbench_parse_ops(optarg, t->o.only) < 0)
 				return CLI_USAGE;
 			continue;
 		case FSB_OPT_FIXTURES:
@@ -258,7 +263,7 @@ int bench_battery(int argc, char **argv)
 		default:
 			break;
 		}
-		rc = fsbench_opt(&t.b, opt, optarg, 0, &code);
+		rc = fsbench_opt(&t->b, opt, optarg, 0, &code);
 		if (rc < 0)
 			return CLI_USAGE;
 		if (rc == 0)
@@ -274,15 +279,34 @@ int bench_battery(int argc, char **argv)
 		return CLI_USAGE;
 	}
 	if (quick)
-		t.o.seconds = QUICK_SECONDS;
-	for (size_t s = 0; s < t.o.nsets; s++)
-		t.b.agents = t.o.sets[s] > t.b.agents ? t.o.sets[s]
-						     : t.b.agents;
+		t->o.seconds = QUICK_SECONDS;
+	for (size_t s = 0; s < t->o.nsets; s++)
+		t->b.agents = t->o.sets[s] > t->b.agents ? t->o.sets[s]
+						     : t->b.agents;
 	if (fixtures) {
-		fsbench_opt(&t.b, FSB_OPT_FIXTURES, fixtures, t.b.agents,
+		fsbench_opt(&t->b, FSB_OPT_FIXTURES, fixtures, t->b.agents,
 			    &code);
 		return code;
 	}
+	return -1;
+}
+
+int bench_battery(int argc, char **argv)
+{
+	struct battery t;
+	unsigned want;
+	int rc;
+
+	memset(&t, 0, sizeof(t));
+	t.b.cmd = "battery";
+	t.b.wait = 10;
+	t.o.sets[0] = 1;
+	t.o.sets[1] = 5;
+	t.o.nsets = 2;
+	memset(t.o.only, 1, sizeof(t.o.only));
+	rc = parse(&t, argc, argv);
+	if (rc >= 0)
+		return rc;
 	want = t.b.agents;
 	rc = fsbench_check(&t.b);
 	if (rc == CLI_OK)
