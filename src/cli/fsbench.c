@@ -512,18 +512,6 @@ bool fsbench_interrupted(struct fsbench *b, int rc)
 	return ipx_loop_stopped(b->loop);
 }
 
-void fsbench_wire_begin(struct fsbench *b)
-{
-	if (b->bsim)
-		ipx_bsim_reset(b->bsim);
-}
-
-void fsbench_wire_sim(struct fsbench *b, struct ipx_bfs_wire *out)
-{
-	ipx_bfs_wire_from(ipx_bsim_analyze(b->bsim, IPX_BSIM_STATIONS),
-			  "simulated analyzer", out);
-}
-
 void fsbench_json_str(FILE *out, const char *s)
 {
 	ipx_json_str(out, s);
@@ -567,28 +555,6 @@ void fsbench_jw_conditions(const struct fsbench *b, struct ipx_jw *w)
 		ipx_jw_end(w);
 	}
 	ipx_jw_end(w);
-}
-
-static void wire_begin(void *ctx)
-{
-	fsbench_wire_begin(ctx);
-}
-
-static int wire_window(void *ctx, unsigned n, enum ipx_bfs_scope scope,
-		       unsigned station, struct ipx_bfs_wire *out)
-{
-	return fsbench_window(ctx, n, (enum fsbench_scope)scope, station, out);
-}
-
-void fsbench_net(struct fsbench *b, struct ipx_bfs_net *out)
-{
-	b->wire_ops.begin = wire_begin;
-	b->wire_ops.window = wire_window;
-	b->wire_ops.ctx = b;
-	out->ctl = b->ctl;
-	out->ro = &b->ro;
-	out->wire = &b->wire_ops;
-	out->sim = b->sim;
 }
 
 void fsbench_jw_cond(struct ipx_jw *w, const void *b)

@@ -2,7 +2,8 @@
  * fsbench_wire.c - the analyzer's figures per test for the file-server
  * benchmarks (fsbench.h): with --sim from the simulated network's own
  * analyzer, in real time from the capture of the hub started here
- * (bench_fs.h's ipx_bfs_capture: the windows and their analysis).
+ * (bench_fs.h's ipx_bfs_capture: the windows and their analysis), and
+ * the network's hooks for the bench_fs.h entry points (fsbench_net).
  */
 #include <string.h>
 
@@ -11,6 +12,41 @@
 #include "ipxlab/err.h"
 
 #define CMD "bench"
+
+void fsbench_wire_begin(struct fsbench *b)
+{
+	if (b->bsim)
+		ipx_bsim_reset(b->bsim);
+}
+
+void fsbench_wire_sim(struct fsbench *b, struct ipx_bfs_wire *out)
+{
+	ipx_bfs_wire_from(ipx_bsim_analyze(b->bsim, IPX_BSIM_STATIONS),
+			  "simulated analyzer", out);
+}
+
+static void wire_begin(void *ctx)
+{
+	fsbench_wire_begin(ctx);
+}
+
+static int wire_window(void *ctx, unsigned n, enum ipx_bfs_scope scope,
+		       unsigned station, struct ipx_bfs_wire *out)
+{
+	return fsbench_window(ctx, n, (enum fsbench_scope)scope, station, out);
+}
+
+void fsbench_net(struct fsbench *b, struct ipx_bfs_net *out)
+{
+	b->wire_ops.begin = wire_begin;
+	b->wire_ops.window = wire_window;
+	b->wire_ops.ctx = b;
+	out->ctl = b->ctl;
+	out->ro = &b->ro;
+	out->wire = &b->wire_ops;
+	out->sim = b->sim;
+}
+
 
 int fsbench_window(struct fsbench *b, unsigned n, enum fsbench_scope scope,
 		   unsigned station, struct ipx_bfs_wire *out)
