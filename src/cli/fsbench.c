@@ -1,8 +1,8 @@
 /*
  * fsbench.c - the network the file-server benchmarks run on (fsbench.h):
  * hub and workstation agents through the harness (ipx_hnet_start), the
- * file server as a child process of this binary on a scratch volume with
- * the fixtures, found by SAP like any server, and the run's conditions;
+ * file server forked by the library (ipx_fsrv_fork) on a scratch volume
+ * with the fixtures, found by SAP like any server, and the run's conditions;
  * or, with --sim, all of it in this process in simulated time
  * (bench_sim.h), with its analyzer's figures per test.
  */
@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "fsbench.h"
+#include "ipxlab/bench_fsnet.h"
 #include "ipxlab/err.h"
 #include "ipxlab/log.h"
 #include "ipxlab/ncp_client.h"
@@ -74,10 +75,24 @@ int fsbench_need(const struct fsbench *b, unsigned n)
 	return CLI_OK;
 }
 
+/* --fixtures DIR: write them and say so. The exit code. */
+static int write_fixtures(const char *dir, unsigned stations)
+{
+	char err[300];
+
+	if (ipx_bn_fixtures_make(dir, stations, err, sizeof(err)) != IPX_OK) {
+		cli_error(CMD, "--fixtures: %s", err);
+		return CLI_FAIL;
+	}
+	printf("fixtures for %u workstation%s written to %s (serve it as "
+	       "SYS)\n",
+	       stations, stations == 1 ? "" : "s", dir);
+	return CLI_OK;
+}
+
 int fsbench_opt(struct fsbench *b, int opt, const char *arg, unsigned stations,
 		int *exit_code)
 {
-	char err[300];
 	unsigned long v;
 
 	switch (opt) {
@@ -142,16 +157,7 @@ int fsbench_opt(struct fsbench *b, int opt, const char *arg, unsigned stations,
 		ipx_log_set_level(IPX_LOG_DEBUG);
 		return 1;
 	case FSB_OPT_FIXTURES:
-		if (ipx_bn_fixtures_make(arg, stations, err, sizeof(err)) !=
-		    IPX_OK) {
-			cli_error(CMD, "--fixtures: %s", err);
-			*exit_code = CLI_FAIL;
-		} else {
-			printf("fixtures for %u workstation%s written to %s "
-			       "(serve it as SYS)\n",
-			       stations, stations == 1 ? "" : "s", arg);
-			*exit_code = CLI_OK;
-		}
+		*exit_code = write_fixtures(arg, stations);
 		return 2;
 	default:
 		return 0;
@@ -267,12 +273,12 @@ int fsbench_check(struct fsbench *b)
 	return CLI_OK;
 }
 
-/* The scratch volume with the fixtures, and 'ipxlab server' on it. */
+/* The scratch volume with the fixtures, and the file server on it (a
+ * child of this process: bench_fsnet.h). */
 static int start_server(struct fsbench *b)
 {
-	char spec[120], err[300];
-	char *argv[] = { "ipxlab", "server", "--hub", b->hubtext, "--name",
-			 b->srvname, "--volume", spec, "-q", NULL };
+	struct sockaddr_in hub;
+	char err[300];
 
 	snprintf(b->dir, sizeof(b->dir), "/tmp/ipxlab-battery.XXXXXX");
 	if (!mkdtemp(b->dir)) {
@@ -286,11 +292,11 @@ static int start_server(struct fsbench *b)
 		return CLI_FAIL;
 	}
 	snprintf(b->srvname, sizeof(b->srvname), "BATTERY-%d", (int)getpid());
-	snprintf(spec, sizeof(spec), "SYS=%s", b->dir);
-	b->srv = cli_spawn_self(argv);
-	if (b->srv < 0) {
-		cli_error(CMD, "cannot start the file server: %s",
-			  strerror(errno));
+	ipx_hnet_hub(b->net, &hub);
+	if (ipx_fsrv_fork(&hub, b->srvname, b->dir,
+			  (ipx_time)(b->wait * IPX_SEC), &b->srv, err,
+			  sizeof(err)) != IPX_OK) {
+		cli_error(CMD, "cannot start the file server: %s", err);
 		return CLI_FAIL;
 	}
 	return CLI_OK;
@@ -301,11 +307,11 @@ static int open_pcap(struct fsbench *b)
 {
 	int fd;
 
-	snprintf(b->pcap, sizeof(b->pcap), "/tmp/ipxlab-wire.XXXXXX.pcap");
-	fd = mkstemps(b->pcap, 5);
+	snprintf(b->cap.pcap, sizeof(b->cap.pcap), "/tmp/ipxlab-wire.XXXXXX.pcap");
+	fd = mkstemps(b->cap.pcap, 5);
 	if (fd < 0) {
 		cli_error(CMD, "mkstemps: %s", strerror(errno));
-		b->pcap[0] = '\0';
+		b->cap.pcap[0] = '\0';
 		return CLI_FAIL;
 	}
 	close(fd);
@@ -356,7 +362,7 @@ static int start_sim(struct fsbench *b)
 	b->loop = ipx_bsim_loop(b->bsim);
 	b->ctl = ipx_bsim_ctl(b->bsim);
 	b->ro = *ipx_bsim_run_opts(b->bsim);
-	b->ro.span = &b->span;
+	b->ro.span = &b->cap.span;
 	b->nseen = ipx_hctl_agent_count(b->ctl);
 	for (size_t i = 0; i < b->nseen && i < IPX_BN_MAX_STATIONS; i++)
 		b->seen[i] = *ipx_hctl_agent_at(b->ctl, i);
@@ -364,6 +370,29 @@ static int start_sim(struct fsbench *b)
 		 ipx_bsim_server_name(b->bsim));
 	snprintf(b->hubtext, sizeof(b->hubtext), "in-process");
 	cli_stop_on_signals(b->loop);
+	return CLI_OK;
+}
+
+/* The controller, attached to the agents np[]. CLI_ code. */
+static int attach(struct fsbench *b, const char *const *np, ipx_time wait)
+{
+	char err[768];
+	int rc = ipx_hctl_new(b->node, &b->ctl);
+
+	if (rc == IPX_OK) {
+		ipx_hctl_set_watch(b->ctl, ipx_hnet_watch, b->net);
+		rc = ipx_hctl_attach(b->ctl, np, b->agents, wait, err,
+				     sizeof(err));
+	} else {
+		snprintf(err, sizeof(err), "controller: %s", ipx_strerror(rc));
+	}
+	if (rc != IPX_OK) {
+		cli_error(CMD, "%s: %s", b->cmd, err);
+		return CLI_FAIL;
+	}
+	b->nseen = ipx_hctl_agent_count(b->ctl);
+	for (size_t i = 0; i < b->nseen && i < IPX_BN_MAX_STATIONS; i++)
+		b->seen[i] = *ipx_hctl_agent_at(b->ctl, i);
 	return CLI_OK;
 }
 
@@ -396,8 +425,8 @@ int fsbench_start(struct fsbench *b)
 	no.nagents = b->ngiven ? 0 : b->agents;
 	if (b->capture && !b->hub && (rc = open_pcap(b)) != CLI_OK)
 		return rc;
-	if (b->pcap[0]) {	/* each packet once, headers only */
-		no.pcap = b->pcap;
+	if (b->cap.pcap[0]) {	/* each packet once, headers only */
+		no.pcap = b->cap.pcap;
 		no.pcap_received = true;
 		no.pcap_snaplen = FSBENCH_SNAPLEN;
 	}
@@ -427,7 +456,7 @@ int fsbench_start(struct fsbench *b)
 		return CLI_FAIL;
 	}
 	cli_stop_on_signals(b->loop);
-	b->ro.span = &b->span;	/* on the clock the hub's capture stamps */
+	b->ro.span = &b->cap.span;	/* on the clock the hub's capture stamps */
 	if (b->server)
 		snprintf(b->srvname, sizeof(b->srvname), "%s", b->server);
 	else if ((rc = start_server(b)) != CLI_OK)
@@ -437,22 +466,7 @@ int fsbench_start(struct fsbench *b)
 		return rc;
 	if (b->before_attach && (rc = b->before_attach(b)) != CLI_OK)
 		return rc;
-	rc = ipx_hctl_new(b->node, &b->ctl);
-	if (rc == IPX_OK) {
-		ipx_hctl_set_watch(b->ctl, ipx_hnet_watch, b->net);
-		rc = ipx_hctl_attach(b->ctl, np, b->agents, wait, err,
-				     sizeof(err));
-	} else {
-		snprintf(err, sizeof(err), "controller: %s", ipx_strerror(rc));
-	}
-	if (rc != IPX_OK) {
-		cli_error(CMD, "%s: %s", b->cmd, err);
-		return CLI_FAIL;
-	}
-	b->nseen = ipx_hctl_agent_count(b->ctl);
-	for (size_t i = 0; i < b->nseen && i < IPX_BN_MAX_STATIONS; i++)
-		b->seen[i] = *ipx_hctl_agent_at(b->ctl, i);
-	return CLI_OK;
+	return attach(b, np, wait);
 }
 
 void fsbench_stop_network(struct fsbench *b, bool ok)
@@ -471,7 +485,7 @@ void fsbench_stop_network(struct fsbench *b, bool ok)
 	b->node = NULL;
 	ipx_loop_free(b->loop);
 	b->loop = NULL;
-	cli_stop_child(&b->srv);
+	ipx_fsrv_stop(&b->srv);
 	ipx_hnet_stop(b->net, ok ? 2 * IPX_SEC : 0);
 	b->net = NULL;
 }
@@ -482,12 +496,7 @@ void fsbench_stop(struct fsbench *b, bool ok)
 	if (b->dir[0])
 		cli_remove_tree(b->dir);
 	b->dir[0] = '\0';
-	if (b->pcap[0])
-		unlink(b->pcap);
-	b->pcap[0] = '\0';
-	free(b->win);
-	b->win = NULL;
-	b->nwin = b->capwin = 0;
+	ipx_bfs_capture_free(&b->cap);
 }
 
 bool fsbench_interrupted(struct fsbench *b, int rc)
@@ -503,87 +512,74 @@ bool fsbench_interrupted(struct fsbench *b, int rc)
 	return ipx_loop_stopped(b->loop);
 }
 
-void fsbench_wire_begin(struct fsbench *b)
-{
-	if (b->bsim)
-		ipx_bsim_reset(b->bsim);
-}
-
-void fsbench_wire_sim(struct fsbench *b, struct fsbench_wire *out)
-{
-	const struct ipx_analyze *a = ipx_bsim_analyze(b->bsim,
-							IPX_BSIM_STATIONS);
-
-	out->valid = true;
-	out->source = "simulated analyzer";
-	out->peak_kB_per_s = ipx_analyze_peak_rate(a) / 1000;
-	out->mean_kB_per_s = ipx_analyze_mean_rate(a) / 1000;
-	out->short_span = ipx_analyze_short(a);
-	out->packets = a->packets;
-	out->bytes = a->bytes;
-	memcpy(out->gaps, a->gaps, sizeof(out->gaps));
-}
-
 void fsbench_json_str(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(out, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, out);
+	ipx_json_str(out, s);
+}
+
+void fsbench_jw_conditions(const struct fsbench *b, struct ipx_jw *w)
+{
+	char m[200];
+
+	ipx_jw_str(w, "version", cli_version_text());
+	ipx_jw_str(w, "machine", cli_machine_text(m, sizeof(m)));
+	ipx_jw_int(w, "cpus_online", sysconf(_SC_NPROCESSORS_ONLN));
+	ipx_jw_str(w, "link", b->sim ? "in-memory segment" : "udp hub");
+	ipx_jw_str(w, "profile", b->have_profile ? b->profile.name : NULL);
+	ipx_jw_bool(w, "profile_default", b->profile_default);
+	ipx_jw_bool(w, "simulated", b->sim);
+	if (b->sim) {
+		ipx_jw_u64(w, "seed", b->seed);
+		ipx_jw_dbl(w, "simulated_seconds", "%.6f",
+			   b->bsim ? ipx_bsim_seconds(b->bsim)
+				   : b->sim_seconds);
 	}
-	fputc('"', out);
+	ipx_jw_str(w, "bridge", b->have_bridge ? b->bridge.name : NULL);
+	ipx_jw_str(w, "hub", b->hubtext);
+	ipx_jw_bool(w, "hub_started_here", !b->hub);
+	ipx_jw_str(w, "server", b->srvname);
+	ipx_jw_bool(w, "server_started_here", !b->server);
+	ipx_jw_str(w, "cpu_placement", "none (the scheduler's)");
+	ipx_jw_arr(w, "agents");
+	for (size_t i = 0; i < b->nseen; i++) {
+		const struct ipx_hctl_agent *g = &b->seen[i];
+
+		ipx_jw_obj(w, NULL);
+		ipx_jw_str(w, "name", g->name);
+		if (b->sim) {	/* one process: no pid, so runs compare */
+			ipx_jw_bool(w, "in_process", true);
+		} else {
+			ipx_jw_u64(w, "pid", g->pid);
+			ipx_jw_u64(w, "cpus", g->cpus);
+		}
+		ipx_jw_end(w);
+	}
+	ipx_jw_end(w);
+}
+
+void fsbench_jw_cond(struct ipx_jw *w, const void *b)
+{
+	fsbench_jw_conditions(b, w);
+}
+
+void fsbench_progress(void *ctx, const char *line)
+{
+	const struct fsbench *b = ctx;
+
+	if (!b->progress)
+		return;
+	if (line)
+		fprintf(stderr, "\r\033[K  %s", line);
+	else
+		fprintf(stderr, "\r\033[K");
 }
 
 void fsbench_json_conditions(const struct fsbench *b, FILE *out)
 {
-	char m[200];
+	struct ipx_jw w;
 
-	fprintf(out, "\"version\":");
-	fsbench_json_str(out, cli_version_text());
-	fprintf(out, ",\"machine\":");
-	fsbench_json_str(out, cli_machine_text(m, sizeof(m)));
-	fprintf(out, ",\"cpus_online\":%ld,\"link\":\"%s\",\"profile\":",
-		sysconf(_SC_NPROCESSORS_ONLN),
-		b->sim ? "in-memory segment" : "udp hub");
-	if (b->have_profile)
-		fsbench_json_str(out, b->profile.name);
-	else
-		fprintf(out, "null");
-	fprintf(out, ",\"profile_default\":%s,\"simulated\":%s",
-		b->profile_default ? "true" : "false", b->sim ? "true" : "false");
-	if (b->sim)
-		fprintf(out, ",\"seed\":%llu,\"simulated_seconds\":%.6f",
-			(unsigned long long)b->seed,
-			b->bsim ? ipx_bsim_seconds(b->bsim) : b->sim_seconds);
-	fprintf(out, ",\"bridge\":");
-	if (b->have_bridge)
-		fsbench_json_str(out, b->bridge.name);
-	else
-		fprintf(out, "null");
-	fprintf(out, ",\"hub\":");
-	fsbench_json_str(out, b->hubtext);
-	fprintf(out, ",\"hub_started_here\":%s,\"server\":",
-		b->hub ? "false" : "true");
-	fsbench_json_str(out, b->srvname);
-	fprintf(out, ",\"server_started_here\":%s,\"cpu_placement\":\"none "
-		     "(the scheduler's)\",\"agents\":[",
-		b->server ? "false" : "true");
-	for (size_t i = 0; i < b->nseen; i++) {
-		const struct ipx_hctl_agent *g = &b->seen[i];
-
-		fprintf(out, "%s{\"name\":", i ? "," : "");
-		fsbench_json_str(out, g->name);
-		if (b->sim)	/* one process: no pid, so runs compare */
-			fprintf(out, ",\"in_process\":true}");
-		else
-			fprintf(out, ",\"pid\":%u,\"cpus\":%u}", g->pid,
-				g->cpus);
-	}
-	fprintf(out, "]");
+	ipx_jw_resume(&w, out, '}');
+	fsbench_jw_conditions(b, &w);
 }
 
 void fsbench_print_conditions(const struct fsbench *b, FILE *out)
