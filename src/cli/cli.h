@@ -273,7 +273,7 @@ void help_ncp(FILE *out);
 void help_agent(FILE *out);
 /* "ipxlab bench protocols" and a bare "ipxlab bench" (cmd_protocols.c). */
 int bench_protocols(int argc, char **argv);
-/* The message for a bad option of "ipxlab bench NAME" (cmd_bench.c). */
+/* The message for a bad option of "ipxlab bench NAME" (bench_common.c). */
 int bench_bad_option(const char *name, int opt, char **argv);
 /* After getopt: an argument left over, or --json with --csv, is refused
  * with a message (CLI_USAGE); else CLI_OK. */
@@ -290,7 +290,7 @@ int bench_window_opt(int opt, const char *arg, double *seconds,
 		     unsigned long max_repeat);
 /* "ipxlab bench netbios" (cmd_netbios.c). */
 int bench_netbios(int argc, char **argv);
-/* "1234567" -> "1,234,567" (cmd_bench.c). */
+/* "1234567" -> "1,234,567" (bench_common.c). */
 const char *bench_grouped(double v, char *buf, size_t len);
 /* "ipxlab bench hub" (cmd_bench_hub.c). */
 int bench_hub(int argc, char **argv);

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench_pair.h"
+#include "bench_common.h"
 
 #include "cli.h"
 #include "ipxlab/bench.h"
@@ -81,57 +81,12 @@ static struct spread spread_of(const double *v, size_t n)
 	return r;
 }
 
-const char *bench_grouped(double v, char *buf, size_t len)
-{
-	char raw[32];
-	size_t n, o = 0;
-
-	snprintf(raw, sizeof(raw), "%.0f", v < 0 ? 0 : v);
-	n = strlen(raw);
-	for (size_t i = 0; i < n && o + 2 < len; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = raw[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
 /* ---- JSON ---- */
 
 static void json_spread(const char *name, struct spread s, bool last)
 {
 	printf("\"%s\": {\"median\": %.6g, \"min\": %.6g, \"max\": %.6g}%s",
 	       name, s.median, s.min, s.max, last ? "" : ", ");
-}
-
-/* ---- options ---- */
-
-/* The message for a bad option of "ipxlab bench NAME" (getopt returned
- * ':' or '?'); always CLI_USAGE. */
-static int bad_option(const char *name, int opt, char **argv)
-{
-	const char *arg = argv[optind - 1];
-	bool dashes = !strncmp(arg, "--", 2);
-	char cmd[32];
-
-	/* getopt's words, as every command's (cli_bad_option) */
-	snprintf(cmd, sizeof(cmd), "bench %s", name);
-	if (opt == ':' && dashes)
-		cli_error(cmd, "option '%s' requires an argument", arg);
-	else if (opt == ':')
-		cli_error(cmd, "option requires an argument -- '%c'", optopt);
-	else if (optopt && dashes && strchr(arg, '='))
-		cli_error(cmd, "option '%.*s' doesn't allow an argument",
-			  (int)strcspn(arg, "="), arg);
-	else if (optopt)
-		cli_error(cmd, "invalid option -- '%c'", optopt);
-	else
-		cli_error(cmd, "unrecognized option '%s'", arg);
-	fprintf(stderr, "usage: ipxlab bench %s [options] ('ipxlab bench %s "
-			"--help')\n",
-		name, name);
-	return CLI_USAGE;
 }
 
 /* ---- the SPX benchmark ---- */
@@ -356,7 +311,7 @@ static void json_spxb_row(const struct ipx_spxb_result *r)
 }
 
 /* The udp rows' network: the hub and two agents (bench_pair.h). */
-static struct bench_pair spx_net = { .name = "spx" };
+static struct ipx_bpair spx_net = { .name = "spx" };
 
 /* One udp row on the harness: the sender agent runs the row's workload
  * (IPX datagrams under the credit window, or SPX I / SPX II messages of
@@ -367,7 +322,7 @@ static int spxb_udp_row(const struct ipx_spxb_opts *o, enum ipx_spxb_kind k,
 			size_t errlen)
 {
 	struct ipx_bw_params w;
-	struct bench_pair_run x;
+	struct ipx_bpair_run x;
 	double win, ours, other;
 	char label[48];
 	int rc;
@@ -400,7 +355,7 @@ static int spxb_udp_row(const struct ipx_spxb_opts *o, enum ipx_spxb_kind k,
 	if (run)
 		snprintf(label + strlen(label), sizeof(label) - strlen(label),
 			 " %u", run);
-	rc = bench_pair_run(&spx_net, label, run, &w, -1, -1, &x, err, errlen);
+	rc = ipx_bpair_run(&spx_net, label, run, &w, -1, -1, &x, err, errlen);
 	if (rc != IPX_OK)
 		return rc;
 	out->seconds = x.rcv.seconds;
@@ -481,7 +436,7 @@ static int bench_spx(int argc, char **argv)
 	int rc = bench_spx_run(argc, argv);
 
 	bench_pair_progress_end(&spx_net);
-	bench_pair_stop(&spx_net, rc == CLI_OK);
+	ipx_bpair_stop(&spx_net, rc == CLI_OK);
 	return rc;
 }
 
@@ -577,18 +532,18 @@ static int bench_spx_run(int argc, char **argv)
 			help_bench_spx(stdout);
 			return CLI_OK;
 		default:
-			return bad_option("spx", opt, argv);
+			return bench_bad_option("spx", opt, argv);
 		}
 	}
 	if (bench_end_of_options("spx", argc, argv, json, csv) != CLI_OK)
 		return CLI_USAGE;
 	ipx_log_set_level(IPX_LOG_WARN);
-	spx_net.progress = !quiet && isatty(STDERR_FILENO);
+	bench_pair_ui(&spx_net, !quiet && isatty(STDERR_FILENO));
 	spx_net.planned = IPX_SPXB_KINDS * (links[IPX_SPXB_UDP] +
 					    links[IPX_SPXB_MEM]) *
 			  (o.warmup + o.seconds * (double)repeat);
 	if (links[IPX_SPXB_UDP] &&
-	    bench_pair_start(&spx_net, NULL, err, sizeof(err)) != IPX_OK) {
+	    ipx_bpair_start(&spx_net, NULL, err, sizeof(err)) != IPX_OK) {
 		cli_error("bench", "spx: %s", err);
 		return CLI_FAIL;
 	}
@@ -885,49 +840,6 @@ static int bench_spx_run(int argc, char **argv)
 			       most, ipx_bench_cpus_online());
 	}
 	return CLI_OK;
-}
-
-int bench_bad_option(const char *name, int opt, char **argv)
-{
-	return bad_option(name, opt, argv);
-}
-
-int bench_end_of_options(const char *name, int argc, char **argv, bool json,
-			 bool csv)
-{
-	if (optind < argc) {
-		cli_error("bench", "%s: unexpected argument '%s'", name,
-			  argv[optind]);
-		return CLI_USAGE;
-	}
-	if (json && csv) {
-		cli_error("bench", "--json and --csv exclude each other");
-		return CLI_USAGE;
-	}
-	return CLI_OK;
-}
-
-int bench_window_opt(int opt, const char *arg, double *seconds,
-		     double *warmup, unsigned long *repeat,
-		     unsigned long max_repeat)
-{
-	switch (opt) {
-	case 's':
-		return cli_parse_seconds("bench", "--seconds", arg, 0.1, 60,
-					 seconds) < 0 ? -1 : 1;
-	case 'w':
-		if (!warmup) {
-			cli_error("bench", "this benchmark has no --warmup");
-			return -1;
-		}
-		return cli_parse_seconds("bench", "--warmup", arg, 0, 10,
-					 warmup) < 0 ? -1 : 1;
-	case 'r':
-		return cli_parse_uint("bench", "--repeat", arg, 1, max_repeat,
-				      repeat) < 0 ? -1 : 1;
-	default:
-		return 0;
-	}
 }
 
 int cmd_bench(int argc, char **argv)

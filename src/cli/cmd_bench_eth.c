@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench_pair.h"
+#include "bench_common.h"
 #include "cli.h"
 #include "fsbench.h"
 #include "ipxlab/bench_stat.h"
@@ -219,7 +219,7 @@ static int parse(struct opts *o, int argc, char **argv)
 	return CLI_OK;
 }
 
-static void figures(const struct opts *o, const struct bench_pair_run *x,
+static void figures(const struct opts *o, const struct ipx_bpair_run *x,
 		    struct res *r)
 {
 	const struct ipx_bw_result *s = &x->snd, *d = &x->rcv;
@@ -254,14 +254,14 @@ static void print_run(unsigned long run, enum path p, const struct res *r)
 }
 
 /* One run: both paths, every other run the IPX path first. */
-static int run_once(const struct opts *o, struct bench_pair *b,
+static int run_once(const struct opts *o, struct ipx_bpair *b,
 		    unsigned long i, struct res out[PATHS], char *err,
 		    size_t errlen)
 {
 	for (int k = 0; k < PATHS; k++) {
 		enum path p = (enum path)(i % 2 ? 1 - k : k);
 		struct ipx_bw_params w = { 0 };
-		struct bench_pair_run x;
+		struct ipx_bpair_run x;
 		char label[48];
 		int rc;
 
@@ -270,7 +270,7 @@ static int run_once(const struct opts *o, struct bench_pair *b,
 		w.seconds = i ? o->seconds : o->warmup;
 		snprintf(label, sizeof(label), "%s %s %lu", path_name[p],
 			 i ? "run" : "warm-up", i);
-		rc = bench_pair_run(b, label, (unsigned)i, &w, -1, -1, &x, err,
+		rc = ipx_bpair_run(b, label, (unsigned)i, &w, -1, -1, &x, err,
 				    errlen);
 		if (rc != IPX_OK)
 			return rc;
@@ -297,7 +297,7 @@ static void summarize(struct res (*res)[PATHS], unsigned long n,
 		ipx_stat_summarize(v[k], n, &sum[k]);
 }
 
-static void print_json(const struct opts *o, const struct bench_pair *b,
+static void print_json(const struct opts *o, const struct ipx_bpair *b,
 		       struct res (*res)[PATHS],
 		       const struct ipx_stat_summary sum[3])
 {
@@ -353,7 +353,7 @@ static void print_csv(const struct opts *o, struct res (*res)[PATHS])
 		}
 }
 
-static void print_header(const struct opts *o, const struct bench_pair *b)
+static void print_header(const struct opts *o, const struct ipx_bpair *b)
 {
 	printf("ipxlab bench eth: %zu-byte IPX datagrams in %s frames of %zu "
 	       "bytes, %s -> %s\n",
@@ -377,7 +377,7 @@ int bench_eth(int argc, char **argv)
 			  .repeat = DEFAULT_REPEAT,
 			  .payload = DEFAULT_PAYLOAD,
 			  .frame = IPX_FRAME_ETHERNET_II };
-	struct bench_pair b = { .name = "eth" };
+	struct ipx_bpair b = { .name = "eth" };
 	struct ipx_stat_summary sum[3];
 	struct res warm[PATHS];
 	char err[768];
@@ -386,9 +386,9 @@ int bench_eth(int argc, char **argv)
 	if (rc != CLI_OK)
 		return rc < 0 ? CLI_OK : rc;
 	ipx_log_set_level(IPX_LOG_WARN);
-	b.progress = !o.quiet && isatty(STDERR_FILENO);
+	bench_pair_ui(&b, !o.quiet && isatty(STDERR_FILENO));
 	b.planned = PATHS * (o.warmup + o.seconds * (double)o.repeat);
-	rc = bench_pair_start_eth(&b, o.end, &o.end[2], err, sizeof(err));
+	rc = ipx_bpair_start_eth(&b, o.end, &o.end[2], err, sizeof(err));
 	if (rc == IPX_OK && !o.json && !o.csv)
 		print_header(&o, &b);
 	if (rc == IPX_OK && o.warmup > 0)
@@ -415,7 +415,7 @@ int bench_eth(int argc, char **argv)
 			       sum[2].median >= TARGET ? "PASS" : "MISS");
 		}
 	}
-	bench_pair_stop(&b, rc == IPX_OK);
+	ipx_bpair_stop(&b, rc == IPX_OK);
 	if (rc != IPX_OK) {
 		cli_error(CMD, "eth: %s", err);
 		return CLI_FAIL;

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench_pair.h"
+#include "bench_common.h"
 #include "cli.h"
 #include "ipxlab/bench.h"
 #include "ipxlab/bench_stat.h"
@@ -256,7 +256,7 @@ static void share(struct res *r, enum role i, double cpu_s, double user,
 	r->last_cpu[i] = last;
 }
 
-static void figures(const struct opts *o, const struct bench_pair_run *x,
+static void figures(const struct opts *o, const struct ipx_bpair_run *x,
 		    enum path p, struct res *r)
 {
 	const struct ipx_bw_result *s = &x->snd, *d = &x->rcv;
@@ -407,7 +407,7 @@ static void placement(const struct opts *o, char *buf, size_t len)
 		snprintf(buf, len, "not pinned");
 }
 
-static void print_json(const struct opts *o, const struct bench_pair *b,
+static void print_json(const struct opts *o, const struct ipx_bpair *b,
 		       const struct res (*res)[PATHS], const struct summary *s)
 {
 	char pl[128];
@@ -512,7 +512,7 @@ static void print_summary(const struct opts *o, const struct summary *s)
 		       s->other.max, ipx_bench_cpus_online());
 }
 
-static void print_header(const struct opts *o, const struct bench_pair *b)
+static void print_header(const struct opts *o, const struct ipx_bpair *b)
 {
 	char pl[128];
 
@@ -535,13 +535,13 @@ static void print_header(const struct opts *o, const struct bench_pair *b)
 
 /* One pass: both paths, every other run the hub first (so neither path
  * always goes first); pass 0 is the warm-up (not kept). */
-static int pass(const struct opts *o, struct bench_pair *b, unsigned i,
+static int pass(const struct opts *o, struct ipx_bpair *b, unsigned i,
 		struct res *out, char *err, size_t errlen)
 {
 	for (int k = 0; k < PATHS; k++) {
 		enum path p = (enum path)(i && i % 2 == 0 ? 1 - k : k);
 		struct ipx_bw_params w;
-		struct bench_pair_run x;
+		struct ipx_bpair_run x;
 		char label[48];
 		int rc;
 
@@ -552,7 +552,7 @@ static int pass(const struct opts *o, struct bench_pair *b, unsigned i,
 		else
 			snprintf(label, sizeof(label), "%s warm-up",
 				 path_name[p]);
-		rc = bench_pair_run(b, label, i, &w, o->pin[p][SND],
+		rc = ipx_bpair_run(b, label, i, &w, o->pin[p][SND],
 				    o->pin[p][RCV], &x, err, errlen);
 		if (rc != IPX_OK)
 			return rc;
@@ -577,7 +577,7 @@ int bench_hub(int argc, char **argv)
 		.repeat = DEFAULT_REPEAT,
 		.payload = DEFAULT_PAYLOAD,
 	};
-	struct bench_pair b = { .name = "hub" };
+	struct ipx_bpair b = { .name = "hub" };
 	struct summary s;
 	char err[768];
 	int rc;
@@ -589,11 +589,11 @@ int bench_hub(int argc, char **argv)
 	if (rc != CLI_OK)
 		return rc < 0 ? CLI_OK : rc;
 	ipx_log_set_level(IPX_LOG_WARN);
-	b.progress = !o.quiet && isatty(STDERR_FILENO);
+	bench_pair_ui(&b, !o.quiet && isatty(STDERR_FILENO));
 	b.planned = PATHS * (o.warmup + o.seconds * (double)o.repeat);
-	rc = bench_pair_start(&b, o.pcap, err, sizeof(err));
+	rc = ipx_bpair_start(&b, o.pcap, err, sizeof(err));
 	if (rc == IPX_OK && o.pinned)
-		rc = bench_pair_pin_hub(&b, o.pin[HUB][HUBP], err, sizeof(err));
+		rc = ipx_bpair_pin_hub(&b, o.pin[HUB][HUBP], err, sizeof(err));
 	if (rc == IPX_OK && !o.json && !o.csv)
 		print_header(&o, &b);
 	if (rc == IPX_OK && o.warmup > 0)
@@ -611,7 +611,7 @@ int bench_hub(int argc, char **argv)
 		else
 			print_summary(&o, &s);
 	}
-	bench_pair_stop(&b, rc == IPX_OK);
+	ipx_bpair_stop(&b, rc == IPX_OK);
 	if (rc != IPX_OK) {
 		cli_error(CMD, "hub: %s", err);
 		return CLI_FAIL;

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench_pair.h"
+#include "bench_common.h"
 #include "cli.h"
 #include "ipxlab/bench_stat.h"
 #include "ipxlab/err.h"
@@ -162,7 +162,7 @@ static void params_of(const struct opts *o, enum row r, double seconds,
 		w->window = o->window;
 }
 
-static void rate_of(enum row r, const struct bench_pair_run *x,
+static void rate_of(enum row r, const struct ipx_bpair_run *x,
 		    struct rate *out)
 {
 	const struct ipx_bw_result *s = &x->snd, *d = &x->rcv;
@@ -299,7 +299,7 @@ static void print_text(const struct opts *o, const struct rate (*res)[ROWS])
 		       (unsigned long long)resent);
 }
 
-static void print_json(const struct opts *o, const struct bench_pair *b,
+static void print_json(const struct opts *o, const struct ipx_bpair *b,
 		       const struct rate (*res)[ROWS])
 {
 	printf("{\"benchmark\": \"netbios\", ");
@@ -360,12 +360,12 @@ static void print_csv(const struct opts *o, const struct rate (*res)[ROWS])
 }
 
 /* One pass of every row; pass 0 is the warm-up (not kept). */
-static int pass(const struct opts *o, struct bench_pair *b, unsigned i,
+static int pass(const struct opts *o, struct ipx_bpair *b, unsigned i,
 		struct rate *out, char *err, size_t errlen)
 {
 	for (int k = 0; k < ROWS; k++) {
 		struct ipx_bw_params w;
-		struct bench_pair_run x;
+		struct ipx_bpair_run x;
 		char label[64];
 		int rc;
 
@@ -375,7 +375,7 @@ static int pass(const struct opts *o, struct bench_pair *b, unsigned i,
 		if (i)
 			snprintf(label + strlen(label),
 				 sizeof(label) - strlen(label), " %u", i);
-		rc = bench_pair_run(b, label, i, &w, -1, -1, &x, err, errlen);
+		rc = ipx_bpair_run(b, label, i, &w, -1, -1, &x, err, errlen);
 		if (rc != IPX_OK)
 			return rc;
 		rate_of((enum row)k, &x, &out[k]);
@@ -393,7 +393,7 @@ int bench_netbios(int argc, char **argv)
 		.size = DEFAULT_SIZE,
 		.window = DEFAULT_WINDOW,
 	};
-	struct bench_pair b = { .name = "netbios" };
+	struct ipx_bpair b = { .name = "netbios" };
 	char err[768];
 	int rc;
 
@@ -401,9 +401,9 @@ int bench_netbios(int argc, char **argv)
 	if (rc != CLI_OK)
 		return rc < 0 ? CLI_OK : rc;
 	ipx_log_set_level(IPX_LOG_WARN);
-	b.progress = !o.quiet && isatty(STDERR_FILENO);
+	bench_pair_ui(&b, !o.quiet && isatty(STDERR_FILENO));
 	b.planned = ROWS * (DEFAULT_WARMUP + o.seconds * (double)o.repeat);
-	rc = bench_pair_start(&b, NULL, err, sizeof(err));
+	rc = ipx_bpair_start(&b, NULL, err, sizeof(err));
 	if (rc == IPX_OK && !o.json && !o.csv) {
 		printf("ipxlab bench netbios: hub, sender and receiver agents "
 		       "on 127.0.0.1; %lu run%s of %g s per row\n",
@@ -427,7 +427,7 @@ int bench_netbios(int argc, char **argv)
 		else
 			print_text(&o, r);
 	}
-	bench_pair_stop(&b, rc == IPX_OK);
+	ipx_bpair_stop(&b, rc == IPX_OK);
 	if (rc != IPX_OK) {
 		cli_error(CMD, "netbios: %s", err);
 		return CLI_FAIL;

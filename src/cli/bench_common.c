@@ -1,0 +1,181 @@
+/*
+ * bench_common.c - the shared parts of the "ipxlab bench NAME" commands:
+ * the option helpers (cli.h), grouped figures, and the terminal side of
+ * the two-agent network (bench_common.h).
+ */
+#include "bench_common.h"
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "cli.h"
+#include "fsbench.h"
+#include "ipxlab/bench_sys.h"
+
+const char *bench_grouped(double v, char *buf, size_t len)
+{
+	char raw[32];
+	size_t n, o = 0;
+
+	snprintf(raw, sizeof(raw), "%.0f", v < 0 ? 0 : v);
+	n = strlen(raw);
+	for (size_t i = 0; i < n && o + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = raw[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* The message for a bad option of "ipxlab bench NAME" (getopt returned
+ * ':' or '?'); always CLI_USAGE. */
+int bench_bad_option(const char *name, int opt, char **argv)
+{
+	const char *arg = argv[optind - 1];
+	bool dashes = !strncmp(arg, "--", 2);
+	char cmd[32];
+
+	/* getopt's words, as every command's (cli_bad_option) */
+	snprintf(cmd, sizeof(cmd), "bench %s", name);
+	if (opt == ':' && dashes)
+		cli_error(cmd, "option '%s' requires an argument", arg);
+	else if (opt == ':')
+		cli_error(cmd, "option requires an argument -- '%c'", optopt);
+	else if (optopt && dashes && strchr(arg, '='))
+		cli_error(cmd, "option '%.*s' doesn't allow an argument",
+			  (int)strcspn(arg, "="), arg);
+	else if (optopt)
+		cli_error(cmd, "invalid option -- '%c'", optopt);
+	else
+		cli_error(cmd, "unrecognized option '%s'", arg);
+	fprintf(stderr, "usage: ipxlab bench %s [options] ('ipxlab bench %s "
+			"--help')\n",
+		name, name);
+	return CLI_USAGE;
+}
+
+int bench_end_of_options(const char *name, int argc, char **argv, bool json,
+			 bool csv)
+{
+	if (optind < argc) {
+		cli_error("bench", "%s: unexpected argument '%s'", name,
+			  argv[optind]);
+		return CLI_USAGE;
+	}
+	if (json && csv) {
+		cli_error("bench", "--json and --csv exclude each other");
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
+
+int bench_window_opt(int opt, const char *arg, double *seconds,
+		     double *warmup, unsigned long *repeat,
+		     unsigned long max_repeat)
+{
+	switch (opt) {
+	case 's':
+		return cli_parse_seconds("bench", "--seconds", arg, 0.1, 60,
+					 seconds) < 0 ? -1 : 1;
+	case 'w':
+		if (!warmup) {
+			cli_error("bench", "this benchmark has no --warmup");
+			return -1;
+		}
+		return cli_parse_seconds("bench", "--warmup", arg, 0, 10,
+					 warmup) < 0 ? -1 : 1;
+	case 'r':
+		return cli_parse_uint("bench", "--repeat", arg, 1, max_repeat,
+				      repeat) < 0 ? -1 : 1;
+	default:
+		return 0;
+	}
+}
+
+static void progress_line(void *ctx, const struct ipx_bpair *b,
+			  const char *label)
+{
+	double left = b->planned - b->spent;
+
+	(void)ctx;
+	fprintf(stderr, "\r\033[K  bench %s: %s; about %.0f s of sending "
+			"left",
+		b->name, label, left > 0 ? left : 0);
+	fflush(stderr);
+}
+
+void bench_pair_ui(struct ipx_bpair *b, bool progress)
+{
+	b->progress = progress ? progress_line : NULL;
+	b->on_loop = cli_stop_on_signals;
+}
+
+void bench_pair_progress_end(const struct ipx_bpair *b)
+{
+	if (b->progress)
+		fprintf(stderr, "\r\033[K");
+}
+
+void bench_pair_conditions(const struct ipx_bpair *b, const char *placement,
+			   FILE *out)
+{
+	const struct ipx_hctl_agent *s = ipx_hctl_agent_at(b->ctl, 0);
+	const struct ipx_hctl_agent *r = ipx_hctl_agent_at(b->ctl, 1);
+	char m[200];
+
+	fprintf(out, "# ipxlab %s on %s, %d CPUs online, %d allowed\n",
+		cli_version_text(), cli_machine_text(m, sizeof(m)),
+		ipx_bench_cpus_online(), ipx_bench_cpus_allowed());
+	if (b->eth)
+		fprintf(out, "# Ethernet, no hub: agents '%s' (pid %u) on %s "
+			     "and '%s' (pid %u) on %s, the controller on %s; "
+			     "CPU placement: %s\n",
+			s->name, s->pid, b->where[0], r->name, r->pid,
+			b->where[1], b->where[2], placement);
+	else
+		fprintf(out, "# hub %s (started here, pid %d), today's link "
+			     "(no profile); agents '%s' (pid %u) and '%s' (pid "
+			     "%u); CPU placement: %s\n",
+			b->hubtext, (int)ipx_hnet_hub_pid(b->net), s->name,
+			s->pid, r->name, r->pid, placement);
+}
+
+void bench_pair_json_conditions(const struct ipx_bpair *b,
+				const char *placement, FILE *out)
+{
+	char m[200];
+
+	fprintf(out, "\"conditions\": {\"version\": ");
+	fsbench_json_str(out, cli_version_text());
+	fprintf(out, ", \"machine\": ");
+	fsbench_json_str(out, cli_machine_text(m, sizeof(m)));
+	fprintf(out, ", \"cpus_online\": %d, \"cpus_allowed\": %d, \"link\": "
+		     "\"%s\", \"profile\": null, \"hub\": \"%s\", "
+		     "\"hub_pid\": %d, ",
+		ipx_bench_cpus_online(), ipx_bench_cpus_allowed(),
+		b->eth ? "ethernet" : "udp hub", b->hubtext,
+		(int)ipx_hnet_hub_pid(b->net));
+	if (b->eth) {
+		fprintf(out, "\"controller_on\": ");
+		fsbench_json_str(out, b->where[2]);
+		fprintf(out, ", ");
+	}
+	fprintf(out, "\"cpu_placement\": ");
+	fsbench_json_str(out, placement);
+	fprintf(out, ", \"agents\": [");
+	for (size_t i = 0; i < ipx_hctl_agent_count(b->ctl); i++) {
+		const struct ipx_hctl_agent *g = ipx_hctl_agent_at(b->ctl, i);
+
+		fprintf(out, "%s{\"role\": \"%s\", \"name\": ", i ? ", " : "",
+			i ? "receiver" : "sender");
+		fsbench_json_str(out, g->name);
+		if (b->eth && i < 2) {
+			fprintf(out, ", \"on\": ");
+			fsbench_json_str(out, b->where[i]);
+		}
+		fprintf(out, ", \"pid\": %u, \"cpus\": %u}", g->pid, g->cpus);
+	}
+	fprintf(out, "]}");
+}

@@ -1,0 +1,28 @@
+/*
+ * bench_common.h - what the "ipxlab bench NAME" commands share beside the
+ * option helpers of cli.h: the terminal side of the two-agent network
+ * (ipxlab/bench_pair.h): its progress line, Ctrl-C, and the conditions
+ * it records, as text and as JSON members.
+ */
+#ifndef IPXLAB_CLI_BENCH_COMMON_H
+#define IPXLAB_CLI_BENCH_COMMON_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ipxlab/bench_pair.h"
+
+/* Stop b's loop on SIGINT/SIGTERM, and (progress) show a progress line
+ * on stderr before each run. */
+void bench_pair_ui(struct ipx_bpair *b, bool progress);
+/* Clear the progress line (before the results are printed). */
+void bench_pair_progress_end(const struct ipx_bpair *b);
+/* "# ipxlab VERSION on MACHINE, ..." lines: versions, CPUs, the hub and
+ * the agents, CPU placement (text). */
+void bench_pair_conditions(const struct ipx_bpair *b, const char *placement,
+			   FILE *out);
+/* The same as JSON members (no braces): "conditions": {...} inside. */
+void bench_pair_json_conditions(const struct ipx_bpair *b,
+				const char *placement, FILE *out);
+
+#endif
