@@ -40,6 +40,9 @@ struct ipx_bpair {
 	struct ipx_node *node;
 	struct ipx_hctl *ctl;
 	char hubtext[64];	/* HOST:PORT */
+	/* what the conditions record, kept after ipx_bpair_stop */
+	int hub_pid;		/* 0: none (Ethernet) */
+	struct ipx_hctl_agent agents[2];	/* sender, receiver */
 	/* bench_pair_start_eth: where each is ("IFACE@NETNS"), no hub */
 	bool eth;
 	char where[3][96];	/* sender, receiver, controller */

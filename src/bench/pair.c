@@ -37,6 +37,11 @@ static int attach(struct ipx_bpair *b, int rc, char *err, size_t errlen)
 		ipx_hctl_set_watch(b->ctl, ipx_hnet_watch, b->net);
 		rc = ipx_hctl_attach(b->ctl, names, 2, WAIT, err, errlen);
 	}
+	if (rc == IPX_OK) {
+		b->hub_pid = (int)ipx_hnet_hub_pid(b->net);
+		for (size_t i = 0; i < 2; i++)
+			b->agents[i] = *ipx_hctl_agent_at(b->ctl, i);
+	}
 	if (rc != IPX_OK)
 		ipx_bpair_stop(b, false);
 	return rc;

@@ -121,8 +121,8 @@ void bench_pair_progress_end(const struct ipx_bpair *b)
 void bench_pair_conditions(const struct ipx_bpair *b, const char *placement,
 			   FILE *out)
 {
-	const struct ipx_hctl_agent *s = ipx_hctl_agent_at(b->ctl, 0);
-	const struct ipx_hctl_agent *r = ipx_hctl_agent_at(b->ctl, 1);
+	const struct ipx_hctl_agent *s = &b->agents[0];
+	const struct ipx_hctl_agent *r = &b->agents[1];
 	char m[200];
 
 	fprintf(out, "# ipxlab %s on %s, %d CPUs online, %d allowed\n",
@@ -138,7 +138,7 @@ void bench_pair_conditions(const struct ipx_bpair *b, const char *placement,
 		fprintf(out, "# hub %s (started here, pid %d), today's link "
 			     "(no profile); agents '%s' (pid %u) and '%s' (pid "
 			     "%u); CPU placement: %s\n",
-			b->hubtext, (int)ipx_hnet_hub_pid(b->net), s->name,
+			b->hubtext, b->hub_pid, s->name,
 			s->pid, r->name, r->pid, placement);
 }
 
@@ -155,8 +155,7 @@ void bench_pair_json_conditions(const struct ipx_bpair *b,
 		     "\"%s\", \"profile\": null, \"hub\": \"%s\", "
 		     "\"hub_pid\": %d, ",
 		ipx_bench_cpus_online(), ipx_bench_cpus_allowed(),
-		b->eth ? "ethernet" : "udp hub", b->hubtext,
-		(int)ipx_hnet_hub_pid(b->net));
+		b->eth ? "ethernet" : "udp hub", b->hubtext, b->hub_pid);
 	if (b->eth) {
 		fprintf(out, "\"controller_on\": ");
 		fsbench_json_str(out, b->where[2]);
@@ -165,8 +164,8 @@ void bench_pair_json_conditions(const struct ipx_bpair *b,
 	fprintf(out, "\"cpu_placement\": ");
 	fsbench_json_str(out, placement);
 	fprintf(out, ", \"agents\": [");
-	for (size_t i = 0; i < ipx_hctl_agent_count(b->ctl); i++) {
-		const struct ipx_hctl_agent *g = ipx_hctl_agent_at(b->ctl, i);
+	for (size_t i = 0; i < 2; i++) {
+		const struct ipx_hctl_agent *g = &b->agents[i];
 
 		fprintf(out, "%s{\"role\": \"%s\", \"name\": ", i ? ", " : "",
 			i ? "receiver" : "sender");

@@ -256,6 +256,9 @@ int cmd_ping(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+/* "[protocols | hub | ...] [options]": the benchmarks of cmd_bench.c's
+ * table. */
+extern const char bench_synopsis[];
 int cmd_router(int argc, char **argv);
 int cmd_routes(int argc, char **argv);
 int cmd_slist(int argc, char **argv);
@@ -288,6 +291,9 @@ int bench_end_of_options(const char *name, int argc, char **argv, bool json,
 int bench_window_opt(int opt, const char *arg, double *seconds,
 		     double *warmup, unsigned long *repeat,
 		     unsigned long max_repeat);
+/* "ipxlab bench spx" (cmd_bench_spx.c). */
+int bench_spx(int argc, char **argv);
+void help_bench_spx(FILE *out);
 /* "ipxlab bench netbios" (cmd_netbios.c). */
 int bench_netbios(int argc, char **argv);
 /* "1234567" -> "1,234,567" (bench_common.c). */

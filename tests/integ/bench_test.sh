@@ -240,4 +240,11 @@ if out=$(sigint_json "$TMP/int.json" 2.5 "$BIN" bench protocols --count 200 --re
 else
 	fail "bench protocols --json interrupted by SIGINT: the passes that finished, \"complete\": false, exit 1" "$out" "$(head -c 600 "$TMP/int.json")"
 fi
+for links in mem mem,udp; do	# mem: no loop reads the signal; udp: the harness's loop does
+	if out=$(sigint_json "$TMP/spx.json" 3 "$BIN" bench spx --links $links -s 0.2 -w 0 -r 50 --json 2>&1); then
+		pass "bench spx --links $links --json interrupted by SIGINT: the runs that finished, \"complete\": false, exit 1"
+	else
+		fail "bench spx --links $links --json interrupted by SIGINT: the runs that finished, \"complete\": false, exit 1" "$out" "$(head -c 600 "$TMP/spx.json")"
+	fi
+done
 finish

@@ -1,0 +1,706 @@
+/*
+ * cmd_bench_spx.c - "ipxlab bench spx": the options, then one call of
+ * ipx_spxb_bench (src/bench/spx.c), then the figures as a table, JSON
+ * or CSV. Ctrl-C prints the runs that finished (JSON marked
+ * "complete": false) and exits 1.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench_common.h"
+#include "cli.h"
+#include "ipxlab/bench.h"
+#include "ipxlab/err.h"
+#include "ipxlab/ipx.h"
+#include "ipxlab/link_udp.h"
+#include "ipxlab/log.h"
+#include "ipxlab/spx.h"
+
+enum { OPT_LINKS = OPT_FIRST_CMD + 10, OPT_MTU, OPT_SPXWIN, OPT_QUEUE,
+       OPT_IPXWIN, OPT_JSON, OPT_CSV };
+
+struct spx_cli {
+	struct ipx_spxb_bench_opts o;
+	bool json, csv, quiet, verbose;
+};
+
+void help_bench_spx(FILE *out)
+{
+	fprintf(out,
+		"usage: ipxlab bench spx [options]\n\n"
+		"Measure bulk goodput (application bytes per second) of SPX I\n"
+		"and SPX II beside IPX datagrams of the same IPX packet size,\n"
+		"in the same run, on two links:\n"
+		"  udp  sender agent -> hub -> receiver agent on 127.0.0.1, three\n"
+		"       processes (the benchmark harness), as 'ipxlab bench hub'\n"
+		"  mem  two nodes in one process on the in-memory link, real\n"
+		"       clock (the CPU cost of the stack)\n"
+		"Rows per link: ipx-small (IPX datagrams, %d-byte packets),\n"
+		"spx1 (SPX I, %d-byte packets: %d data bytes), ipx-large (IPX\n"
+		"datagrams of the link's MTU) and spx2 (SPX II at its\n"
+		"negotiated size, the MTU). SPX I is bounded by its round trip:\n"
+		"the rate it allows (data per packet / smoothed RTT) is printed\n"
+		"beside it. Target: SPX II reaches at least %.0f%% of the IPX\n"
+		"datagram goodput at the same packet size.\n\n"
+		"  -s, --seconds S     measurement time per row (default %g)\n"
+		"  -w, --warmup S      udp: one uncounted pass of S s per row\n"
+		"                      first; mem: sending before each row's\n"
+		"                      window opens (default %g)\n"
+		"  -r, --repeat N      runs; median, min and max are reported\n"
+		"                      (default %d)\n"
+		"      --links L       mem, udp or mem,udp (default mem,udp)\n"
+		"      --mtu N         the in-memory segment's MTU, %d..%d\n"
+		"                      (default %d, the tunnel's)\n"
+		"      --spx-window N  SPX II window in packets (default: the\n"
+		"                      library's, 32)\n"
+		"      --send-queue N  bytes spx_send may hold (default: the\n"
+		"                      library's, 65536)\n"
+		"      --ipx-window N  IPX rows: datagrams in flight, returned\n"
+		"                      by receiver credits (default as 'bench\n"
+		"                      hub': 1024, or 512 above 482 bytes)\n"
+		"      --json, --csv   machine-readable output (one of them)\n"
+		"  -v, --verbose       SPX counters and CPU use of each row\n"
+		"  -q, --quiet         no progress line\n"
+		"  -h, --help          this text\n\n"
+		"See %s/benchmarks.md for the method and how to\n"
+		"read the figures.\n",
+		IPX_SPXB_SMALL_PACKET, IPX_SPXB_SMALL_PACKET,
+		IPX_SPXB_SMALL_PACKET - IPX_HDR_LEN - SPX_HDR_LEN,
+		IPX_SPXB_TARGET_RATIO * 100, IPX_SPXB_DEFAULT_SECONDS,
+		IPX_SPXB_DEFAULT_WARMUP, IPX_SPXB_DEFAULT_REPEAT,
+		IPX_SPXB_SMALL_PACKET, IPX_MAX_PACKET, IPX_UDP_MTU, cli_docs);
+}
+
+static int parse_links(const char *text, bool links[IPX_SPXB_LINKS])
+{
+	char buf[32], *save = NULL, *tok;
+
+	links[IPX_SPXB_MEM] = links[IPX_SPXB_UDP] = false;
+	if (strlen(text) >= sizeof(buf))
+		goto bad;
+	strcpy(buf, text);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "mem"))
+			links[IPX_SPXB_MEM] = true;
+		else if (!strcmp(tok, "udp"))
+			links[IPX_SPXB_UDP] = true;
+		else
+			goto bad;
+	}
+	if (links[IPX_SPXB_MEM] || links[IPX_SPXB_UDP])
+		return 0;
+bad:
+	cli_error("bench", "spx: --links takes mem, udp or mem,udp (got '%s')",
+		  text);
+	return -1;
+}
+
+static void print_spxb_row(int run, const struct ipx_spxb_result *r,
+			   const ipx_spxb_rows *all, bool verbose)
+{
+	char pps[32];
+
+	printf("%3d  %-3s  %-9s %6zu %7zu %9.1f %9s %6.2f", run,
+	       ipx_spxb_link_name(r->link), ipx_spxb_kind_name(r->kind),
+	       r->packet, r->payload, r->goodput / 1e6,
+	       bench_grouped(r->pps, pps, sizeof(pps)), ipx_spxb_other(r));
+	if (r->kind == IPX_SPXB_SPX1 || r->kind == IPX_SPXB_SPX2) {
+		const struct ipx_spxb_result *b =
+			ipx_spxb_base(all, r->link, r->kind);
+
+		if (b->goodput > 0)
+			printf("  %.2f of %s", ipx_spxb_ratio(r, b),
+			       ipx_spxb_kind_name(b->kind));
+		if (r->kind == IPX_SPXB_SPX1 &&
+		    r->srtt_us >= IPX_SPXB_MIN_SRTT_US)
+			printf("; srtt %.0f us allows %.1f MB/s", r->srtt_us,
+			       ipx_spxb_rtt_bound(r) / 1e6);
+		else if (r->kind == IPX_SPXB_SPX1 && r->pps > 0)
+			printf("; srtt %.0f us, %.2f us per packet",
+			       r->srtt_us, 1e6 / r->pps);
+		if (r->kind == IPX_SPXB_SPX2)
+			printf("; window %u", r->window);
+		if (r->retransmits)
+			printf("; %llu retransmits",
+			       (unsigned long long)r->retransmits);
+	}
+	printf("\n");
+	if (verbose) {
+		printf("                 cpu: sender %.0f%%", r->cpu_sender * 100);
+		if (r->link == IPX_SPXB_UDP)
+			printf(", hub %.0f%%, receiver %.0f%%",
+			       r->cpu_hub * 100, r->cpu_receiver * 100);
+		else
+			printf(" (both nodes: one process)");
+		printf("; machine busy %.2f CPUs, other work %.2f\n",
+		       r->machine_busy, ipx_spxb_other(r));
+		if (r->version && r->link == IPX_SPXB_UDP)
+			/* what the agent's RESULT has of its connection */
+			printf("                 SPX %s: %llu messages sent "
+			       "and acknowledged, %llu retransmits; srtt %.0f "
+			       "us\n",
+			       r->version == 2 ? "II" : "I",
+			       (unsigned long long)r->tx_data,
+			       (unsigned long long)r->retransmits, r->srtt_us);
+		else if (r->version)
+			printf("                 SPX %s: %llu data packets "
+			       "sent, %llu retransmits, %llu timeouts, %llu "
+			       "NAKs and %llu ACKs in; srtt %.0f us (%llu "
+			       "samples), rto %.0f us\n",
+			       r->version == 2 ? "II" : "I",
+			       (unsigned long long)r->tx_data,
+			       (unsigned long long)r->retransmits,
+			       (unsigned long long)r->timeouts,
+			       (unsigned long long)r->naks_rx,
+			       (unsigned long long)r->acks_rx, r->srtt_us,
+			       (unsigned long long)r->rtt_samples, r->rto_us);
+		else
+			printf("                 IPX: window %u datagrams; sent "
+			       "%llu, delivered %llu over the whole run\n",
+			       r->window, (unsigned long long)r->sent,
+			       (unsigned long long)r->delivered);
+	}
+	fflush(stdout);
+}
+
+static void json_spxb_row(const struct ipx_spxb_result *r)
+{
+	printf("{\"link\": \"%s\", \"row\": \"%s\", \"packet_bytes\": %zu, "
+	       "\"payload_bytes\": %zu, \"goodput_bytes_per_s\": %.1f, "
+	       "\"pps\": %.1f, \"seconds\": %.6f, \"bytes\": %llu, "
+	       "\"packets\": %llu, \"cpu_sender\": %.4f, \"cpu_hub\": %.4f, "
+	       "\"cpu_receiver\": %.4f, \"machine_busy_cpus\": %.3f, "
+	       "\"other_cpus\": %.3f",
+	       ipx_spxb_link_name(r->link), ipx_spxb_kind_name(r->kind),
+	       r->packet, r->payload, r->goodput, r->pps, r->seconds,
+	       (unsigned long long)r->bytes, (unsigned long long)r->packets,
+	       r->cpu_sender, r->cpu_hub, r->cpu_receiver, r->machine_busy,
+	       ipx_spxb_other(r));
+	if (r->version)
+		printf(", \"spx_version\": %d, \"window\": %u, "
+		       "\"srtt_us\": %.1f, \"rto_us\": %.1f, "
+		       "\"rtt_samples\": %llu, \"tx_data\": %llu, "
+		       "\"retransmits\": %llu, \"timeouts\": %llu, "
+		       "\"naks_rx\": %llu, \"acks_rx\": %llu",
+		       r->version, r->window, r->srtt_us, r->rto_us,
+		       (unsigned long long)r->rtt_samples,
+		       (unsigned long long)r->tx_data,
+		       (unsigned long long)r->retransmits,
+		       (unsigned long long)r->timeouts,
+		       (unsigned long long)r->naks_rx,
+		       (unsigned long long)r->acks_rx);
+	else
+		printf(", \"window\": %u, \"sent\": %llu, \"delivered\": %llu",
+		       r->window, (unsigned long long)r->sent,
+		       (unsigned long long)r->delivered);
+	if (r->kind == IPX_SPXB_SPX1) {
+		if (r->srtt_us >= IPX_SPXB_MIN_SRTT_US)
+			printf(", \"rtt_bound_bytes_per_s\": %.1f",
+			       ipx_spxb_rtt_bound(r));
+		else
+			printf(", \"rtt_bound_bytes_per_s\": null");
+		printf(", \"us_per_packet\": %.4f",
+		       r->pps > 0 ? 1e6 / r->pps : 0);
+	}
+	printf("}");
+}
+
+
+static double goodput_of(const struct ipx_spxb_result *r, void *ctx)
+{
+	double scale = ctx ? *(const double *)ctx : 1;
+
+	return r->goodput * scale;
+}
+
+static double bound_of(const struct ipx_spxb_result *r, void *ctx)
+{
+	double scale = ctx ? *(const double *)ctx : 1;
+
+	return ipx_spxb_rtt_bound(r) * scale;
+}
+
+static double us_per_packet_of(const struct ipx_spxb_result *r, void *ctx)
+{
+	(void)ctx;
+	return r->pps > 0 ? 1e6 / r->pps : 0;
+}
+
+static double srtt_of(const struct ipx_spxb_result *r, void *ctx)
+{
+	(void)ctx;
+	return r->srtt_us;
+}
+
+static double reach_of(const struct ipx_spxb_result *r, void *ctx)
+{
+	double b = ipx_spxb_rtt_bound(r);
+
+	(void)ctx;
+	return b > 0 ? r->goodput / b : 0;
+}
+
+static void print_csv(const struct spx_cli *c,
+		      const struct ipx_spxb_report *rep)
+{
+	printf("link,row,packet,payload,goodput_median,goodput_min,"
+	       "goodput_max,ratio_median,ratio_min,ratio_max,target,pass\n");
+	for (int l = 0; l < IPX_SPXB_LINKS; l++) {
+		for (int k = 0; c->o.links[l] && k < IPX_SPXB_KINDS; k++) {
+			const struct ipx_stat_summary *q = &rep->ratio[l][k];
+			struct ipx_stat_summary g;
+
+			ipx_spxb_spread(rep, (enum ipx_spxb_link)l,
+					(enum ipx_spxb_kind)k, goodput_of, NULL,
+					&g);
+			printf("%s,%s,%zu,%zu,%.1f,%.1f,%.1f,",
+			       ipx_spxb_link_name((enum ipx_spxb_link)l),
+			       ipx_spxb_kind_name((enum ipx_spxb_kind)k),
+			       rep->runs[0][l][k].packet,
+			       rep->runs[0][l][k].payload, g.median, g.min,
+			       g.max);
+			if (k == IPX_SPXB_SPX1 || k == IPX_SPXB_SPX2)
+				printf("%.4f,%.4f,%.4f,", q->median, q->min,
+				       q->max);
+			else
+				printf(",,,");
+			if (k == IPX_SPXB_SPX2)
+				printf("%.2f,%s\n", IPX_SPXB_TARGET_RATIO,
+				       rep->met[l] ? "PASS" : "MISS");
+			else
+				printf(",\n");
+		}
+	}
+}
+
+static void json_spread(const char *name, struct ipx_stat_summary s,
+			bool last)
+{
+	printf("\"%s\": {\"median\": %.6g, \"min\": %.6g, \"max\": %.6g}%s",
+	       name, s.median, s.min, s.max, last ? "" : ", ");
+}
+
+static void json_run(const struct spx_cli *c,
+		     const struct ipx_spxb_report *rep, unsigned long i)
+{
+	const ipx_spxb_rows *run = (const ipx_spxb_rows *)&rep->runs[i];
+	bool first = true;
+
+	printf("%s{\"run\": %lu, \"rows\": [", i ? ", " : "", i + 1);
+	for (int l = 0; l < IPX_SPXB_LINKS; l++)
+		for (int k = 0; c->o.links[l] && k < IPX_SPXB_KINDS; k++) {
+			printf("%s", first ? "" : ", ");
+			json_spxb_row(&(*run)[l][k]);
+			first = false;
+		}
+	printf("], \"ratios\": {");
+	first = true;
+	for (int l = 0; l < IPX_SPXB_LINKS; l++) {
+		if (!c->o.links[l])
+			continue;
+		printf("%s\"%s\": {\"spx1\": %.4f, \"spx2\": %.4f}",
+		       first ? "" : ", ",
+		       ipx_spxb_link_name((enum ipx_spxb_link)l),
+		       ipx_spxb_ratio(&(*run)[l][IPX_SPXB_SPX1],
+				      &(*run)[l][IPX_SPXB_IPX_SMALL]),
+		       ipx_spxb_ratio(&(*run)[l][IPX_SPXB_SPX2],
+				      &(*run)[l][IPX_SPXB_IPX_LARGE]));
+		first = false;
+	}
+	printf("}}");
+}
+
+static void json_link_summary(const struct ipx_spxb_report *rep,
+			      enum ipx_spxb_link l)
+{
+	for (int k = 0; k < IPX_SPXB_KINDS; k++) {
+		enum ipx_spxb_kind kk = (enum ipx_spxb_kind)k;
+		struct ipx_stat_summary s;
+
+		printf("\"%s\": {", ipx_spxb_kind_name(kk));
+		ipx_spxb_spread(rep, l, kk, goodput_of, NULL, &s);
+		json_spread("goodput_bytes_per_s", s, false);
+		if (k == IPX_SPXB_SPX1) {
+			ipx_spxb_spread(rep, l, kk, bound_of, NULL, &s);
+			json_spread("rtt_bound_bytes_per_s", s, false);
+			ipx_spxb_spread(rep, l, kk, us_per_packet_of, NULL, &s);
+			json_spread("us_per_packet", s, false);
+			ipx_spxb_spread(rep, l, kk, srtt_of, NULL, &s);
+			json_spread("srtt_us", s, false);
+		}
+		if (k == IPX_SPXB_SPX1 || k == IPX_SPXB_SPX2)
+			json_spread("ratio", rep->ratio[l][k], false);
+		printf("\"packet_bytes\": %zu, \"payload_bytes\": %zu}%s",
+		       rep->runs[0][l][k].packet, rep->runs[0][l][k].payload,
+		       k + 1 < IPX_SPXB_KINDS ? ", " : "");
+	}
+}
+
+static void print_json(const struct spx_cli *c,
+		       const struct ipx_spxb_report *rep)
+{
+	const struct ipx_spxb_opts *o = &c->o.row;
+	bool first = true;
+
+	printf("{\"benchmark\": \"spx\", ");
+	if (rep->interrupted)
+		printf("\"complete\": false, ");
+	if (c->o.links[IPX_SPXB_UDP] && rep->net.hub_pid) {
+		bench_pair_json_conditions(&rep->net, "not pinned", stdout);
+		printf(", ");
+	}
+	printf("\"ref_1990\": null, \"cpus_online\": %d, "
+	       "\"cpus_allowed\": %d, \"seconds\": %g, \"warmup\": %g, "
+	       "\"repeat\": %lu, \"mem_mtu\": %zu, \"udp_mtu\": %d, "
+	       "\"spx_window\": %u, \"send_queue\": %zu, "
+	       "\"ipx_window\": %u, \"spx_conn_size_bytes\": %zu, "
+	       "\"runs\": [",
+	       ipx_bench_cpus_online(), ipx_bench_cpus_allowed(), o->seconds,
+	       o->warmup, c->o.repeat, o->mem_mtu, IPX_UDP_MTU, o->spx_window,
+	       o->send_queue, o->ipx_window, spx_conn_size());
+	for (unsigned long i = 0; i < rep->done; i++)
+		json_run(c, rep, i);
+	printf("], \"summary\": {");
+	for (int l = 0; l < IPX_SPXB_LINKS; l++) {
+		if (!c->o.links[l])
+			continue;
+		printf("%s\"%s\": {", first ? "" : ", ",
+		       ipx_spxb_link_name((enum ipx_spxb_link)l));
+		first = false;
+		json_link_summary(rep, (enum ipx_spxb_link)l);
+		printf(", \"pass\": %s}", rep->met[l] ? "true" : "false");
+	}
+	printf("}, \"target_ratio\": %.2f, \"pass\": %s}\n",
+	       IPX_SPXB_TARGET_RATIO, rep->met_all ? "true" : "false");
+}
+
+static void summary_table(const struct spx_cli *c,
+			  const struct ipx_spxb_report *rep)
+{
+	double mb = 1e-6;
+
+	printf("\nsummary, %lu run%s: median [min - max]\n", rep->done,
+	       cli_s(rep->done));
+	printf("link row       packet payload  goodput MB/s                "
+	       "ratio to IPX of the same packet size\n");
+	for (int l = 0; l < IPX_SPXB_LINKS; l++) {
+		for (int k = 0; c->o.links[l] && k < IPX_SPXB_KINDS; k++) {
+			const struct ipx_spxb_result *r0 = &rep->runs[0][l][k];
+			const struct ipx_stat_summary *q = &rep->ratio[l][k];
+			struct ipx_stat_summary g;
+			char rng[40];
+
+			ipx_spxb_spread(rep, (enum ipx_spxb_link)l,
+					(enum ipx_spxb_kind)k, goodput_of, &mb,
+					&g);
+			snprintf(rng, sizeof(rng), "[%.1f - %.1f]", g.min,
+				 g.max);
+			printf("%-4s %-9s %6zu %7zu %8.1f %-17s",
+			       ipx_spxb_link_name((enum ipx_spxb_link)l),
+			       ipx_spxb_kind_name((enum ipx_spxb_kind)k),
+			       r0->packet, r0->payload, g.median, rng);
+			if (k == IPX_SPXB_SPX1 || k == IPX_SPXB_SPX2)
+				printf(" %.2f [%.2f - %.2f] of %s", q->median,
+				       q->min, q->max,
+				       k == IPX_SPXB_SPX1 ? "ipx-small"
+							  : "ipx-large");
+			printf("\n");
+		}
+	}
+	printf("\n");
+}
+
+/* SPX I's round trip and SPX II's verdict on one link. */
+static void summary_link(const struct ipx_spxb_report *rep,
+			 enum ipx_spxb_link l)
+{
+	const struct ipx_spxb_result *s2 = &rep->runs[0][l][IPX_SPXB_SPX2];
+	const struct ipx_spxb_result *il = &rep->runs[0][l][IPX_SPXB_IPX_LARGE];
+	struct ipx_stat_summary rtt, bound, reach, cycle;
+	double mb = 1e-6;
+
+	ipx_spxb_spread(rep, l, IPX_SPXB_SPX1, srtt_of, NULL, &rtt);
+	ipx_spxb_spread(rep, l, IPX_SPXB_SPX1, bound_of, &mb, &bound);
+	ipx_spxb_spread(rep, l, IPX_SPXB_SPX1, reach_of, NULL, &reach);
+	ipx_spxb_spread(rep, l, IPX_SPXB_SPX1, us_per_packet_of, NULL, &cycle);
+	printf("%s: SPX I is bounded by its round trip: one %zu-byte "
+	       "packet, then wait for its ACK.\n",
+	       ipx_spxb_link_name(l), rep->runs[0][l][IPX_SPXB_SPX1].payload);
+	if (rtt.min >= IPX_SPXB_MIN_SRTT_US)
+		printf("     srtt %.0f us [%.0f - %.0f] allows %.1f "
+		       "MB/s; SPX I reached %.0f%% of that "
+		       "(%.1f us per packet).\n",
+		       rtt.median, rtt.min, rtt.max, bound.median,
+		       reach.median * 100, cycle.median);
+	else
+		printf("     The round trip (srtt %.0f us) is too short "
+		       "for srtt's 1-us resolution: here it\n"
+		       "     is the CPU time of a data packet and its "
+		       "ACK, %.2f us per packet [%.2f - %.2f].\n",
+		       rtt.median, cycle.median, cycle.min, cycle.max);
+	if (s2->packet != il->packet)
+		printf("     note: SPX II negotiated %zu-byte packets, "
+		       "not the %zu of the ipx-large row.\n",
+		       s2->packet, il->packet);
+	printf("     SPX II / IPX datagrams at %zu-byte packets: "
+	       "%.2f (median); target >= %.2f: %s\n",
+	       il->packet, rep->ratio[l][IPX_SPXB_SPX2].median,
+	       IPX_SPXB_TARGET_RATIO, rep->met[l] ? "PASS" : "MISS");
+}
+
+static void print_summary(const struct spx_cli *c,
+			  const struct ipx_spxb_report *rep)
+{
+	double most = 0;
+
+	summary_table(c, rep);
+	for (int l = 0; l < IPX_SPXB_LINKS; l++)
+		if (c->o.links[l])
+			summary_link(rep, (enum ipx_spxb_link)l);
+	for (unsigned long i = 0; i < rep->done; i++)
+		for (int l = 0; l < IPX_SPXB_LINKS; l++)
+			for (int k = 0; c->o.links[l] && k < IPX_SPXB_KINDS;
+			     k++)
+				if (ipx_spxb_other(&rep->runs[i][l][k]) > most)
+					most = ipx_spxb_other(&rep->runs[i][l][k]);
+	if (most >= 0.25)
+		printf("note: other work kept up to %.2f of the %d "
+		       "CPUs busy during the windows (column "
+		       "'other');\n      these figures are lower and "
+		       "noisier than on an idle machine.\n",
+		       most, ipx_bench_cpus_online());
+}
+
+static void print_header(const struct spx_cli *c,
+			 const struct ipx_spxb_report *rep)
+{
+	const struct ipx_spxb_opts *o = &c->o.row;
+
+	printf("ipxlab bench spx: bulk goodput of SPX I and SPX II "
+	       "beside IPX datagrams of the same\nIPX packet size; "
+	       "goodput = application bytes delivered per second "
+	       "(MB = 10^6 bytes)\n");
+	printf("%d CPUs online, %d allowed; %lu run%s of %g s per row "
+	       "(udp: after a %g s warm-up pass; mem: %g s warm-up "
+	       "per row)\n",
+	       ipx_bench_cpus_online(), ipx_bench_cpus_allowed(), c->o.repeat,
+	       cli_s(c->o.repeat), o->seconds, o->warmup, o->warmup);
+	if (c->o.links[IPX_SPXB_UDP]) {
+		bench_pair_conditions(&rep->net, "not pinned", stdout);
+		printf("udp: sender agent -> hub -> receiver agent on "
+		       "127.0.0.1 (3 processes), MTU %d\n",
+		       IPX_UDP_MTU);
+	} else {
+		printf("# ipxlab %s\n", cli_version_text());
+	}
+	if (c->o.links[IPX_SPXB_MEM])
+		printf("mem: both nodes in one process on the "
+		       "in-memory link, real clock, MTU %zu\n",
+		       o->mem_mtu);
+	printf("one SPX connection costs %zu bytes (control block "
+	       "without buffers, spx_conn_size())\n\n",
+	       spx_conn_size());
+	printf("run  link row       packet payload      MB/s     "
+	       "pkt/s  other\n");
+	fflush(stdout);
+}
+
+static void on_progress(void *ctx, enum ipx_spxb_event ev,
+			const struct ipx_spxb_report *rep, unsigned long run,
+			enum ipx_spxb_kind k)
+{
+	const struct spx_cli *c = ctx;
+	const ipx_spxb_rows *rows;
+
+	if (ev == IPX_SPXB_EV_READY && !c->json && !c->csv)
+		print_header(c, rep);
+	if (ev == IPX_SPXB_EV_MEM_ROW && rep->net.progress) {
+		fprintf(stderr, "\r\033[K  bench spx: mem %s run %lu",
+			ipx_spxb_kind_name(k), run);
+		fflush(stderr);
+	}
+	if (ev != IPX_SPXB_EV_RUN || c->json || c->csv)
+		return;
+	/* Printed in order once the run is complete (ratios need both
+	 * rows). */
+	bench_pair_progress_end(&rep->net);
+	rows = (const ipx_spxb_rows *)&rep->runs[run - 1];
+	for (int l = 0; l < IPX_SPXB_LINKS; l++)
+		for (int kk = 0; c->o.links[l] && kk < IPX_SPXB_KINDS; kk++)
+			print_spxb_row((int)run, &(*rows)[l][kk], rows,
+				       c->verbose);
+	fflush(stdout);
+}
+
+/* Ctrl-C: a signal caught here (no network yet, or mem rows only) or
+ * one waiting for the network's loop to read it. */
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int signo)
+{
+	(void)signo;
+	got_signal = 1;
+}
+
+static bool cancelled(void *ctx)
+{
+	sigset_t p;
+
+	(void)ctx;
+	sigemptyset(&p);
+	sigpending(&p);
+	return got_signal || sigismember(&p, SIGINT) ||
+	       sigismember(&p, SIGTERM);
+}
+
+/* One option of bench spx's own (not the window's); CLI_OK or
+ * CLI_USAGE with a message. */
+static int own_opt(struct spx_cli *c, int opt, const char *arg)
+{
+	struct ipx_spxb_opts *o = &c->o.row;
+	unsigned long val;
+
+	switch (opt) {
+	case OPT_LINKS:
+		return parse_links(arg, c->o.links) < 0 ? CLI_USAGE : CLI_OK;
+	case OPT_MTU:
+		if (cli_parse_uint("bench", "--mtu", arg, IPX_SPXB_SMALL_PACKET,
+				   IPX_MAX_PACKET, &val) < 0)
+			return CLI_USAGE;
+		o->mem_mtu = val;
+		return CLI_OK;
+	case OPT_SPXWIN:
+		if (cli_parse_uint("bench", "--spx-window", arg, 1, 1024,
+				   &val) < 0)
+			return CLI_USAGE;
+		o->spx_window = (unsigned)val;
+		return CLI_OK;
+	case OPT_QUEUE:
+		if (cli_parse_uint("bench", "--send-queue", arg, 2048,
+				   64ul << 20, &val) < 0)
+			return CLI_USAGE;
+		o->send_queue = val;
+		return CLI_OK;
+	case OPT_IPXWIN:
+		if (cli_parse_uint("bench", "--ipx-window", arg, 1, 65536,
+				   &val) < 0)
+			return CLI_USAGE;
+		o->ipx_window = (unsigned)val;
+		return CLI_OK;
+	default:
+		return -1;
+	}
+}
+
+/* CLI_OK to run, else the exit code (-h: CLI_OK after the help, as
+ * -1 here). */
+static int parse(struct spx_cli *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "seconds", required_argument, NULL, 's' },
+		{ "warmup", required_argument, NULL, 'w' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "links", required_argument, NULL, OPT_LINKS },
+		{ "mtu", required_argument, NULL, OPT_MTU },
+		{ "spx-window", required_argument, NULL, OPT_SPXWIN },
+		{ "send-queue", required_argument, NULL, OPT_QUEUE },
+		{ "ipx-window", required_argument, NULL, OPT_IPXWIN },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt, rc;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":s:w:r:vqh", longopts, NULL)) !=
+	       -1) {
+		rc = bench_window_opt(opt, optarg, &c->o.row.seconds,
+				      &c->o.row.warmup, &c->o.repeat,
+				      IPX_SPXB_MAX_REPEAT);
+		if (rc < 0)
+			return CLI_USAGE;
+		if (rc > 0)
+			continue;
+		rc = own_opt(c, opt, optarg);
+		if (rc >= 0 && rc != CLI_OK)
+			return rc;
+		if (rc == CLI_OK)
+			continue;
+		if (opt == OPT_JSON)
+			c->json = true;
+		else if (opt == OPT_CSV)
+			c->csv = true;
+		else if (opt == 'q')
+			c->quiet = true;
+		else if (opt == 'v')
+			c->verbose = true;
+		else if (opt == 'h') {
+			help_bench_spx(stdout);
+			return -1;
+		}
+		else
+			return bench_bad_option("spx", opt, argv);
+	}
+	return bench_end_of_options("spx", argc, argv, c->json, c->csv);
+}
+
+static void print(const struct spx_cli *c, const struct ipx_spxb_report *rep)
+{
+	if (c->csv)
+		print_csv(c, rep);
+	else if (c->json)
+		print_json(c, rep);
+	else
+		print_summary(c, rep);
+}
+
+int bench_spx(int argc, char **argv)
+{
+	static struct spx_cli c;
+	struct ipx_spxb_hooks hooks = { on_progress, cancelled, &c };
+	struct ipx_spxb_report *rep;
+	char err[512];
+	int rc;
+
+	memset(&c, 0, sizeof(c));
+	ipx_spxb_opts_default(&c.o.row);
+	c.o.repeat = IPX_SPXB_DEFAULT_REPEAT;
+	c.o.links[IPX_SPXB_MEM] = c.o.links[IPX_SPXB_UDP] = true;
+	rc = parse(&c, argc, argv);
+	if (rc != CLI_OK)
+		return rc < 0 ? CLI_OK : rc;
+	rep = calloc(1, sizeof(*rep));
+	if (!rep) {
+		cli_error("bench", "spx: out of memory");
+		return CLI_FAIL;
+	}
+	ipx_log_set_level(IPX_LOG_WARN);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	rep->net.name = "spx";
+	bench_pair_ui(&rep->net, !c.quiet && isatty(STDERR_FILENO));
+	rc = ipx_spxb_bench(&c.o, &hooks, rep, err, sizeof(err));
+	bench_pair_progress_end(&rep->net);
+	if (rc != IPX_OK) {
+		cli_error("bench", "spx: %s", err);
+		free(rep);
+		return CLI_FAIL;
+	}
+	if (rep->interrupted)
+		cli_error("bench", "spx: interrupted; printing the %lu run%s "
+				   "that finished",
+			  rep->done, cli_s(rep->done));
+	if (rep->done || c.json)
+		print(&c, rep);
+	rc = rep->interrupted ? CLI_FAIL : CLI_OK;
+	free(rep);
+	return rc;
+}
