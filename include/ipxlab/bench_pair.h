@@ -74,6 +74,12 @@ int ipx_bpair_start_eth(struct ipx_bpair *b, const struct ipx_hnet_eth *ends,
 /* Pin the hub to cpu (cpu >= 0). IPX_OK or an error with a message. */
 int ipx_bpair_pin_hub(struct ipx_bpair *b, int cpu, char *err,
 		       size_t errlen);
+/*
+ * After a run returned rc: did a signal (read on the controller's loop,
+ * see on_loop) end it? An agent killed by the same Ctrl-C may have been
+ * noticed first, so a failed run looks at the loop once more.
+ */
+bool ipx_bpair_interrupted(struct ipx_bpair *b, int rc);
 /* QUIT the agents, stop everything (ok: give them time to exit). */
 void ipx_bpair_stop(struct ipx_bpair *b, bool ok);
 /*

@@ -11,6 +11,7 @@
 
 #include "ipxlab/bench_sys.h"
 #include "ipxlab/err.h"
+#include "ipxlab/loop.h"
 
 #define WAIT (10 * IPX_SEC)
 
@@ -125,6 +126,17 @@ int ipx_bpair_pin_hub(struct ipx_bpair *b, int cpu, char *err,
 	if (rc == IPX_OK)
 		b->hub_cpu = cpu;
 	return rc;
+}
+
+bool ipx_bpair_interrupted(struct ipx_bpair *b, int rc)
+{
+	if (rc == IPX_ECLOSED)
+		return true;
+	if (!b->loop)
+		return false;
+	if (rc != IPX_OK)
+		ipx_loop_run_once(b->loop, 0);
+	return ipx_loop_stopped(b->loop);
 }
 
 void ipx_bpair_stop(struct ipx_bpair *b, bool ok)

@@ -146,14 +146,8 @@ static void progress(const struct ipx_spxb_hooks *h, enum ipx_spxb_event ev,
 static bool stopped(const struct ipx_spxb_hooks *h, struct ipx_bpair *net,
 		    int rc)
 {
-	if (rc == IPX_ECLOSED)
+	if (ipx_bpair_interrupted(net, rc))
 		return true;
-	if (net->loop) {
-		if (rc != IPX_OK)	/* an agent killed by the same ^C */
-			ipx_loop_run_once(net->loop, 0);
-		if (ipx_loop_stopped(net->loop))
-			return true;
-	}
 	/* between rows: a signal not read yet is the caller's to see */
 	return h && h->cancelled && h->cancelled(h->ctx);
 }

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "fsbench.h"
 #include "ipxlab/bench_sys.h"
+#include "ipxlab/err.h"
 
 const char *bench_grouped(double v, char *buf, size_t len)
 {
@@ -110,6 +111,18 @@ void bench_pair_ui(struct ipx_bpair *b, bool progress)
 {
 	b->progress = progress ? progress_line : NULL;
 	b->on_loop = cli_stop_on_signals;
+}
+
+bool bench_pair_cut(struct ipx_bpair *b, const char *name, int *rc,
+		    unsigned long done, const char *unit)
+{
+	if (*rc == IPX_OK || !ipx_bpair_interrupted(b, *rc))
+		return false;
+	cli_error("bench", "%s: interrupted; printing the %lu %s%s that "
+			   "finished",
+		  name, done, unit, cli_s(done));
+	*rc = IPX_OK;
+	return true;
 }
 
 void bench_pair_progress_end(const struct ipx_bpair *b)

@@ -15,6 +15,14 @@
 /* Stop b's loop on SIGINT/SIGTERM, and (progress) show a progress line
  * on stderr before each run. */
 void bench_pair_ui(struct ipx_bpair *b, bool progress);
+/*
+ * After the runs, rc the last one's: when a signal ended them (Ctrl-C),
+ * say so ("NAME: interrupted; printing the DONE UNITs that finished"),
+ * make *rc IPX_OK and return true: the caller prints what finished (its
+ * JSON with "complete": false) and exits 1.
+ */
+bool bench_pair_cut(struct ipx_bpair *b, const char *name, int *rc,
+		    unsigned long done, const char *unit);
 /* Clear the progress line (before the results are printed). */
 void bench_pair_progress_end(const struct ipx_bpair *b);
 /* "# ipxlab VERSION on MACHINE, ..." lines: versions, CPUs, the hub and

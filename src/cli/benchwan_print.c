@@ -262,7 +262,7 @@ static void print_scaling(const struct wan *t)
 {
 	printf("\nScaling: open/close file, multiple directories, ops/s per "
 	       "workstation (%.1f s each)\n",
-	       wan_scale_seconds(t));
+	       ipx_bwan_scale_seconds(t->seconds));
 	printf("%3s %10s %10s %9s %12s %12s\n", "ws", "local", "bridged",
 	       "bridged%", "total local", "total br");
 	for (unsigned n = 0; n < t->max_stations; n++) {
@@ -423,7 +423,7 @@ void wan_print_json(const struct wan *t)
 				printf("%s{\"test\":\"%s\",\"seconds\":%.3f,"
 				       "\"workstations\":%u,",
 				       first ? "" : ",", ipx_bn_op_name(op),
-				       wan_test_seconds(t, op), t->sets[s]);
+				       ipx_bwan_test_seconds(t->seconds, op), t->sets[s]);
 				first = false;
 				json_point("local", &t->bat[0][s][op]);
 				printf(",");
@@ -469,7 +469,7 @@ void wan_print_json(const struct wan *t)
 	if (t->parts & PART_SCALING) {
 		printf(",\"scaling\":{\"test\":\"open-multi\",\"seconds\":%.3f,"
 		       "\"points\":[",
-		       wan_scale_seconds(t));
+		       ipx_bwan_scale_seconds(t->seconds));
 		for (unsigned n = 0; n < t->max_stations; n++) {
 			printf("%s{\"workstations\":%u,", n ? "," : "", n + 1);
 			json_point("local", &t->scale[0][n]);

@@ -72,6 +72,7 @@ struct opts {
 	size_t payload;
 	enum ipx_frame_type frame;
 	bool json, csv, quiet;
+	bool interrupted;	/* Ctrl-C: the runs that finished */
 	char text[3][IFNAMSIZ + 200];	/* sender, receiver, controller */
 	struct ipx_hnet_eth end[3];
 };
@@ -302,6 +303,8 @@ static void print_json(const struct opts *o, const struct ipx_bpair *b,
 		       const struct ipx_stat_summary sum[3])
 {
 	printf("{\"benchmark\": \"eth\", ");
+	if (o->interrupted)
+		printf("\"complete\": false, ");
 	bench_pair_json_conditions(b, "none (the scheduler's)", stdout);
 	printf(", \"frame\": \"%s\", \"payload_bytes\": %zu, "
 	       "\"frame_bytes\": %zu, \"seconds\": %g, \"warmup\": %g, "
@@ -381,6 +384,7 @@ int bench_eth(int argc, char **argv)
 	struct ipx_stat_summary sum[3];
 	struct res warm[PATHS];
 	char err[768];
+	unsigned long done = 0;
 	int rc = parse(&o, argc, argv);
 
 	if (rc != CLI_OK)
@@ -393,10 +397,16 @@ int bench_eth(int argc, char **argv)
 		print_header(&o, &b);
 	if (rc == IPX_OK && o.warmup > 0)
 		rc = run_once(&o, &b, 0, warm, err, sizeof(err));
-	for (unsigned long i = 1; rc == IPX_OK && i <= o.repeat; i++)
+	for (unsigned long i = 1; rc == IPX_OK && i <= o.repeat; i++) {
 		rc = run_once(&o, &b, i, res[i - 1], err, sizeof(err));
+		done = rc == IPX_OK ? i : done;
+	}
 	bench_pair_progress_end(&b);
-	if (rc == IPX_OK) {
+	if (b.ctl && bench_pair_cut(&b, "eth", &rc, done, "run")) {
+		o.interrupted = true;
+		o.repeat = done;	/* what is printed: the runs done */
+	}
+	if (rc == IPX_OK && (o.repeat || o.json)) {
 		summarize(res, o.repeat, sum);
 		if (o.json) {
 			print_json(&o, &b, res, sum);
@@ -415,10 +425,10 @@ int bench_eth(int argc, char **argv)
 			       sum[2].median >= TARGET ? "PASS" : "MISS");
 		}
 	}
-	ipx_bpair_stop(&b, rc == IPX_OK);
+	ipx_bpair_stop(&b, rc == IPX_OK && !o.interrupted);
 	if (rc != IPX_OK) {
 		cli_error(CMD, "eth: %s", err);
 		return CLI_FAIL;
 	}
-	return CLI_OK;
+	return o.interrupted ? CLI_FAIL : CLI_OK;
 }

@@ -44,6 +44,7 @@ struct opts {
 	size_t payload;
 	int pin[PATHS][ROLES];	/* -1: not pinned */
 	bool pinned, json, csv, verbose, quiet;
+	bool interrupted;	/* Ctrl-C: the runs that finished */
 	const char *pcap;
 };
 
@@ -414,6 +415,8 @@ static void print_json(const struct opts *o, const struct ipx_bpair *b,
 
 	placement(o, pl, sizeof(pl));
 	printf("{\"benchmark\": \"hub\", ");
+	if (o->interrupted)
+		printf("\"complete\": false, ");
 	bench_pair_json_conditions(b, pl, stdout);
 	printf(", \"ipx_payload_bytes\": %zu, \"datagram_bytes\": %zu, "
 	       "\"cpus_online\": %d, \"cpus_allowed\": %d, \"seconds\": %g, "
@@ -580,6 +583,7 @@ int bench_hub(int argc, char **argv)
 	struct ipx_bpair b = { .name = "hub" };
 	struct summary s;
 	char err[768];
+	unsigned done = 0;
 	int rc;
 
 	for (int p = 0; p < PATHS; p++)
@@ -598,10 +602,16 @@ int bench_hub(int argc, char **argv)
 		print_header(&o, &b);
 	if (rc == IPX_OK && o.warmup > 0)
 		rc = pass(&o, &b, 0, warm, err, sizeof(err));
-	for (unsigned i = 1; rc == IPX_OK && i <= o.repeat; i++)
+	for (unsigned i = 1; rc == IPX_OK && i <= o.repeat; i++) {
 		rc = pass(&o, &b, i, res[i - 1], err, sizeof(err));
+		done = rc == IPX_OK ? i : done;
+	}
 	bench_pair_progress_end(&b);
-	if (rc == IPX_OK) {
+	if (b.ctl && bench_pair_cut(&b, "hub", &rc, done, "run")) {
+		o.interrupted = true;
+		o.repeat = done;	/* what is printed: the runs done */
+	}
+	if (rc == IPX_OK && (o.repeat || o.json)) {
 		summarize((const struct res(*)[PATHS])res, o.repeat, &s);
 		if (o.json)
 			print_json(&o, &b, (const struct res(*)[PATHS])res,
@@ -611,10 +621,10 @@ int bench_hub(int argc, char **argv)
 		else
 			print_summary(&o, &s);
 	}
-	ipx_bpair_stop(&b, rc == IPX_OK);
+	ipx_bpair_stop(&b, rc == IPX_OK && !o.interrupted);
 	if (rc != IPX_OK) {
 		cli_error(CMD, "hub: %s", err);
 		return CLI_FAIL;
 	}
-	return CLI_OK;
+	return o.interrupted ? CLI_FAIL : CLI_OK;
 }

@@ -91,8 +91,12 @@ struct ncpb {
 	double secs;
 	unsigned repeat;
 	unsigned bufsize;	/* what the server grants the workstation */
+	bool interrupted;	/* Ctrl-C: the repeats that finished */
 	struct fig fig[MAX_REPEAT];
 };
+
+/* measure(): a signal ended the run (no message yet). */
+#define INTERRUPTED (-2)
 
 /* The buffer the server grants a 4096-byte request on this link: asked by
  * a client of its own on the workstation's segment (the agent's own answer
@@ -145,6 +149,7 @@ static int measure(struct ncpb *t, unsigned rep, struct fig *fig)
 	uint64_t nsum[ROWS] = { 0 };
 	struct ipx_bw_result res;
 	char err[768];
+	int rc;
 
 	for (int round = 0; round < ROUNDS; round++) {
 		for (enum row r = 0; r < ROWS; r++) {
@@ -154,9 +159,12 @@ static int measure(struct ncpb *t, unsigned rep, struct fig *fig)
 						   : 0;
 
 			progress(t, rep, round, r, left);
-			if (ipx_bn_run(t->b.ctl, &t->b.ro, rows[r].op, 1, secs,
-				       0, size, (uint16_t)(rep + 1), &res, err,
-				       sizeof(err)) != IPX_OK) {
+			rc = ipx_bn_run(t->b.ctl, &t->b.ro, rows[r].op, 1, secs,
+					0, size, (uint16_t)(rep + 1), &res, err,
+					sizeof(err));
+			if (rc != IPX_OK && fsbench_interrupted(&t->b, rc))
+				return INTERRUPTED;
+			if (rc != IPX_OK) {
 				cli_error(CMD, "ncp: %s: %s", rows[r].name,
 					  err);
 				return CLI_FAIL;
@@ -214,7 +222,8 @@ static void print_json(const struct ncpb *t)
 {
 	struct ipx_stat_summary s;
 
-	printf("{\"benchmark\":\"ncp\",\"conditions\":{");
+	printf("{\"benchmark\":\"ncp\",%s\"conditions\":{",
+	       t->interrupted ? "\"complete\":false," : "");
 	fsbench_json_conditions(&t->b, stdout);
 	printf(",\"seconds_per_row\":%.3f,\"rounds\":%d,\"repeat\":%u,"
 	       "\"bufsize\":%u,\"get_part\":%d,\"target\":%.2f},"
@@ -339,6 +348,7 @@ static int parse(struct ncpb *t, int argc, char **argv, int *code)
 int bench_ncp(int argc, char **argv)
 {
 	struct ncpb *t = calloc(1, sizeof(*t));
+	unsigned done = 0;
 	int rc, code = CLI_OK;
 
 	if (!t) {
@@ -366,11 +376,21 @@ int bench_ncp(int argc, char **argv)
 	rc = fsbench_start(&t->b);
 	if (rc == CLI_OK)
 		rc = granted_bufsize(t);
-	for (unsigned i = 0; rc == CLI_OK && i < t->repeat; i++)
+	for (unsigned i = 0; rc == CLI_OK && i < t->repeat; i++) {
 		rc = measure(t, i, &t->fig[i]);
+		done = rc == CLI_OK ? i + 1 : done;
+	}
 	if (t->b.progress)
 		fprintf(stderr, "\r\033[K");
-	if (rc == CLI_OK) {
+	if (rc == INTERRUPTED) {
+		cli_error(CMD, "ncp: interrupted; printing the %u repeat%s "
+			       "that finished",
+			  done, cli_s(done));
+		t->interrupted = true;
+		t->repeat = done;	/* what is printed: the repeats done */
+		rc = CLI_OK;
+	}
+	if (rc == CLI_OK && (t->repeat || t->b.json)) {
 		if (t->b.json)
 			print_json(t);
 		else if (t->b.csv)
@@ -378,7 +398,9 @@ int bench_ncp(int argc, char **argv)
 		else
 			print_table(t);
 	}
-	fsbench_stop(&t->b, rc == CLI_OK);
+	fsbench_stop(&t->b, rc == CLI_OK && !t->interrupted);
+	if (rc == CLI_OK && t->interrupted)
+		rc = CLI_FAIL;
 	free(t);
 	return rc;
 }

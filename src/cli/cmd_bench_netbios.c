@@ -53,6 +53,7 @@ struct opts {
 	size_t size;
 	unsigned window;
 	bool json, csv, quiet;
+	bool interrupted;	/* Ctrl-C: the runs that finished */
 };
 
 /* One row, one run. */
@@ -303,6 +304,8 @@ static void print_json(const struct opts *o, const struct ipx_bpair *b,
 		       const struct rate (*res)[ROWS])
 {
 	printf("{\"benchmark\": \"netbios\", ");
+	if (o->interrupted)
+		printf("\"complete\": false, ");
 	bench_pair_json_conditions(b, "not pinned", stdout);
 	printf(", \"size\": %zu, \"window\": %u, \"seconds\": %g, \"repeat\": "
 	       "%lu, \"warmup\": %g, \"ref_1990\": null, \"runs\": [",
@@ -395,6 +398,7 @@ int bench_netbios(int argc, char **argv)
 	};
 	struct ipx_bpair b = { .name = "netbios" };
 	char err[768];
+	unsigned done = 0;
 	int rc;
 
 	rc = parse_options(&o, argc, argv);
@@ -414,10 +418,16 @@ int bench_netbios(int argc, char **argv)
 	}
 	if (rc == IPX_OK)
 		rc = pass(&o, &b, 0, warm, err, sizeof(err));
-	for (unsigned i = 1; rc == IPX_OK && i <= o.repeat; i++)
+	for (unsigned i = 1; rc == IPX_OK && i <= o.repeat; i++) {
 		rc = pass(&o, &b, i, res[i - 1], err, sizeof(err));
+		done = rc == IPX_OK ? i : done;
+	}
 	bench_pair_progress_end(&b);
-	if (rc == IPX_OK) {
+	if (b.ctl && bench_pair_cut(&b, "netbios", &rc, done, "run")) {
+		o.interrupted = true;
+		o.repeat = done;	/* what is printed: the runs done */
+	}
+	if (rc == IPX_OK && (o.repeat || o.json)) {
 		const struct rate(*r)[ROWS] = (const struct rate(*)[ROWS])res;
 
 		if (o.json)
@@ -427,10 +437,10 @@ int bench_netbios(int argc, char **argv)
 		else
 			print_text(&o, r);
 	}
-	ipx_bpair_stop(&b, rc == IPX_OK);
+	ipx_bpair_stop(&b, rc == IPX_OK && !o.interrupted);
 	if (rc != IPX_OK) {
 		cli_error(CMD, "netbios: %s", err);
 		return CLI_FAIL;
 	}
-	return CLI_OK;
+	return o.interrupted ? CLI_FAIL : CLI_OK;
 }

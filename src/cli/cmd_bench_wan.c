@@ -108,18 +108,6 @@ void help_bench_wan(FILE *out)
 }
 
 
-double wan_test_seconds(const struct wan *t, enum ipx_bn_op op)
-{
-	double s = ipx_bn_op_seconds(op);
-
-	return t->seconds > 0 ? t->seconds * s / 20 : s;
-}
-
-double wan_scale_seconds(const struct wan *t)
-{
-	return t->seconds > 0 ? t->seconds : 20;
-}
-
 static void progress(void *ctx, const char *what, unsigned k, unsigned n,
 		     double secs)
 {
@@ -263,9 +251,9 @@ static int run_test(struct wan *t, int side, size_t s, int op,
 	int rc = IPX_OK;
 
 	for (t->rep = 0; t->rep < t->b.repeat && rc == IPX_OK; t->rep++) {
-		progress(t, what, 0, 0, wan_test_seconds(t, op));
+		progress(t, what, 0, 0, ipx_bwan_test_seconds(t->seconds, op));
 		rc = ipx_bn_run(t->ctl[side], &t->side[side], op, t->sets[s],
-				wan_test_seconds(t, op), 0, 0,
+				ipx_bwan_test_seconds(t->seconds, op), 0, 0,
 				(uint16_t)t->done, res, err, errlen);
 		if (rc == IPX_OK)
 			ipx_bwan_summarize(res, t->sets[s], &runs[t->rep]);
@@ -334,7 +322,7 @@ static int run_scaling(struct wan *t, int side, char *err, size_t errlen)
 	for (t->rep = 0; t->rep < t->b.repeat && rc == IPX_OK; t->rep++) {
 		rc = ipx_bwan_scale(t->ctl[side], &t->side[side],
 				    IPX_BN_OPEN_MULTI, t->max_stations,
-				    wan_scale_seconds(t), progress, t, one, err,
+				    ipx_bwan_scale_seconds(t->seconds), progress, t, one, err,
 				    errlen);
 		for (unsigned n = 0; n < t->max_stations && rc == IPX_OK; n++)
 			t->scale_runs[side][n][t->rep] = one[n];
