@@ -13,7 +13,7 @@
 
 #include "cli.h"
 #include "fsbench.h"
-#include "ipxlab/bench_stat.h"
+#include "ipxlab/bench_fs.h"
 #include "ipxlab/err.h"
 #include "ipxlab/log.h"
 
@@ -43,39 +43,13 @@ void help_bench_perftest(FILE *out)
 		IPX_BN_PERF_RECORD, IPX_BN_PERF_MAX_RECORD);
 }
 
-/* One workstation's run. */
-struct rec {
-	uint64_t records;
-	double seconds, kbs;
-};
-
 struct perf {
 	struct fsbench b;
 	unsigned n;		/* workstations */
 	unsigned long size;
 	double secs;
-	struct rec r[FSBENCH_MAX_REPEAT][IPX_BN_MAX_STATIONS];
+	struct ipx_b4_report rep;
 };
-
-static double total(const struct perf *p, unsigned k)
-{
-	double t = 0;
-
-	for (unsigned i = 0; i < p->n; i++)
-		t += p->r[k][i].kbs;
-	return t;
-}
-
-/* Station i's Kbyte/s over the repeats (i == n: the total). */
-static void spread(const struct perf *p, unsigned i,
-		   struct ipx_stat_summary *out)
-{
-	double v[FSBENCH_MAX_REPEAT];
-
-	for (unsigned k = 0; k < p->b.repeat; k++)
-		v[k] = i < p->n ? p->r[k][i].kbs : total(p, k);
-	ipx_stat_summarize(v, p->b.repeat, out);
-}
 
 static void print_row(const struct perf *p, const char *who, unsigned i,
 		      uint64_t records)
@@ -83,7 +57,7 @@ static void print_row(const struct perf *p, const char *who, unsigned i,
 	struct ipx_stat_summary y;
 	char n[24] = "";
 
-	spread(p, i, &y);
+	ipx_b4_spread(&p->rep, i, &y);
 	if (i < p->n)
 		snprintf(n, sizeof(n), "%llu", (unsigned long long)records);
 	printf("%-12s %10s %12.1f", who, n, y.median);
@@ -97,48 +71,11 @@ static void print(const struct perf *p)
 	const struct fsbench *b = &p->b;
 
 	if (b->csv) {
-		printf("repeat,station,records,seconds,kB_per_s\n");
-		for (unsigned k = 0; k < b->repeat; k++)
-			for (unsigned i = 0; i < p->n; i++)
-				printf("%u,%u,%llu,%.6f,%.3f\n", k + 1, i + 1,
-				       (unsigned long long)p->r[k][i].records,
-				       p->r[k][i].seconds, p->r[k][i].kbs);
+		ipx_b4_write_csv(stdout, &p->rep);
 		return;
 	}
 	if (b->json) {
-		struct ipx_stat_summary y;
-
-		printf("{\"benchmark\":\"perftest\",\"conditions\":{");
-		fsbench_json_conditions(b, stdout);
-		printf(",\"seconds\":%.3f,\"record\":%lu,\"repeat\":%u},"
-		       "\"runs\":[",
-		       p->secs, p->size, b->repeat);
-		for (unsigned k = 0; k < b->repeat; k++) {
-			printf("%s{\"per_workstation\":[", k ? "," : "");
-			for (unsigned i = 0; i < p->n; i++)
-				printf("%s{\"records\":%llu,\"seconds\":%.6f,"
-				       "\"kB_per_s\":%.3f}",
-				       i ? "," : "",
-				       (unsigned long long)p->r[k][i].records,
-				       p->r[k][i].seconds, p->r[k][i].kbs);
-			printf("],\"total_kB_per_s\":%.3f}", total(p, k));
-		}
-		spread(p, p->n, &y);
-		printf("],\"per_workstation\":[");
-		for (unsigned i = 0; i < p->n; i++) {
-			struct ipx_stat_summary w;
-
-			spread(p, i, &w);
-			printf("%s{\"records\":%llu,\"seconds\":%.6f,"
-			       "\"kB_per_s\":%.3f,\"kB_per_s_min\":"
-			       "%.3f,\"kB_per_s_max\":%.3f}",
-			       i ? "," : "",
-			       (unsigned long long)p->r[0][i].records,
-			       p->r[0][i].seconds, w.median, w.min, w.max);
-		}
-		printf("],\"total_kB_per_s\":%.3f,\"total_kB_per_s_min"
-		       "\":%.3f,\"total_kB_per_s_max\":%.3f}\n",
-		       y.median, y.min, y.max);
+		ipx_b4_write_json(stdout, &p->rep, fsbench_jw_cond, &p->b);
 		return;
 	}
 	printf("B4 performance test: %lu-byte records written overlaid to "
@@ -154,7 +91,7 @@ static void print(const struct perf *p)
 		char who[16];
 
 		snprintf(who, sizeof(who), "%u", i + 1);
-		print_row(p, who, i, p->r[0][i].records);
+		print_row(p, who, i, p->rep.r[0][i].records);
 	}
 	if (p->n > 1)
 		print_row(p, "total", p->n, 0);
@@ -164,34 +101,16 @@ static void print(const struct perf *p)
 
 static int run(struct perf *p)
 {
-	struct ipx_bw_result r[IPX_BN_MAX_STATIONS];
+	struct ipx_b4_opts o = { .net = { p->b.ctl, &p->b.ro },
+				 .stations = p->n, .seconds = p->secs,
+				 .record = p->size, .repeat = p->b.repeat };
 	char err[768];
 
-	for (unsigned k = 0; k < p->b.repeat; k++) {
-		if (p->b.progress)
-			fprintf(stderr, "\r\033[K  perftest: %u workstation%s, "
-					"%.1f s, run %u/%u",
-				p->n, p->n == 1 ? "" : "s", p->secs, k + 1,
-				p->b.repeat);
-		if (ipx_bn_run(p->b.ctl, &p->b.ro, IPX_BN_PERFTEST, p->n,
-			       p->secs, 0, p->size, (uint16_t)(k + 1), r, err,
-			       sizeof(err)) != IPX_OK) {
-			if (p->b.progress)
-				fprintf(stderr, "\r\033[K");
-			cli_error(CMD, "perftest: %s", err);
-			return CLI_FAIL;
-		}
-		for (unsigned i = 0; i < p->n; i++) {
-			p->r[k][i].records = r[i].sent;
-			p->r[k][i].seconds = r[i].seconds;
-			p->r[k][i].kbs = r[i].seconds > 0
-						 ? r[i].sent * (double)p->size /
-							   1000 / r[i].seconds
-						 : 0;
-		}
+	if (ipx_b4_run(&o, fsbench_progress, &p->b, &p->rep, err,
+		       sizeof(err)) != IPX_OK) {
+		cli_error(CMD, "perftest: %s", err);
+		return CLI_FAIL;
 	}
-	if (p->b.progress)
-		fprintf(stderr, "\r\033[K");
 	print(p);
 	return CLI_OK;
 }

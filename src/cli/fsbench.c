@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "fsbench.h"
+#include "ipxlab/bench_fsnet.h"
 #include "ipxlab/err.h"
 #include "ipxlab/log.h"
 #include "ipxlab/ncp_client.h"
@@ -267,12 +268,12 @@ int fsbench_check(struct fsbench *b)
 	return CLI_OK;
 }
 
-/* The scratch volume with the fixtures, and 'ipxlab server' on it. */
+/* The scratch volume with the fixtures, and the file server on it (a
+ * child of this process: bench_fsnet.h). */
 static int start_server(struct fsbench *b)
 {
-	char spec[120], err[300];
-	char *argv[] = { "ipxlab", "server", "--hub", b->hubtext, "--name",
-			 b->srvname, "--volume", spec, "-q", NULL };
+	struct sockaddr_in hub;
+	char err[300];
 
 	snprintf(b->dir, sizeof(b->dir), "/tmp/ipxlab-battery.XXXXXX");
 	if (!mkdtemp(b->dir)) {
@@ -286,11 +287,11 @@ static int start_server(struct fsbench *b)
 		return CLI_FAIL;
 	}
 	snprintf(b->srvname, sizeof(b->srvname), "BATTERY-%d", (int)getpid());
-	snprintf(spec, sizeof(spec), "SYS=%s", b->dir);
-	b->srv = cli_spawn_self(argv);
-	if (b->srv < 0) {
-		cli_error(CMD, "cannot start the file server: %s",
-			  strerror(errno));
+	ipx_hnet_hub(b->net, &hub);
+	if (ipx_fsrv_fork(&hub, b->srvname, b->dir,
+			  (ipx_time)(b->wait * IPX_SEC), &b->srv, err,
+			  sizeof(err)) != IPX_OK) {
+		cli_error(CMD, "cannot start the file server: %s", err);
 		return CLI_FAIL;
 	}
 	return CLI_OK;
@@ -471,7 +472,7 @@ void fsbench_stop_network(struct fsbench *b, bool ok)
 	b->node = NULL;
 	ipx_loop_free(b->loop);
 	b->loop = NULL;
-	cli_stop_child(&b->srv);
+	ipx_fsrv_stop(&b->srv);
 	ipx_hnet_stop(b->net, ok ? 2 * IPX_SEC : 0);
 	b->net = NULL;
 }
@@ -526,64 +527,72 @@ void fsbench_wire_sim(struct fsbench *b, struct fsbench_wire *out)
 
 void fsbench_json_str(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(out, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, out);
+	ipx_json_str(out, s);
+}
+
+void fsbench_jw_conditions(const struct fsbench *b, struct ipx_jw *w)
+{
+	char m[200];
+
+	ipx_jw_str(w, "version", cli_version_text());
+	ipx_jw_str(w, "machine", cli_machine_text(m, sizeof(m)));
+	ipx_jw_int(w, "cpus_online", sysconf(_SC_NPROCESSORS_ONLN));
+	ipx_jw_str(w, "link", b->sim ? "in-memory segment" : "udp hub");
+	ipx_jw_str(w, "profile", b->have_profile ? b->profile.name : NULL);
+	ipx_jw_bool(w, "profile_default", b->profile_default);
+	ipx_jw_bool(w, "simulated", b->sim);
+	if (b->sim) {
+		ipx_jw_u64(w, "seed", b->seed);
+		ipx_jw_dbl(w, "simulated_seconds", "%.6f",
+			   b->bsim ? ipx_bsim_seconds(b->bsim)
+				   : b->sim_seconds);
 	}
-	fputc('"', out);
+	ipx_jw_str(w, "bridge", b->have_bridge ? b->bridge.name : NULL);
+	ipx_jw_str(w, "hub", b->hubtext);
+	ipx_jw_bool(w, "hub_started_here", !b->hub);
+	ipx_jw_str(w, "server", b->srvname);
+	ipx_jw_bool(w, "server_started_here", !b->server);
+	ipx_jw_str(w, "cpu_placement", "none (the scheduler's)");
+	ipx_jw_arr(w, "agents");
+	for (size_t i = 0; i < b->nseen; i++) {
+		const struct ipx_hctl_agent *g = &b->seen[i];
+
+		ipx_jw_obj(w, NULL);
+		ipx_jw_str(w, "name", g->name);
+		if (b->sim) {	/* one process: no pid, so runs compare */
+			ipx_jw_bool(w, "in_process", true);
+		} else {
+			ipx_jw_u64(w, "pid", g->pid);
+			ipx_jw_u64(w, "cpus", g->cpus);
+		}
+		ipx_jw_end(w);
+	}
+	ipx_jw_end(w);
+}
+
+void fsbench_jw_cond(struct ipx_jw *w, const void *b)
+{
+	fsbench_jw_conditions(b, w);
+}
+
+void fsbench_progress(void *ctx, const char *line)
+{
+	const struct fsbench *b = ctx;
+
+	if (!b->progress)
+		return;
+	if (line)
+		fprintf(stderr, "\r\033[K  %s", line);
+	else
+		fprintf(stderr, "\r\033[K");
 }
 
 void fsbench_json_conditions(const struct fsbench *b, FILE *out)
 {
-	char m[200];
+	struct ipx_jw w;
 
-	fprintf(out, "\"version\":");
-	fsbench_json_str(out, cli_version_text());
-	fprintf(out, ",\"machine\":");
-	fsbench_json_str(out, cli_machine_text(m, sizeof(m)));
-	fprintf(out, ",\"cpus_online\":%ld,\"link\":\"%s\",\"profile\":",
-		sysconf(_SC_NPROCESSORS_ONLN),
-		b->sim ? "in-memory segment" : "udp hub");
-	if (b->have_profile)
-		fsbench_json_str(out, b->profile.name);
-	else
-		fprintf(out, "null");
-	fprintf(out, ",\"profile_default\":%s,\"simulated\":%s",
-		b->profile_default ? "true" : "false", b->sim ? "true" : "false");
-	if (b->sim)
-		fprintf(out, ",\"seed\":%llu,\"simulated_seconds\":%.6f",
-			(unsigned long long)b->seed,
-			b->bsim ? ipx_bsim_seconds(b->bsim) : b->sim_seconds);
-	fprintf(out, ",\"bridge\":");
-	if (b->have_bridge)
-		fsbench_json_str(out, b->bridge.name);
-	else
-		fprintf(out, "null");
-	fprintf(out, ",\"hub\":");
-	fsbench_json_str(out, b->hubtext);
-	fprintf(out, ",\"hub_started_here\":%s,\"server\":",
-		b->hub ? "false" : "true");
-	fsbench_json_str(out, b->srvname);
-	fprintf(out, ",\"server_started_here\":%s,\"cpu_placement\":\"none "
-		     "(the scheduler's)\",\"agents\":[",
-		b->server ? "false" : "true");
-	for (size_t i = 0; i < b->nseen; i++) {
-		const struct ipx_hctl_agent *g = &b->seen[i];
-
-		fprintf(out, "%s{\"name\":", i ? "," : "");
-		fsbench_json_str(out, g->name);
-		if (b->sim)	/* one process: no pid, so runs compare */
-			fprintf(out, ",\"in_process\":true}");
-		else
-			fprintf(out, ",\"pid\":%u,\"cpus\":%u}", g->pid,
-				g->cpus);
-	}
-	fprintf(out, "]");
+	ipx_jw_resume(&w, out, '}');
+	fsbench_jw_conditions(b, &w);
 }
 
 void fsbench_print_conditions(const struct fsbench *b, FILE *out)

@@ -15,7 +15,9 @@
 #include <sys/types.h>
 
 #include "ipxlab/analyze.h"
+#include "ipxlab/bench_fs.h"
 #include "ipxlab/bench_harness.h"
+#include "ipxlab/bench_result.h"
 #include "ipxlab/bench_ncp.h"
 #include "ipxlab/bench_sim.h"
 #include "ipxlab/link_profile.h"
@@ -195,6 +197,13 @@ void fsbench_stop(struct fsbench *b, bool ok);
 void fsbench_stop_network(struct fsbench *b, bool ok);
 /* The run's conditions as one JSON object's members (no braces). */
 void fsbench_json_conditions(const struct fsbench *b, FILE *out);
+/* The same as members of the object open in w (bench_result.h). */
+void fsbench_jw_conditions(const struct fsbench *b, struct ipx_jw *w);
+/* fsbench_jw_conditions as a bench_fs.h conditions callback (ctx: b). */
+void fsbench_jw_cond(struct ipx_jw *w, const void *b);
+/* The progress callback of the benchmark entry points (ctx: b): the line
+ * on stderr when b->progress, NULL clears it. */
+void fsbench_progress(void *ctx, const char *line);
 /* The same as "# ..." lines above the table. */
 void fsbench_print_conditions(const struct fsbench *b, FILE *out);
 /* A JSON string (quotes added, escaped). */
@@ -205,7 +214,7 @@ int fsbench_need(const struct fsbench *b, unsigned n);
 
 /* ---- the wire (fsbench_wire.c) ---- */
 
-#define FSBENCH_MAX_REPEAT 50	/* as FSBENCH_HELP says */
+#define FSBENCH_MAX_REPEAT IPX_BFS_MAX_REPEAT	/* as FSBENCH_HELP says */
 /* Most bytes of a packet the capture keeps: the IPX header and the
  * first bytes inside (the analyzer counts the rest by its length). */
 #define FSBENCH_SNAPLEN 64
