@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "fsbench.h"
 #include "ipxlab/bench_sys.h"
 #include "ipxlab/err.h"
 
@@ -155,39 +154,36 @@ void bench_pair_conditions(const struct ipx_bpair *b, const char *placement,
 			s->pid, r->name, r->pid, placement);
 }
 
-void bench_pair_json_conditions(const struct ipx_bpair *b,
-				const char *placement, FILE *out)
+void bench_pair_json_conditions(struct ipx_jw *w, const struct ipx_bpair *b,
+				const char *placement)
 {
 	char m[200];
 
-	fprintf(out, "\"conditions\": {\"version\": ");
-	fsbench_json_str(out, cli_version_text());
-	fprintf(out, ", \"machine\": ");
-	fsbench_json_str(out, cli_machine_text(m, sizeof(m)));
-	fprintf(out, ", \"cpus_online\": %d, \"cpus_allowed\": %d, \"link\": "
-		     "\"%s\", \"profile\": null, \"hub\": \"%s\", "
-		     "\"hub_pid\": %d, ",
-		ipx_bench_cpus_online(), ipx_bench_cpus_allowed(),
-		b->eth ? "ethernet" : "udp hub", b->hubtext, b->hub_pid);
-	if (b->eth) {
-		fprintf(out, "\"controller_on\": ");
-		fsbench_json_str(out, b->where[2]);
-		fprintf(out, ", ");
-	}
-	fprintf(out, "\"cpu_placement\": ");
-	fsbench_json_str(out, placement);
-	fprintf(out, ", \"agents\": [");
+	ipx_jw_obj(w, "conditions");
+	ipx_jw_str(w, "version", cli_version_text());
+	ipx_jw_str(w, "machine", cli_machine_text(m, sizeof(m)));
+	ipx_jw_int(w, "cpus_online", ipx_bench_cpus_online());
+	ipx_jw_int(w, "cpus_allowed", ipx_bench_cpus_allowed());
+	ipx_jw_str(w, "link", b->eth ? "ethernet" : "udp hub");
+	ipx_jw_null(w, "profile");
+	ipx_jw_str(w, "hub", b->hubtext);
+	ipx_jw_int(w, "hub_pid", b->hub_pid);
+	if (b->eth)
+		ipx_jw_str(w, "controller_on", b->where[2]);
+	ipx_jw_str(w, "cpu_placement", placement);
+	ipx_jw_arr(w, "agents");
 	for (size_t i = 0; i < 2; i++) {
 		const struct ipx_hctl_agent *g = &b->agents[i];
 
-		fprintf(out, "%s{\"role\": \"%s\", \"name\": ", i ? ", " : "",
-			i ? "receiver" : "sender");
-		fsbench_json_str(out, g->name);
-		if (b->eth && i < 2) {
-			fprintf(out, ", \"on\": ");
-			fsbench_json_str(out, b->where[i]);
-		}
-		fprintf(out, ", \"pid\": %u, \"cpus\": %u}", g->pid, g->cpus);
+		ipx_jw_obj(w, NULL);
+		ipx_jw_str(w, "role", i ? "receiver" : "sender");
+		ipx_jw_str(w, "name", g->name);
+		if (b->eth)
+			ipx_jw_str(w, "on", b->where[i]);
+		ipx_jw_u64(w, "pid", g->pid);
+		ipx_jw_u64(w, "cpus", g->cpus);
+		ipx_jw_end(w);
 	}
-	fprintf(out, "]}");
+	ipx_jw_end(w);
+	ipx_jw_end(w);
 }

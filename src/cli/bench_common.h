@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "ipxlab/bench_pair.h"
+#include "ipxlab/bench_result.h"
 
 /* Stop b's loop on SIGINT/SIGTERM, and (progress) show a progress line
  * on stderr before each run. */
@@ -29,8 +30,8 @@ void bench_pair_progress_end(const struct ipx_bpair *b);
  * the agents, CPU placement (text). */
 void bench_pair_conditions(const struct ipx_bpair *b, const char *placement,
 			   FILE *out);
-/* The same as JSON members (no braces): "conditions": {...} inside. */
-void bench_pair_json_conditions(const struct ipx_bpair *b,
-				const char *placement, FILE *out);
+/* The same as the member "conditions" of the JSON object open in w. */
+void bench_pair_json_conditions(struct ipx_jw *w, const struct ipx_bpair *b,
+				const char *placement);
 
 #endif

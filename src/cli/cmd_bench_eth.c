@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "bench_common.h"
+#include "ipxlab/bench_result.h"
 #include "cli.h"
 #include "fsbench.h"
 #include "ipxlab/bench_stat.h"
@@ -298,61 +299,80 @@ static void summarize(struct res (*res)[PATHS], unsigned long n,
 		ipx_stat_summarize(v[k], n, &sum[k]);
 }
 
+/* One path of one run: a CSV line, and its JSON object (bench_result.h). */
+struct line {
+	uint64_t run;
+	const char *path;
+	struct res r;
+};
+
+#define LF(M, NAME, FMT, TYPE, WHERE) \
+	IPX_RF(struct line, M, NAME, "", FMT, TYPE, WHERE)
+static const struct ipx_rfield line_fields[] = {
+	LF(run, "run", NULL, IPX_RF_U64, IPX_RF_CSV),
+	LF(path, "path", NULL, IPX_RF_STR, IPX_RF_CSV),
+	LF(r.pps, "pps", "%.1f", IPX_RF_DOUBLE, IPX_RF_BOTH),
+	LF(r.mbps, "MB_per_s", "%.3f", IPX_RF_DOUBLE, IPX_RF_BOTH),
+	LF(r.sent, "sent", NULL, IPX_RF_U64, IPX_RF_BOTH),
+	LF(r.delivered, "delivered", NULL, IPX_RF_U64, IPX_RF_BOTH),
+	LF(r.loss, "loss", "%.6f", IPX_RF_DOUBLE, IPX_RF_BOTH),
+	LF(r.cpu_s, "cpu_sender", "%.3f", IPX_RF_DOUBLE, IPX_RF_BOTH),
+	LF(r.cpu_r, "cpu_receiver", "%.3f", IPX_RF_DOUBLE, IPX_RF_BOTH),
+};
+static const struct ipx_rtable line_table = IPX_RTABLE("eth", line_fields);
+
 static void print_json(const struct opts *o, const struct ipx_bpair *b,
 		       struct res (*res)[PATHS],
 		       const struct ipx_stat_summary sum[3])
 {
-	printf("{\"benchmark\": \"eth\", ");
-	if (o->interrupted)
-		printf("\"complete\": false, ");
-	bench_pair_json_conditions(b, "none (the scheduler's)", stdout);
-	printf(", \"frame\": \"%s\", \"payload_bytes\": %zu, "
-	       "\"frame_bytes\": %zu, \"seconds\": %g, \"warmup\": %g, "
-	       "\"repeat\": %lu, \"runs\": [",
-	       ipx_frame_type_name(o->frame), o->payload, frame_len(o),
-	       o->seconds, o->warmup, o->repeat);
-	for (unsigned long i = 0; i < o->repeat; i++) {
-		printf("%s{", i ? ", " : "");
-		for (int p = 0; p < PATHS; p++) {
-			const struct res *r = &res[i][p];
+	static const char *const sum_name[3] = { "raw_pps", "ipx_pps",
+						 "ratio" };
+	struct ipx_jw w;
 
-			printf("\"%s\": {\"pps\": %.1f, \"MB_per_s\": %.3f, "
-			       "\"sent\": %llu, \"delivered\": %llu, "
-			       "\"loss\": %.6f, \"cpu_sender\": %.3f, "
-			       "\"cpu_receiver\": %.3f}, ",
-			       path_name[p], r->pps, r->mbps,
-			       (unsigned long long)r->sent,
-			       (unsigned long long)r->delivered, r->loss,
-			       r->cpu_s, r->cpu_r);
+	ipx_jw_init(&w, stdout);
+	ipx_jw_obj(&w, NULL);
+	ipx_jw_str(&w, "benchmark", "eth");
+	if (o->interrupted)
+		ipx_jw_bool(&w, "complete", false);
+	bench_pair_json_conditions(&w, b, "none (the scheduler's)");
+	ipx_jw_str(&w, "frame", ipx_frame_type_name(o->frame));
+	ipx_jw_u64(&w, "payload_bytes", o->payload);
+	ipx_jw_u64(&w, "frame_bytes", frame_len(o));
+	ipx_jw_dbl(&w, "seconds", "%g", o->seconds);
+	ipx_jw_dbl(&w, "warmup", "%g", o->warmup);
+	ipx_jw_u64(&w, "repeat", o->repeat);
+	ipx_jw_arr(&w, "runs");
+	for (unsigned long i = 0; i < o->repeat; i++) {
+		ipx_jw_obj(&w, NULL);
+		for (int p = 0; p < PATHS; p++) {
+			struct line l = { i + 1, path_name[p], res[i][p] };
+
+			ipx_res_json_row(&w, path_name[p], &line_table, &l);
 		}
-		printf("\"ratio\": %.4f}",
-		       res[i][RAW].pps > 0 ? res[i][IPX].pps / res[i][RAW].pps
-					   : 0);
+		ipx_jw_dbl(&w, "ratio", "%.4f",
+			   res[i][RAW].pps > 0
+				   ? res[i][IPX].pps / res[i][RAW].pps
+				   : 0);
+		ipx_jw_end(&w);
 	}
-	printf("], \"summary\": {");
+	ipx_jw_end(&w);
+	ipx_jw_obj(&w, "summary");
 	for (int k = 0; k < 3; k++)
-		printf("%s\"%s\": {\"median\": %.4g, \"min\": %.4g, "
-		       "\"max\": %.4g}",
-		       k ? ", " : "",
-		       k == 0 ? "raw_pps" : k == 1 ? "ipx_pps" : "ratio",
-		       sum[k].median, sum[k].min, sum[k].max);
-	printf("}, \"target_ratio\": %.2f, \"pass\": %s}\n", TARGET,
-	       sum[2].median >= TARGET ? "true" : "false");
+		ipx_jw_summary(&w, sum_name[k], "%.4g", &sum[k]);
+	ipx_jw_end(&w);
+	ipx_jw_dbl(&w, "target_ratio", "%.2f", TARGET);
+	ipx_jw_bool(&w, "pass", sum[2].median >= TARGET);
+	ipx_jw_finish(&w);
 }
 
 static void print_csv(const struct opts *o, struct res (*res)[PATHS])
 {
-	printf("run,path,pps,MB_per_s,sent,delivered,loss,cpu_sender,"
-	       "cpu_receiver\n");
+	ipx_res_csv_header(stdout, &line_table);
 	for (unsigned long i = 0; i < o->repeat; i++)
 		for (int p = 0; p < PATHS; p++) {
-			const struct res *r = &res[i][p];
+			struct line l = { i + 1, path_name[p], res[i][p] };
 
-			printf("%lu,%s,%.1f,%.3f,%llu,%llu,%.6f,%.3f,%.3f\n",
-			       i + 1, path_name[p], r->pps, r->mbps,
-			       (unsigned long long)r->sent,
-			       (unsigned long long)r->delivered, r->loss,
-			       r->cpu_s, r->cpu_r);
+			ipx_res_csv_row(stdout, &line_table, &l);
 		}
 }
 

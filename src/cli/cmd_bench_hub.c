@@ -7,11 +7,13 @@
  * credit window, and the figure is the receiver's delivered rate.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bench_common.h"
+#include "ipxlab/bench_result.h"
 #include "cli.h"
 #include "ipxlab/bench.h"
 #include "ipxlab/bench_stat.h"
@@ -53,6 +55,7 @@ struct res {
 	double pps, mbps, loss, seconds;
 	uint64_t sent, send_errors, delivered, lost, stalls;
 	double busy, steal, ours;	/* CPUs over the run */
+	double other;		/* the JSON's: other_load() */
 	bool present[ROLES];
 	double cpu[ROLES], user[ROLES], sys[ROLES];	/* share of a CPU */
 	int last_cpu[ROLES];
@@ -332,37 +335,49 @@ static void print_verbose(const struct res *r)
 	       r->busy, r->steal, r->ours, other_load(r));
 }
 
-static void json_summary(const char *name, const struct ipx_stat_summary *s,
-			 bool last)
-{
-	printf("\"%s\": {\"median\": %.6g, \"min\": %.6g, \"max\": %.6g}%s",
-	       name, s->median, s->min, s->max, last ? "" : ", ");
-}
+/* One run of one path as its JSON object shows it (bench_result.h). */
+#define RF(M, NAME, FMT, TYPE) \
+	IPX_RF(struct res, M, NAME, "", FMT, TYPE, IPX_RF_JSON)
+static const struct ipx_rfield res_fields[] = {
+	RF(pps, "pps", "%.1f", IPX_RF_DOUBLE),
+	RF(mbps, "MB_per_s", "%.3f", IPX_RF_DOUBLE),
+	RF(seconds, "seconds", "%.6f", IPX_RF_DOUBLE),
+	RF(busy, "machine_busy_cpus", "%.3f", IPX_RF_DOUBLE),
+	RF(steal, "machine_steal_cpus", "%.3f", IPX_RF_DOUBLE),
+	RF(ours, "benchmark_cpus", "%.3f", IPX_RF_DOUBLE),
+	RF(other, "other_cpus", "%.3f", IPX_RF_DOUBLE),
+	RF(delivered, "packets", NULL, IPX_RF_U64),
+	RF(sent, "sent", NULL, IPX_RF_U64),
+	RF(delivered, "delivered", NULL, IPX_RF_U64),
+	RF(lost, "lost", NULL, IPX_RF_U64),
+	RF(loss, "loss", "%.6g", IPX_RF_DOUBLE),
+	RF(send_errors, "send_errors", NULL, IPX_RF_U64),
+	RF(stalls, "window_stalls", NULL, IPX_RF_U64),
+};
+static const struct ipx_rtable res_table = IPX_RTABLE("run", res_fields);
 
-static void json_result(const struct res *r)
+static void json_result(struct ipx_jw *w, const char *key,
+			const struct res *r)
 {
-	printf("{\"pps\": %.1f, \"MB_per_s\": %.3f, \"seconds\": %.6f, "
-	       "\"machine_busy_cpus\": %.3f, \"machine_steal_cpus\": %.3f, "
-	       "\"benchmark_cpus\": %.3f, \"other_cpus\": %.3f, ",
-	       r->pps, r->mbps, r->seconds, r->busy, r->steal, r->ours,
-	       other_load(r));
-	printf("\"packets\": %llu, \"sent\": %llu, \"delivered\": %llu, "
-	       "\"lost\": %llu, \"loss\": %.6g, \"send_errors\": %llu, "
-	       "\"window_stalls\": %llu, \"processes\": [",
-	       (unsigned long long)r->delivered, (unsigned long long)r->sent,
-	       (unsigned long long)r->delivered, (unsigned long long)r->lost,
-	       r->loss, (unsigned long long)r->send_errors,
-	       (unsigned long long)r->stalls);
-	for (int i = 0, first = 1; i < ROLES; i++) {
+	struct res v = *r;
+
+	v.other = other_load(r);
+	ipx_jw_obj(w, key);
+	ipx_res_json_fields(w, &res_table, &v);
+	ipx_jw_arr(w, "processes");
+	for (int i = 0; i < ROLES; i++) {
 		if (!r->present[i])
 			continue;
-		printf("%s{\"role\": \"%s\", \"cpu\": %.4f, \"user\": %.4f, "
-		       "\"sys\": %.4f, \"last_cpu\": %d}",
-		       first ? "" : ", ", role_name[i], r->cpu[i], r->user[i],
-		       r->sys[i], r->last_cpu[i]);
-		first = 0;
+		ipx_jw_obj(w, NULL);
+		ipx_jw_str(w, "role", role_name[i]);
+		ipx_jw_dbl(w, "cpu", "%.4f", r->cpu[i]);
+		ipx_jw_dbl(w, "user", "%.4f", r->user[i]);
+		ipx_jw_dbl(w, "sys", "%.4f", r->sys[i]);
+		ipx_jw_int(w, "last_cpu", r->last_cpu[i]);
+		ipx_jw_end(w);
 	}
-	printf("]}");
+	ipx_jw_end(w);
+	ipx_jw_end(w);
 }
 
 struct summary {
@@ -411,77 +426,113 @@ static void placement(const struct opts *o, char *buf, size_t len)
 static void print_json(const struct opts *o, const struct ipx_bpair *b,
 		       const struct res (*res)[PATHS], const struct summary *s)
 {
+	struct ipx_jw w;
 	char pl[128];
 
 	placement(o, pl, sizeof(pl));
-	printf("{\"benchmark\": \"hub\", ");
+	ipx_jw_init(&w, stdout);
+	ipx_jw_obj(&w, NULL);
+	ipx_jw_str(&w, "benchmark", "hub");
 	if (o->interrupted)
-		printf("\"complete\": false, ");
-	bench_pair_json_conditions(b, pl, stdout);
-	printf(", \"ipx_payload_bytes\": %zu, \"datagram_bytes\": %zu, "
-	       "\"cpus_online\": %d, \"cpus_allowed\": %d, \"seconds\": %g, "
-	       "\"warmup\": %g, \"repeat\": %lu, \"window\": %u, \"mode\": "
-	       "\"%s\", \"pin\": ",
-	       o->payload, o->payload + IPX_HDR_LEN, ipx_bench_cpus_online(),
-	       ipx_bench_cpus_allowed(), o->seconds, o->warmup, o->repeat,
-	       o->window, o->window ? "window" : "flood");
-	if (o->pinned)
-		printf("{\"hub\": {\"sender\": %d, \"hub\": %d, \"receiver\": "
-		       "%d}, \"plain\": {\"sender\": %d, \"receiver\": %d}}",
-		       o->pin[HUB][SND], o->pin[HUB][HUBP], o->pin[HUB][RCV],
-		       o->pin[PLAIN][SND], o->pin[PLAIN][RCV]);
-	else
-		printf("null");
-	printf(", \"runs\": [");
+		ipx_jw_bool(&w, "complete", false);
+	bench_pair_json_conditions(&w, b, pl);
+	ipx_jw_u64(&w, "ipx_payload_bytes", o->payload);
+	ipx_jw_u64(&w, "datagram_bytes", o->payload + IPX_HDR_LEN);
+	ipx_jw_int(&w, "cpus_online", ipx_bench_cpus_online());
+	ipx_jw_int(&w, "cpus_allowed", ipx_bench_cpus_allowed());
+	ipx_jw_dbl(&w, "seconds", "%g", o->seconds);
+	ipx_jw_dbl(&w, "warmup", "%g", o->warmup);
+	ipx_jw_u64(&w, "repeat", o->repeat);
+	ipx_jw_u64(&w, "window", o->window);
+	ipx_jw_str(&w, "mode", o->window ? "window" : "flood");
+	if (o->pinned) {
+		ipx_jw_obj(&w, "pin");
+		ipx_jw_obj(&w, "hub");
+		ipx_jw_int(&w, "sender", o->pin[HUB][SND]);
+		ipx_jw_int(&w, "hub", o->pin[HUB][HUBP]);
+		ipx_jw_int(&w, "receiver", o->pin[HUB][RCV]);
+		ipx_jw_end(&w);
+		ipx_jw_obj(&w, "plain");
+		ipx_jw_int(&w, "sender", o->pin[PLAIN][SND]);
+		ipx_jw_int(&w, "receiver", o->pin[PLAIN][RCV]);
+		ipx_jw_end(&w);
+		ipx_jw_end(&w);
+	} else {
+		ipx_jw_null(&w, "pin");
+	}
+	ipx_jw_arr(&w, "runs");
 	for (unsigned long i = 0; i < o->repeat; i++) {
-		printf("%s{\"run\": %lu, \"plain\": ", i ? ", " : "", i + 1);
-		json_result(&res[i][PLAIN]);
-		printf(", \"hub\": ");
-		json_result(&res[i][HUB]);
-		printf(", \"ratio\": %.4f}",
-		       res[i][PLAIN].pps > 0
-			       ? res[i][HUB].pps / res[i][PLAIN].pps
-			       : 0);
+		ipx_jw_obj(&w, NULL);
+		ipx_jw_u64(&w, "run", i + 1);
+		json_result(&w, "plain", &res[i][PLAIN]);
+		json_result(&w, "hub", &res[i][HUB]);
+		ipx_jw_dbl(&w, "ratio", "%.4f",
+			   res[i][PLAIN].pps > 0
+				   ? res[i][HUB].pps / res[i][PLAIN].pps
+				   : 0);
+		ipx_jw_end(&w);
 	}
-	printf("], \"summary\": {");
+	ipx_jw_end(&w);
+	ipx_jw_obj(&w, "summary");
 	for (int p = 0; p < PATHS; p++) {
-		printf("\"%s\": {", path_name[p]);
-		json_summary("pps", &s->pps[p], false);
-		json_summary("MB_per_s", &s->mbps[p], false);
-		json_summary("loss", &s->loss[p], true);
-		printf("}, ");
+		ipx_jw_obj(&w, path_name[p]);
+		ipx_jw_summary(&w, "pps", "%.6g", &s->pps[p]);
+		ipx_jw_summary(&w, "MB_per_s", "%.6g", &s->mbps[p]);
+		ipx_jw_summary(&w, "loss", "%.6g", &s->loss[p]);
+		ipx_jw_end(&w);
 	}
-	json_summary("other_cpus", &s->other, false);
-	json_summary("ratio", &s->ratio, true);
+	ipx_jw_summary(&w, "other_cpus", "%.6g", &s->other);
+	ipx_jw_summary(&w, "ratio", "%.6g", &s->ratio);
+	ipx_jw_end(&w);
 	/* no 1990 figure was published for a hub: none is printed */
-	printf("}, \"ref_1990\": null, \"target_ratio\": %.2f, \"pass\": "
-	       "%s}\n",
-	       TARGET_RATIO, s->met ? "true" : "false");
+	ipx_jw_null(&w, "ref_1990");
+	ipx_jw_dbl(&w, "target_ratio", "%.2f", TARGET_RATIO);
+	ipx_jw_bool(&w, "pass", s->met);
+	ipx_jw_finish(&w);
 }
 
-static void csv_row(const char *name, const struct ipx_stat_summary *s,
-		    const char *tail)
+/* The CSV: one line per figure. */
+struct csv_line {
+	const char *figure;
+	struct ipx_stat_summary s;
+	double target;		/* NAN: an empty cell */
+	const char *pass;
+};
+
+#define CF(M, NAME, FMT, TYPE) \
+	IPX_RF(struct csv_line, M, NAME, "", FMT, TYPE, IPX_RF_CSV)
+static const struct ipx_rfield csv_fields[] = {
+	CF(figure, "figure", NULL, IPX_RF_STR),
+	CF(s.median, "median", "%.6g", IPX_RF_DOUBLE),
+	CF(s.min, "min", "%.6g", IPX_RF_DOUBLE),
+	CF(s.max, "max", "%.6g", IPX_RF_DOUBLE),
+	CF(target, "target", "%.2f", IPX_RF_DOUBLE),
+	CF(pass, "pass", NULL, IPX_RF_STR),
+};
+static const struct ipx_rtable csv_table = IPX_RTABLE("hub", csv_fields);
+
+static void csv_row(const char *path, const char *what,
+		    const struct ipx_stat_summary *s)
 {
-	printf("%s,%.6g,%.6g,%.6g,%s\n", name, s->median, s->min, s->max,
-	       tail);
+	char name[32];
+	struct csv_line l = { name, *s, NAN, NULL };
+
+	snprintf(name, sizeof(name), "%s_%s", path, what);
+	ipx_res_csv_row(stdout, &csv_table, &l);
 }
 
 static void print_csv(const struct summary *s)
 {
-	char name[32];
+	struct csv_line ratio = { "ratio_hub_plain", s->ratio, TARGET_RATIO,
+				  s->met ? "PASS" : "MISS" };
 
-	printf("figure,median,min,max,target,pass\n");
+	ipx_res_csv_header(stdout, &csv_table);
 	for (int p = 0; p < PATHS; p++) {
-		snprintf(name, sizeof(name), "%s_pps", path_name[p]);
-		csv_row(name, &s->pps[p], ",");
-		snprintf(name, sizeof(name), "%s_MB_per_s", path_name[p]);
-		csv_row(name, &s->mbps[p], ",");
-		snprintf(name, sizeof(name), "%s_loss", path_name[p]);
-		csv_row(name, &s->loss[p], ",");
+		csv_row(path_name[p], "pps", &s->pps[p]);
+		csv_row(path_name[p], "MB_per_s", &s->mbps[p]);
+		csv_row(path_name[p], "loss", &s->loss[p]);
 	}
-	printf("ratio_hub_plain,%.6g,%.6g,%.6g,%.2f,%s\n", s->ratio.median,
-	       s->ratio.min, s->ratio.max, TARGET_RATIO,
-	       s->met ? "PASS" : "MISS");
+	ipx_res_csv_row(stdout, &csv_table, &ratio);
 }
 
 static void print_summary(const struct opts *o, const struct summary *s)

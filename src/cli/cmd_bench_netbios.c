@@ -7,11 +7,13 @@
  * and NetBIOS session SENDs of SIZE and of 65,535 bytes.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bench_common.h"
+#include "ipxlab/bench_result.h"
 #include "cli.h"
 #include "ipxlab/bench_stat.h"
 #include "ipxlab/err.h"
@@ -300,65 +302,103 @@ static void print_text(const struct opts *o, const struct rate (*res)[ROWS])
 		       (unsigned long long)resent);
 }
 
+/* One row of one run as its JSON object shows it (bench_result.h). */
+#define RF(M, NAME, FMT, TYPE) \
+	IPX_RF(struct rate, M, NAME, "", FMT, TYPE, IPX_RF_JSON)
+static const struct ipx_rfield rate_fields[] = {
+	RF(rate, "rate", "%.1f", IPX_RF_DOUBLE),
+	RF(count, "count", NULL, IPX_RF_U64),
+	RF(seconds, "seconds", "%.4f", IPX_RF_DOUBLE),
+	RF(p50_us, "p50_us", "%.1f", IPX_RF_DOUBLE),
+	RF(p99_us, "p99_us", "%.1f", IPX_RF_DOUBLE),
+	RF(sent, "sent", NULL, IPX_RF_U64),
+	RF(delivered, "delivered", NULL, IPX_RF_U64),
+	RF(stalls, "stalls", NULL, IPX_RF_U64),
+};
+static const struct ipx_rtable rate_table = IPX_RTABLE("row", rate_fields);
+
 static void print_json(const struct opts *o, const struct ipx_bpair *b,
 		       const struct rate (*res)[ROWS])
 {
-	printf("{\"benchmark\": \"netbios\", ");
-	if (o->interrupted)
-		printf("\"complete\": false, ");
-	bench_pair_json_conditions(b, "not pinned", stdout);
-	printf(", \"size\": %zu, \"window\": %u, \"seconds\": %g, \"repeat\": "
-	       "%lu, \"warmup\": %g, \"ref_1990\": null, \"runs\": [",
-	       o->size, o->window, o->seconds, o->repeat, DEFAULT_WARMUP);
-	for (unsigned long i = 0; i < o->repeat; i++) {
-		printf("%s{\"session_packet_data\": %d, "
-		       "\"session_retransmits\": %llu",
-		       i ? ", " : "", SESSION_DATA,
-		       (unsigned long long)(res[i][R_SESSION].retransmits +
-					    res[i][R_BIG].retransmits));
-		for (int k = 0; k < ROWS; k++) {
-			const struct rate *x = &res[i][k];
+	struct ipx_jw w;
 
-			printf(", \"%s\": {\"rate\": %.1f, \"count\": %llu, "
-			       "\"seconds\": %.4f, \"p50_us\": %.1f, "
-			       "\"p99_us\": %.1f, \"sent\": %llu, "
-			       "\"delivered\": %llu, \"stalls\": %llu}",
-			       rows[k].json, x->rate,
-			       (unsigned long long)x->count, x->seconds,
-			       x->p50_us, x->p99_us,
-			       (unsigned long long)x->sent,
-			       (unsigned long long)x->delivered,
-			       (unsigned long long)x->stalls);
-		}
-		printf("}");
+	ipx_jw_init(&w, stdout);
+	ipx_jw_obj(&w, NULL);
+	ipx_jw_str(&w, "benchmark", "netbios");
+	if (o->interrupted)
+		ipx_jw_bool(&w, "complete", false);
+	bench_pair_json_conditions(&w, b, "not pinned");
+	ipx_jw_u64(&w, "size", o->size);
+	ipx_jw_u64(&w, "window", o->window);
+	ipx_jw_dbl(&w, "seconds", "%g", o->seconds);
+	ipx_jw_u64(&w, "repeat", o->repeat);
+	ipx_jw_dbl(&w, "warmup", "%g", DEFAULT_WARMUP);
+	ipx_jw_null(&w, "ref_1990");
+	ipx_jw_arr(&w, "runs");
+	for (unsigned long i = 0; i < o->repeat; i++) {
+		ipx_jw_obj(&w, NULL);
+		ipx_jw_int(&w, "session_packet_data", SESSION_DATA);
+		ipx_jw_u64(&w, "session_retransmits",
+			   res[i][R_SESSION].retransmits +
+				   res[i][R_BIG].retransmits);
+		for (int k = 0; k < ROWS; k++)
+			ipx_res_json_row(&w, rows[k].json, &rate_table,
+					 &res[i][k]);
+		ipx_jw_end(&w);
 	}
-	printf("], \"summary\": {");
+	ipx_jw_end(&w);
+	ipx_jw_obj(&w, "summary");
 	for (int k = 0; k < ROWS; k++) {
 		struct ipx_stat_summary s = spread(res, o->repeat, k, RATE);
 
-		printf("%s\"%s\": {\"rate\": {\"median\": %.6g, \"min\": %.6g, "
-		       "\"max\": %.6g}, \"p50_us\": %.6g, \"loss\": %.6g}",
-		       k ? ", " : "", rows[k].json, s.median, s.min, s.max,
-		       spread(res, o->repeat, k, P50).median,
-		       loss_of(res, o->repeat, k));
+		ipx_jw_obj(&w, rows[k].json);
+		ipx_jw_summary(&w, "rate", "%.6g", &s);
+		ipx_jw_dbl(&w, "p50_us", "%.6g",
+			   spread(res, o->repeat, k, P50).median);
+		ipx_jw_dbl(&w, "loss", "%.6g", loss_of(res, o->repeat, k));
+		ipx_jw_end(&w);
 	}
-	printf("}}\n");
+	ipx_jw_end(&w);
+	ipx_jw_finish(&w);
 }
+
+/* The CSV: one line per row (timed rows: p50 and p99; others: loss). */
+struct csv_line {
+	const char *row, *unit;
+	struct ipx_stat_summary s;
+	double p50, p99, loss;	/* NAN: an empty cell */
+};
+
+#define CF(M, NAME, FMT, TYPE) \
+	IPX_RF(struct csv_line, M, NAME, "", FMT, TYPE, IPX_RF_CSV)
+static const struct ipx_rfield csv_fields[] = {
+	CF(row, "row", NULL, IPX_RF_STR),
+	CF(unit, "unit", NULL, IPX_RF_STR),
+	CF(s.median, "rate_median", "%.1f", IPX_RF_DOUBLE),
+	CF(s.min, "rate_min", "%.1f", IPX_RF_DOUBLE),
+	CF(s.max, "rate_max", "%.1f", IPX_RF_DOUBLE),
+	CF(p50, "p50_us", "%.1f", IPX_RF_DOUBLE),
+	CF(p99, "p99_us", "%.1f", IPX_RF_DOUBLE),
+	CF(loss, "loss", "%.6f", IPX_RF_DOUBLE),
+};
+static const struct ipx_rtable csv_table = IPX_RTABLE("netbios", csv_fields);
 
 static void print_csv(const struct opts *o, const struct rate (*res)[ROWS])
 {
-	printf("row,unit,rate_median,rate_min,rate_max,p50_us,p99_us,loss\n");
+	ipx_res_csv_header(stdout, &csv_table);
 	for (int k = 0; k < ROWS; k++) {
-		struct ipx_stat_summary s = spread(res, o->repeat, k, RATE);
+		struct csv_line l = {
+			rows[k].json, rows[k].unit,
+			spread(res, o->repeat, k, RATE), NAN, NAN, NAN,
+		};
 
-		printf("%s,%s,%.1f,%.1f,%.1f,", rows[k].json, rows[k].unit,
-		       s.median, s.min, s.max);
-		if (rows[k].timed)
-			printf("%.1f,%.1f,\n",
-			       spread(res, o->repeat, k, P50).median,
-			       spread(res, o->repeat, k, P99).median);
-		else
-			printf(",,%.6f\n", loss_of(res, o->repeat, k));
+		if (rows[k].timed) {
+			l.p50 = spread(res, o->repeat, k, P50).median;
+			l.p99 = spread(res, o->repeat, k, P99).median;
+		} else {
+			l.loss = loss_of(res, o->repeat, k);
+		}
+		ipx_res_csv_row(stdout, &csv_table, &l);
 	}
 }
 

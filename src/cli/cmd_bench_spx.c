@@ -5,6 +5,7 @@
  * "complete": false) and exits 1.
  */
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "bench_common.h"
 #include "cli.h"
 #include "ipxlab/bench.h"
+#include "ipxlab/bench_result.h"
 #include "ipxlab/err.h"
 #include "ipxlab/ipx.h"
 #include "ipxlab/link_udp.h"
@@ -167,48 +169,102 @@ static void print_spxb_row(int run, const struct ipx_spxb_result *r,
 	fflush(stdout);
 }
 
-static void json_spxb_row(const struct ipx_spxb_result *r)
+/* One row as the JSON and CSV see it (bench_result.h). */
+struct row_view {
+	const char *link, *row;
+	uint64_t packet, payload;
+	double goodput, pps, seconds;
+	uint64_t bytes, packets;
+	double cpu_sender, cpu_hub, cpu_receiver, busy, other;
+	int version;
+	unsigned window;
+	double srtt_us, rto_us;
+	uint64_t rtt_samples, tx_data, retransmits, timeouts, naks_rx, acks_rx;
+	uint64_t sent, delivered;
+	double bound, us_per_packet;	/* spx1 */
+};
+
+#define RV(M, NAME, FMT, TYPE) \
+	IPX_RF(struct row_view, M, NAME, "", FMT, TYPE, IPX_RF_JSON)
+static const struct ipx_rfield row_fields[] = {
+	RV(link, "link", NULL, IPX_RF_STR),
+	RV(row, "row", NULL, IPX_RF_STR),
+	RV(packet, "packet_bytes", NULL, IPX_RF_U64),
+	RV(payload, "payload_bytes", NULL, IPX_RF_U64),
+	RV(goodput, "goodput_bytes_per_s", "%.1f", IPX_RF_DOUBLE),
+	RV(pps, "pps", "%.1f", IPX_RF_DOUBLE),
+	RV(seconds, "seconds", "%.6f", IPX_RF_DOUBLE),
+	RV(bytes, "bytes", NULL, IPX_RF_U64),
+	RV(packets, "packets", NULL, IPX_RF_U64),
+	RV(cpu_sender, "cpu_sender", "%.4f", IPX_RF_DOUBLE),
+	RV(cpu_hub, "cpu_hub", "%.4f", IPX_RF_DOUBLE),
+	RV(cpu_receiver, "cpu_receiver", "%.4f", IPX_RF_DOUBLE),
+	RV(busy, "machine_busy_cpus", "%.3f", IPX_RF_DOUBLE),
+	RV(other, "other_cpus", "%.3f", IPX_RF_DOUBLE),
+};
+static const struct ipx_rfield spx_fields[] = {
+	RV(version, "spx_version", NULL, IPX_RF_INT),
+	RV(window, "window", NULL, IPX_RF_UINT),
+	RV(srtt_us, "srtt_us", "%.1f", IPX_RF_DOUBLE),
+	RV(rto_us, "rto_us", "%.1f", IPX_RF_DOUBLE),
+	RV(rtt_samples, "rtt_samples", NULL, IPX_RF_U64),
+	RV(tx_data, "tx_data", NULL, IPX_RF_U64),
+	RV(retransmits, "retransmits", NULL, IPX_RF_U64),
+	RV(timeouts, "timeouts", NULL, IPX_RF_U64),
+	RV(naks_rx, "naks_rx", NULL, IPX_RF_U64),
+	RV(acks_rx, "acks_rx", NULL, IPX_RF_U64),
+};
+static const struct ipx_rfield ipx_fields[] = {
+	RV(window, "window", NULL, IPX_RF_UINT),
+	RV(sent, "sent", NULL, IPX_RF_U64),
+	RV(delivered, "delivered", NULL, IPX_RF_U64),
+};
+static const struct ipx_rfield spx1_fields[] = {
+	RV(bound, "rtt_bound_bytes_per_s", "%.1f", IPX_RF_DOUBLE),
+	RV(us_per_packet, "us_per_packet", "%.4f", IPX_RF_DOUBLE),
+};
+static const struct ipx_rtable row_table = IPX_RTABLE("row", row_fields);
+static const struct ipx_rtable spx_table = IPX_RTABLE("spx", spx_fields);
+static const struct ipx_rtable ipx_table = IPX_RTABLE("ipx", ipx_fields);
+static const struct ipx_rtable spx1_table = IPX_RTABLE("spx1", spx1_fields);
+
+static void view_of(const struct ipx_spxb_result *r, struct row_view *v)
 {
-	printf("{\"link\": \"%s\", \"row\": \"%s\", \"packet_bytes\": %zu, "
-	       "\"payload_bytes\": %zu, \"goodput_bytes_per_s\": %.1f, "
-	       "\"pps\": %.1f, \"seconds\": %.6f, \"bytes\": %llu, "
-	       "\"packets\": %llu, \"cpu_sender\": %.4f, \"cpu_hub\": %.4f, "
-	       "\"cpu_receiver\": %.4f, \"machine_busy_cpus\": %.3f, "
-	       "\"other_cpus\": %.3f",
-	       ipx_spxb_link_name(r->link), ipx_spxb_kind_name(r->kind),
-	       r->packet, r->payload, r->goodput, r->pps, r->seconds,
-	       (unsigned long long)r->bytes, (unsigned long long)r->packets,
-	       r->cpu_sender, r->cpu_hub, r->cpu_receiver, r->machine_busy,
-	       ipx_spxb_other(r));
-	if (r->version)
-		printf(", \"spx_version\": %d, \"window\": %u, "
-		       "\"srtt_us\": %.1f, \"rto_us\": %.1f, "
-		       "\"rtt_samples\": %llu, \"tx_data\": %llu, "
-		       "\"retransmits\": %llu, \"timeouts\": %llu, "
-		       "\"naks_rx\": %llu, \"acks_rx\": %llu",
-		       r->version, r->window, r->srtt_us, r->rto_us,
-		       (unsigned long long)r->rtt_samples,
-		       (unsigned long long)r->tx_data,
-		       (unsigned long long)r->retransmits,
-		       (unsigned long long)r->timeouts,
-		       (unsigned long long)r->naks_rx,
-		       (unsigned long long)r->acks_rx);
-	else
-		printf(", \"window\": %u, \"sent\": %llu, \"delivered\": %llu",
-		       r->window, (unsigned long long)r->sent,
-		       (unsigned long long)r->delivered);
-	if (r->kind == IPX_SPXB_SPX1) {
-		if (r->srtt_us >= IPX_SPXB_MIN_SRTT_US)
-			printf(", \"rtt_bound_bytes_per_s\": %.1f",
-			       ipx_spxb_rtt_bound(r));
-		else
-			printf(", \"rtt_bound_bytes_per_s\": null");
-		printf(", \"us_per_packet\": %.4f",
-		       r->pps > 0 ? 1e6 / r->pps : 0);
-	}
-	printf("}");
+	*v = (struct row_view){
+		.link = ipx_spxb_link_name(r->link),
+		.row = ipx_spxb_kind_name(r->kind),
+		.packet = r->packet, .payload = r->payload,
+		.goodput = r->goodput, .pps = r->pps, .seconds = r->seconds,
+		.bytes = r->bytes, .packets = r->packets,
+		.cpu_sender = r->cpu_sender, .cpu_hub = r->cpu_hub,
+		.cpu_receiver = r->cpu_receiver, .busy = r->machine_busy,
+		.other = ipx_spxb_other(r), .version = r->version,
+		.window = r->window, .srtt_us = r->srtt_us,
+		.rto_us = r->rto_us, .rtt_samples = r->rtt_samples,
+		.tx_data = r->tx_data, .retransmits = r->retransmits,
+		.timeouts = r->timeouts, .naks_rx = r->naks_rx,
+		.acks_rx = r->acks_rx, .sent = r->sent,
+		.delivered = r->delivered,
+		/* NAN: null, srtt too short to say */
+		.bound = r->srtt_us >= IPX_SPXB_MIN_SRTT_US
+				 ? ipx_spxb_rtt_bound(r)
+				 : NAN,
+		.us_per_packet = r->pps > 0 ? 1e6 / r->pps : 0,
+	};
 }
 
+static void json_row(struct ipx_jw *w, const struct ipx_spxb_result *r)
+{
+	struct row_view v;
+
+	view_of(r, &v);
+	ipx_jw_obj(w, NULL);
+	ipx_res_json_fields(w, &row_table, &v);
+	ipx_res_json_fields(w, r->version ? &spx_table : &ipx_table, &v);
+	if (r->kind == IPX_SPXB_SPX1)
+		ipx_res_json_fields(w, &spx1_table, &v);
+	ipx_jw_end(w);
+}
 
 static double goodput_of(const struct ipx_spxb_result *r, void *ctx)
 {
@@ -244,99 +300,116 @@ static double reach_of(const struct ipx_spxb_result *r, void *ctx)
 	return b > 0 ? r->goodput / b : 0;
 }
 
+/* The CSV: one line per row of the chosen links. */
+struct csv_view {
+	const char *link, *row;
+	uint64_t packet, payload;
+	struct ipx_stat_summary g, q;
+	double target;		/* NAN but for spx2 (an empty cell) */
+	const char *pass;
+};
+
+#define CV(M, NAME, FMT, TYPE) \
+	IPX_RF(struct csv_view, M, NAME, "", FMT, TYPE, IPX_RF_CSV)
+static const struct ipx_rfield csv_fields[] = {
+	CV(link, "link", NULL, IPX_RF_STR),
+	CV(row, "row", NULL, IPX_RF_STR),
+	CV(packet, "packet", NULL, IPX_RF_U64),
+	CV(payload, "payload", NULL, IPX_RF_U64),
+	CV(g.median, "goodput_median", "%.1f", IPX_RF_DOUBLE),
+	CV(g.min, "goodput_min", "%.1f", IPX_RF_DOUBLE),
+	CV(g.max, "goodput_max", "%.1f", IPX_RF_DOUBLE),
+	CV(q.median, "ratio_median", "%.4f", IPX_RF_DOUBLE),
+	CV(q.min, "ratio_min", "%.4f", IPX_RF_DOUBLE),
+	CV(q.max, "ratio_max", "%.4f", IPX_RF_DOUBLE),
+	CV(target, "target", "%.2f", IPX_RF_DOUBLE),
+	CV(pass, "pass", NULL, IPX_RF_STR),
+};
+static const struct ipx_rtable csv_table = IPX_RTABLE("spx", csv_fields);
+
 static void print_csv(const struct spx_cli *c,
 		      const struct ipx_spxb_report *rep)
 {
-	printf("link,row,packet,payload,goodput_median,goodput_min,"
-	       "goodput_max,ratio_median,ratio_min,ratio_max,target,pass\n");
+	ipx_res_csv_header(stdout, &csv_table);
 	for (int l = 0; l < IPX_SPXB_LINKS; l++) {
 		for (int k = 0; c->o.links[l] && k < IPX_SPXB_KINDS; k++) {
-			const struct ipx_stat_summary *q = &rep->ratio[l][k];
-			struct ipx_stat_summary g;
+			bool spx = k == IPX_SPXB_SPX1 || k == IPX_SPXB_SPX2;
+			struct csv_view v = {
+				.link = ipx_spxb_link_name((enum ipx_spxb_link)l),
+				.row = ipx_spxb_kind_name((enum ipx_spxb_kind)k),
+				.packet = rep->runs[0][l][k].packet,
+				.payload = rep->runs[0][l][k].payload,
+				.target = NAN,
+			};
 
 			ipx_spxb_spread(rep, (enum ipx_spxb_link)l,
 					(enum ipx_spxb_kind)k, goodput_of, NULL,
-					&g);
-			printf("%s,%s,%zu,%zu,%.1f,%.1f,%.1f,",
-			       ipx_spxb_link_name((enum ipx_spxb_link)l),
-			       ipx_spxb_kind_name((enum ipx_spxb_kind)k),
-			       rep->runs[0][l][k].packet,
-			       rep->runs[0][l][k].payload, g.median, g.min,
-			       g.max);
-			if (k == IPX_SPXB_SPX1 || k == IPX_SPXB_SPX2)
-				printf("%.4f,%.4f,%.4f,", q->median, q->min,
-				       q->max);
-			else
-				printf(",,,");
-			if (k == IPX_SPXB_SPX2)
-				printf("%.2f,%s\n", IPX_SPXB_TARGET_RATIO,
-				       rep->met[l] ? "PASS" : "MISS");
-			else
-				printf(",\n");
+					&v.g);
+			v.q = rep->ratio[l][k];
+			if (!spx)
+				v.q.median = v.q.min = v.q.max = NAN;
+			if (k == IPX_SPXB_SPX2) {
+				v.target = IPX_SPXB_TARGET_RATIO;
+				v.pass = rep->met[l] ? "PASS" : "MISS";
+			}
+			ipx_res_csv_row(stdout, &csv_table, &v);
 		}
 	}
 }
 
-static void json_spread(const char *name, struct ipx_stat_summary s,
-			bool last)
-{
-	printf("\"%s\": {\"median\": %.6g, \"min\": %.6g, \"max\": %.6g}%s",
-	       name, s.median, s.min, s.max, last ? "" : ", ");
-}
-
-static void json_run(const struct spx_cli *c,
+static void json_run(struct ipx_jw *w, const struct spx_cli *c,
 		     const struct ipx_spxb_report *rep, unsigned long i)
 {
 	const ipx_spxb_rows *run = (const ipx_spxb_rows *)&rep->runs[i];
-	bool first = true;
 
-	printf("%s{\"run\": %lu, \"rows\": [", i ? ", " : "", i + 1);
+	ipx_jw_obj(w, NULL);
+	ipx_jw_u64(w, "run", i + 1);
+	ipx_jw_arr(w, "rows");
 	for (int l = 0; l < IPX_SPXB_LINKS; l++)
-		for (int k = 0; c->o.links[l] && k < IPX_SPXB_KINDS; k++) {
-			printf("%s", first ? "" : ", ");
-			json_spxb_row(&(*run)[l][k]);
-			first = false;
-		}
-	printf("], \"ratios\": {");
-	first = true;
+		for (int k = 0; c->o.links[l] && k < IPX_SPXB_KINDS; k++)
+			json_row(w, &(*run)[l][k]);
+	ipx_jw_end(w);
+	ipx_jw_obj(w, "ratios");
 	for (int l = 0; l < IPX_SPXB_LINKS; l++) {
 		if (!c->o.links[l])
 			continue;
-		printf("%s\"%s\": {\"spx1\": %.4f, \"spx2\": %.4f}",
-		       first ? "" : ", ",
-		       ipx_spxb_link_name((enum ipx_spxb_link)l),
-		       ipx_spxb_ratio(&(*run)[l][IPX_SPXB_SPX1],
-				      &(*run)[l][IPX_SPXB_IPX_SMALL]),
-		       ipx_spxb_ratio(&(*run)[l][IPX_SPXB_SPX2],
-				      &(*run)[l][IPX_SPXB_IPX_LARGE]));
-		first = false;
+		ipx_jw_obj(w, ipx_spxb_link_name((enum ipx_spxb_link)l));
+		ipx_jw_dbl(w, "spx1", "%.4f",
+			   ipx_spxb_ratio(&(*run)[l][IPX_SPXB_SPX1],
+					  &(*run)[l][IPX_SPXB_IPX_SMALL]));
+		ipx_jw_dbl(w, "spx2", "%.4f",
+			   ipx_spxb_ratio(&(*run)[l][IPX_SPXB_SPX2],
+					  &(*run)[l][IPX_SPXB_IPX_LARGE]));
+		ipx_jw_end(w);
 	}
-	printf("}}");
+	ipx_jw_end(w);
+	ipx_jw_end(w);
 }
 
-static void json_link_summary(const struct ipx_spxb_report *rep,
+static void json_link_summary(struct ipx_jw *w,
+			      const struct ipx_spxb_report *rep,
 			      enum ipx_spxb_link l)
 {
 	for (int k = 0; k < IPX_SPXB_KINDS; k++) {
 		enum ipx_spxb_kind kk = (enum ipx_spxb_kind)k;
 		struct ipx_stat_summary s;
 
-		printf("\"%s\": {", ipx_spxb_kind_name(kk));
+		ipx_jw_obj(w, ipx_spxb_kind_name(kk));
 		ipx_spxb_spread(rep, l, kk, goodput_of, NULL, &s);
-		json_spread("goodput_bytes_per_s", s, false);
+		ipx_jw_summary(w, "goodput_bytes_per_s", "%.6g", &s);
 		if (k == IPX_SPXB_SPX1) {
 			ipx_spxb_spread(rep, l, kk, bound_of, NULL, &s);
-			json_spread("rtt_bound_bytes_per_s", s, false);
+			ipx_jw_summary(w, "rtt_bound_bytes_per_s", "%.6g", &s);
 			ipx_spxb_spread(rep, l, kk, us_per_packet_of, NULL, &s);
-			json_spread("us_per_packet", s, false);
+			ipx_jw_summary(w, "us_per_packet", "%.6g", &s);
 			ipx_spxb_spread(rep, l, kk, srtt_of, NULL, &s);
-			json_spread("srtt_us", s, false);
+			ipx_jw_summary(w, "srtt_us", "%.6g", &s);
 		}
 		if (k == IPX_SPXB_SPX1 || k == IPX_SPXB_SPX2)
-			json_spread("ratio", rep->ratio[l][k], false);
-		printf("\"packet_bytes\": %zu, \"payload_bytes\": %zu}%s",
-		       rep->runs[0][l][k].packet, rep->runs[0][l][k].payload,
-		       k + 1 < IPX_SPXB_KINDS ? ", " : "");
+			ipx_jw_summary(w, "ratio", "%.6g", &rep->ratio[l][k]);
+		ipx_jw_u64(w, "packet_bytes", rep->runs[0][l][k].packet);
+		ipx_jw_u64(w, "payload_bytes", rep->runs[0][l][k].payload);
+		ipx_jw_end(w);
 	}
 }
 
@@ -344,38 +417,44 @@ static void print_json(const struct spx_cli *c,
 		       const struct ipx_spxb_report *rep)
 {
 	const struct ipx_spxb_opts *o = &c->o.row;
-	bool first = true;
+	struct ipx_jw w;
 
-	printf("{\"benchmark\": \"spx\", ");
+	ipx_jw_init(&w, stdout);
+	ipx_jw_obj(&w, NULL);
+	ipx_jw_str(&w, "benchmark", "spx");
 	if (rep->interrupted)
-		printf("\"complete\": false, ");
-	if (c->o.links[IPX_SPXB_UDP] && rep->net.hub_pid) {
-		bench_pair_json_conditions(&rep->net, "not pinned", stdout);
-		printf(", ");
-	}
-	printf("\"ref_1990\": null, \"cpus_online\": %d, "
-	       "\"cpus_allowed\": %d, \"seconds\": %g, \"warmup\": %g, "
-	       "\"repeat\": %lu, \"mem_mtu\": %zu, \"udp_mtu\": %d, "
-	       "\"spx_window\": %u, \"send_queue\": %zu, "
-	       "\"ipx_window\": %u, \"spx_conn_size_bytes\": %zu, "
-	       "\"runs\": [",
-	       ipx_bench_cpus_online(), ipx_bench_cpus_allowed(), o->seconds,
-	       o->warmup, c->o.repeat, o->mem_mtu, IPX_UDP_MTU, o->spx_window,
-	       o->send_queue, o->ipx_window, spx_conn_size());
+		ipx_jw_bool(&w, "complete", false);
+	if (c->o.links[IPX_SPXB_UDP] && rep->net.hub_pid)
+		bench_pair_json_conditions(&w, &rep->net, "not pinned");
+	ipx_jw_null(&w, "ref_1990");
+	ipx_jw_int(&w, "cpus_online", ipx_bench_cpus_online());
+	ipx_jw_int(&w, "cpus_allowed", ipx_bench_cpus_allowed());
+	ipx_jw_dbl(&w, "seconds", "%g", o->seconds);
+	ipx_jw_dbl(&w, "warmup", "%g", o->warmup);
+	ipx_jw_u64(&w, "repeat", c->o.repeat);
+	ipx_jw_u64(&w, "mem_mtu", o->mem_mtu);
+	ipx_jw_int(&w, "udp_mtu", IPX_UDP_MTU);
+	ipx_jw_u64(&w, "spx_window", o->spx_window);
+	ipx_jw_u64(&w, "send_queue", o->send_queue);
+	ipx_jw_u64(&w, "ipx_window", o->ipx_window);
+	ipx_jw_u64(&w, "spx_conn_size_bytes", spx_conn_size());
+	ipx_jw_arr(&w, "runs");
 	for (unsigned long i = 0; i < rep->done; i++)
-		json_run(c, rep, i);
-	printf("], \"summary\": {");
+		json_run(&w, c, rep, i);
+	ipx_jw_end(&w);
+	ipx_jw_obj(&w, "summary");
 	for (int l = 0; l < IPX_SPXB_LINKS; l++) {
 		if (!c->o.links[l])
 			continue;
-		printf("%s\"%s\": {", first ? "" : ", ",
-		       ipx_spxb_link_name((enum ipx_spxb_link)l));
-		first = false;
-		json_link_summary(rep, (enum ipx_spxb_link)l);
-		printf(", \"pass\": %s}", rep->met[l] ? "true" : "false");
+		ipx_jw_obj(&w, ipx_spxb_link_name((enum ipx_spxb_link)l));
+		json_link_summary(&w, rep, (enum ipx_spxb_link)l);
+		ipx_jw_bool(&w, "pass", rep->met[l]);
+		ipx_jw_end(&w);
 	}
-	printf("}, \"target_ratio\": %.2f, \"pass\": %s}\n",
-	       IPX_SPXB_TARGET_RATIO, rep->met_all ? "true" : "false");
+	ipx_jw_end(&w);
+	ipx_jw_dbl(&w, "target_ratio", "%.2f", IPX_SPXB_TARGET_RATIO);
+	ipx_jw_bool(&w, "pass", rep->met_all);
+	ipx_jw_finish(&w);
 }
 
 static void summary_table(const struct spx_cli *c,
