@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ipxlab/bench_pair.h"
 #include "ipxlab/bench_stat.h"
@@ -192,6 +193,26 @@ void ipx_spxb_spread(const struct ipx_spxb_report *rep, enum ipx_spxb_link l,
 		     enum ipx_spxb_kind k,
 		     double (*f)(const struct ipx_spxb_result *r, void *ctx),
 		     void *ctx, struct ipx_stat_summary *out);
+
+/* Figures of a row for ipx_spxb_spread (ctx: NULL, or a double to
+ * scale by): goodput, the rate SPX I's round trip allows, microseconds
+ * per packet, srtt, and goodput over that bound. */
+double ipx_spxb_fig_goodput(const struct ipx_spxb_result *r, void *ctx);
+double ipx_spxb_fig_bound(const struct ipx_spxb_result *r, void *ctx);
+double ipx_spxb_fig_us_per_packet(const struct ipx_spxb_result *r, void *ctx);
+double ipx_spxb_fig_srtt(const struct ipx_spxb_result *r, void *ctx);
+double ipx_spxb_fig_reach(const struct ipx_spxb_result *r, void *ctx);
+
+/* The JSON and CSV of a report (src/bench/spx_write.c, bench_result.h);
+ * the JSON's "conditions" member from cond (NULL: none), and
+ * "complete": false when rep->interrupted. */
+struct ipx_jw;
+typedef void (*ipx_spxb_conditions_fn)(struct ipx_jw *w, const void *ctx);
+void ipx_spxb_write_json(FILE *out, const struct ipx_spxb_bench_opts *o,
+			 const struct ipx_spxb_report *rep,
+			 ipx_spxb_conditions_fn cond, const void *ctx);
+void ipx_spxb_write_csv(FILE *out, const struct ipx_spxb_bench_opts *o,
+			const struct ipx_spxb_report *rep);
 
 #ifdef __cplusplus
 }
