@@ -16,9 +16,8 @@
 #include <unistd.h>
 
 #include "bench_common.h"
-#include "ipxlab/bench_result.h"
+#include "ipxlab/bench_eth.h"
 #include "cli.h"
-#include "fsbench.h"
 #include "ipxlab/bench_stat.h"
 #include "ipxlab/err.h"
 #include "ipxlab/frame.h"
@@ -26,8 +25,6 @@
 #include "ipxlab/log.h"
 
 #define CMD "bench"
-#define MAX_RUNS 100
-#define TARGET 0.80
 #define DEFAULT_SECONDS 1.0
 #define DEFAULT_WARMUP 0.3
 #define DEFAULT_REPEAT 5
@@ -60,28 +57,15 @@ void help_bench_eth(FILE *out)
 		"      --json, --csv   machine-readable output\n"
 		"  -q, --quiet         no progress line\n"
 		"  -h, --help          this text\n",
-		TARGET * 100, DEFAULT_SECONDS, DEFAULT_WARMUP, DEFAULT_REPEAT,
+		IPX_BETH_TARGET * 100, DEFAULT_SECONDS, DEFAULT_WARMUP, DEFAULT_REPEAT,
 		DEFAULT_PAYLOAD);
 }
 
-enum path { RAW, IPX, PATHS };
-static const char *const path_name[PATHS] = { "raw", "ipx" };
-
 struct opts {
-	double seconds, warmup;
-	unsigned long repeat;
-	size_t payload;
-	enum ipx_frame_type frame;
+	struct ipx_beth_opts e;	/* the benchmark's */
 	bool json, csv, quiet;
-	bool interrupted;	/* Ctrl-C: the runs that finished */
 	char text[3][IFNAMSIZ + 200];	/* sender, receiver, controller */
-	struct ipx_hnet_eth end[3];
-};
-
-/* One path of one run. */
-struct res {
-	double pps, mbps, loss, cpu_s, cpu_r;
-	uint64_t sent, delivered;
+	const struct ipx_beth_report *rep;	/* what it measured */
 };
 
 /* IFACE or IFACE@NETNS into e (pointing into buf); -1 with a message. */
@@ -107,14 +91,6 @@ static int parse_end(const char *what, const char *text, char *buf,
 	e->ifname = buf;
 	e->netns = at;
 	return 0;
-}
-
-static size_t frame_len(const struct opts *o)
-{
-	size_t n = IPX_ETH_HDR_LEN + ipx_frame_overhead(o->frame) +
-		   IPX_HDR_LEN + o->payload;
-
-	return n < IPX_ETH_MIN_FRAME ? IPX_ETH_MIN_FRAME : n;
 }
 
 static const struct option longopts[] = {
@@ -145,9 +121,9 @@ static int parse(struct opts *o, int argc, char **argv)
 		case 's':
 		case 'w':
 		case 'r':
-			if (bench_window_opt(opt, optarg, &o->seconds,
-					     &o->warmup, &o->repeat,
-					     MAX_RUNS) < 0)
+			if (bench_window_opt(opt, optarg, &o->e.seconds,
+					     &o->e.warmup, &o->e.repeat,
+					     IPX_BETH_MAX_REPEAT) < 0)
 				return CLI_USAGE;
 			break;
 		case OPT_FIRST_CMD:
@@ -155,11 +131,11 @@ static int parse(struct opts *o, int argc, char **argv)
 					   IPX_ETH_MAX_PAYLOAD - IPX_HDR_LEN,
 					   &n) < 0)
 				return CLI_USAGE;
-			o->payload = n;
+			o->e.payload = n;
 			break;
 		case OPT_FIRST_CMD + 1:
-			if (ipx_frame_type_parse(optarg, &o->frame) < 0 ||
-			    o->frame == IPX_FRAME_AUTO) {
+			if (ipx_frame_type_parse(optarg, &o->e.frame) < 0 ||
+			    o->e.frame == IPX_FRAME_AUTO) {
 				cli_error(CMD, "eth: --frame takes ethernet_ii, "
 					       "802.3, 802.2 or snap (got '%s')",
 					  optarg);
@@ -168,7 +144,7 @@ static int parse(struct opts *o, int argc, char **argv)
 			break;
 		case OPT_FIRST_CMD + 2:
 			if (parse_end("--controller", optarg, o->text[2],
-				      sizeof(o->text[2]), &o->end[2]) < 0)
+				      sizeof(o->text[2]), &o->e.end[2]) < 0)
 				return CLI_USAGE;
 			break;
 		case OPT_FIRST_CMD + 3:
@@ -194,11 +170,11 @@ static int parse(struct opts *o, int argc, char **argv)
 		return CLI_USAGE;
 	}
 	if (parse_end("SENDER", argv[optind], o->text[0], sizeof(o->text[0]),
-		      &o->end[0]) < 0 ||
+		      &o->e.end[0]) < 0 ||
 	    parse_end("RECEIVER", argv[optind + 1], o->text[1],
-		      sizeof(o->text[1]), &o->end[1]) < 0)
+		      sizeof(o->text[1]), &o->e.end[1]) < 0)
 		return CLI_USAGE;
-	if (!o->end[2].ifname) {
+	if (!o->e.end[2].ifname) {
 		cli_error(CMD, "eth: --controller IFACE[@NETNS] is needed: the "
 			       "controller's node is a third interface on the "
 			       "segment (an Ethernet node is its interface's "
@@ -209,246 +185,120 @@ static int parse(struct opts *o, int argc, char **argv)
 		cli_error(CMD, "--json and --csv exclude each other");
 		return CLI_USAGE;
 	}
-	if (IPX_HDR_LEN + o->payload > ipx_frame_mtu(o->frame)) {
+	if (IPX_HDR_LEN + o->e.payload > ipx_frame_mtu(o->e.frame)) {
 		cli_error(CMD, "eth: a %s frame carries at most %zu payload "
 			       "bytes (--size %zu)",
-			  ipx_frame_type_name(o->frame),
-			  ipx_frame_mtu(o->frame) - IPX_HDR_LEN, o->payload);
+			  ipx_frame_type_name(o->e.frame),
+			  ipx_frame_mtu(o->e.frame) - IPX_HDR_LEN, o->e.payload);
 		return CLI_USAGE;
 	}
 	for (int i = 0; i < 3; i++)
-		o->end[i].frame = o->frame;
+		o->e.end[i].frame = o->e.frame;
 	return CLI_OK;
 }
 
-static void figures(const struct opts *o, const struct ipx_bpair_run *x,
-		    struct res *r)
-{
-	const struct ipx_bw_result *s = &x->snd, *d = &x->rcv;
-
-	memset(r, 0, sizeof(*r));
-	r->sent = s->sent;
-	r->delivered = d->delivered;
-	r->pps = d->seconds > 0 ? (double)d->delivered / d->seconds : 0;
-	r->mbps = r->pps * (double)frame_len(o) / 1e6;
-	r->loss = s->sent > d->delivered
-			  ? 1.0 - (double)d->delivered / (double)s->sent
-			  : 0;
-	r->cpu_s = s->seconds > 0 ? (s->cpu_user + s->cpu_sys) / s->seconds
-				  : 0;
-	r->cpu_r = d->seconds > 0 ? (d->cpu_user + d->cpu_sys) / d->seconds
-				  : 0;
-}
-
 /* CPU time per delivered packet (ns) of a process busy 'share'. */
-static double ns_per_pkt(const struct res *r, double share)
+static double ns_per_pkt(const struct ipx_beth_res *r, double share)
 {
 	return r->pps > 0 ? share * 1e9 / r->pps : 0;
 }
 
-static void print_run(unsigned long run, enum path p, const struct res *r)
+static void print_run(unsigned long run, enum ipx_beth_path p, const struct ipx_beth_res *r)
 {
 	printf("%3lu  %-4s %11.0f %8.1f %7.2f%%  %4.0f%% %5.0f  %4.0f%% %5.0f\n",
-	       run, path_name[p], r->pps, r->mbps, r->loss * 100,
+	       run, ipx_beth_path_name[p], r->pps, r->mbps, r->loss * 100,
 	       r->cpu_s * 100, ns_per_pkt(r, r->cpu_s), r->cpu_r * 100,
 	       ns_per_pkt(r, r->cpu_r));
 	fflush(stdout);
-}
-
-/* One run: both paths, every other run the IPX path first. */
-static int run_once(const struct opts *o, struct ipx_bpair *b,
-		    unsigned long i, struct res out[PATHS], char *err,
-		    size_t errlen)
-{
-	for (int k = 0; k < PATHS; k++) {
-		enum path p = (enum path)(i % 2 ? 1 - k : k);
-		struct ipx_bw_params w = { 0 };
-		struct ipx_bpair_run x;
-		char label[48];
-		int rc;
-
-		w.kind = p == IPX ? IPX_BW_IPX : IPX_BW_UDP;
-		w.size = o->payload;
-		w.seconds = i ? o->seconds : o->warmup;
-		snprintf(label, sizeof(label), "%s %s %lu", path_name[p],
-			 i ? "run" : "warm-up", i);
-		rc = ipx_bpair_run(b, label, (unsigned)i, &w, -1, -1, &x, err,
-				    errlen);
-		if (rc != IPX_OK)
-			return rc;
-		figures(o, &x, &out[p]);
-		if (i && !o->json && !o->csv) {
-			bench_pair_progress_end(b);
-			print_run(i, p, &out[p]);
-		}
-	}
-	return IPX_OK;
-}
-
-static void summarize(struct res (*res)[PATHS], unsigned long n,
-		      struct ipx_stat_summary sum[3])
-{
-	double v[3][MAX_RUNS];
-
-	for (unsigned long i = 0; i < n; i++) {
-		v[0][i] = res[i][RAW].pps;
-		v[1][i] = res[i][IPX].pps;
-		v[2][i] = v[0][i] > 0 ? v[1][i] / v[0][i] : 0;
-	}
-	for (int k = 0; k < 3; k++)
-		ipx_stat_summarize(v[k], n, &sum[k]);
-}
-
-/* One path of one run: a CSV line, and its JSON object (bench_result.h). */
-struct line {
-	uint64_t run;
-	const char *path;
-	struct res r;
-};
-
-#define LF(M, NAME, FMT, TYPE, WHERE) \
-	IPX_RF(struct line, M, NAME, "", FMT, TYPE, WHERE)
-static const struct ipx_rfield line_fields[] = {
-	LF(run, "run", NULL, IPX_RF_U64, IPX_RF_CSV),
-	LF(path, "path", NULL, IPX_RF_STR, IPX_RF_CSV),
-	LF(r.pps, "pps", "%.1f", IPX_RF_DOUBLE, IPX_RF_BOTH),
-	LF(r.mbps, "MB_per_s", "%.3f", IPX_RF_DOUBLE, IPX_RF_BOTH),
-	LF(r.sent, "sent", NULL, IPX_RF_U64, IPX_RF_BOTH),
-	LF(r.delivered, "delivered", NULL, IPX_RF_U64, IPX_RF_BOTH),
-	LF(r.loss, "loss", "%.6f", IPX_RF_DOUBLE, IPX_RF_BOTH),
-	LF(r.cpu_s, "cpu_sender", "%.3f", IPX_RF_DOUBLE, IPX_RF_BOTH),
-	LF(r.cpu_r, "cpu_receiver", "%.3f", IPX_RF_DOUBLE, IPX_RF_BOTH),
-};
-static const struct ipx_rtable line_table = IPX_RTABLE("eth", line_fields);
-
-static void print_json(const struct opts *o, const struct ipx_bpair *b,
-		       struct res (*res)[PATHS],
-		       const struct ipx_stat_summary sum[3])
-{
-	static const char *const sum_name[3] = { "raw_pps", "ipx_pps",
-						 "ratio" };
-	struct ipx_jw w;
-
-	ipx_jw_init(&w, stdout);
-	ipx_jw_obj(&w, NULL);
-	ipx_jw_str(&w, "benchmark", "eth");
-	if (o->interrupted)
-		ipx_jw_bool(&w, "complete", false);
-	bench_pair_json_conditions(&w, b, "none (the scheduler's)");
-	ipx_jw_str(&w, "frame", ipx_frame_type_name(o->frame));
-	ipx_jw_u64(&w, "payload_bytes", o->payload);
-	ipx_jw_u64(&w, "frame_bytes", frame_len(o));
-	ipx_jw_dbl(&w, "seconds", "%g", o->seconds);
-	ipx_jw_dbl(&w, "warmup", "%g", o->warmup);
-	ipx_jw_u64(&w, "repeat", o->repeat);
-	ipx_jw_arr(&w, "runs");
-	for (unsigned long i = 0; i < o->repeat; i++) {
-		ipx_jw_obj(&w, NULL);
-		for (int p = 0; p < PATHS; p++) {
-			struct line l = { i + 1, path_name[p], res[i][p] };
-
-			ipx_res_json_row(&w, path_name[p], &line_table, &l);
-		}
-		ipx_jw_dbl(&w, "ratio", "%.4f",
-			   res[i][RAW].pps > 0
-				   ? res[i][IPX].pps / res[i][RAW].pps
-				   : 0);
-		ipx_jw_end(&w);
-	}
-	ipx_jw_end(&w);
-	ipx_jw_obj(&w, "summary");
-	for (int k = 0; k < 3; k++)
-		ipx_jw_summary(&w, sum_name[k], "%.4g", &sum[k]);
-	ipx_jw_end(&w);
-	ipx_jw_dbl(&w, "target_ratio", "%.2f", TARGET);
-	ipx_jw_bool(&w, "pass", sum[2].median >= TARGET);
-	ipx_jw_finish(&w);
-}
-
-static void print_csv(const struct opts *o, struct res (*res)[PATHS])
-{
-	ipx_res_csv_header(stdout, &line_table);
-	for (unsigned long i = 0; i < o->repeat; i++)
-		for (int p = 0; p < PATHS; p++) {
-			struct line l = { i + 1, path_name[p], res[i][p] };
-
-			ipx_res_csv_row(stdout, &line_table, &l);
-		}
 }
 
 static void print_header(const struct opts *o, const struct ipx_bpair *b)
 {
 	printf("ipxlab bench eth: %zu-byte IPX datagrams in %s frames of %zu "
 	       "bytes, %s -> %s\n",
-	       o->payload, ipx_frame_type_name(o->frame), frame_len(o),
-	       b->where[0], b->where[1]);
+	       o->e.payload, ipx_frame_type_name(o->e.frame),
+	       ipx_beth_frame_len(&o->e), b->where[0], b->where[1]);
 	bench_pair_conditions(b, "none (the scheduler's)", stdout);
 	printf("%lu run%s of %g s after %g s warm-up; the sender floods, the "
 	       "rate is what the receiver counts\n\n",
-	       o->repeat, o->repeat == 1 ? "" : "s", o->seconds, o->warmup);
+	       o->e.repeat, o->e.repeat == 1 ? "" : "s", o->e.seconds, o->e.warmup);
 	printf("                                          sender       "
 	       "receiver\n");
 	printf("run  path       pkt/s     MB/s     loss   CPU ns/pkt   CPU "
 	       "ns/pkt\n");
 }
 
+static void on_progress(void *ctx, enum ipx_beth_event ev,
+			const struct ipx_beth_report *rep, unsigned long run,
+			enum ipx_beth_path p)
+{
+	const struct opts *o = ctx;
+
+	if (o->json || o->csv)
+		return;
+	if (ev == IPX_BETH_EV_READY) {
+		print_header(o, &rep->net);
+		return;
+	}
+	bench_pair_progress_end(&rep->net);
+	print_run(run, p, &rep->runs[run - 1][p]);
+}
+
+static void conditions(struct ipx_jw *w, const void *ctx)
+{
+	const struct opts *o = ctx;
+
+	bench_pair_json_conditions(w, &o->rep->net, "none (the scheduler's)");
+}
+
+static void print_summary(const struct ipx_beth_report *rep)
+{
+	const struct ipx_stat_summary *sum = rep->sum;
+
+	printf("\nsummary, median [min - max] of %lu run%s:\n", rep->done,
+	       cli_s(rep->done));
+	printf("  raw  %11.0f [%.0f - %.0f] pkt/s\n", sum[0].median,
+	       sum[0].min, sum[0].max);
+	printf("  ipx  %11.0f [%.0f - %.0f] pkt/s\n", sum[1].median,
+	       sum[1].min, sum[1].max);
+	printf("  ipx / raw: %.2f [%.2f - %.2f]; target >= %.2f: %s\n",
+	       sum[2].median, sum[2].min, sum[2].max, IPX_BETH_TARGET,
+	       sum[2].median >= IPX_BETH_TARGET ? "PASS" : "MISS");
+}
+
 int bench_eth(int argc, char **argv)
 {
-	static struct res res[MAX_RUNS][PATHS];
-	struct opts o = { .seconds = DEFAULT_SECONDS,
-			  .warmup = DEFAULT_WARMUP,
-			  .repeat = DEFAULT_REPEAT,
-			  .payload = DEFAULT_PAYLOAD,
-			  .frame = IPX_FRAME_ETHERNET_II };
-	struct ipx_bpair b = { .name = "eth" };
-	struct ipx_stat_summary sum[3];
-	struct res warm[PATHS];
+	static struct ipx_beth_report rep;
+	struct opts o = { .e.seconds = DEFAULT_SECONDS,
+			  .e.warmup = DEFAULT_WARMUP,
+			  .e.repeat = DEFAULT_REPEAT,
+			  .e.payload = DEFAULT_PAYLOAD,
+			  .e.frame = IPX_FRAME_ETHERNET_II,
+			  .rep = &rep };
+	struct ipx_beth_hooks hooks = { on_progress, &o };
 	char err[768];
-	unsigned long done = 0;
 	int rc = parse(&o, argc, argv);
 
 	if (rc != CLI_OK)
 		return rc < 0 ? CLI_OK : rc;
 	ipx_log_set_level(IPX_LOG_WARN);
-	bench_pair_ui(&b, !o.quiet && isatty(STDERR_FILENO));
-	b.planned = PATHS * (o.warmup + o.seconds * (double)o.repeat);
-	rc = ipx_bpair_start_eth(&b, o.end, &o.end[2], err, sizeof(err));
-	if (rc == IPX_OK && !o.json && !o.csv)
-		print_header(&o, &b);
-	if (rc == IPX_OK && o.warmup > 0)
-		rc = run_once(&o, &b, 0, warm, err, sizeof(err));
-	for (unsigned long i = 1; rc == IPX_OK && i <= o.repeat; i++) {
-		rc = run_once(&o, &b, i, res[i - 1], err, sizeof(err));
-		done = rc == IPX_OK ? i : done;
-	}
-	bench_pair_progress_end(&b);
-	if (b.ctl && bench_pair_cut(&b, "eth", &rc, done, "run")) {
-		o.interrupted = true;
-		o.repeat = done;	/* what is printed: the runs done */
-	}
-	if (rc == IPX_OK && (o.repeat || o.json)) {
-		summarize(res, o.repeat, sum);
-		if (o.json) {
-			print_json(&o, &b, res, sum);
-		} else if (o.csv) {
-			print_csv(&o, res);
-		} else {
-			printf("\nsummary, median [min - max] of %lu run%s:\n",
-			       o.repeat, o.repeat == 1 ? "" : "s");
-			printf("  raw  %11.0f [%.0f - %.0f] pkt/s\n",
-			       sum[0].median, sum[0].min, sum[0].max);
-			printf("  ipx  %11.0f [%.0f - %.0f] pkt/s\n",
-			       sum[1].median, sum[1].min, sum[1].max);
-			printf("  ipx / raw: %.2f [%.2f - %.2f]; target >= "
-			       "%.2f: %s\n",
-			       sum[2].median, sum[2].min, sum[2].max, TARGET,
-			       sum[2].median >= TARGET ? "PASS" : "MISS");
-		}
-	}
-	ipx_bpair_stop(&b, rc == IPX_OK && !o.interrupted);
+	rep.net.name = "eth";
+	bench_pair_ui(&rep.net, !o.quiet && isatty(STDERR_FILENO));
+	rc = ipx_beth_run(&o.e, &hooks, &rep, err, sizeof(err));
+	bench_pair_progress_end(&rep.net);
 	if (rc != IPX_OK) {
 		cli_error(CMD, "eth: %s", err);
 		return CLI_FAIL;
 	}
-	return o.interrupted ? CLI_FAIL : CLI_OK;
+	if (rep.interrupted)
+		cli_error(CMD, "eth: interrupted; printing the %lu run%s that "
+			       "finished",
+			  rep.done, cli_s(rep.done));
+	if (o.json)
+		ipx_beth_write_json(stdout, &o.e, &rep, conditions, &o);
+	else if (o.csv && rep.done)
+		ipx_beth_write_csv(stdout, &rep);
+	else if (rep.done)
+		print_summary(&rep);
+	return rep.interrupted ? CLI_FAIL : CLI_OK;
 }
