@@ -5,6 +5,10 @@
  * from the open of the file to the close of the copy, and the average,
  * beside the seconds the 1990 note published (three runs and their
  * average, local network and bridged).
+ *
+ * This file parses the options, builds the network (fsbench.c), calls
+ * ipx_b3_run (src/bench/b3_copy.c) once and prints: the table here, the JSON
+ * and CSV from the library's writers.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -18,7 +22,7 @@
 
 #define CMD "bench"
 #define DEFAULT_COPIES 5
-#define MAX_COPIES 50
+#define MAX_COPIES IPX_B3_MAX_COPIES
 
 enum { OPT_COPIES = FSB_OPT_FIRST };
 
@@ -43,33 +47,8 @@ void help_bench_copy(FILE *out)
 struct copyb {
 	struct fsbench b;
 	unsigned copies;
-	/* t[repeat][size][copy] */
-	double t[FSBENCH_MAX_REPEAT][IPX_BN_COPY_SIZES][MAX_COPIES];
+	struct ipx_b3_report rep;
 };
-
-static double avg(const double *v, unsigned n)
-{
-	double s = 0;
-
-	for (unsigned i = 0; i < n; i++)
-		s += v[i];
-	return n ? s / n : 0;
-}
-
-/* Over the repeats: copy i's median time (i == copies: the average's
- * median), and the averages' spread. */
-static double med(const struct copyb *c, int s, unsigned i,
-		  struct ipx_stat_summary *avgs)
-{
-	double v[FSBENCH_MAX_REPEAT];
-
-	for (unsigned k = 0; k < c->b.repeat; k++)
-		v[k] = i < c->copies ? c->t[k][s][i]
-				     : avg(c->t[k][s], c->copies);
-	if (avgs)
-		ipx_stat_summarize(v, c->b.repeat, avgs);
-	return ipx_stat_median(v, c->b.repeat);
-}
 
 static void print_table(const struct copyb *c)
 {
@@ -89,8 +68,8 @@ static void print_table(const struct copyb *c)
 
 		printf("%9u  ", ipx_bn_copy_size[s]);
 		for (unsigned i = 0; i < c->copies; i++)
-			printf("%8.4f ", med(c, s, i, NULL));
-		printf("%9.4f  ", med(c, s, c->copies, &a));
+			printf("%8.4f ", ipx_b3_median(&c->rep, s, i, NULL));
+		printf("%9.4f  ", ipx_b3_median(&c->rep, s, c->copies, &a));
 		if (c->b.repeat > 1)
 			printf("[%.4f-%.4f]  ", a.min, a.max);
 		printf("%.2f %.2f %.2f avg %.2f | %.2f %.2f %.2f avg "
@@ -103,86 +82,21 @@ static void print_table(const struct copyb *c)
 	       "ours are the copy alone.\n");
 }
 
-static void print_json(const struct copyb *c)
-{
-	printf("{\"benchmark\":\"copy\",\"conditions\":{");
-	fsbench_json_conditions(&c->b, stdout);
-	printf(",\"copies\":%u,\"repeat\":%u},\"sizes\":[", c->copies,
-	       c->b.repeat);
-	for (int s = 0; s < IPX_BN_COPY_SIZES; s++) {
-		const struct ipx_bn_copy_pub *p = &ipx_bn_copy_published[s];
-		struct ipx_stat_summary a;
-
-		printf("%s{\"bytes\":%u,\"seconds\":[", s ? "," : "",
-		       ipx_bn_copy_size[s]);
-		for (unsigned i = 0; i < c->copies; i++)
-			printf("%s%.6f", i ? "," : "", med(c, s, i, NULL));
-		printf("],\"runs\":[");
-		for (unsigned k = 0; k < c->b.repeat; k++) {
-			printf("%s{\"seconds\":[", k ? "," : "");
-			for (unsigned i = 0; i < c->copies; i++)
-				printf("%s%.6f", i ? "," : "", c->t[k][s][i]);
-			printf("],\"average\":%.6f}",
-			       avg(c->t[k][s], c->copies));
-		}
-		med(c, s, c->copies, &a);
-		printf("],\"average\":%.6f,\"average_min\":%.6f,"
-		       "\"average_max\":%.6f,\"published\":{\"local\":[%.2f,"
-		       "%.2f,%.2f],\"local_avg\":%.2f,\"bridged\":[%.2f,%.2f,"
-		       "%.2f],\"bridged_avg\":%.2f}}",
-		       a.median, a.min, a.max, p->local[0], p->local[1],
-		       p->local[2], p->local_avg, p->bridged[0], p->bridged[1],
-		       p->bridged[2], p->bridged_avg);
-	}
-	printf("]}\n");
-}
-
-static void print_csv(const struct copyb *c)
-{
-	printf("bytes,repeat,copy,seconds\n");
-	for (int s = 0; s < IPX_BN_COPY_SIZES; s++)
-		for (unsigned k = 0; k < c->b.repeat; k++)
-			for (unsigned i = 0; i < c->copies; i++)
-				printf("%u,%u,%u,%.6f\n", ipx_bn_copy_size[s],
-				       k + 1, i + 1, c->t[k][s][i]);
-}
-
 static int run(struct copyb *c)
 {
+	struct ipx_b3_opts o = { .net = { c->b.ctl, &c->b.ro },
+				 .copies = c->copies, .repeat = c->b.repeat };
 	char err[768];
-	int rc = IPX_OK;
 
-	for (int s = 0; rc == IPX_OK && s < IPX_BN_COPY_SIZES; s++) {
-		for (unsigned k = 0; rc == IPX_OK && k < c->b.repeat; k++)
-			for (unsigned i = 0; rc == IPX_OK && i < c->copies;
-			     i++) {
-				struct ipx_bw_result r;
-
-				if (c->b.progress) {
-					fprintf(stderr,
-						"\r\033[K  copy: %u bytes, "
-						"run %u/%u, copy %u/%u",
-						ipx_bn_copy_size[s], k + 1,
-						c->b.repeat, i + 1, c->copies);
-					fflush(stderr);
-				}
-				rc = ipx_bn_run(c->b.ctl, &c->b.ro, IPX_BN_COPY,
-						1, 0, 1, ipx_bn_copy_size[s],
-						(uint16_t)i, &r, err,
-						sizeof(err));
-				c->t[k][s][i] = r.seconds;
-			}
-	}
-	if (c->b.progress)
-		fprintf(stderr, "\r\033[K");
-	if (rc != IPX_OK) {
+	if (ipx_b3_run(&o, fsbench_progress, &c->b, &c->rep, err,
+		       sizeof(err)) != IPX_OK) {
 		cli_error(CMD, "copy: %s", err);
 		return CLI_FAIL;
 	}
 	if (c->b.json)
-		print_json(c);
+		ipx_b3_write_json(stdout, &c->rep, fsbench_jw_cond, &c->b);
 	else if (c->b.csv)
-		print_csv(c);
+		ipx_b3_write_csv(stdout, &c->rep);
 	else
 		print_table(c);
 	return CLI_OK;

@@ -6,6 +6,10 @@
  * as the user sees it. Each workstation agent writes its own file, as
  * Novell's PERFORM gave each station a unique name; they start together
  * behind the harness's barrier. The note published no figure for it.
+ *
+ * This file parses the options, builds the network (fsbench.c), calls
+ * ipx_b4_run (src/bench/b4_perftest.c) once and prints: the table here, the JSON
+ * and CSV from the library's writers.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -115,7 +119,8 @@ static int run(struct perf *p)
 	return CLI_OK;
 }
 
-int bench_perftest(int argc, char **argv)
+/* The options into p: -1 to go on, else the command's exit code. */
+static int parse(struct perf *p, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "seconds", required_argument, NULL, 's' },
@@ -125,19 +130,10 @@ int bench_perftest(int argc, char **argv)
 		FSBENCH_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct perf *p = calloc(1, sizeof(*p));
 	unsigned long n = 1;
 	bool quick = false, secs_given = false;
 	int opt, rc = CLI_OK, code = CLI_OK;
 
-	if (!p) {
-		cli_error(CMD, "out of memory");
-		return CLI_FAIL;
-	}
-	p->b.cmd = "perftest";
-	p->b.wait = 10;
-	p->secs = DEFAULT_SECONDS;
-	p->size = IPX_BN_PERF_RECORD;
 	optind = 1;
 	opterr = 0;
 	while (rc == CLI_OK &&
@@ -160,16 +156,13 @@ int bench_perftest(int argc, char **argv)
 				rc = CLI_USAGE;
 		} else if (opt == 'h') {
 			help_bench_perftest(stdout);
-			free(p);
 			return CLI_OK;
 		} else {
 			int r = fsbench_opt(&p->b, opt, optarg, (unsigned)n,
 					    &code);
 
-			if (r == 2) {
-				free(p);
+			if (r == 2)
 				return code;
-			}
 			if (r <= 0)
 				rc = r < 0 ? CLI_USAGE
 					   : bench_bad_option("perftest", opt,
@@ -189,8 +182,28 @@ int bench_perftest(int argc, char **argv)
 		p->secs = QUICK_SECONDS;
 	p->n = (unsigned)n;
 	p->b.agents = p->n;
-	if (rc == CLI_OK)
-		rc = fsbench_check(&p->b);
+	return rc == CLI_OK ? -1 : rc;
+}
+
+int bench_perftest(int argc, char **argv)
+{
+	struct perf *p = calloc(1, sizeof(*p));
+	int rc;
+
+	if (!p) {
+		cli_error(CMD, "out of memory");
+		return CLI_FAIL;
+	}
+	p->b.cmd = "perftest";
+	p->b.wait = 10;
+	p->secs = DEFAULT_SECONDS;
+	p->size = IPX_BN_PERF_RECORD;
+	rc = parse(p, argc, argv);
+	if (rc >= 0) {
+		free(p);
+		return rc;
+	}
+	rc = fsbench_check(&p->b);
 	if (rc == CLI_OK)
 		rc = fsbench_need(&p->b, p->n);
 	if (rc == CLI_OK) {

@@ -1,8 +1,8 @@
 /*
  * fsbench.c - the network the file-server benchmarks run on (fsbench.h):
  * hub and workstation agents through the harness (ipx_hnet_start), the
- * file server as a child process of this binary on a scratch volume with
- * the fixtures, found by SAP like any server, and the run's conditions;
+ * file server forked by the library (ipx_fsrv_fork) on a scratch volume
+ * with the fixtures, found by SAP like any server, and the run's conditions;
  * or, with --sim, all of it in this process in simulated time
  * (bench_sim.h), with its analyzer's figures per test.
  */
@@ -75,10 +75,24 @@ int fsbench_need(const struct fsbench *b, unsigned n)
 	return CLI_OK;
 }
 
+/* --fixtures DIR: write them and say so. The exit code. */
+static int write_fixtures(const char *dir, unsigned stations)
+{
+	char err[300];
+
+	if (ipx_bn_fixtures_make(dir, stations, err, sizeof(err)) != IPX_OK) {
+		cli_error(CMD, "--fixtures: %s", err);
+		return CLI_FAIL;
+	}
+	printf("fixtures for %u workstation%s written to %s (serve it as "
+	       "SYS)\n",
+	       stations, stations == 1 ? "" : "s", dir);
+	return CLI_OK;
+}
+
 int fsbench_opt(struct fsbench *b, int opt, const char *arg, unsigned stations,
 		int *exit_code)
 {
-	char err[300];
 	unsigned long v;
 
 	switch (opt) {
@@ -143,16 +157,7 @@ int fsbench_opt(struct fsbench *b, int opt, const char *arg, unsigned stations,
 		ipx_log_set_level(IPX_LOG_DEBUG);
 		return 1;
 	case FSB_OPT_FIXTURES:
-		if (ipx_bn_fixtures_make(arg, stations, err, sizeof(err)) !=
-		    IPX_OK) {
-			cli_error(CMD, "--fixtures: %s", err);
-			*exit_code = CLI_FAIL;
-		} else {
-			printf("fixtures for %u workstation%s written to %s "
-			       "(serve it as SYS)\n",
-			       stations, stations == 1 ? "" : "s", arg);
-			*exit_code = CLI_OK;
-		}
+		*exit_code = write_fixtures(arg, stations);
 		return 2;
 	default:
 		return 0;
@@ -368,6 +373,29 @@ static int start_sim(struct fsbench *b)
 	return CLI_OK;
 }
 
+/* The controller, attached to the agents np[]. CLI_ code. */
+static int attach(struct fsbench *b, const char *const *np, ipx_time wait)
+{
+	char err[768];
+	int rc = ipx_hctl_new(b->node, &b->ctl);
+
+	if (rc == IPX_OK) {
+		ipx_hctl_set_watch(b->ctl, ipx_hnet_watch, b->net);
+		rc = ipx_hctl_attach(b->ctl, np, b->agents, wait, err,
+				     sizeof(err));
+	} else {
+		snprintf(err, sizeof(err), "controller: %s", ipx_strerror(rc));
+	}
+	if (rc != IPX_OK) {
+		cli_error(CMD, "%s: %s", b->cmd, err);
+		return CLI_FAIL;
+	}
+	b->nseen = ipx_hctl_agent_count(b->ctl);
+	for (size_t i = 0; i < b->nseen && i < IPX_BN_MAX_STATIONS; i++)
+		b->seen[i] = *ipx_hctl_agent_at(b->ctl, i);
+	return CLI_OK;
+}
+
 int fsbench_start(struct fsbench *b)
 {
 	char names[IPX_BN_MAX_STATIONS][IPX_HARNESS_NAME_MAX + 1];
@@ -438,22 +466,7 @@ int fsbench_start(struct fsbench *b)
 		return rc;
 	if (b->before_attach && (rc = b->before_attach(b)) != CLI_OK)
 		return rc;
-	rc = ipx_hctl_new(b->node, &b->ctl);
-	if (rc == IPX_OK) {
-		ipx_hctl_set_watch(b->ctl, ipx_hnet_watch, b->net);
-		rc = ipx_hctl_attach(b->ctl, np, b->agents, wait, err,
-				     sizeof(err));
-	} else {
-		snprintf(err, sizeof(err), "controller: %s", ipx_strerror(rc));
-	}
-	if (rc != IPX_OK) {
-		cli_error(CMD, "%s: %s", b->cmd, err);
-		return CLI_FAIL;
-	}
-	b->nseen = ipx_hctl_agent_count(b->ctl);
-	for (size_t i = 0; i < b->nseen && i < IPX_BN_MAX_STATIONS; i++)
-		b->seen[i] = *ipx_hctl_agent_at(b->ctl, i);
-	return CLI_OK;
+	return attach(b, np, wait);
 }
 
 void fsbench_stop_network(struct fsbench *b, bool ok)
@@ -510,7 +523,7 @@ void fsbench_wire_begin(struct fsbench *b)
 		ipx_bsim_reset(b->bsim);
 }
 
-void fsbench_wire_sim(struct fsbench *b, struct fsbench_wire *out)
+void fsbench_wire_sim(struct fsbench *b, struct ipx_bfs_wire *out)
 {
 	const struct ipx_analyze *a = ipx_bsim_analyze(b->bsim,
 							IPX_BSIM_STATIONS);
@@ -568,6 +581,28 @@ void fsbench_jw_conditions(const struct fsbench *b, struct ipx_jw *w)
 		ipx_jw_end(w);
 	}
 	ipx_jw_end(w);
+}
+
+static void wire_begin(void *ctx)
+{
+	fsbench_wire_begin(ctx);
+}
+
+static int wire_window(void *ctx, unsigned n, enum ipx_bfs_scope scope,
+		       unsigned station, struct ipx_bfs_wire *out)
+{
+	return fsbench_window(ctx, n, (enum fsbench_scope)scope, station, out);
+}
+
+void fsbench_net(struct fsbench *b, struct ipx_bfs_net *out)
+{
+	b->wire_ops.begin = wire_begin;
+	b->wire_ops.window = wire_window;
+	b->wire_ops.ctx = b;
+	out->ctl = b->ctl;
+	out->ro = &b->ro;
+	out->wire = &b->wire_ops;
+	out->sim = b->sim;
 }
 
 void fsbench_jw_cond(struct ipx_jw *w, const void *b)

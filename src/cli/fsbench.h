@@ -22,29 +22,10 @@
 #include "ipxlab/bench_sim.h"
 #include "ipxlab/link_profile.h"
 
-/*
- * The analyzer's figures of one test: what was on the wire from the
- * test's GO to its last RESULT. In real time fsbench_wire.c fills it from
- * the capture of the hub started here; with --sim, from the simulated
- * network's analyzer of the workstations' segment (all traffic only: a
- * workstation's own window stays invalid).
- */
-struct fsbench_wire {
-	bool valid;		/* false: nothing recorded (a given --hub) */
-	const char *source;	/* "hub capture", "simulated analyzer" */
-	uint64_t packets, bytes;	/* IPX packets, their bytes + 14 each */
-	double seconds;		/* the window's length */
-	/* the busiest 1 s window from the window's first packet, and the
-	 * mean, kB/s (1000 bytes; analyze.h's rule: peak >= mean) */
-	double peak_kB_per_s, mean_kB_per_s;
-	bool short_span;	/* shorter than 1 s: both over the span */
-	uint64_t gaps[IPX_ANALYZE_GAPS];	/* arrival gaps per bucket */
-};
-
-/* Which packets of a window count. */
+/* Which packets of a window count (bench_fs.h's scopes). */
 enum fsbench_scope {
-	FSB_WIRE_ALL,		/* all but the controller's own traffic */
-	FSB_WIRE_STATION,	/* between the server and one workstation */
+	FSB_WIRE_ALL = IPX_BFS_WIRE_ALL,
+	FSB_WIRE_STATION = IPX_BFS_WIRE_STATION,
 };
 
 struct fsbench {
@@ -95,6 +76,7 @@ struct fsbench {
 	struct ipx_hctl_span span;	/* the last run's (ro.span) */
 	struct fsbench_window *win;
 	size_t nwin, capwin;
+	struct ipx_bfs_wire_ops wire_ops;	/* fsbench_net's */
 };
 
 /* Before a test: with --sim the simulated analyzer starts afresh (the
@@ -105,7 +87,7 @@ void fsbench_wire_begin(struct fsbench *b);
  * the command prints what finished, marked incomplete, and exits 1. */
 bool fsbench_interrupted(struct fsbench *b, int rc);
 /* --sim: what the simulated analyzer saw since then (fsbench_window). */
-void fsbench_wire_sim(struct fsbench *b, struct fsbench_wire *out);
+void fsbench_wire_sim(struct fsbench *b, struct ipx_bfs_wire *out);
 
 /* The options both commands take (fsbench_opt); for their help texts. */
 #define FSBENCH_HELP                                                          \
@@ -199,6 +181,9 @@ void fsbench_stop_network(struct fsbench *b, bool ok);
 void fsbench_json_conditions(const struct fsbench *b, FILE *out);
 /* The same as members of the object open in w (bench_result.h). */
 void fsbench_jw_conditions(const struct fsbench *b, struct ipx_jw *w);
+/* The network started, for a bench_fs.h entry point: the controller, the
+ * run options and the wire (fsbench_window). */
+void fsbench_net(struct fsbench *b, struct ipx_bfs_net *out);
 /* fsbench_jw_conditions as a bench_fs.h conditions callback (ctx: b). */
 void fsbench_jw_cond(struct ipx_jw *w, const void *b);
 /* The progress callback of the benchmark entry points (ctx: b): the line
@@ -224,7 +209,7 @@ int fsbench_need(const struct fsbench *b, unsigned n);
  * agents and the controller, to end it where the hub saw the RESULTs. */
 struct fsbench_window {
 	struct ipx_analyze_filter filter;
-	struct fsbench_wire *out;
+	struct ipx_bfs_wire *out;
 	ipx_time results;	/* the run's span.results */
 	int station;		/* FSB_WIRE_STATION's agent, else -1 */
 	uint8_t ctl[IPX_NODE_LEN];
@@ -235,13 +220,9 @@ struct fsbench_window {
 /* Add a window for the run just made on the first n agents (out->valid
  * stays false without a capture). IPX_OK or IPX_ENOMEM. */
 int fsbench_window(struct fsbench *b, unsigned n, enum fsbench_scope scope,
-		   unsigned station, struct fsbench_wire *out);
+		   unsigned station, struct ipx_bfs_wire *out);
 /* After the last run: stop the network (the capture closes), then
  * analyze every window in one pass over the file. CLI_ code. */
 int fsbench_wire_collect(struct fsbench *b);
-/* The shares per gap bucket (percent of the gaps counted); false when
- * there were none. */
-bool fsbench_gap_shares(const uint64_t gaps[IPX_ANALYZE_GAPS],
-			double share[IPX_ANALYZE_GAPS]);
 
 #endif

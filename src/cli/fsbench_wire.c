@@ -17,7 +17,7 @@
 #define CMD "bench"
 
 int fsbench_window(struct fsbench *b, unsigned n, enum fsbench_scope scope,
-		   unsigned station, struct fsbench_wire *out)
+		   unsigned station, struct ipx_bfs_wire *out)
 {
 	struct fsbench_window *w;
 	struct ipx_addr self;
@@ -191,7 +191,7 @@ int fsbench_wire_collect(struct fsbench *b)
 	}
 	rc = ipx_analyze_file_each(ap, b->nwin, b->pcap, err, sizeof(err));
 	for (size_t i = 0; i < b->nwin; i++) {
-		struct fsbench_wire *o = b->win[i].out;
+		struct ipx_bfs_wire *o = b->win[i].out;
 
 		o->valid = rc == IPX_OK;
 		o->packets = a[i].packets;
@@ -209,16 +209,4 @@ int fsbench_wire_collect(struct fsbench *b)
 		return CLI_FAIL;
 	}
 	return CLI_OK;
-}
-
-bool fsbench_gap_shares(const uint64_t gaps[IPX_ANALYZE_GAPS],
-			double share[IPX_ANALYZE_GAPS])
-{
-	uint64_t n = 0;
-
-	for (unsigned g = 0; g < IPX_ANALYZE_GAPS; g++)
-		n += gaps[g];
-	for (unsigned g = 0; g < IPX_ANALYZE_GAPS; g++)
-		share[g] = n ? 100.0 * (double)gaps[g] / (double)n : 0;
-	return n > 0;
 }
