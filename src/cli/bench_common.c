@@ -94,6 +94,40 @@ int bench_window_opt(int opt, const char *arg, double *seconds,
 	}
 }
 
+int bench_common_opt(struct bench_common *c, int opt, const char *arg,
+		     char **argv)
+{
+	int rc = bench_window_opt(opt, arg, c->seconds, c->warmup, c->repeat,
+				  c->max_repeat);
+
+	if (rc)
+		return rc > 0 ? 1 : CLI_USAGE;
+	switch (opt) {
+	case BENCH_OPT_JSON:
+		c->json = true;
+		return 1;
+	case BENCH_OPT_CSV:
+		c->csv = true;
+		return 1;
+	case 'q':
+		c->quiet = true;
+		return 1;
+	case 'v':
+		c->verbose = true;
+		return 1;
+	case 'h':
+		c->help(stdout);
+		return -1;
+	default:
+		return bench_bad_option(c->name, opt, argv);
+	}
+}
+
+int bench_common_end(const struct bench_common *c, int argc, char **argv)
+{
+	return bench_end_of_options(c->name, argc, argv, c->json, c->csv);
+}
+
 static void progress_line(void *ctx, const struct ipx_bpair *b,
 			  const char *label)
 {

@@ -63,7 +63,7 @@ void help_bench_eth(FILE *out)
 
 struct opts {
 	struct ipx_beth_opts e;	/* the benchmark's */
-	bool json, csv, quiet;
+	struct bench_common c;	/* the shared options */
 	char text[3][IFNAMSIZ + 200];	/* sender, receiver, controller */
 	const struct ipx_beth_report *rep;	/* what it measured */
 };
@@ -94,16 +94,11 @@ static int parse_end(const char *what, const char *text, char *buf,
 }
 
 static const struct option longopts[] = {
-	{ "seconds", required_argument, NULL, 's' },
-	{ "warmup", required_argument, NULL, 'w' },
-	{ "repeat", required_argument, NULL, 'r' },
+	BENCH_COMMON_LONGOPTS,
+	BENCH_WARMUP_LONGOPT,
 	{ "size", required_argument, NULL, OPT_FIRST_CMD },
 	{ "frame", required_argument, NULL, OPT_FIRST_CMD + 1 },
 	{ "controller", required_argument, NULL, OPT_FIRST_CMD + 2 },
-	{ "json", no_argument, NULL, OPT_FIRST_CMD + 3 },
-	{ "csv", no_argument, NULL, OPT_FIRST_CMD + 4 },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -111,21 +106,13 @@ static const struct option longopts[] = {
 static int parse(struct opts *o, int argc, char **argv)
 {
 	unsigned long n;
-	int opt;
+	int opt, rc;
 
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":s:w:r:qh", longopts, NULL)) !=
 	       -1) {
 		switch (opt) {
-		case 's':
-		case 'w':
-		case 'r':
-			if (bench_window_opt(opt, optarg, &o->e.seconds,
-					     &o->e.warmup, &o->e.repeat,
-					     IPX_BETH_MAX_REPEAT) < 0)
-				return CLI_USAGE;
-			break;
 		case OPT_FIRST_CMD:
 			if (cli_parse_uint(CMD, "--size", optarg, 1,
 					   IPX_ETH_MAX_PAYLOAD - IPX_HDR_LEN,
@@ -147,20 +134,10 @@ static int parse(struct opts *o, int argc, char **argv)
 				      sizeof(o->text[2]), &o->e.end[2]) < 0)
 				return CLI_USAGE;
 			break;
-		case OPT_FIRST_CMD + 3:
-			o->json = true;
-			break;
-		case OPT_FIRST_CMD + 4:
-			o->csv = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'h':
-			help_bench_eth(stdout);
-			return -1;
 		default:
-			return bench_bad_option("eth", opt, argv);
+			rc = bench_common_opt(&o->c, opt, optarg, argv);
+			if (rc != 1)
+				return rc;
 		}
 	}
 	if (argc - optind != 2) {
@@ -181,7 +158,7 @@ static int parse(struct opts *o, int argc, char **argv)
 			       "MAC); bench/eth.sh makes one");
 		return CLI_USAGE;
 	}
-	if (o->json && o->csv) {
+	if (o->c.json && o->c.csv) {
 		cli_error(CMD, "--json and --csv exclude each other");
 		return CLI_USAGE;
 	}
@@ -234,7 +211,7 @@ static void on_progress(void *ctx, enum ipx_beth_event ev,
 {
 	const struct opts *o = ctx;
 
-	if (o->json || o->csv)
+	if (o->c.json || o->c.csv)
 		return;
 	if (ev == IPX_BETH_EV_READY) {
 		print_header(o, &rep->net);
@@ -274,16 +251,22 @@ int bench_eth(int argc, char **argv)
 			  .e.repeat = DEFAULT_REPEAT,
 			  .e.payload = DEFAULT_PAYLOAD,
 			  .e.frame = IPX_FRAME_ETHERNET_II,
+			  .c = { .name = "eth", .help = help_bench_eth,
+				 .max_repeat = IPX_BETH_MAX_REPEAT },
 			  .rep = &rep };
 	struct ipx_beth_hooks hooks = { on_progress, &o };
 	char err[768];
-	int rc = parse(&o, argc, argv);
+	int rc;
 
+	o.c.seconds = &o.e.seconds;
+	o.c.warmup = &o.e.warmup;
+	o.c.repeat = &o.e.repeat;
+	rc = parse(&o, argc, argv);
 	if (rc != CLI_OK)
 		return rc < 0 ? CLI_OK : rc;
 	ipx_log_set_level(IPX_LOG_WARN);
 	rep.net.name = "eth";
-	bench_pair_ui(&rep.net, !o.quiet && isatty(STDERR_FILENO));
+	bench_pair_ui(&rep.net, !o.c.quiet && isatty(STDERR_FILENO));
 	rc = ipx_beth_run(&o.e, &hooks, &rep, err, sizeof(err));
 	bench_pair_progress_end(&rep.net);
 	if (rc != IPX_OK) {
@@ -294,9 +277,9 @@ int bench_eth(int argc, char **argv)
 		cli_error(CMD, "eth: interrupted; printing the %lu run%s that "
 			       "finished",
 			  rep.done, cli_s(rep.done));
-	if (o.json)
+	if (o.c.json)
 		ipx_beth_write_json(stdout, &o.e, &rep, conditions, &o);
-	else if (o.csv && rep.done)
+	else if (o.c.csv && rep.done)
 		ipx_beth_write_csv(stdout, &rep);
 	else if (rep.done)
 		print_summary(&rep);

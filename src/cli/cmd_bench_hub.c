@@ -33,7 +33,7 @@ static const char role_letter[IPX_BHUB_ROLES] = { 'S', 'H', 'R' };
 
 struct opts {
 	struct ipx_bhub_opts h;	/* the benchmark's */
-	bool json, csv, verbose, quiet;
+	struct bench_common c;	/* the shared options */
 	const struct ipx_bhub_report *rep;	/* what it measured */
 };
 
@@ -122,43 +122,30 @@ bad:
 	return -1;
 }
 
-enum { OPT_WINDOW = OPT_FIRST_CMD, OPT_SIZE, OPT_PIN, OPT_JSON, OPT_CSV };
+enum { OPT_WINDOW = OPT_FIRST_CMD, OPT_SIZE, OPT_PIN };
 
 /* CLI_OK, CLI_USAGE, or -1 after --help. */
 static int parse_options(struct opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "seconds", required_argument, NULL, 's' },
-		{ "warmup", required_argument, NULL, 'w' },
-		{ "repeat", required_argument, NULL, 'r' },
+		BENCH_COMMON_LONGOPTS,
+		BENCH_WARMUP_LONGOPT,
+		BENCH_VERBOSE_LONGOPT,
 		{ "window", required_argument, NULL, OPT_WINDOW },
 		{ "size", required_argument, NULL, OPT_SIZE },
 		{ "pin", required_argument, NULL, OPT_PIN },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "pcap", required_argument, NULL, OPT_PCAP },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool window_set = false;
 	unsigned long v;
-	int opt;
+	int opt, rc;
 
 	optind = 1;
 	opterr = 0;	/* our own messages, naming the command */
 	while ((opt = getopt_long(argc, argv, ":s:w:r:vqh", longopts, NULL)) !=
 	       -1) {
 		switch (opt) {
-		case 's':
-		case 'w':
-		case 'r':
-			if (bench_window_opt(opt, optarg, &o->h.seconds,
-					     &o->h.warmup, &o->h.repeat,
-					     IPX_BHUB_MAX_REPEAT) < 0)
-				return CLI_USAGE;
-			break;
 		case OPT_WINDOW:
 			if (cli_parse_uint(CMD, "--window", optarg, 0, 65536,
 					   &v) < 0)
@@ -176,29 +163,16 @@ static int parse_options(struct opts *o, int argc, char **argv)
 			if (parse_pin(optarg, o) < 0)
 				return CLI_USAGE;
 			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_CSV:
-			o->csv = true;
-			break;
 		case OPT_PCAP:
 			o->h.pcap = optarg;
 			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'h':
-			help_bench_hub(stdout);
-			return -1;
 		default:
-			return bench_bad_option("hub", opt, argv);
+			rc = bench_common_opt(&o->c, opt, optarg, argv);
+			if (rc != 1)
+				return rc;
 		}
 	}
-	if (bench_end_of_options("hub", argc, argv, o->json, o->csv) != CLI_OK)
+	if (bench_common_end(&o->c, argc, argv) != CLI_OK)
 		return CLI_USAGE;
 	if (!window_set)
 		o->h.window = ipx_bench_default_window(o->h.payload);
@@ -309,7 +283,7 @@ static void on_progress(void *ctx, enum ipx_bhub_event ev,
 {
 	const struct opts *o = ctx;
 
-	if (o->json || o->csv)
+	if (o->c.json || o->c.csv)
 		return;
 	if (ev == IPX_BHUB_EV_READY) {
 		print_header(o, &rep->net);
@@ -317,7 +291,7 @@ static void on_progress(void *ctx, enum ipx_bhub_event ev,
 	}
 	bench_pair_progress_end(&rep->net);
 	print_run_line((int)run, p, &rep->runs[run - 1][p]);
-	if (o->verbose)
+	if (o->c.verbose)
 		print_verbose(&rep->runs[run - 1][p]);
 }
 
@@ -332,9 +306,9 @@ static void conditions(struct ipx_jw *w, const void *ctx)
 
 static void print(const struct opts *o)
 {
-	if (o->json)
+	if (o->c.json)
 		ipx_bhub_write_json(stdout, &o->h, o->rep, conditions, o);
-	else if (o->csv)
+	else if (o->c.csv)
 		ipx_bhub_write_csv(stdout, o->rep);
 	else
 		print_summary(o, &o->rep->sum);
@@ -348,12 +322,17 @@ int bench_hub(int argc, char **argv)
 		.h.warmup = DEFAULT_WARMUP,
 		.h.repeat = DEFAULT_REPEAT,
 		.h.payload = DEFAULT_PAYLOAD,
+		.c = { .name = "hub", .help = help_bench_hub },
 		.rep = &rep,
 	};
 	struct ipx_bhub_hooks hooks = { on_progress, &o };
 	char err[768];
 	int rc;
 
+	o.c.seconds = &o.h.seconds;
+	o.c.warmup = &o.h.warmup;
+	o.c.repeat = &o.h.repeat;
+	o.c.max_repeat = IPX_BHUB_MAX_REPEAT;
 	for (int p = 0; p < IPX_BHUB_PATHS; p++)
 		for (int i = 0; i < IPX_BHUB_ROLES; i++)
 			o.h.pin[p][i] = -1;
@@ -362,7 +341,7 @@ int bench_hub(int argc, char **argv)
 		return rc < 0 ? CLI_OK : rc;
 	ipx_log_set_level(IPX_LOG_WARN);
 	rep.net.name = "hub";
-	bench_pair_ui(&rep.net, !o.quiet && isatty(STDERR_FILENO));
+	bench_pair_ui(&rep.net, !o.c.quiet && isatty(STDERR_FILENO));
 	rc = ipx_bhub_run(&o.h, &hooks, &rep, err, sizeof(err));
 	bench_pair_progress_end(&rep.net);
 	if (rc != IPX_OK) {
@@ -373,7 +352,7 @@ int bench_hub(int argc, char **argv)
 		cli_error(CMD, "hub: interrupted; printing the %lu run%s that "
 			       "finished",
 			  rep.done, cli_s(rep.done));
-	if (rep.done || o.json)
+	if (rep.done || o.c.json)
 		print(&o);
 	return rep.interrupted ? CLI_FAIL : CLI_OK;
 }

@@ -28,7 +28,7 @@
 
 struct opts {
 	struct ipx_bnb_opts n;	/* the benchmark's */
-	bool json, csv, quiet;
+	struct bench_common c;	/* the shared options */
 	const struct ipx_bnb_report *rep;	/* what it measured */
 };
 
@@ -56,35 +56,24 @@ static void help_bench_netbios(FILE *out)
 		DEFAULT_WINDOW);
 }
 
-enum { OPT_SIZE = OPT_FIRST_CMD, OPT_WINDOW, OPT_JSON, OPT_CSV };
+enum { OPT_SIZE = OPT_FIRST_CMD, OPT_WINDOW };
 
 static int parse_options(struct opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "seconds", required_argument, NULL, 's' },
-		{ "repeat", required_argument, NULL, 'r' },
+		BENCH_COMMON_LONGOPTS,
 		{ "size", required_argument, NULL, OPT_SIZE },
 		{ "window", required_argument, NULL, OPT_WINDOW },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "csv", no_argument, NULL, OPT_CSV },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long v;
-	int opt;
+	int opt, rc;
 
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":s:r:qh", longopts, NULL)) !=
 	       -1) {
 		switch (opt) {
-		case 's':
-		case 'r':
-			if (bench_window_opt(opt, optarg, &o->n.seconds, NULL,
-					     &o->n.repeat, IPX_BNB_MAX_REPEAT) < 0)
-				return CLI_USAGE;
-			break;
 		case OPT_SIZE:
 			if (cli_parse_uint(CMD, "--size", optarg, 1,
 					   NB_MAX_DATAGRAM, &v) < 0)
@@ -97,26 +86,13 @@ static int parse_options(struct opts *o, int argc, char **argv)
 				return CLI_USAGE;
 			o->n.window = (unsigned)v;
 			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_CSV:
-			o->csv = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'h':
-			help_bench_netbios(stdout);
-			return -1;
 		default:
-			return bench_bad_option("netbios", opt, argv);
+			rc = bench_common_opt(&o->c, opt, optarg, argv);
+			if (rc != 1)
+				return rc;
 		}
 	}
-	if (bench_end_of_options("netbios", argc, argv, o->json, o->csv) !=
-	    CLI_OK)
-		return CLI_USAGE;
-	return CLI_OK;
+	return bench_common_end(&o->c, argc, argv);
 }
 
 /* ---- printing ---- */
@@ -207,7 +183,7 @@ static void on_ready(void *ctx, const struct ipx_bnb_report *rep)
 {
 	const struct opts *o = ctx;
 
-	if (o->json || o->csv)
+	if (o->c.json || o->c.csv)
 		return;
 	printf("ipxlab bench netbios: hub, sender and receiver agents on "
 	       "127.0.0.1; %lu run%s of %g s per row\n",
@@ -232,18 +208,22 @@ int bench_netbios(int argc, char **argv)
 		.n.repeat = 3,
 		.n.size = DEFAULT_SIZE,
 		.n.window = DEFAULT_WINDOW,
+		.c = { .name = "netbios", .help = help_bench_netbios,
+		       .max_repeat = IPX_BNB_MAX_REPEAT },
 		.rep = &rep,
 	};
 	struct ipx_bnb_hooks hooks = { on_ready, &o };
 	char err[768];
 	int rc;
 
+	o.c.seconds = &o.n.seconds;
+	o.c.repeat = &o.n.repeat;
 	rc = parse_options(&o, argc, argv);
 	if (rc != CLI_OK)
 		return rc < 0 ? CLI_OK : rc;
 	ipx_log_set_level(IPX_LOG_WARN);
 	rep.net.name = "netbios";
-	bench_pair_ui(&rep.net, !o.quiet && isatty(STDERR_FILENO));
+	bench_pair_ui(&rep.net, !o.c.quiet && isatty(STDERR_FILENO));
 	rc = ipx_bnb_run(&o.n, &hooks, &rep, err, sizeof(err));
 	bench_pair_progress_end(&rep.net);
 	if (rc != IPX_OK) {
@@ -254,9 +234,9 @@ int bench_netbios(int argc, char **argv)
 		cli_error(CMD, "netbios: interrupted; printing the %lu run%s "
 			       "that finished",
 			  rep.done, cli_s(rep.done));
-	if (o.json)
+	if (o.c.json)
 		ipx_bnb_write_json(stdout, &o.n, &rep, conditions, &o);
-	else if (o.csv && rep.done)
+	else if (o.c.csv && rep.done)
 		ipx_bnb_write_csv(stdout, &rep);
 	else if (rep.done)
 		print_text(&o);

@@ -22,11 +22,11 @@
 #include "ipxlab/spx.h"
 
 enum { OPT_LINKS = OPT_FIRST_CMD + 10, OPT_MTU, OPT_SPXWIN, OPT_QUEUE,
-       OPT_IPXWIN, OPT_JSON, OPT_CSV };
+       OPT_IPXWIN };
 
 struct spx_cli {
 	struct ipx_spxb_bench_opts o;
-	bool json, csv, quiet, verbose;
+	struct bench_common c;	/* the shared options */
 };
 
 void help_bench_spx(FILE *out)
@@ -307,14 +307,14 @@ static void on_progress(void *ctx, enum ipx_spxb_event ev,
 	const struct spx_cli *c = ctx;
 	const ipx_spxb_rows *rows;
 
-	if (ev == IPX_SPXB_EV_READY && !c->json && !c->csv)
+	if (ev == IPX_SPXB_EV_READY && !c->c.json && !c->c.csv)
 		print_header(c, rep);
 	if (ev == IPX_SPXB_EV_MEM_ROW && rep->net.progress) {
 		fprintf(stderr, "\r\033[K  bench spx: mem %s run %lu",
 			ipx_spxb_kind_name(k), run);
 		fflush(stderr);
 	}
-	if (ev != IPX_SPXB_EV_RUN || c->json || c->csv)
+	if (ev != IPX_SPXB_EV_RUN || c->c.json || c->c.csv)
 		return;
 	/* Printed in order once the run is complete (ratios need both
 	 * rows). */
@@ -323,7 +323,7 @@ static void on_progress(void *ctx, enum ipx_spxb_event ev,
 	for (int l = 0; l < IPX_SPXB_LINKS; l++)
 		for (int kk = 0; c->o.links[l] && kk < IPX_SPXB_KINDS; kk++)
 			print_spxb_row((int)run, &(*rows)[l][kk], rows,
-				       c->verbose);
+				       c->c.verbose);
 	fflush(stdout);
 }
 
@@ -388,23 +388,18 @@ static int own_opt(struct spx_cli *c, int opt, const char *arg)
 }
 
 /* CLI_OK to run, else the exit code (-h: CLI_OK after the help, as
- * -1 here). */
+ * -1 here). Own options first (own_opt), then the shared ones. */
 static int parse(struct spx_cli *c, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "seconds", required_argument, NULL, 's' },
-		{ "warmup", required_argument, NULL, 'w' },
-		{ "repeat", required_argument, NULL, 'r' },
+		BENCH_COMMON_LONGOPTS,
+		BENCH_WARMUP_LONGOPT,
+		BENCH_VERBOSE_LONGOPT,
 		{ "links", required_argument, NULL, OPT_LINKS },
 		{ "mtu", required_argument, NULL, OPT_MTU },
 		{ "spx-window", required_argument, NULL, OPT_SPXWIN },
 		{ "send-queue", required_argument, NULL, OPT_QUEUE },
 		{ "ipx-window", required_argument, NULL, OPT_IPXWIN },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "csv", no_argument, NULL, OPT_CSV },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt, rc;
@@ -413,34 +408,15 @@ static int parse(struct spx_cli *c, int argc, char **argv)
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":s:w:r:vqh", longopts, NULL)) !=
 	       -1) {
-		rc = bench_window_opt(opt, optarg, &c->o.row.seconds,
-				      &c->o.row.warmup, &c->o.repeat,
-				      IPX_SPXB_MAX_REPEAT);
-		if (rc < 0)
-			return CLI_USAGE;
-		if (rc > 0)
-			continue;
 		rc = own_opt(c, opt, optarg);
-		if (rc >= 0 && rc != CLI_OK)
+		if (rc < 0)
+			rc = bench_common_opt(&c->c, opt, optarg, argv);
+		else if (rc == CLI_OK)
+			rc = 1;
+		if (rc != 1)
 			return rc;
-		if (rc == CLI_OK)
-			continue;
-		if (opt == OPT_JSON)
-			c->json = true;
-		else if (opt == OPT_CSV)
-			c->csv = true;
-		else if (opt == 'q')
-			c->quiet = true;
-		else if (opt == 'v')
-			c->verbose = true;
-		else if (opt == 'h') {
-			help_bench_spx(stdout);
-			return -1;
-		}
-		else
-			return bench_bad_option("spx", opt, argv);
 	}
-	return bench_end_of_options("spx", argc, argv, c->json, c->csv);
+	return bench_common_end(&c->c, argc, argv);
 }
 
 static void conditions(struct ipx_jw *w, const void *ctx)
@@ -452,9 +428,9 @@ static void conditions(struct ipx_jw *w, const void *ctx)
 
 static void print(const struct spx_cli *c, const struct ipx_spxb_report *rep)
 {
-	if (c->csv)
+	if (c->c.csv)
 		ipx_spxb_write_csv(stdout, &c->o, rep);
-	else if (c->json)
+	else if (c->c.json)
 		ipx_spxb_write_json(stdout, &c->o, rep, conditions, rep);
 	else
 		print_summary(c, rep);
@@ -469,6 +445,11 @@ int bench_spx(int argc, char **argv)
 	int rc;
 
 	memset(&c, 0, sizeof(c));
+	c.c = (struct bench_common){ .name = "spx", .help = help_bench_spx,
+				     .seconds = &c.o.row.seconds,
+				     .warmup = &c.o.row.warmup,
+				     .repeat = &c.o.repeat,
+				     .max_repeat = IPX_SPXB_MAX_REPEAT };
 	ipx_spxb_opts_default(&c.o.row);
 	c.o.repeat = IPX_SPXB_DEFAULT_REPEAT;
 	c.o.links[IPX_SPXB_MEM] = c.o.links[IPX_SPXB_UDP] = true;
@@ -484,7 +465,7 @@ int bench_spx(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	rep->net.name = "spx";
-	bench_pair_ui(&rep->net, !c.quiet && isatty(STDERR_FILENO));
+	bench_pair_ui(&rep->net, !c.c.quiet && isatty(STDERR_FILENO));
 	rc = ipx_spxb_bench(&c.o, &hooks, rep, err, sizeof(err));
 	bench_pair_progress_end(&rep->net);
 	if (rc != IPX_OK) {
@@ -496,7 +477,7 @@ int bench_spx(int argc, char **argv)
 		cli_error("bench", "spx: interrupted; printing the %lu run%s "
 				   "that finished",
 			  rep->done, cli_s(rep->done));
-	if (rep->done || c.json)
+	if (rep->done || c.c.json)
 		print(&c, rep);
 	rc = rep->interrupted ? CLI_FAIL : CLI_OK;
 	free(rep);
