@@ -202,6 +202,30 @@ static void on_progress(unsigned pass, unsigned passes, enum ipx_bw_kind k,
 	fflush(stderr);
 }
 
+/* After the table: why the rows differ, the targets, the columns. */
+static void print_notes(const struct ipx_b1_report *rep)
+{
+	printf("\nwhy the rows differ (the 1990 note: everything is built on "
+	       "IPX):\n");
+	for (int i = 0; i < IPX_B1_ROWS; i++)
+		printf("  %-17s %s\n", row_name(ipx_b1_rows[i]),
+		       row_why(ipx_b1_rows[i]));
+	printf("\ntargets (median of the per-run ratios, this run):\n");
+	for (int t = 0; t < IPX_B1_TARGETS; t++) {
+		const struct ipx_b1_target *x = &rep->target[t];
+
+		printf("  %-15s %5.2f [%.2f - %.2f]  want >= %.2f  %-4s  %s\n",
+		       target_name(x, t), x->ratio.median, x->ratio.min,
+		       x->ratio.max, x->want, x->pass ? "PASS" : "MISS",
+		       target_what(x, t));
+	}
+	printf("\ncarried/s: packets the path carried per second (sent/s "
+	       "times delivered/sent, at most the\nreceiver's rate); kB/s "
+	       "and x IPX use it too (kB = 1000 bytes). sent/s: sends "
+	       "completed\nper second. CPUs: where the sender/receiver ran "
+	       "(last run).\n");
+}
+
 static void print_table(const struct run_ctx *r, const struct ipx_b1_report *rep)
 {
 	const struct ipx_b1_row *rtt = &rep->row[IPX_BW_RTT];
@@ -268,25 +292,7 @@ static void print_table(const struct run_ctx *r, const struct ipx_b1_report *rep
 	       grouped(rtt->pps.min, b, sizeof(b)),
 	       grouped(rtt->pps.max, c, sizeof(c)), rtt->lat_p50 / 1e3,
 	       rtt->lat_p99 / 1e3);
-	printf("\nwhy the rows differ (the 1990 note: everything is built on "
-	       "IPX):\n");
-	for (int i = 0; i < IPX_B1_ROWS; i++)
-		printf("  %-17s %s\n", row_name(ipx_b1_rows[i]),
-		       row_why(ipx_b1_rows[i]));
-	printf("\ntargets (median of the per-run ratios, this run):\n");
-	for (int t = 0; t < IPX_B1_TARGETS; t++) {
-		const struct ipx_b1_target *x = &rep->target[t];
-
-		printf("  %-15s %5.2f [%.2f - %.2f]  want >= %.2f  %-4s  %s\n",
-		       target_name(x, t), x->ratio.median, x->ratio.min,
-		       x->ratio.max, x->want, x->pass ? "PASS" : "MISS",
-		       target_what(x, t));
-	}
-	printf("\ncarried/s: packets the path carried per second (sent/s "
-	       "times delivered/sent, at most the\nreceiver's rate); kB/s "
-	       "and x IPX use it too (kB = 1000 bytes). sent/s: sends "
-	       "completed\nper second. CPUs: where the sender/receiver ran "
-	       "(last run).\n");
+	print_notes(rep);
 }
 
 /* A JSON string: agent names may hold any printable character. */
