@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "ipxlab/analyze.h"
+#include "ipxlab/bench_harness.h"
 #include "ipxlab/bench_ncp.h"
 #include "ipxlab/bench_result.h"
 #include "ipxlab/bench_stat.h"
@@ -60,6 +61,40 @@ struct ipx_bfs_wire_ops {
 		      unsigned station, struct ipx_bfs_wire *out);
 	void *ctx;
 };
+
+/*
+ * The analyzer of a real-time run: the hub's capture (each packet once,
+ * as the hub received it, stamped on the loop clock) and a window per run
+ * (its span, GO to the RESULTs) with where its figures go. When the
+ * network is down (the capture closed), ipx_bfs_capture_collect reads the
+ * file: once to find where the hub saw each RESULT, once for the figures.
+ */
+struct ipx_bfs_window;
+struct ipx_bfs_capture {
+	char pcap[64];			/* the file; "" none */
+	struct ipx_hctl_span span;	/* the last run's (ipx_bn_run_opts) */
+	struct ipx_bfs_window *win;
+	size_t nwin, capwin;
+};
+
+/* A window for the run just made (c->span) on the first n agents of
+ * hctl: all their traffic but the controller's (ctl), or (STATION) the
+ * server's conversation with one of them. IPX_OK or IPX_ENOMEM. */
+int ipx_bfs_capture_window(struct ipx_bfs_capture *c,
+			   const struct ipx_addr *ctl,
+			   const struct ipx_hctl *hctl,
+			   const struct ipx_addr *server, unsigned n,
+			   enum ipx_bfs_scope scope, unsigned station,
+			   struct ipx_bfs_wire *out);
+/* Fill every window's figures from the closed capture. IPX_OK, or an
+ * error with a message. */
+int ipx_bfs_capture_collect(struct ipx_bfs_capture *c, char *err,
+			    size_t errlen);
+/* Free the windows and remove the file. */
+void ipx_bfs_capture_free(struct ipx_bfs_capture *c);
+/* An analyzer's figures as a window's (valid, from 'source'). */
+void ipx_bfs_wire_from(const struct ipx_analyze *a, const char *source,
+		       struct ipx_bfs_wire *out);
 
 /* The network a file-server benchmark runs on. */
 struct ipx_bfs_net {

@@ -307,11 +307,11 @@ static int open_pcap(struct fsbench *b)
 {
 	int fd;
 
-	snprintf(b->pcap, sizeof(b->pcap), "/tmp/ipxlab-wire.XXXXXX.pcap");
-	fd = mkstemps(b->pcap, 5);
+	snprintf(b->cap.pcap, sizeof(b->cap.pcap), "/tmp/ipxlab-wire.XXXXXX.pcap");
+	fd = mkstemps(b->cap.pcap, 5);
 	if (fd < 0) {
 		cli_error(CMD, "mkstemps: %s", strerror(errno));
-		b->pcap[0] = '\0';
+		b->cap.pcap[0] = '\0';
 		return CLI_FAIL;
 	}
 	close(fd);
@@ -362,7 +362,7 @@ static int start_sim(struct fsbench *b)
 	b->loop = ipx_bsim_loop(b->bsim);
 	b->ctl = ipx_bsim_ctl(b->bsim);
 	b->ro = *ipx_bsim_run_opts(b->bsim);
-	b->ro.span = &b->span;
+	b->ro.span = &b->cap.span;
 	b->nseen = ipx_hctl_agent_count(b->ctl);
 	for (size_t i = 0; i < b->nseen && i < IPX_BN_MAX_STATIONS; i++)
 		b->seen[i] = *ipx_hctl_agent_at(b->ctl, i);
@@ -425,8 +425,8 @@ int fsbench_start(struct fsbench *b)
 	no.nagents = b->ngiven ? 0 : b->agents;
 	if (b->capture && !b->hub && (rc = open_pcap(b)) != CLI_OK)
 		return rc;
-	if (b->pcap[0]) {	/* each packet once, headers only */
-		no.pcap = b->pcap;
+	if (b->cap.pcap[0]) {	/* each packet once, headers only */
+		no.pcap = b->cap.pcap;
 		no.pcap_received = true;
 		no.pcap_snaplen = FSBENCH_SNAPLEN;
 	}
@@ -456,7 +456,7 @@ int fsbench_start(struct fsbench *b)
 		return CLI_FAIL;
 	}
 	cli_stop_on_signals(b->loop);
-	b->ro.span = &b->span;	/* on the clock the hub's capture stamps */
+	b->ro.span = &b->cap.span;	/* on the clock the hub's capture stamps */
 	if (b->server)
 		snprintf(b->srvname, sizeof(b->srvname), "%s", b->server);
 	else if ((rc = start_server(b)) != CLI_OK)
@@ -496,12 +496,7 @@ void fsbench_stop(struct fsbench *b, bool ok)
 	if (b->dir[0])
 		cli_remove_tree(b->dir);
 	b->dir[0] = '\0';
-	if (b->pcap[0])
-		unlink(b->pcap);
-	b->pcap[0] = '\0';
-	free(b->win);
-	b->win = NULL;
-	b->nwin = b->capwin = 0;
+	ipx_bfs_capture_free(&b->cap);
 }
 
 bool fsbench_interrupted(struct fsbench *b, int rc)
@@ -515,27 +510,6 @@ bool fsbench_interrupted(struct fsbench *b, int rc)
 	if (!b->bsim)
 		ipx_loop_run_once(b->loop, 0);
 	return ipx_loop_stopped(b->loop);
-}
-
-void fsbench_wire_begin(struct fsbench *b)
-{
-	if (b->bsim)
-		ipx_bsim_reset(b->bsim);
-}
-
-void fsbench_wire_sim(struct fsbench *b, struct ipx_bfs_wire *out)
-{
-	const struct ipx_analyze *a = ipx_bsim_analyze(b->bsim,
-							IPX_BSIM_STATIONS);
-
-	out->valid = true;
-	out->source = "simulated analyzer";
-	out->peak_kB_per_s = ipx_analyze_peak_rate(a) / 1000;
-	out->mean_kB_per_s = ipx_analyze_mean_rate(a) / 1000;
-	out->short_span = ipx_analyze_short(a);
-	out->packets = a->packets;
-	out->bytes = a->bytes;
-	memcpy(out->gaps, a->gaps, sizeof(out->gaps));
 }
 
 void fsbench_json_str(FILE *out, const char *s)
@@ -581,28 +555,6 @@ void fsbench_jw_conditions(const struct fsbench *b, struct ipx_jw *w)
 		ipx_jw_end(w);
 	}
 	ipx_jw_end(w);
-}
-
-static void wire_begin(void *ctx)
-{
-	fsbench_wire_begin(ctx);
-}
-
-static int wire_window(void *ctx, unsigned n, enum ipx_bfs_scope scope,
-		       unsigned station, struct ipx_bfs_wire *out)
-{
-	return fsbench_window(ctx, n, (enum fsbench_scope)scope, station, out);
-}
-
-void fsbench_net(struct fsbench *b, struct ipx_bfs_net *out)
-{
-	b->wire_ops.begin = wire_begin;
-	b->wire_ops.window = wire_window;
-	b->wire_ops.ctx = b;
-	out->ctl = b->ctl;
-	out->ro = &b->ro;
-	out->wire = &b->wire_ops;
-	out->sim = b->sim;
 }
 
 void fsbench_jw_cond(struct ipx_jw *w, const void *b)

@@ -71,11 +71,8 @@ struct fsbench {
 	/* the agents attached (kept for the conditions after the stop) */
 	struct ipx_hctl_agent seen[IPX_BN_MAX_STATIONS];
 	size_t nseen;
-	/* the wire: the capture, its windows, and where each one's figures go */
-	char pcap[64];		/* "" none */
-	struct ipx_hctl_span span;	/* the last run's (ro.span) */
-	struct fsbench_window *win;
-	size_t nwin, capwin;
+	/* the wire: the capture and its windows (bench_fs.h) */
+	struct ipx_bfs_capture cap;
 	struct ipx_bfs_wire_ops wire_ops;	/* fsbench_net's */
 };
 
@@ -203,19 +200,6 @@ int fsbench_need(const struct fsbench *b, unsigned n);
 /* Most bytes of a packet the capture keeps: the IPX header and the
  * first bytes inside (the analyzer counts the rest by its length). */
 #define FSBENCH_SNAPLEN 64
-
-/* A window of the capture: the packets of the last run's span
- * (b->span) that the filter takes, and where its figures go; the run's
- * agents and the controller, to end it where the hub saw the RESULTs. */
-struct fsbench_window {
-	struct ipx_analyze_filter filter;
-	struct ipx_bfs_wire *out;
-	ipx_time results;	/* the run's span.results */
-	int station;		/* FSB_WIRE_STATION's agent, else -1 */
-	uint8_t ctl[IPX_NODE_LEN];
-	uint8_t agent[IPX_BN_MAX_STATIONS][IPX_NODE_LEN];
-	unsigned nagents;
-};
 
 /* Add a window for the run just made on the first n agents (out->valid
  * stays false without a capture). IPX_OK or IPX_ENOMEM. */
