@@ -45,6 +45,11 @@ struct ipx_bwan_point {
 	double wire_kB_per_s;	/* kB/s (1000 bytes) on each one's link, mean */
 };
 
+/* B6's times: a battery test's seconds and a scaling point's, when the
+ * run asks for 'seconds' per test (0: the 1990 times, 20 s a point). */
+double ipx_bwan_test_seconds(double seconds, enum ipx_bn_op op);
+double ipx_bwan_scale_seconds(double seconds);
+
 /* Summarise n results of one ipx_bn_run. */
 void ipx_bwan_summarize(const struct ipx_bw_result *r, size_t n,
 			struct ipx_bwan_point *out);

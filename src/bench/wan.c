@@ -17,6 +17,18 @@
 
 #include "bench_util.h"
 
+double ipx_bwan_test_seconds(double seconds, enum ipx_bn_op op)
+{
+	double s = ipx_bn_op_seconds(op);
+
+	return seconds > 0 ? seconds * s / 20 : s;
+}
+
+double ipx_bwan_scale_seconds(double seconds)
+{
+	return seconds > 0 ? seconds : 20;
+}
+
 void ipx_bwan_summarize(const struct ipx_bw_result *r, size_t n,
 			struct ipx_bwan_point *out)
 {

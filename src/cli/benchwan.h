@@ -76,9 +76,6 @@ struct wan {
 int wan_sim_start(struct wan *t);
 void wan_sim_seconds(struct wan *t);
 void wan_sim_stop(struct wan *t);
-/* Seconds of a battery test, and of a scaling point. */
-double wan_test_seconds(const struct wan *t, enum ipx_bn_op op);
-double wan_scale_seconds(const struct wan *t);
 /* The figures: the table (with the run's conditions), JSON, CSV. */
 void wan_print_table(const struct wan *t);
 void wan_print_json(const struct wan *t);

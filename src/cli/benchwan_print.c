@@ -262,7 +262,7 @@ static void print_scaling(const struct wan *t)
 {
 	printf("\nScaling: open/close file, multiple directories, ops/s per "
 	       "workstation (%.1f s each)\n",
-	       wan_scale_seconds(t));
+	       ipx_bwan_scale_seconds(t->seconds));
 	printf("%3s %10s %10s %9s %12s %12s\n", "ws", "local", "bridged",
 	       "bridged%", "total local", "total br");
 	for (unsigned n = 0; n < t->max_stations; n++) {
@@ -390,10 +390,56 @@ static void json_limit_runs(const struct wan *t)
 		printf("],\"median\":null,\"min\":null,\"max\":null}");
 }
 
-void wan_print_json(const struct wan *t)
+/* The battery part of the JSON: each test with and without the bridge,
+ * then the mean traffic ratio per set. */
+static void json_battery(const struct wan *t)
 {
 	bool first = true;
 
+	printf(",\"battery\":[");
+	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
+		for (size_t s = 0; s < t->nsets && t->only[op]; s++) {
+			double pl, pb;
+
+			ipx_bn_published_kbs(op, &pl, &pb);
+			printf("%s{\"test\":\"%s\",\"seconds\":%.3f,"
+			       "\"workstations\":%u,",
+			       first ? "" : ",", ipx_bn_op_name(op),
+			       ipx_bwan_test_seconds(t->seconds, op),
+			       t->sets[s]);
+			first = false;
+			json_point("local", &t->bat[0][s][op]);
+			printf(",");
+			json_point("bridged", &t->bat[1][s][op]);
+			printf(",\"ops_pct\":%.4f,\"traffic_pct\":%.4f",
+			       pct(t->bat[1][s][op].per_ws,
+				   t->bat[0][s][op].per_ws),
+			       pct(t->bat[1][s][op].wire_kB_per_s,
+				   t->bat[0][s][op].wire_kB_per_s));
+			json_runs(t, t->bat_runs[0][s][op],
+				  t->bat_runs[1][s][op]);
+			if (t->sets[s] == 1)
+				printf(",\"published_peak_kbyte_per_s"
+				       "\":{\"local\":%.0f,\"bridged\":"
+				       "%.0f}",
+				       pl, pb);
+			printf("}");
+		}
+	printf("],\"traffic_pct_mean\":[");
+	for (size_t s = 0; s < t->nsets; s++) {
+		printf("%s{\"workstations\":%u,\"pct\":%.4f",
+		       s ? "," : "", t->sets[s],
+		       mean_traffic_pct(t, s));
+		if (published_pct(t->sets[s]) > 0)
+			printf(",\"published_pct\":%.0f",
+			       published_pct(t->sets[s]));
+		printf("}");
+	}
+	printf("]");
+}
+
+void wan_print_json(const struct wan *t)
+{
 	printf("{\"benchmark\":\"wan\",\"conditions\":{");
 	fsbench_json_conditions(&t->b, stdout);
 	printf(",\"wan_profile\":");
@@ -413,47 +459,8 @@ void wan_print_json(const struct wan *t)
 		printf(",\"far_max_buffer\":" WAN_FAR_BUFFER "}");
 	printf(",\"repeat\":%u,\"complete\":%s", t->b.repeat,
 	       t->interrupted ? "false" : "true");
-	if (t->parts & PART_BATTERY) {
-		printf(",\"battery\":[");
-		for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
-			for (size_t s = 0; s < t->nsets && t->only[op]; s++) {
-				double pl, pb;
-
-				ipx_bn_published_kbs(op, &pl, &pb);
-				printf("%s{\"test\":\"%s\",\"seconds\":%.3f,"
-				       "\"workstations\":%u,",
-				       first ? "" : ",", ipx_bn_op_name(op),
-				       wan_test_seconds(t, op), t->sets[s]);
-				first = false;
-				json_point("local", &t->bat[0][s][op]);
-				printf(",");
-				json_point("bridged", &t->bat[1][s][op]);
-				printf(",\"ops_pct\":%.4f,\"traffic_pct\":%.4f",
-				       pct(t->bat[1][s][op].per_ws,
-					   t->bat[0][s][op].per_ws),
-				       pct(t->bat[1][s][op].wire_kB_per_s,
-					   t->bat[0][s][op].wire_kB_per_s));
-				json_runs(t, t->bat_runs[0][s][op],
-					  t->bat_runs[1][s][op]);
-				if (t->sets[s] == 1)
-					printf(",\"published_peak_kbyte_per_s"
-					       "\":{\"local\":%.0f,\"bridged\":"
-					       "%.0f}",
-					       pl, pb);
-				printf("}");
-			}
-		printf("],\"traffic_pct_mean\":[");
-		for (size_t s = 0; s < t->nsets; s++) {
-			printf("%s{\"workstations\":%u,\"pct\":%.4f",
-			       s ? "," : "", t->sets[s],
-			       mean_traffic_pct(t, s));
-			if (published_pct(t->sets[s]) > 0)
-				printf(",\"published_pct\":%.0f",
-				       published_pct(t->sets[s]));
-			printf("}");
-		}
-		printf("]");
-	}
+	if (t->parts & PART_BATTERY)
+		json_battery(t);
 	if (t->parts & PART_LIMIT) {
 		printf(",\"limit\":{\"packet_bytes\":%d,\"file_bytes\":%u,"
 		       "\"probes\":%zu,\"warmup_s\":%.3f,",
@@ -469,7 +476,7 @@ void wan_print_json(const struct wan *t)
 	if (t->parts & PART_SCALING) {
 		printf(",\"scaling\":{\"test\":\"open-multi\",\"seconds\":%.3f,"
 		       "\"points\":[",
-		       wan_scale_seconds(t));
+		       ipx_bwan_scale_seconds(t->seconds));
 		for (unsigned n = 0; n < t->max_stations; n++) {
 			printf("%s{\"workstations\":%u,", n ? "," : "", n + 1);
 			json_point("local", &t->scale[0][n]);

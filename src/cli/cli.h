@@ -292,6 +292,9 @@ int cmd_ping(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+/* "[protocols | hub | ...] [options]": the benchmarks of cmd_bench.c's
+ * table. */
+extern const char bench_synopsis[];
 int cmd_router(int argc, char **argv);
 int cmd_routes(int argc, char **argv);
 int cmd_slist(int argc, char **argv);
@@ -311,7 +314,7 @@ void help_mount(FILE *out);
 void help_agent(FILE *out);
 /* "ipxlab bench protocols" and a bare "ipxlab bench" (cmd_protocols.c). */
 int bench_protocols(int argc, char **argv);
-/* The message for a bad option of "ipxlab bench NAME" (cmd_bench.c). */
+/* The message for a bad option of "ipxlab bench NAME" (bench_common.c). */
 int bench_bad_option(const char *name, int opt, char **argv);
 /* After getopt: an argument left over, or --json with --csv, is refused
  * with a message (CLI_USAGE); else CLI_OK. */
@@ -326,9 +329,12 @@ int bench_end_of_options(const char *name, int argc, char **argv, bool json,
 int bench_window_opt(int opt, const char *arg, double *seconds,
 		     double *warmup, unsigned long *repeat,
 		     unsigned long max_repeat);
+/* "ipxlab bench spx" (cmd_bench_spx.c). */
+int bench_spx(int argc, char **argv);
+void help_bench_spx(FILE *out);
 /* "ipxlab bench netbios" (cmd_netbios.c). */
 int bench_netbios(int argc, char **argv);
-/* "1234567" -> "1,234,567" (cmd_bench.c). */
+/* "1234567" -> "1,234,567" (bench_common.c). */
 const char *bench_grouped(double v, char *buf, size_t len);
 /* "ipxlab bench hub" (cmd_bench_hub.c). */
 int bench_hub(int argc, char **argv);

@@ -15,9 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench_pair.h"
+#include "bench_common.h"
+#include "ipxlab/bench_eth.h"
 #include "cli.h"
-#include "fsbench.h"
 #include "ipxlab/bench_stat.h"
 #include "ipxlab/err.h"
 #include "ipxlab/frame.h"
@@ -25,8 +25,6 @@
 #include "ipxlab/log.h"
 
 #define CMD "bench"
-#define MAX_RUNS 100
-#define TARGET 0.80
 #define DEFAULT_SECONDS 1.0
 #define DEFAULT_WARMUP 0.3
 #define DEFAULT_REPEAT 5
@@ -59,27 +57,15 @@ void help_bench_eth(FILE *out)
 		"      --json, --csv   machine-readable output\n"
 		"  -q, --quiet         no progress line\n"
 		"  -h, --help          this text\n",
-		TARGET * 100, DEFAULT_SECONDS, DEFAULT_WARMUP, DEFAULT_REPEAT,
+		IPX_BETH_TARGET * 100, DEFAULT_SECONDS, DEFAULT_WARMUP, DEFAULT_REPEAT,
 		DEFAULT_PAYLOAD);
 }
 
-enum path { RAW, IPX, PATHS };
-static const char *const path_name[PATHS] = { "raw", "ipx" };
-
 struct opts {
-	double seconds, warmup;
-	unsigned long repeat;
-	size_t payload;
-	enum ipx_frame_type frame;
-	bool json, csv, quiet;
+	struct ipx_beth_opts e;	/* the benchmark's */
+	struct bench_common c;	/* the shared options */
 	char text[3][IFNAMSIZ + 200];	/* sender, receiver, controller */
-	struct ipx_hnet_eth end[3];
-};
-
-/* One path of one run. */
-struct res {
-	double pps, mbps, loss, cpu_s, cpu_r;
-	uint64_t sent, delivered;
+	const struct ipx_beth_report *rep;	/* what it measured */
 };
 
 /* IFACE or IFACE@NETNS into e (pointing into buf); -1 with a message. */
@@ -107,25 +93,12 @@ static int parse_end(const char *what, const char *text, char *buf,
 	return 0;
 }
 
-static size_t frame_len(const struct opts *o)
-{
-	size_t n = IPX_ETH_HDR_LEN + ipx_frame_overhead(o->frame) +
-		   IPX_HDR_LEN + o->payload;
-
-	return n < IPX_ETH_MIN_FRAME ? IPX_ETH_MIN_FRAME : n;
-}
-
 static const struct option longopts[] = {
-	{ "seconds", required_argument, NULL, 's' },
-	{ "warmup", required_argument, NULL, 'w' },
-	{ "repeat", required_argument, NULL, 'r' },
+	BENCH_COMMON_LONGOPTS,
+	BENCH_WARMUP_LONGOPT,
 	{ "size", required_argument, NULL, OPT_FIRST_CMD },
 	{ "frame", required_argument, NULL, OPT_FIRST_CMD + 1 },
 	{ "controller", required_argument, NULL, OPT_FIRST_CMD + 2 },
-	{ "json", no_argument, NULL, OPT_FIRST_CMD + 3 },
-	{ "csv", no_argument, NULL, OPT_FIRST_CMD + 4 },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -133,31 +106,23 @@ static const struct option longopts[] = {
 static int parse(struct opts *o, int argc, char **argv)
 {
 	unsigned long n;
-	int opt;
+	int opt, rc;
 
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":s:w:r:qh", longopts, NULL)) !=
 	       -1) {
 		switch (opt) {
-		case 's':
-		case 'w':
-		case 'r':
-			if (bench_window_opt(opt, optarg, &o->seconds,
-					     &o->warmup, &o->repeat,
-					     MAX_RUNS) < 0)
-				return CLI_USAGE;
-			break;
 		case OPT_FIRST_CMD:
 			if (cli_parse_uint(CMD, "--size", optarg, 1,
 					   IPX_ETH_MAX_PAYLOAD - IPX_HDR_LEN,
 					   &n) < 0)
 				return CLI_USAGE;
-			o->payload = n;
+			o->e.payload = n;
 			break;
 		case OPT_FIRST_CMD + 1:
-			if (ipx_frame_type_parse(optarg, &o->frame) < 0 ||
-			    o->frame == IPX_FRAME_AUTO) {
+			if (ipx_frame_type_parse(optarg, &o->e.frame) < 0 ||
+			    o->e.frame == IPX_FRAME_AUTO) {
 				cli_error(CMD, "eth: --frame takes ethernet_ii, "
 					       "802.3, 802.2 or snap (got '%s')",
 					  optarg);
@@ -166,23 +131,13 @@ static int parse(struct opts *o, int argc, char **argv)
 			break;
 		case OPT_FIRST_CMD + 2:
 			if (parse_end("--controller", optarg, o->text[2],
-				      sizeof(o->text[2]), &o->end[2]) < 0)
+				      sizeof(o->text[2]), &o->e.end[2]) < 0)
 				return CLI_USAGE;
 			break;
-		case OPT_FIRST_CMD + 3:
-			o->json = true;
-			break;
-		case OPT_FIRST_CMD + 4:
-			o->csv = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'h':
-			help_bench_eth(stdout);
-			return -1;
 		default:
-			return bench_bad_option("eth", opt, argv);
+			rc = bench_common_opt(&o->c, opt, optarg, argv);
+			if (rc != 1)
+				return rc;
 		}
 	}
 	if (argc - optind != 2) {
@@ -192,233 +147,141 @@ static int parse(struct opts *o, int argc, char **argv)
 		return CLI_USAGE;
 	}
 	if (parse_end("SENDER", argv[optind], o->text[0], sizeof(o->text[0]),
-		      &o->end[0]) < 0 ||
+		      &o->e.end[0]) < 0 ||
 	    parse_end("RECEIVER", argv[optind + 1], o->text[1],
-		      sizeof(o->text[1]), &o->end[1]) < 0)
+		      sizeof(o->text[1]), &o->e.end[1]) < 0)
 		return CLI_USAGE;
-	if (!o->end[2].ifname) {
+	if (!o->e.end[2].ifname) {
 		cli_error(CMD, "eth: --controller IFACE[@NETNS] is needed: the "
 			       "controller's node is a third interface on the "
 			       "segment (an Ethernet node is its interface's "
 			       "MAC); bench/eth.sh makes one");
 		return CLI_USAGE;
 	}
-	if (o->json && o->csv) {
+	if (o->c.json && o->c.csv) {
 		cli_error(CMD, "--json and --csv exclude each other");
 		return CLI_USAGE;
 	}
-	if (IPX_HDR_LEN + o->payload > ipx_frame_mtu(o->frame)) {
+	if (IPX_HDR_LEN + o->e.payload > ipx_frame_mtu(o->e.frame)) {
 		cli_error(CMD, "eth: a %s frame carries at most %zu payload "
 			       "bytes (--size %zu)",
-			  ipx_frame_type_name(o->frame),
-			  ipx_frame_mtu(o->frame) - IPX_HDR_LEN, o->payload);
+			  ipx_frame_type_name(o->e.frame),
+			  ipx_frame_mtu(o->e.frame) - IPX_HDR_LEN, o->e.payload);
 		return CLI_USAGE;
 	}
 	for (int i = 0; i < 3; i++)
-		o->end[i].frame = o->frame;
+		o->e.end[i].frame = o->e.frame;
 	return CLI_OK;
 }
 
-static void figures(const struct opts *o, const struct bench_pair_run *x,
-		    struct res *r)
-{
-	const struct ipx_bw_result *s = &x->snd, *d = &x->rcv;
-
-	memset(r, 0, sizeof(*r));
-	r->sent = s->sent;
-	r->delivered = d->delivered;
-	r->pps = d->seconds > 0 ? (double)d->delivered / d->seconds : 0;
-	r->mbps = r->pps * (double)frame_len(o) / 1e6;
-	r->loss = s->sent > d->delivered
-			  ? 1.0 - (double)d->delivered / (double)s->sent
-			  : 0;
-	r->cpu_s = s->seconds > 0 ? (s->cpu_user + s->cpu_sys) / s->seconds
-				  : 0;
-	r->cpu_r = d->seconds > 0 ? (d->cpu_user + d->cpu_sys) / d->seconds
-				  : 0;
-}
-
 /* CPU time per delivered packet (ns) of a process busy 'share'. */
-static double ns_per_pkt(const struct res *r, double share)
+static double ns_per_pkt(const struct ipx_beth_res *r, double share)
 {
 	return r->pps > 0 ? share * 1e9 / r->pps : 0;
 }
 
-static void print_run(unsigned long run, enum path p, const struct res *r)
+static void print_run(unsigned long run, enum ipx_beth_path p, const struct ipx_beth_res *r)
 {
 	printf("%3lu  %-4s %11.0f %8.1f %7.2f%%  %4.0f%% %5.0f  %4.0f%% %5.0f\n",
-	       run, path_name[p], r->pps, r->mbps, r->loss * 100,
+	       run, ipx_beth_path_name[p], r->pps, r->mbps, r->loss * 100,
 	       r->cpu_s * 100, ns_per_pkt(r, r->cpu_s), r->cpu_r * 100,
 	       ns_per_pkt(r, r->cpu_r));
 	fflush(stdout);
 }
 
-/* One run: both paths, every other run the IPX path first. */
-static int run_once(const struct opts *o, struct bench_pair *b,
-		    unsigned long i, struct res out[PATHS], char *err,
-		    size_t errlen)
-{
-	for (int k = 0; k < PATHS; k++) {
-		enum path p = (enum path)(i % 2 ? 1 - k : k);
-		struct ipx_bw_params w = { 0 };
-		struct bench_pair_run x;
-		char label[48];
-		int rc;
-
-		w.kind = p == IPX ? IPX_BW_IPX : IPX_BW_UDP;
-		w.size = o->payload;
-		w.seconds = i ? o->seconds : o->warmup;
-		snprintf(label, sizeof(label), "%s %s %lu", path_name[p],
-			 i ? "run" : "warm-up", i);
-		rc = bench_pair_run(b, label, (unsigned)i, &w, -1, -1, &x, err,
-				    errlen);
-		if (rc != IPX_OK)
-			return rc;
-		figures(o, &x, &out[p]);
-		if (i && !o->json && !o->csv) {
-			bench_pair_progress_end(b);
-			print_run(i, p, &out[p]);
-		}
-	}
-	return IPX_OK;
-}
-
-static void summarize(struct res (*res)[PATHS], unsigned long n,
-		      struct ipx_stat_summary sum[3])
-{
-	double v[3][MAX_RUNS];
-
-	for (unsigned long i = 0; i < n; i++) {
-		v[0][i] = res[i][RAW].pps;
-		v[1][i] = res[i][IPX].pps;
-		v[2][i] = v[0][i] > 0 ? v[1][i] / v[0][i] : 0;
-	}
-	for (int k = 0; k < 3; k++)
-		ipx_stat_summarize(v[k], n, &sum[k]);
-}
-
-static void print_json(const struct opts *o, const struct bench_pair *b,
-		       struct res (*res)[PATHS],
-		       const struct ipx_stat_summary sum[3])
-{
-	printf("{\"benchmark\": \"eth\", ");
-	bench_pair_json_conditions(b, "none (the scheduler's)", stdout);
-	printf(", \"frame\": \"%s\", \"payload_bytes\": %zu, "
-	       "\"frame_bytes\": %zu, \"seconds\": %g, \"warmup\": %g, "
-	       "\"repeat\": %lu, \"runs\": [",
-	       ipx_frame_type_name(o->frame), o->payload, frame_len(o),
-	       o->seconds, o->warmup, o->repeat);
-	for (unsigned long i = 0; i < o->repeat; i++) {
-		printf("%s{", i ? ", " : "");
-		for (int p = 0; p < PATHS; p++) {
-			const struct res *r = &res[i][p];
-
-			printf("\"%s\": {\"pps\": %.1f, \"MB_per_s\": %.3f, "
-			       "\"sent\": %llu, \"delivered\": %llu, "
-			       "\"loss\": %.6f, \"cpu_sender\": %.3f, "
-			       "\"cpu_receiver\": %.3f}, ",
-			       path_name[p], r->pps, r->mbps,
-			       (unsigned long long)r->sent,
-			       (unsigned long long)r->delivered, r->loss,
-			       r->cpu_s, r->cpu_r);
-		}
-		printf("\"ratio\": %.4f}",
-		       res[i][RAW].pps > 0 ? res[i][IPX].pps / res[i][RAW].pps
-					   : 0);
-	}
-	printf("], \"summary\": {");
-	for (int k = 0; k < 3; k++)
-		printf("%s\"%s\": {\"median\": %.4g, \"min\": %.4g, "
-		       "\"max\": %.4g}",
-		       k ? ", " : "",
-		       k == 0 ? "raw_pps" : k == 1 ? "ipx_pps" : "ratio",
-		       sum[k].median, sum[k].min, sum[k].max);
-	printf("}, \"target_ratio\": %.2f, \"pass\": %s}\n", TARGET,
-	       sum[2].median >= TARGET ? "true" : "false");
-}
-
-static void print_csv(const struct opts *o, struct res (*res)[PATHS])
-{
-	printf("run,path,pps,MB_per_s,sent,delivered,loss,cpu_sender,"
-	       "cpu_receiver\n");
-	for (unsigned long i = 0; i < o->repeat; i++)
-		for (int p = 0; p < PATHS; p++) {
-			const struct res *r = &res[i][p];
-
-			printf("%lu,%s,%.1f,%.3f,%llu,%llu,%.6f,%.3f,%.3f\n",
-			       i + 1, path_name[p], r->pps, r->mbps,
-			       (unsigned long long)r->sent,
-			       (unsigned long long)r->delivered, r->loss,
-			       r->cpu_s, r->cpu_r);
-		}
-}
-
-static void print_header(const struct opts *o, const struct bench_pair *b)
+static void print_header(const struct opts *o, const struct ipx_bpair *b)
 {
 	printf("ipxlab bench eth: %zu-byte IPX datagrams in %s frames of %zu "
 	       "bytes, %s -> %s\n",
-	       o->payload, ipx_frame_type_name(o->frame), frame_len(o),
-	       b->where[0], b->where[1]);
+	       o->e.payload, ipx_frame_type_name(o->e.frame),
+	       ipx_beth_frame_len(&o->e), b->where[0], b->where[1]);
 	bench_pair_conditions(b, "none (the scheduler's)", stdout);
 	printf("%lu run%s of %g s after %g s warm-up; the sender floods, the "
 	       "rate is what the receiver counts\n\n",
-	       o->repeat, o->repeat == 1 ? "" : "s", o->seconds, o->warmup);
+	       o->e.repeat, o->e.repeat == 1 ? "" : "s", o->e.seconds, o->e.warmup);
 	printf("                                          sender       "
 	       "receiver\n");
 	printf("run  path       pkt/s     MB/s     loss   CPU ns/pkt   CPU "
 	       "ns/pkt\n");
 }
 
+static void on_progress(void *ctx, enum ipx_beth_event ev,
+			const struct ipx_beth_report *rep, unsigned long run,
+			enum ipx_beth_path p)
+{
+	const struct opts *o = ctx;
+
+	if (o->c.json || o->c.csv)
+		return;
+	if (ev == IPX_BETH_EV_READY) {
+		print_header(o, &rep->net);
+		return;
+	}
+	bench_pair_progress_end(&rep->net);
+	print_run(run, p, &rep->runs[run - 1][p]);
+}
+
+static void conditions(struct ipx_jw *w, const void *ctx)
+{
+	const struct opts *o = ctx;
+
+	bench_pair_json_conditions(w, &o->rep->net, "none (the scheduler's)");
+}
+
+static void print_summary(const struct ipx_beth_report *rep)
+{
+	const struct ipx_stat_summary *sum = rep->sum;
+
+	printf("\nsummary, median [min - max] of %lu run%s:\n", rep->done,
+	       cli_s(rep->done));
+	printf("  raw  %11.0f [%.0f - %.0f] pkt/s\n", sum[0].median,
+	       sum[0].min, sum[0].max);
+	printf("  ipx  %11.0f [%.0f - %.0f] pkt/s\n", sum[1].median,
+	       sum[1].min, sum[1].max);
+	printf("  ipx / raw: %.2f [%.2f - %.2f]; target >= %.2f: %s\n",
+	       sum[2].median, sum[2].min, sum[2].max, IPX_BETH_TARGET,
+	       sum[2].median >= IPX_BETH_TARGET ? "PASS" : "MISS");
+}
+
 int bench_eth(int argc, char **argv)
 {
-	static struct res res[MAX_RUNS][PATHS];
-	struct opts o = { .seconds = DEFAULT_SECONDS,
-			  .warmup = DEFAULT_WARMUP,
-			  .repeat = DEFAULT_REPEAT,
-			  .payload = DEFAULT_PAYLOAD,
-			  .frame = IPX_FRAME_ETHERNET_II };
-	struct bench_pair b = { .name = "eth" };
-	struct ipx_stat_summary sum[3];
-	struct res warm[PATHS];
+	static struct ipx_beth_report rep;
+	struct opts o = { .e.seconds = DEFAULT_SECONDS,
+			  .e.warmup = DEFAULT_WARMUP,
+			  .e.repeat = DEFAULT_REPEAT,
+			  .e.payload = DEFAULT_PAYLOAD,
+			  .e.frame = IPX_FRAME_ETHERNET_II,
+			  .c = { .name = "eth", .help = help_bench_eth,
+				 .max_repeat = IPX_BETH_MAX_REPEAT },
+			  .rep = &rep };
+	struct ipx_beth_hooks hooks = { on_progress, &o };
 	char err[768];
-	int rc = parse(&o, argc, argv);
+	int rc;
 
+	o.c.seconds = &o.e.seconds;
+	o.c.warmup = &o.e.warmup;
+	o.c.repeat = &o.e.repeat;
+	rc = parse(&o, argc, argv);
 	if (rc != CLI_OK)
 		return rc < 0 ? CLI_OK : rc;
 	ipx_log_set_level(IPX_LOG_WARN);
-	b.progress = !o.quiet && isatty(STDERR_FILENO);
-	b.planned = PATHS * (o.warmup + o.seconds * (double)o.repeat);
-	rc = bench_pair_start_eth(&b, o.end, &o.end[2], err, sizeof(err));
-	if (rc == IPX_OK && !o.json && !o.csv)
-		print_header(&o, &b);
-	if (rc == IPX_OK && o.warmup > 0)
-		rc = run_once(&o, &b, 0, warm, err, sizeof(err));
-	for (unsigned long i = 1; rc == IPX_OK && i <= o.repeat; i++)
-		rc = run_once(&o, &b, i, res[i - 1], err, sizeof(err));
-	bench_pair_progress_end(&b);
-	if (rc == IPX_OK) {
-		summarize(res, o.repeat, sum);
-		if (o.json) {
-			print_json(&o, &b, res, sum);
-		} else if (o.csv) {
-			print_csv(&o, res);
-		} else {
-			printf("\nsummary, median [min - max] of %lu run%s:\n",
-			       o.repeat, o.repeat == 1 ? "" : "s");
-			printf("  raw  %11.0f [%.0f - %.0f] pkt/s\n",
-			       sum[0].median, sum[0].min, sum[0].max);
-			printf("  ipx  %11.0f [%.0f - %.0f] pkt/s\n",
-			       sum[1].median, sum[1].min, sum[1].max);
-			printf("  ipx / raw: %.2f [%.2f - %.2f]; target >= "
-			       "%.2f: %s\n",
-			       sum[2].median, sum[2].min, sum[2].max, TARGET,
-			       sum[2].median >= TARGET ? "PASS" : "MISS");
-		}
-	}
-	bench_pair_stop(&b, rc == IPX_OK);
+	rep.net.name = "eth";
+	bench_pair_ui(&rep.net, !o.c.quiet && isatty(STDERR_FILENO));
+	rc = ipx_beth_run(&o.e, &hooks, &rep, err, sizeof(err));
+	bench_pair_progress_end(&rep.net);
 	if (rc != IPX_OK) {
 		cli_error(CMD, "eth: %s", err);
 		return CLI_FAIL;
 	}
-	return CLI_OK;
+	if (rep.interrupted)
+		cli_error(CMD, "eth: interrupted; printing the %lu run%s that "
+			       "finished",
+			  rep.done, cli_s(rep.done));
+	if (o.c.json)
+		ipx_beth_write_json(stdout, &o.e, &rep, conditions, &o);
+	else if (o.c.csv && rep.done)
+		ipx_beth_write_csv(stdout, &rep);
+	else if (rep.done)
+		print_summary(&rep);
+	return rep.interrupted ? CLI_FAIL : CLI_OK;
 }

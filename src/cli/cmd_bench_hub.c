@@ -11,16 +11,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench_pair.h"
+#include "bench_common.h"
 #include "cli.h"
 #include "ipxlab/bench.h"
+#include "ipxlab/bench_hub.h"
 #include "ipxlab/bench_stat.h"
 #include "ipxlab/err.h"
 #include "ipxlab/ipx.h"
 #include "ipxlab/log.h"
 
 #define CMD "bench"
-#define MAX_REPEAT 100
 #define DEFAULT_SECONDS 2.0
 #define DEFAULT_WARMUP 0.5
 #define DEFAULT_REPEAT 3
@@ -28,33 +28,13 @@
 /* The tunnel's 1424-byte datagram limit less the IPX header. */
 #define MAX_PAYLOAD (1424 - IPX_HDR_LEN)
 /* The target: the hub path carries at least half the plain rate. */
-#define TARGET_RATIO 0.5
 
-enum path { PLAIN, HUB, PATHS };
-enum role { SND, HUBP, RCV, ROLES };
-
-static const char *const path_name[PATHS] = { "plain", "hub" };
-static const char *const role_name[ROLES] = { "sender", "hub", "receiver" };
-static const char role_letter[ROLES] = { 'S', 'H', 'R' };
+static const char role_letter[IPX_BHUB_ROLES] = { 'S', 'H', 'R' };
 
 struct opts {
-	double seconds, warmup;
-	unsigned long repeat;
-	unsigned window;
-	size_t payload;
-	int pin[PATHS][ROLES];	/* -1: not pinned */
-	bool pinned, json, csv, verbose, quiet;
-	const char *pcap;
-};
-
-/* One path, one run. */
-struct res {
-	double pps, mbps, loss, seconds;
-	uint64_t sent, send_errors, delivered, lost, stalls;
-	double busy, steal, ours;	/* CPUs over the run */
-	bool present[ROLES];
-	double cpu[ROLES], user[ROLES], sys[ROLES];	/* share of a CPU */
-	int last_cpu[ROLES];
+	struct ipx_bhub_opts h;	/* the benchmark's */
+	struct bench_common c;	/* the shared options */
+	const struct ipx_bhub_report *rep;	/* what it measured */
 };
 
 static void help_bench_hub(FILE *out)
@@ -89,17 +69,10 @@ static void help_bench_hub(FILE *out)
 		"  -h, --help          this text\n\n"
 		"See %s/benchmarks.md for the method and how to\n"
 		"read the figures.\n",
-		TARGET_RATIO * 100, DEFAULT_SECONDS, DEFAULT_WARMUP,
+		IPX_BHUB_TARGET_RATIO * 100, DEFAULT_SECONDS, DEFAULT_WARMUP,
 		DEFAULT_REPEAT, ipx_bench_default_window(DEFAULT_PAYLOAD),
 		ipx_bench_default_window(MAX_PAYLOAD), DEFAULT_PAYLOAD, MAX_PAYLOAD,
 		cli_docs);
-}
-
-static double other_load(const struct res *r)
-{
-	double o = r->busy - r->ours;
-
-	return o > 0 ? o : 0;
 }
 
 /* ---- options ---- */
@@ -111,10 +84,10 @@ static int parse_pin(const char *text, struct opts *o)
 	char buf[64], *save = NULL, *tok;
 	int v5[5], n = 0, cpus = ipx_bench_cpus_online();
 
-	for (int p = 0; p < PATHS; p++)
-		for (int i = 0; i < ROLES; i++)
-			o->pin[p][i] = -1;
-	o->pinned = false;
+	for (int p = 0; p < IPX_BHUB_PATHS; p++)
+		for (int i = 0; i < IPX_BHUB_ROLES; i++)
+			o->h.pin[p][i] = -1;
+	o->h.pinned = false;
 	if (!strcmp(text, "none"))
 		return 0;
 	if (strlen(text) >= sizeof(buf))
@@ -133,12 +106,12 @@ static int parse_pin(const char *text, struct opts *o)
 	}
 	if (n != 3 && n != 5)
 		goto bad;
-	o->pin[HUB][SND] = v5[0];
-	o->pin[HUB][HUBP] = v5[1];
-	o->pin[HUB][RCV] = v5[2];
-	o->pin[PLAIN][SND] = n == 5 ? v5[3] : v5[0];
-	o->pin[PLAIN][RCV] = n == 5 ? v5[4] : v5[2];
-	o->pinned = true;
+	o->h.pin[IPX_BHUB_HUB][IPX_BHUB_SND] = v5[0];
+	o->h.pin[IPX_BHUB_HUB][IPX_BHUB_HUBP] = v5[1];
+	o->h.pin[IPX_BHUB_HUB][IPX_BHUB_RCV] = v5[2];
+	o->h.pin[IPX_BHUB_PLAIN][IPX_BHUB_SND] = n == 5 ? v5[3] : v5[0];
+	o->h.pin[IPX_BHUB_PLAIN][IPX_BHUB_RCV] = n == 5 ? v5[4] : v5[2];
+	o->h.pinned = true;
 	return 0;
 bad:
 	cli_error(CMD, "--pin takes the CPUs S,H,R of the hub path's "
@@ -149,152 +122,73 @@ bad:
 	return -1;
 }
 
-enum { OPT_WINDOW = OPT_FIRST_CMD, OPT_SIZE, OPT_PIN, OPT_JSON, OPT_CSV };
+enum { OPT_WINDOW = OPT_FIRST_CMD, OPT_SIZE, OPT_PIN };
 
 /* CLI_OK, CLI_USAGE, or -1 after --help. */
 static int parse_options(struct opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "seconds", required_argument, NULL, 's' },
-		{ "warmup", required_argument, NULL, 'w' },
-		{ "repeat", required_argument, NULL, 'r' },
+		BENCH_COMMON_LONGOPTS,
+		BENCH_WARMUP_LONGOPT,
+		BENCH_VERBOSE_LONGOPT,
 		{ "window", required_argument, NULL, OPT_WINDOW },
 		{ "size", required_argument, NULL, OPT_SIZE },
 		{ "pin", required_argument, NULL, OPT_PIN },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "pcap", required_argument, NULL, OPT_PCAP },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool window_set = false;
 	unsigned long v;
-	int opt;
+	int opt, rc;
 
 	optind = 1;
 	opterr = 0;	/* our own messages, naming the command */
 	while ((opt = getopt_long(argc, argv, ":s:w:r:vqh", longopts, NULL)) !=
 	       -1) {
 		switch (opt) {
-		case 's':
-		case 'w':
-		case 'r':
-			if (bench_window_opt(opt, optarg, &o->seconds,
-					     &o->warmup, &o->repeat,
-					     MAX_REPEAT) < 0)
-				return CLI_USAGE;
-			break;
 		case OPT_WINDOW:
 			if (cli_parse_uint(CMD, "--window", optarg, 0, 65536,
 					   &v) < 0)
 				return CLI_USAGE;
-			o->window = (unsigned)v;
+			o->h.window = (unsigned)v;
 			window_set = true;
 			break;
 		case OPT_SIZE:
 			if (cli_parse_uint(CMD, "--size", optarg, 1,
 					   MAX_PAYLOAD, &v) < 0)
 				return CLI_USAGE;
-			o->payload = v;
+			o->h.payload = v;
 			break;
 		case OPT_PIN:
 			if (parse_pin(optarg, o) < 0)
 				return CLI_USAGE;
 			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_CSV:
-			o->csv = true;
-			break;
 		case OPT_PCAP:
-			o->pcap = optarg;
+			o->h.pcap = optarg;
 			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'h':
-			help_bench_hub(stdout);
-			return -1;
 		default:
-			return bench_bad_option("hub", opt, argv);
+			rc = bench_common_opt(&o->c, opt, optarg, argv);
+			if (rc != 1)
+				return rc;
 		}
 	}
-	if (bench_end_of_options("hub", argc, argv, o->json, o->csv) != CLI_OK)
+	if (bench_common_end(&o->c, argc, argv) != CLI_OK)
 		return CLI_USAGE;
 	if (!window_set)
-		o->window = ipx_bench_default_window(o->payload);
+		o->h.window = ipx_bench_default_window(o->h.payload);
 	return CLI_OK;
 }
 
 /* ---- a run ---- */
 
-static void params_of(const struct opts *o, enum path p, double seconds,
-		      struct ipx_bw_params *w)
-{
-	memset(w, 0, sizeof(*w));
-	/* the plain path's datagram is the tunnel's for the same IPX
-	 * packet: payload + 30 bytes */
-	w->kind = p == HUB ? IPX_BW_IPX : IPX_BW_UDP;
-	w->seconds = seconds;
-	w->size = o->payload;
-	w->window = o->window;
-}
-
-static void share(struct res *r, enum role i, double cpu_s, double user,
-		  double sys, int last, double window)
-{
-	r->present[i] = true;
-	r->cpu[i] = window > 0 ? cpu_s / window : 0;
-	r->user[i] = window > 0 ? user / window : 0;
-	r->sys[i] = window > 0 ? sys / window : 0;
-	r->last_cpu[i] = last;
-}
-
-static void figures(const struct opts *o, const struct bench_pair_run *x,
-		    enum path p, struct res *r)
-{
-	const struct ipx_bw_result *s = &x->snd, *d = &x->rcv;
-	double win = s->seconds, ours;
-
-	memset(r, 0, sizeof(*r));
-	r->seconds = d->seconds;
-	r->pps = d->pps;
-	r->mbps = d->pps * (double)(o->payload + IPX_HDR_LEN) / 1e6;
-	r->sent = s->sent;
-	r->send_errors = s->send_errors;
-	r->delivered = d->delivered;
-	r->lost = s->sent > d->delivered ? s->sent - d->delivered : 0;
-	r->loss = s->sent ? (double)r->lost / (double)s->sent : 0;
-	r->stalls = s->stalls;
-	r->busy = x->machine_busy;
-	r->steal = x->machine_steal;
-	share(r, SND, s->cpu_user + s->cpu_sys, s->cpu_user, s->cpu_sys,
-	      s->cpu, win);
-	share(r, RCV, d->cpu_user + d->cpu_sys, d->cpu_user, d->cpu_sys,
-	      d->cpu, win);
-	ours = s->cpu_user + s->cpu_sys + d->cpu_user + d->cpu_sys;
-	if (p == HUB && x->hub_cpu >= 0) {
-		share(r, HUBP, x->hub_cpu, x->hub_user, x->hub_sys,
-		      x->hub_last_cpu, win);
-		ours += x->hub_cpu;
-	}
-	r->ours = x->wall > 0 ? ours / x->wall : 0;
-}
-
 /* ---- printing ---- */
 
-static void print_run_line(int run, enum path p, const struct res *r)
+static void print_run_line(int run, enum ipx_bhub_path p, const struct ipx_bhub_res *r)
 {
 	char pps[32], cpus[96];
 	size_t o = 0;
 
-	for (int i = 0; i < ROLES; i++) {
+	for (int i = 0; i < IPX_BHUB_ROLES; i++) {
 		if (!r->present[i])
 			continue;
 		o += (size_t)snprintf(cpus + o, sizeof(cpus) - o,
@@ -304,20 +198,20 @@ static void print_run_line(int run, enum path p, const struct res *r)
 		if (o >= sizeof(cpus))
 			break;
 	}
-	printf("%3d  %-5s %11s %8.1f %7.3f%%  %5.2f   %s\n", run, path_name[p],
+	printf("%3d  %-5s %11s %8.1f %7.3f%%  %5.2f   %s\n", run, ipx_bhub_path_name[p],
 	       bench_grouped(r->pps, pps, sizeof(pps)), r->mbps, r->loss * 100,
-	       other_load(r), cpus);
+	       r->other, cpus);
 	fflush(stdout);
 }
 
-static void print_verbose(const struct res *r)
+static void print_verbose(const struct ipx_bhub_res *r)
 {
-	for (int i = 0; i < ROLES; i++) {
+	for (int i = 0; i < IPX_BHUB_ROLES; i++) {
 		if (!r->present[i])
 			continue;
 		printf("       %-8s cpu %5.1f%% (user %4.1f%%, sys %5.1f%%) "
 		       "last on CPU %d\n",
-		       role_name[i], r->cpu[i] * 100, r->user[i] * 100,
+		       ipx_bhub_role_name[i], r->cpu[i] * 100, r->user[i] * 100,
 		       r->sys[i] * 100, r->last_cpu[i]);
 	}
 	printf("       sent %llu, delivered %llu, lost %llu, send errors "
@@ -328,180 +222,30 @@ static void print_verbose(const struct res *r)
 	       (unsigned long long)r->stalls);
 	printf("       machine busy %.2f CPUs (steal %.2f), this benchmark "
 	       "%.2f, other %.2f\n",
-	       r->busy, r->steal, r->ours, other_load(r));
+	       r->busy, r->steal, r->ours, r->other);
 }
 
-static void json_summary(const char *name, const struct ipx_stat_summary *s,
-			 bool last)
-{
-	printf("\"%s\": {\"median\": %.6g, \"min\": %.6g, \"max\": %.6g}%s",
-	       name, s->median, s->min, s->max, last ? "" : ", ");
-}
-
-static void json_result(const struct res *r)
-{
-	printf("{\"pps\": %.1f, \"MB_per_s\": %.3f, \"seconds\": %.6f, "
-	       "\"machine_busy_cpus\": %.3f, \"machine_steal_cpus\": %.3f, "
-	       "\"benchmark_cpus\": %.3f, \"other_cpus\": %.3f, ",
-	       r->pps, r->mbps, r->seconds, r->busy, r->steal, r->ours,
-	       other_load(r));
-	printf("\"packets\": %llu, \"sent\": %llu, \"delivered\": %llu, "
-	       "\"lost\": %llu, \"loss\": %.6g, \"send_errors\": %llu, "
-	       "\"window_stalls\": %llu, \"processes\": [",
-	       (unsigned long long)r->delivered, (unsigned long long)r->sent,
-	       (unsigned long long)r->delivered, (unsigned long long)r->lost,
-	       r->loss, (unsigned long long)r->send_errors,
-	       (unsigned long long)r->stalls);
-	for (int i = 0, first = 1; i < ROLES; i++) {
-		if (!r->present[i])
-			continue;
-		printf("%s{\"role\": \"%s\", \"cpu\": %.4f, \"user\": %.4f, "
-		       "\"sys\": %.4f, \"last_cpu\": %d}",
-		       first ? "" : ", ", role_name[i], r->cpu[i], r->user[i],
-		       r->sys[i], r->last_cpu[i]);
-		first = 0;
-	}
-	printf("]}");
-}
-
-struct summary {
-	struct ipx_stat_summary pps[PATHS], mbps[PATHS], loss[PATHS];
-	struct ipx_stat_summary ratio, other;
-	bool met;
-};
-
-static void summarize(const struct res (*res)[PATHS], unsigned long n,
-		      struct summary *s)
-{
-	double v[2 * MAX_REPEAT];
-
-	for (int p = 0; p < PATHS; p++) {
-		for (unsigned long i = 0; i < n; i++)
-			v[i] = res[i][p].pps;
-		ipx_stat_summarize(v, n, &s->pps[p]);
-		for (unsigned long i = 0; i < n; i++)
-			v[i] = res[i][p].mbps;
-		ipx_stat_summarize(v, n, &s->mbps[p]);
-		for (unsigned long i = 0; i < n; i++)
-			v[i] = res[i][p].loss;
-		ipx_stat_summarize(v, n, &s->loss[p]);
-	}
-	for (unsigned long i = 0; i < n; i++)
-		v[i] = res[i][PLAIN].pps > 0
-			       ? res[i][HUB].pps / res[i][PLAIN].pps
-			       : 0;
-	ipx_stat_summarize(v, n, &s->ratio);
-	for (unsigned long i = 0; i < 2 * n; i++)
-		v[i] = other_load(&res[i / 2][i % 2]);
-	ipx_stat_summarize(v, 2 * n, &s->other);
-	s->met = s->ratio.median >= TARGET_RATIO;
-}
-
-static void placement(const struct opts *o, char *buf, size_t len)
-{
-	if (o->pinned)
-		snprintf(buf, len, "pinned: hub path S%d H%d R%d, plain S%d R%d",
-			 o->pin[HUB][SND], o->pin[HUB][HUBP], o->pin[HUB][RCV],
-			 o->pin[PLAIN][SND], o->pin[PLAIN][RCV]);
-	else
-		snprintf(buf, len, "not pinned");
-}
-
-static void print_json(const struct opts *o, const struct bench_pair *b,
-		       const struct res (*res)[PATHS], const struct summary *s)
-{
-	char pl[128];
-
-	placement(o, pl, sizeof(pl));
-	printf("{\"benchmark\": \"hub\", ");
-	bench_pair_json_conditions(b, pl, stdout);
-	printf(", \"ipx_payload_bytes\": %zu, \"datagram_bytes\": %zu, "
-	       "\"cpus_online\": %d, \"cpus_allowed\": %d, \"seconds\": %g, "
-	       "\"warmup\": %g, \"repeat\": %lu, \"window\": %u, \"mode\": "
-	       "\"%s\", \"pin\": ",
-	       o->payload, o->payload + IPX_HDR_LEN, ipx_bench_cpus_online(),
-	       ipx_bench_cpus_allowed(), o->seconds, o->warmup, o->repeat,
-	       o->window, o->window ? "window" : "flood");
-	if (o->pinned)
-		printf("{\"hub\": {\"sender\": %d, \"hub\": %d, \"receiver\": "
-		       "%d}, \"plain\": {\"sender\": %d, \"receiver\": %d}}",
-		       o->pin[HUB][SND], o->pin[HUB][HUBP], o->pin[HUB][RCV],
-		       o->pin[PLAIN][SND], o->pin[PLAIN][RCV]);
-	else
-		printf("null");
-	printf(", \"runs\": [");
-	for (unsigned long i = 0; i < o->repeat; i++) {
-		printf("%s{\"run\": %lu, \"plain\": ", i ? ", " : "", i + 1);
-		json_result(&res[i][PLAIN]);
-		printf(", \"hub\": ");
-		json_result(&res[i][HUB]);
-		printf(", \"ratio\": %.4f}",
-		       res[i][PLAIN].pps > 0
-			       ? res[i][HUB].pps / res[i][PLAIN].pps
-			       : 0);
-	}
-	printf("], \"summary\": {");
-	for (int p = 0; p < PATHS; p++) {
-		printf("\"%s\": {", path_name[p]);
-		json_summary("pps", &s->pps[p], false);
-		json_summary("MB_per_s", &s->mbps[p], false);
-		json_summary("loss", &s->loss[p], true);
-		printf("}, ");
-	}
-	json_summary("other_cpus", &s->other, false);
-	json_summary("ratio", &s->ratio, true);
-	/* no 1990 figure was published for a hub: none is printed */
-	printf("}, \"ref_1990\": null, \"target_ratio\": %.2f, \"pass\": "
-	       "%s}\n",
-	       TARGET_RATIO, s->met ? "true" : "false");
-}
-
-static void csv_row(const char *name, const struct ipx_stat_summary *s,
-		    const char *tail)
-{
-	printf("%s,%.6g,%.6g,%.6g,%s\n", name, s->median, s->min, s->max,
-	       tail);
-}
-
-static void print_csv(const struct summary *s)
-{
-	char name[32];
-
-	printf("figure,median,min,max,target,pass\n");
-	for (int p = 0; p < PATHS; p++) {
-		snprintf(name, sizeof(name), "%s_pps", path_name[p]);
-		csv_row(name, &s->pps[p], ",");
-		snprintf(name, sizeof(name), "%s_MB_per_s", path_name[p]);
-		csv_row(name, &s->mbps[p], ",");
-		snprintf(name, sizeof(name), "%s_loss", path_name[p]);
-		csv_row(name, &s->loss[p], ",");
-	}
-	printf("ratio_hub_plain,%.6g,%.6g,%.6g,%.2f,%s\n", s->ratio.median,
-	       s->ratio.min, s->ratio.max, TARGET_RATIO,
-	       s->met ? "PASS" : "MISS");
-}
-
-static void print_summary(const struct opts *o, const struct summary *s)
+static void print_summary(const struct opts *o, const struct ipx_bhub_summary *s)
 {
 	printf("\n%3lu run%s       median          min          max\n",
-	       o->repeat, o->repeat == 1 ? " " : "s");
-	for (int p = 0; p < PATHS; p++) {
+	       o->rep->done, o->rep->done == 1 ? " " : "s");
+	for (int p = 0; p < IPX_BHUB_PATHS; p++) {
 		char a[32], b[32], c[32];
 
-		printf("%-5s pkt/s  %13s %12s %12s\n", path_name[p],
+		printf("%-5s pkt/s  %13s %12s %12s\n", ipx_bhub_path_name[p],
 		       bench_grouped(s->pps[p].median, a, sizeof(a)),
 		       bench_grouped(s->pps[p].min, b, sizeof(b)),
 		       bench_grouped(s->pps[p].max, c, sizeof(c)));
-		printf("%-5s MB/s   %13.1f %12.1f %12.1f\n", path_name[p],
+		printf("%-5s MB/s   %13.1f %12.1f %12.1f\n", ipx_bhub_path_name[p],
 		       s->mbps[p].median, s->mbps[p].min, s->mbps[p].max);
-		printf("%-5s loss   %12.3f%% %11.3f%% %11.3f%%\n", path_name[p],
+		printf("%-5s loss   %12.3f%% %11.3f%% %11.3f%%\n", ipx_bhub_path_name[p],
 		       s->loss[p].median * 100, s->loss[p].min * 100,
 		       s->loss[p].max * 100);
 	}
 	printf("hub/plain     %13.3f %12.3f %12.3f\n", s->ratio.median,
 	       s->ratio.min, s->ratio.max);
 	printf("\nratio hub/plain %.2f (median of %lu); target >= %.2f: %s\n",
-	       s->ratio.median, o->repeat, TARGET_RATIO,
+	       s->ratio.median, o->rep->done, IPX_BHUB_TARGET_RATIO,
 	       s->met ? "PASS" : "MISS");
 	printf("(no 1990 figure: the AppNote measured no hub)\n");
 	if (s->other.max >= 0.25)
@@ -512,109 +256,103 @@ static void print_summary(const struct opts *o, const struct summary *s)
 		       s->other.max, ipx_bench_cpus_online());
 }
 
-static void print_header(const struct opts *o, const struct bench_pair *b)
+static void print_header(const struct opts *o, const struct ipx_bpair *b)
 {
 	char pl[128];
 
-	placement(o, pl, sizeof(pl));
+	ipx_bhub_placement(&o->h, pl, sizeof(pl));
 	printf("ipxlab bench hub: %zu-byte IPX datagrams (%zu bytes of UDP "
 	       "payload) on 127.0.0.1\n",
-	       o->payload, o->payload + IPX_HDR_LEN);
+	       o->h.payload, o->h.payload + IPX_HDR_LEN);
 	bench_pair_conditions(b, pl, stdout);
-	if (o->window)
-		printf("window %u datagrams; ", o->window);
+	if (o->h.window)
+		printf("window %u datagrams; ", o->h.window);
 	else
 		printf("flooding (no window); ");
-	printf("%lu run%s of %g s per path", o->repeat,
-	       o->repeat == 1 ? "" : "s", o->seconds);
-	if (o->warmup > 0)
-		printf(" after a %g s warm-up pass", o->warmup);
+	printf("%lu run%s of %g s per path", o->h.repeat,
+	       o->h.repeat == 1 ? "" : "s", o->h.seconds);
+	if (o->h.warmup > 0)
+		printf(" after a %g s warm-up pass", o->h.warmup);
 	printf("\n\nrun  path        pkt/s     MB/s     loss  other   "
 	       "CPU busy @ last CPU (S sender, H hub, R receiver)\n");
 }
 
-/* One pass: both paths, every other run the hub first (so neither path
- * always goes first); pass 0 is the warm-up (not kept). */
-static int pass(const struct opts *o, struct bench_pair *b, unsigned i,
-		struct res *out, char *err, size_t errlen)
+static void on_progress(void *ctx, enum ipx_bhub_event ev,
+			const struct ipx_bhub_report *rep, unsigned long run,
+			enum ipx_bhub_path p)
 {
-	for (int k = 0; k < PATHS; k++) {
-		enum path p = (enum path)(i && i % 2 == 0 ? 1 - k : k);
-		struct ipx_bw_params w;
-		struct bench_pair_run x;
-		char label[48];
-		int rc;
+	const struct opts *o = ctx;
 
-		params_of(o, p, i ? o->seconds : o->warmup, &w);
-		if (i)
-			snprintf(label, sizeof(label), "%s run %u",
-				 path_name[p], i);
-		else
-			snprintf(label, sizeof(label), "%s warm-up",
-				 path_name[p]);
-		rc = bench_pair_run(b, label, i, &w, o->pin[p][SND],
-				    o->pin[p][RCV], &x, err, errlen);
-		if (rc != IPX_OK)
-			return rc;
-		figures(o, &x, p, &out[p]);
-		if (i && !o->json && !o->csv) {
-			bench_pair_progress_end(b);
-			print_run_line((int)i, p, &out[p]);
-			if (o->verbose)
-				print_verbose(&out[p]);
-		}
+	if (o->c.json || o->c.csv)
+		return;
+	if (ev == IPX_BHUB_EV_READY) {
+		print_header(o, &rep->net);
+		return;
 	}
-	return IPX_OK;
+	bench_pair_progress_end(&rep->net);
+	print_run_line((int)run, p, &rep->runs[run - 1][p]);
+	if (o->c.verbose)
+		print_verbose(&rep->runs[run - 1][p]);
+}
+
+static void conditions(struct ipx_jw *w, const void *ctx)
+{
+	const struct opts *o = ctx;
+	char pl[128];
+
+	ipx_bhub_placement(&o->h, pl, sizeof(pl));
+	bench_pair_json_conditions(w, &o->rep->net, pl);
+}
+
+static void print(const struct opts *o)
+{
+	if (o->c.json)
+		ipx_bhub_write_json(stdout, &o->h, o->rep, conditions, o);
+	else if (o->c.csv)
+		ipx_bhub_write_csv(stdout, o->rep);
+	else
+		print_summary(o, &o->rep->sum);
 }
 
 int bench_hub(int argc, char **argv)
 {
-	static struct res res[MAX_REPEAT][PATHS];
-	struct res warm[PATHS];
+	static struct ipx_bhub_report rep;
 	struct opts o = {
-		.seconds = DEFAULT_SECONDS,
-		.warmup = DEFAULT_WARMUP,
-		.repeat = DEFAULT_REPEAT,
-		.payload = DEFAULT_PAYLOAD,
+		.h.seconds = DEFAULT_SECONDS,
+		.h.warmup = DEFAULT_WARMUP,
+		.h.repeat = DEFAULT_REPEAT,
+		.h.payload = DEFAULT_PAYLOAD,
+		.c = { .name = "hub", .help = help_bench_hub },
+		.rep = &rep,
 	};
-	struct bench_pair b = { .name = "hub" };
-	struct summary s;
+	struct ipx_bhub_hooks hooks = { on_progress, &o };
 	char err[768];
 	int rc;
 
-	for (int p = 0; p < PATHS; p++)
-		for (int i = 0; i < ROLES; i++)
-			o.pin[p][i] = -1;
+	o.c.seconds = &o.h.seconds;
+	o.c.warmup = &o.h.warmup;
+	o.c.repeat = &o.h.repeat;
+	o.c.max_repeat = IPX_BHUB_MAX_REPEAT;
+	for (int p = 0; p < IPX_BHUB_PATHS; p++)
+		for (int i = 0; i < IPX_BHUB_ROLES; i++)
+			o.h.pin[p][i] = -1;
 	rc = parse_options(&o, argc, argv);
 	if (rc != CLI_OK)
 		return rc < 0 ? CLI_OK : rc;
 	ipx_log_set_level(IPX_LOG_WARN);
-	b.progress = !o.quiet && isatty(STDERR_FILENO);
-	b.planned = PATHS * (o.warmup + o.seconds * (double)o.repeat);
-	rc = bench_pair_start(&b, o.pcap, err, sizeof(err));
-	if (rc == IPX_OK && o.pinned)
-		rc = bench_pair_pin_hub(&b, o.pin[HUB][HUBP], err, sizeof(err));
-	if (rc == IPX_OK && !o.json && !o.csv)
-		print_header(&o, &b);
-	if (rc == IPX_OK && o.warmup > 0)
-		rc = pass(&o, &b, 0, warm, err, sizeof(err));
-	for (unsigned i = 1; rc == IPX_OK && i <= o.repeat; i++)
-		rc = pass(&o, &b, i, res[i - 1], err, sizeof(err));
-	bench_pair_progress_end(&b);
-	if (rc == IPX_OK) {
-		summarize((const struct res(*)[PATHS])res, o.repeat, &s);
-		if (o.json)
-			print_json(&o, &b, (const struct res(*)[PATHS])res,
-				   &s);
-		else if (o.csv)
-			print_csv(&s);
-		else
-			print_summary(&o, &s);
-	}
-	bench_pair_stop(&b, rc == IPX_OK);
+	rep.net.name = "hub";
+	bench_pair_ui(&rep.net, !o.c.quiet && isatty(STDERR_FILENO));
+	rc = ipx_bhub_run(&o.h, &hooks, &rep, err, sizeof(err));
+	bench_pair_progress_end(&rep.net);
 	if (rc != IPX_OK) {
 		cli_error(CMD, "hub: %s", err);
 		return CLI_FAIL;
 	}
-	return CLI_OK;
+	if (rep.interrupted)
+		cli_error(CMD, "hub: interrupted; printing the %lu run%s that "
+			       "finished",
+			  rep.done, cli_s(rep.done));
+	if (rep.done || o.c.json)
+		print(&o);
+	return rep.interrupted ? CLI_FAIL : CLI_OK;
 }

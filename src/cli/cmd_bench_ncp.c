@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ipxlab/bench_result.h"
 #include "fsbench.h"
 #include "ipxlab/bench_stat.h"
 #include "ipxlab/err.h"
@@ -91,8 +92,12 @@ struct ncpb {
 	double secs;
 	unsigned repeat;
 	unsigned bufsize;	/* what the server grants the workstation */
+	bool interrupted;	/* Ctrl-C: the repeats that finished */
 	struct fig fig[MAX_REPEAT];
 };
+
+/* measure(): a signal ended the run (no message yet). */
+#define INTERRUPTED (-2)
 
 /* The buffer the server grants a 4096-byte request on this link: asked by
  * a client of its own on the workstation's segment (the agent's own answer
@@ -145,6 +150,7 @@ static int measure(struct ncpb *t, unsigned rep, struct fig *fig)
 	uint64_t nsum[ROWS] = { 0 };
 	struct ipx_bw_result res;
 	char err[768];
+	int rc;
 
 	for (int round = 0; round < ROUNDS; round++) {
 		for (enum row r = 0; r < ROWS; r++) {
@@ -154,9 +160,12 @@ static int measure(struct ncpb *t, unsigned rep, struct fig *fig)
 						   : 0;
 
 			progress(t, rep, round, r, left);
-			if (ipx_bn_run(t->b.ctl, &t->b.ro, rows[r].op, 1, secs,
-				       0, size, (uint16_t)(rep + 1), &res, err,
-				       sizeof(err)) != IPX_OK) {
+			rc = ipx_bn_run(t->b.ctl, &t->b.ro, rows[r].op, 1, secs,
+					0, size, (uint16_t)(rep + 1), &res, err,
+					sizeof(err));
+			if (rc != IPX_OK && fsbench_interrupted(&t->b, rc))
+				return INTERRUPTED;
+			if (rc != IPX_OK) {
 				cli_error(CMD, "ncp: %s: %s", rows[r].name,
 					  err);
 				return CLI_FAIL;
@@ -204,57 +213,85 @@ static void summary(const struct ncpb *t, int row, int which,
 	ipx_stat_summarize(v, t->repeat, s);
 }
 
-static void json_summary(const char *key, const struct ipx_stat_summary *s)
-{
-	printf("\"%s\":{\"median\":%.3f,\"min\":%.3f,\"max\":%.3f}", key,
-	       s->median, s->min, s->max);
-}
-
 static void print_json(const struct ncpb *t)
 {
 	struct ipx_stat_summary s;
+	struct ipx_jw w;
 
-	printf("{\"benchmark\":\"ncp\",\"conditions\":{");
-	fsbench_json_conditions(&t->b, stdout);
-	printf(",\"seconds_per_row\":%.3f,\"rounds\":%d,\"repeat\":%u,"
-	       "\"bufsize\":%u,\"get_part\":%d,\"target\":%.2f},"
-	       "\"round_trip_us\":{",
-	       t->secs, ROUNDS, t->repeat, t->bufsize, IPX_BN_GET_PART,
-	       TARGET);
+	ipx_jw_init(&w, stdout);
+	ipx_jw_obj(&w, NULL);
+	ipx_jw_str(&w, "benchmark", "ncp");
+	if (t->interrupted)
+		ipx_jw_bool(&w, "complete", false);
+	ipx_jw_obj(&w, "conditions");
+	fsbench_jw_conditions(&t->b, &w);
+	ipx_jw_dbl(&w, "seconds_per_row", "%.3f", t->secs);
+	ipx_jw_int(&w, "rounds", ROUNDS);
+	ipx_jw_u64(&w, "repeat", t->repeat);
+	ipx_jw_u64(&w, "bufsize", t->bufsize);
+	ipx_jw_int(&w, "get_part", IPX_BN_GET_PART);
+	ipx_jw_dbl(&w, "target", "%.2f", TARGET);
+	ipx_jw_end(&w);
+	ipx_jw_obj(&w, "round_trip_us");
 	summary(t, 0, 3, &s);
-	json_summary("empty", &s);
-	printf(",");
+	ipx_jw_summary(&w, "empty", "%.3f", &s);
 	summary(t, 0, 4, &s);
-	json_summary("full", &s);
-	printf("},\"rows\":[");
+	ipx_jw_summary(&w, "full", "%.3f", &s);
+	ipx_jw_end(&w);
+	ipx_jw_arr(&w, "rows");
 	for (int r = 0; r < TROWS; r++) {
-		printf("%s{\"row\":\"%s\",\"unit\":\"%s\",", r ? "," : "",
-		       trow[r].key, trow[r].unit);
+		ipx_jw_obj(&w, NULL);
+		ipx_jw_str(&w, "row", trow[r].key);
+		ipx_jw_str(&w, "unit", trow[r].unit);
 		summary(t, r, 0, &s);
-		json_summary("measured", &s);
-		printf(",");
+		ipx_jw_summary(&w, "measured", "%.3f", &s);
 		summary(t, r, 1, &s);
-		json_summary("bound", &s);
-		printf(",");
+		ipx_jw_summary(&w, "bound", "%.3f", &s);
 		summary(t, r, 2, &s);
-		json_summary("ratio", &s);
-		printf(",\"pass\":%s}", s.median >= TARGET ? "true" : "false");
+		ipx_jw_summary(&w, "ratio", "%.3f", &s);
+		ipx_jw_bool(&w, "pass", s.median >= TARGET);
+		ipx_jw_end(&w);
 	}
-	printf("]}\n");
+	ipx_jw_finish(&w);
 }
+
+/* One row of one repeat: a CSV line (bench_result.h). */
+struct line {
+	unsigned repeat;
+	const char *row, *unit;
+	double measured, bound, ratio, rtt_empty_us, rtt_full_us;
+};
+
+#define LF(M, NAME, FMT, TYPE) \
+	IPX_RF(struct line, M, NAME, "", FMT, TYPE, IPX_RF_CSV)
+static const struct ipx_rfield line_fields[] = {
+	LF(repeat, "repeat", NULL, IPX_RF_UINT),
+	LF(row, "row", NULL, IPX_RF_STR),
+	LF(measured, "measured", "%.3f", IPX_RF_DOUBLE),
+	LF(unit, "unit", NULL, IPX_RF_STR),
+	LF(bound, "bound", "%.3f", IPX_RF_DOUBLE),
+	LF(ratio, "ratio", "%.4f", IPX_RF_DOUBLE),
+	LF(rtt_empty_us, "rtt_empty_us", "%.3f", IPX_RF_DOUBLE),
+	LF(rtt_full_us, "rtt_full_us", "%.3f", IPX_RF_DOUBLE),
+};
+static const struct ipx_rtable line_table = IPX_RTABLE("ncp", line_fields);
 
 static void print_csv(const struct ncpb *t)
 {
-	printf("repeat,row,measured,unit,bound,ratio,rtt_empty_us,"
-	       "rtt_full_us\n");
+	ipx_res_csv_header(stdout, &line_table);
 	for (unsigned i = 0; i < t->repeat; i++) {
 		const struct fig *f = &t->fig[i];
 
-		for (int r = 0; r < TROWS; r++)
-			printf("%u,%s,%.3f,%s,%.3f,%.4f,%.3f,%.3f\n", i + 1,
-			       trow[r].key, f->value[r], trow[r].unit,
-			       f->bound[r], f->value[r] / f->bound[r],
-			       f->rtt_empty * 1e6, f->rtt_full * 1e6);
+		for (int r = 0; r < TROWS; r++) {
+			struct line l = {
+				i + 1, trow[r].key, trow[r].unit,
+				f->value[r], f->bound[r],
+				f->value[r] / f->bound[r],
+				f->rtt_empty * 1e6, f->rtt_full * 1e6,
+			};
+
+			ipx_res_csv_row(stdout, &line_table, &l);
+		}
 	}
 }
 
@@ -339,6 +376,7 @@ static int parse(struct ncpb *t, int argc, char **argv, int *code)
 int bench_ncp(int argc, char **argv)
 {
 	struct ncpb *t = calloc(1, sizeof(*t));
+	unsigned done = 0;
 	int rc, code = CLI_OK;
 
 	if (!t) {
@@ -366,11 +404,21 @@ int bench_ncp(int argc, char **argv)
 	rc = fsbench_start(&t->b);
 	if (rc == CLI_OK)
 		rc = granted_bufsize(t);
-	for (unsigned i = 0; rc == CLI_OK && i < t->repeat; i++)
+	for (unsigned i = 0; rc == CLI_OK && i < t->repeat; i++) {
 		rc = measure(t, i, &t->fig[i]);
+		done = rc == CLI_OK ? i + 1 : done;
+	}
 	if (t->b.progress)
 		fprintf(stderr, "\r\033[K");
-	if (rc == CLI_OK) {
+	if (rc == INTERRUPTED) {
+		cli_error(CMD, "ncp: interrupted; printing the %u repeat%s "
+			       "that finished",
+			  done, cli_s(done));
+		t->interrupted = true;
+		t->repeat = done;	/* what is printed: the repeats done */
+		rc = CLI_OK;
+	}
+	if (rc == CLI_OK && (t->repeat || t->b.json)) {
 		if (t->b.json)
 			print_json(t);
 		else if (t->b.csv)
@@ -378,7 +426,9 @@ int bench_ncp(int argc, char **argv)
 		else
 			print_table(t);
 	}
-	fsbench_stop(&t->b, rc == CLI_OK);
+	fsbench_stop(&t->b, rc == CLI_OK && !t->interrupted);
+	if (rc == CLI_OK && t->interrupted)
+		rc = CLI_FAIL;
 	free(t);
 	return rc;
 }

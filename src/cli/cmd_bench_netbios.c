@@ -11,7 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench_pair.h"
+#include "bench_common.h"
+#include "ipxlab/bench_netbios.h"
 #include "cli.h"
 #include "ipxlab/bench_stat.h"
 #include "ipxlab/err.h"
@@ -21,47 +22,14 @@
 #include "ipxlab/netbios.h"
 
 #define CMD "bench"
-#define MAX_REPEAT 20
 #define DEFAULT_SECONDS 1.0
-#define DEFAULT_WARMUP 0.2
 #define DEFAULT_SIZE 512
 #define DEFAULT_WINDOW 16
-#define ECHO_SIZE 32		/* the round trips' packets */
-/* Session data per packet on the tunnel (what a 65,535-byte SEND is cut
- * into): its largest IPX payload less the session header. */
-#define SESSION_DATA (IPX_UDP_MTU - IPX_HDR_LEN - NB_SESS_HDR_LEN)
-
-enum row { R_RTT, R_IPX, R_NB, R_SESSION, R_BIG, ROWS };
-
-static const struct {
-	const char *json, *unit;
-	bool timed;		/* a per-send time (round trip, SEND) */
-	enum ipx_bw_kind kind;
-} rows[ROWS] = {
-	[R_RTT] = { "ipx_round_trips", "/s", true, IPX_BW_RTT },
-	[R_IPX] = { "ipx_datagrams", "pkt/s", false, IPX_BW_IPX },
-	[R_NB] = { "netbios_datagrams", "pkt/s", false, IPX_BW_NB_DGRAM },
-	[R_SESSION] = { "session_messages", "msg/s", true,
-			IPX_BW_NB_SESSION },
-	[R_BIG] = { "session_64k_messages", "msg/s", true,
-		    IPX_BW_NB_SESSION },
-};
 
 struct opts {
-	double seconds;
-	unsigned long repeat;
-	size_t size;
-	unsigned window;
-	bool json, csv, quiet;
-};
-
-/* One row, one run. */
-struct rate {
-	double seconds;		/* the sender's (datagrams: receiver's) */
-	uint64_t count;		/* round trips, datagrams or messages */
-	double rate;		/* count per second */
-	double p50_us, p99_us;	/* per round trip or SEND */
-	uint64_t sent, delivered, stalls, retransmits;
+	struct ipx_bnb_opts n;	/* the benchmark's */
+	struct bench_common c;	/* the shared options */
+	const struct ipx_bnb_report *rep;	/* what it measured */
 };
 
 static void help_bench_netbios(FILE *out)
@@ -84,154 +52,65 @@ static void help_bench_netbios(FILE *out)
 		"      --json, --csv   machine-readable output (every run)\n"
 		"  -q, --quiet         no progress line\n"
 		"  -h, --help          this text\n",
-		DEFAULT_WARMUP, DEFAULT_SECONDS, DEFAULT_SIZE, NB_MAX_DATAGRAM,
+		IPX_BNB_WARMUP, DEFAULT_SECONDS, DEFAULT_SIZE, NB_MAX_DATAGRAM,
 		DEFAULT_WINDOW);
 }
 
-enum { OPT_SIZE = OPT_FIRST_CMD, OPT_WINDOW, OPT_JSON, OPT_CSV };
+enum { OPT_SIZE = OPT_FIRST_CMD, OPT_WINDOW };
 
 static int parse_options(struct opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "seconds", required_argument, NULL, 's' },
-		{ "repeat", required_argument, NULL, 'r' },
+		BENCH_COMMON_LONGOPTS,
 		{ "size", required_argument, NULL, OPT_SIZE },
 		{ "window", required_argument, NULL, OPT_WINDOW },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "csv", no_argument, NULL, OPT_CSV },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long v;
-	int opt;
+	int opt, rc;
 
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":s:r:qh", longopts, NULL)) !=
 	       -1) {
 		switch (opt) {
-		case 's':
-		case 'r':
-			if (bench_window_opt(opt, optarg, &o->seconds, NULL,
-					     &o->repeat, MAX_REPEAT) < 0)
-				return CLI_USAGE;
-			break;
 		case OPT_SIZE:
 			if (cli_parse_uint(CMD, "--size", optarg, 1,
 					   NB_MAX_DATAGRAM, &v) < 0)
 				return CLI_USAGE;
-			o->size = v;
+			o->n.size = v;
 			break;
 		case OPT_WINDOW:
 			if (cli_parse_uint(CMD, "--window", optarg, 4, 4096,
 					   &v) < 0)
 				return CLI_USAGE;
-			o->window = (unsigned)v;
+			o->n.window = (unsigned)v;
 			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_CSV:
-			o->csv = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'h':
-			help_bench_netbios(stdout);
-			return -1;
 		default:
-			return bench_bad_option("netbios", opt, argv);
+			rc = bench_common_opt(&o->c, opt, optarg, argv);
+			if (rc != 1)
+				return rc;
 		}
 	}
-	if (bench_end_of_options("netbios", argc, argv, o->json, o->csv) !=
-	    CLI_OK)
-		return CLI_USAGE;
-	return CLI_OK;
-}
-
-static void params_of(const struct opts *o, enum row r, double seconds,
-		      struct ipx_bw_params *w)
-{
-	memset(w, 0, sizeof(*w));
-	w->kind = rows[r].kind;
-	w->seconds = seconds;
-	w->size = r == R_RTT ? ECHO_SIZE : r == R_BIG ? NB_MAX_MESSAGE : o->size;
-	if (r == R_IPX || r == R_NB)
-		w->window = o->window;
-}
-
-static void rate_of(enum row r, const struct bench_pair_run *x,
-		    struct rate *out)
-{
-	const struct ipx_bw_result *s = &x->snd, *d = &x->rcv;
-
-	memset(out, 0, sizeof(*out));
-	if (rows[r].timed) {
-		out->seconds = s->seconds;
-		out->count = s->sent;
-		out->rate = s->pps;
-		out->p50_us = (double)ipx_hist_percentile(&s->lat, 50) / 1e3;
-		out->p99_us = (double)ipx_hist_percentile(&s->lat, 99) / 1e3;
-	} else {	/* datagrams: what arrived */
-		out->seconds = d->seconds;
-		out->count = d->delivered;
-		out->rate = d->pps;
-		out->sent = s->sent;
-		out->delivered = d->delivered;
-		out->stalls = s->stalls;
-	}
-	out->retransmits = s->retransmits;
+	return bench_common_end(&o->c, argc, argv);
 }
 
 /* ---- printing ---- */
 
-static struct ipx_stat_summary spread(const struct rate (*res)[ROWS],
-				      unsigned long n, enum row r,
-				      size_t field)
-{
-	double v[MAX_REPEAT];
-	struct ipx_stat_summary s;
-
-	for (unsigned long i = 0; i < n; i++)
-		v[i] = *(const double *)((const char *)&res[i][r] + field);
-	ipx_stat_summarize(v, n, &s);
-	return s;
-}
-
-#define RATE offsetof(struct rate, rate)
-#define P50 offsetof(struct rate, p50_us)
-#define P99 offsetof(struct rate, p99_us)
-
-static double loss_of(const struct rate (*res)[ROWS], unsigned long n,
-		      enum row r)
-{
-	uint64_t sent = 0, delivered = 0;
-
-	for (unsigned long i = 0; i < n; i++) {
-		sent += res[i][r].sent;
-		delivered += res[i][r].delivered < res[i][r].sent
-				     ? res[i][r].delivered
-				     : res[i][r].sent;
-	}
-	return sent ? (double)(sent - delivered) / (double)sent : 0;
-}
-
-static const char *label_of(const struct opts *o, enum row r, char *buf,
+static const char *label_of(const struct opts *o, enum ipx_bnb_row r, char *buf,
 			    size_t len)
 {
 	switch (r) {
-	case R_RTT:
+	case IPX_BNB_RTT:
 		snprintf(buf, len, "IPX round trips (ping-pong)");
 		break;
-	case R_IPX:
-	case R_NB:
+	case IPX_BNB_IPX:
+	case IPX_BNB_NB:
 		snprintf(buf, len, "%s datagrams, %zu bytes",
-			 r == R_IPX ? "IPX" : "NetBIOS", o->size);
+			 r == IPX_BNB_IPX ? "IPX" : "NetBIOS", o->n.size);
 		break;
-	case R_SESSION:
-		snprintf(buf, len, "NetBIOS session, %zu-byte msgs", o->size);
+	case IPX_BNB_SESSION:
+		snprintf(buf, len, "NetBIOS session, %zu-byte msgs", o->n.size);
 		break;
 	default:
 		snprintf(buf, len, "NetBIOS session, 65535-byte msgs");
@@ -240,42 +119,43 @@ static const char *label_of(const struct opts *o, enum row r, char *buf,
 	return buf;
 }
 
-static void print_rows(const struct opts *o, const struct rate (*res)[ROWS])
+static void print_rows(const struct opts *o)
 {
 	char label[64];
 
 	printf("%-33s %8s %-17s %-6s %10s %10s\n", "", "rate", " (min-max)", "",
 	       "p50", "p99");
-	for (int k = 0; k < ROWS; k++) {
-		struct ipx_stat_summary rate = spread(res, o->repeat, k, RATE);
+	for (int k = 0; k < IPX_BNB_ROWS; k++) {
+		struct ipx_stat_summary rate = ipx_bnb_spread(o->rep, k, IPX_BNB_RATE);
 
 		printf("%-33s %8.0f %8.0f-%-8.0f %-6s",
-		       label_of(o, (enum row)k, label, sizeof(label)),
-		       rate.median, rate.min, rate.max, rows[k].unit);
-		if (rows[k].timed)
+		       label_of(o, (enum ipx_bnb_row)k, label, sizeof(label)),
+		       rate.median, rate.min, rate.max, ipx_bnb_rows[k].unit);
+		if (ipx_bnb_rows[k].timed)
 			printf(" %7.1f us %7.1f us",
-			       spread(res, o->repeat, k, P50).median,
-			       spread(res, o->repeat, k, P99).median);
+			       ipx_bnb_spread(o->rep, k, IPX_BNB_P50).median,
+			       ipx_bnb_spread(o->rep, k, IPX_BNB_P99).median);
 		else
 			printf("%22s loss %.2f%%", "",
-			       100.0 * loss_of(res, o->repeat, k));
+			       100.0 * ipx_bnb_loss(o->rep, k));
 		putchar('\n');
 	}
 }
 
-static void print_text(const struct opts *o, const struct rate (*res)[ROWS])
+static void print_text(const struct opts *o)
 {
-	int packets = (NB_MAX_MESSAGE + SESSION_DATA - 1) / SESSION_DATA;
-	double ipx_rtt = spread(res, o->repeat, R_RTT, P50).median;
-	double msg_rtt = spread(res, o->repeat, R_SESSION, P50).median;
-	double big_us = spread(res, o->repeat, R_BIG, P50).median;
-	double msg_rate = spread(res, o->repeat, R_SESSION, RATE).median;
+	const struct ipx_bnb_rate(*res)[IPX_BNB_ROWS] = o->rep->runs;
+	int packets = (NB_MAX_MESSAGE + ipx_bnb_session_data - 1) / ipx_bnb_session_data;
+	double ipx_rtt = ipx_bnb_spread(o->rep, IPX_BNB_RTT, IPX_BNB_P50).median;
+	double msg_rtt = ipx_bnb_spread(o->rep, IPX_BNB_SESSION, IPX_BNB_P50).median;
+	double big_us = ipx_bnb_spread(o->rep, IPX_BNB_BIG, IPX_BNB_P50).median;
+	double msg_rate = ipx_bnb_spread(o->rep, IPX_BNB_SESSION, IPX_BNB_RATE).median;
 	uint64_t resent = 0;
 
-	for (unsigned long i = 0; i < o->repeat; i++)
-		resent += res[i][R_SESSION].retransmits +
-			  res[i][R_BIG].retransmits;
-	print_rows(o, res);
+	for (unsigned long i = 0; i < o->rep->done; i++)
+		resent += res[i][IPX_BNB_SESSION].retransmits +
+			  res[i][IPX_BNB_BIG].retransmits;
+	print_rows(o);
 	printf("\nThe session is stop-and-wait: one packet in flight, an ack "
 	       "for each.\n");
 	printf("round trip measured: IPX %.1f us; session message (SEND to "
@@ -288,8 +168,8 @@ static void print_text(const struct opts *o, const struct rate (*res)[ROWS])
 	printf("65,535-byte messages: %d packets of %d bytes, one round "
 	       "trip each: %.1f us per packet\n(%.0f us a message), %.1f "
 	       "MB/s\n",
-	       packets, SESSION_DATA, big_us / packets, big_us,
-	       spread(res, o->repeat, R_BIG, RATE).median * NB_MAX_MESSAGE /
+	       packets, ipx_bnb_session_data, big_us / packets, big_us,
+	       ipx_bnb_spread(o->rep, IPX_BNB_BIG, IPX_BNB_RATE).median * NB_MAX_MESSAGE /
 		       1e6);
 	printf("(no 1990 figure beside these: B1, 'ipxlab bench protocols', "
 	       "has the AppNote's)\n");
@@ -299,138 +179,66 @@ static void print_text(const struct opts *o, const struct rate (*res)[ROWS])
 		       (unsigned long long)resent);
 }
 
-static void print_json(const struct opts *o, const struct bench_pair *b,
-		       const struct rate (*res)[ROWS])
+static void on_ready(void *ctx, const struct ipx_bnb_report *rep)
 {
-	printf("{\"benchmark\": \"netbios\", ");
-	bench_pair_json_conditions(b, "not pinned", stdout);
-	printf(", \"size\": %zu, \"window\": %u, \"seconds\": %g, \"repeat\": "
-	       "%lu, \"warmup\": %g, \"ref_1990\": null, \"runs\": [",
-	       o->size, o->window, o->seconds, o->repeat, DEFAULT_WARMUP);
-	for (unsigned long i = 0; i < o->repeat; i++) {
-		printf("%s{\"session_packet_data\": %d, "
-		       "\"session_retransmits\": %llu",
-		       i ? ", " : "", SESSION_DATA,
-		       (unsigned long long)(res[i][R_SESSION].retransmits +
-					    res[i][R_BIG].retransmits));
-		for (int k = 0; k < ROWS; k++) {
-			const struct rate *x = &res[i][k];
+	const struct opts *o = ctx;
 
-			printf(", \"%s\": {\"rate\": %.1f, \"count\": %llu, "
-			       "\"seconds\": %.4f, \"p50_us\": %.1f, "
-			       "\"p99_us\": %.1f, \"sent\": %llu, "
-			       "\"delivered\": %llu, \"stalls\": %llu}",
-			       rows[k].json, x->rate,
-			       (unsigned long long)x->count, x->seconds,
-			       x->p50_us, x->p99_us,
-			       (unsigned long long)x->sent,
-			       (unsigned long long)x->delivered,
-			       (unsigned long long)x->stalls);
-		}
-		printf("}");
-	}
-	printf("], \"summary\": {");
-	for (int k = 0; k < ROWS; k++) {
-		struct ipx_stat_summary s = spread(res, o->repeat, k, RATE);
-
-		printf("%s\"%s\": {\"rate\": {\"median\": %.6g, \"min\": %.6g, "
-		       "\"max\": %.6g}, \"p50_us\": %.6g, \"loss\": %.6g}",
-		       k ? ", " : "", rows[k].json, s.median, s.min, s.max,
-		       spread(res, o->repeat, k, P50).median,
-		       loss_of(res, o->repeat, k));
-	}
-	printf("}}\n");
+	if (o->c.json || o->c.csv)
+		return;
+	printf("ipxlab bench netbios: hub, sender and receiver agents on "
+	       "127.0.0.1; %lu run%s of %g s per row\n",
+	       o->n.repeat, cli_s(o->n.repeat), o->n.seconds);
+	bench_pair_conditions(&rep->net, "not pinned", stdout);
+	printf("\n");
+	fflush(stdout);
 }
 
-static void print_csv(const struct opts *o, const struct rate (*res)[ROWS])
+static void conditions(struct ipx_jw *w, const void *ctx)
 {
-	printf("row,unit,rate_median,rate_min,rate_max,p50_us,p99_us,loss\n");
-	for (int k = 0; k < ROWS; k++) {
-		struct ipx_stat_summary s = spread(res, o->repeat, k, RATE);
+	const struct opts *o = ctx;
 
-		printf("%s,%s,%.1f,%.1f,%.1f,", rows[k].json, rows[k].unit,
-		       s.median, s.min, s.max);
-		if (rows[k].timed)
-			printf("%.1f,%.1f,\n",
-			       spread(res, o->repeat, k, P50).median,
-			       spread(res, o->repeat, k, P99).median);
-		else
-			printf(",,%.6f\n", loss_of(res, o->repeat, k));
-	}
-}
-
-/* One pass of every row; pass 0 is the warm-up (not kept). */
-static int pass(const struct opts *o, struct bench_pair *b, unsigned i,
-		struct rate *out, char *err, size_t errlen)
-{
-	for (int k = 0; k < ROWS; k++) {
-		struct ipx_bw_params w;
-		struct bench_pair_run x;
-		char label[64];
-		int rc;
-
-		params_of(o, (enum row)k, i ? o->seconds : DEFAULT_WARMUP, &w);
-		snprintf(label, sizeof(label), "%s, %s", rows[k].json,
-			 i ? "run" : "warm-up");
-		if (i)
-			snprintf(label + strlen(label),
-				 sizeof(label) - strlen(label), " %u", i);
-		rc = bench_pair_run(b, label, i, &w, -1, -1, &x, err, errlen);
-		if (rc != IPX_OK)
-			return rc;
-		rate_of((enum row)k, &x, &out[k]);
-	}
-	return IPX_OK;
+	bench_pair_json_conditions(w, &o->rep->net, "not pinned");
 }
 
 int bench_netbios(int argc, char **argv)
 {
-	static struct rate res[MAX_REPEAT][ROWS];
-	struct rate warm[ROWS];
+	static struct ipx_bnb_report rep;
 	struct opts o = {
-		.seconds = DEFAULT_SECONDS,
-		.repeat = 3,
-		.size = DEFAULT_SIZE,
-		.window = DEFAULT_WINDOW,
+		.n.seconds = DEFAULT_SECONDS,
+		.n.repeat = 3,
+		.n.size = DEFAULT_SIZE,
+		.n.window = DEFAULT_WINDOW,
+		.c = { .name = "netbios", .help = help_bench_netbios,
+		       .max_repeat = IPX_BNB_MAX_REPEAT },
+		.rep = &rep,
 	};
-	struct bench_pair b = { .name = "netbios" };
+	struct ipx_bnb_hooks hooks = { on_ready, &o };
 	char err[768];
 	int rc;
 
+	o.c.seconds = &o.n.seconds;
+	o.c.repeat = &o.n.repeat;
 	rc = parse_options(&o, argc, argv);
 	if (rc != CLI_OK)
 		return rc < 0 ? CLI_OK : rc;
 	ipx_log_set_level(IPX_LOG_WARN);
-	b.progress = !o.quiet && isatty(STDERR_FILENO);
-	b.planned = ROWS * (DEFAULT_WARMUP + o.seconds * (double)o.repeat);
-	rc = bench_pair_start(&b, NULL, err, sizeof(err));
-	if (rc == IPX_OK && !o.json && !o.csv) {
-		printf("ipxlab bench netbios: hub, sender and receiver agents "
-		       "on 127.0.0.1; %lu run%s of %g s per row\n",
-		       o.repeat, o.repeat == 1 ? "" : "s", o.seconds);
-		bench_pair_conditions(&b, "not pinned", stdout);
-		printf("\n");
-		fflush(stdout);
-	}
-	if (rc == IPX_OK)
-		rc = pass(&o, &b, 0, warm, err, sizeof(err));
-	for (unsigned i = 1; rc == IPX_OK && i <= o.repeat; i++)
-		rc = pass(&o, &b, i, res[i - 1], err, sizeof(err));
-	bench_pair_progress_end(&b);
-	if (rc == IPX_OK) {
-		const struct rate(*r)[ROWS] = (const struct rate(*)[ROWS])res;
-
-		if (o.json)
-			print_json(&o, &b, r);
-		else if (o.csv)
-			print_csv(&o, r);
-		else
-			print_text(&o, r);
-	}
-	bench_pair_stop(&b, rc == IPX_OK);
+	rep.net.name = "netbios";
+	bench_pair_ui(&rep.net, !o.c.quiet && isatty(STDERR_FILENO));
+	rc = ipx_bnb_run(&o.n, &hooks, &rep, err, sizeof(err));
+	bench_pair_progress_end(&rep.net);
 	if (rc != IPX_OK) {
 		cli_error(CMD, "netbios: %s", err);
 		return CLI_FAIL;
 	}
-	return CLI_OK;
+	if (rep.interrupted)
+		cli_error(CMD, "netbios: interrupted; printing the %lu run%s "
+			       "that finished",
+			  rep.done, cli_s(rep.done));
+	if (o.c.json)
+		ipx_bnb_write_json(stdout, &o.n, &rep, conditions, &o);
+	else if (o.c.csv && rep.done)
+		ipx_bnb_write_csv(stdout, &rep);
+	else if (rep.done)
+		print_text(&o);
+	return rep.interrupted ? CLI_FAIL : CLI_OK;
 }

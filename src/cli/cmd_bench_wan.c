@@ -108,18 +108,6 @@ void help_bench_wan(FILE *out)
 }
 
 
-double wan_test_seconds(const struct wan *t, enum ipx_bn_op op)
-{
-	double s = ipx_bn_op_seconds(op);
-
-	return t->seconds > 0 ? t->seconds * s / 20 : s;
-}
-
-double wan_scale_seconds(const struct wan *t)
-{
-	return t->seconds > 0 ? t->seconds : 20;
-}
-
 static void progress(void *ctx, const char *what, unsigned k, unsigned n,
 		     double secs)
 {
@@ -263,9 +251,9 @@ static int run_test(struct wan *t, int side, size_t s, int op,
 	int rc = IPX_OK;
 
 	for (t->rep = 0; t->rep < t->b.repeat && rc == IPX_OK; t->rep++) {
-		progress(t, what, 0, 0, wan_test_seconds(t, op));
+		progress(t, what, 0, 0, ipx_bwan_test_seconds(t->seconds, op));
 		rc = ipx_bn_run(t->ctl[side], &t->side[side], op, t->sets[s],
-				wan_test_seconds(t, op), 0, 0,
+				ipx_bwan_test_seconds(t->seconds, op), 0, 0,
 				(uint16_t)t->done, res, err, errlen);
 		if (rc == IPX_OK)
 			ipx_bwan_summarize(res, t->sets[s], &runs[t->rep]);
@@ -334,7 +322,7 @@ static int run_scaling(struct wan *t, int side, char *err, size_t errlen)
 	for (t->rep = 0; t->rep < t->b.repeat && rc == IPX_OK; t->rep++) {
 		rc = ipx_bwan_scale(t->ctl[side], &t->side[side],
 				    IPX_BN_OPEN_MULTI, t->max_stations,
-				    wan_scale_seconds(t), progress, t, one, err,
+				    ipx_bwan_scale_seconds(t->seconds), progress, t, one, err,
 				    errlen);
 		for (unsigned n = 0; n < t->max_stations && rc == IPX_OK; n++)
 			t->scale_runs[side][n][t->rep] = one[n];
@@ -528,7 +516,28 @@ static int check(struct wan *t)
 	return fsbench_check(&t->b);
 }
 
-int bench_wan(int argc, char **argv)
+static void defaults(struct wan *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->b.cmd = "wan";
+	t->b.wait = 10;
+	t->parts = PART_BATTERY | PART_LIMIT | PART_SCALING;
+	t->sets[0] = 1;
+	t->sets[1] = 5;
+	t->nsets = 2;
+	memset(t->only, 1, sizeof(t->only));
+	t->max_stations = 8;
+	t->wan_profile = "isn";
+	t->lo.file_size = 25184;
+	t->lo.step_bps = 100000;
+	t->max_load = 2000000;
+	t->lo.warmup = 5;
+	t->lo.drain = 2;
+}
+
+/* CLI_OK to go on, else the exit code (*done: --help or --fixtures was
+ * the whole of it). */
+static int parse(struct wan *t, int argc, char **argv, bool *done)
 {
 	static const struct option longopts[] = {
 		{ "seconds", required_argument, NULL, 's' },
@@ -546,26 +555,11 @@ int bench_wan(int argc, char **argv)
 		FSBENCH_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	static struct wan t;
 	const char *fixtures = NULL;
 	bool quick = false, secs_given = false, given[OPT_PROBES + 1] = { 0 };
 	int opt, rc, code = CLI_OK;
 
-	memset(&t, 0, sizeof(t));
-	t.b.cmd = "wan";
-	t.b.wait = 10;
-	t.parts = PART_BATTERY | PART_LIMIT | PART_SCALING;
-	t.sets[0] = 1;
-	t.sets[1] = 5;
-	t.nsets = 2;
-	memset(t.only, 1, sizeof(t.only));
-	t.max_stations = 8;
-	t.wan_profile = "isn";
-	t.lo.file_size = 25184;
-	t.lo.step_bps = 100000;
-	t.max_load = 2000000;
-	t.lo.warmup = 5;
-	t.lo.drain = 2;
+	*done = true;
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":s:qvh", longopts, NULL)) !=
@@ -578,7 +572,7 @@ int bench_wan(int argc, char **argv)
 			fixtures = optarg;
 			continue;
 		}
-		rc = parse_own(&t, opt, optarg, &quick, &secs_given);
+		rc = parse_own(t, opt, optarg, &quick, &secs_given);
 		if (rc < 0)
 			return CLI_USAGE;
 		if (rc > 0) {
@@ -587,8 +581,8 @@ int bench_wan(int argc, char **argv)
 			continue;
 		}
 		if (opt == FSB_OPT_PROFILE)
-			t.lan_arg = optarg;
-		rc = fsbench_opt(&t.b, opt, optarg, 0, &code);
+			t->lan_arg = optarg;
+		rc = fsbench_opt(&t->b, opt, optarg, 0, &code);
 		if (rc < 0)
 			return CLI_USAGE;
 		if (rc == 0)
@@ -603,58 +597,89 @@ int bench_wan(int argc, char **argv)
 		return CLI_USAGE;
 	}
 	if (quick)
-		apply_quick(&t, given[OPT_STATIONS], given[OPT_ONLY],
+		apply_quick(t, given[OPT_STATIONS], given[OPT_ONLY],
 			    given[OPT_MAXST], given[OPT_FILE], given[OPT_STEP],
 			    given[OPT_MAXLOAD]);
 	/* as many workstations as the parts run need */
-	t.b.agents = 1;
-	if (t.parts & PART_SCALING)
-		t.b.agents = t.max_stations;
-	for (size_t s = 0; s < t.nsets && (t.parts & PART_BATTERY); s++)
-		t.b.agents = t.sets[s] > t.b.agents ? t.sets[s] : t.b.agents;
-	if ((t.parts & PART_LIMIT) && t.lo.probes > t.b.agents)
-		t.b.agents = (unsigned)t.lo.probes;
+	t->b.agents = 1;
+	if (t->parts & PART_SCALING)
+		t->b.agents = t->max_stations;
+	for (size_t s = 0; s < t->nsets && (t->parts & PART_BATTERY); s++)
+		t->b.agents = t->sets[s] > t->b.agents ? t->sets[s]
+						       : t->b.agents;
+	if ((t->parts & PART_LIMIT) && t->lo.probes > t->b.agents)
+		t->b.agents = (unsigned)t->lo.probes;
 	if (fixtures) {
-		fsbench_opt(&t.b, FSB_OPT_FIXTURES, fixtures, t.b.agents, &code);
+		fsbench_opt(&t->b, FSB_OPT_FIXTURES, fixtures, t->b.agents,
+			    &code);
 		return code;
 	}
+	*done = false;
+	return CLI_OK;
+}
+
+/* The progress line's steps in all. */
+static void count_steps(struct wan *t)
+{
+	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
+		t->total += (t->parts & PART_BATTERY) && t->only[op]
+				    ? 2 * (unsigned)t->nsets
+				    : 0;
+	t->total += (t->parts & PART_LIMIT) ? (unsigned)t->lo.max_steps : 0;
+	t->total += (t->parts & PART_SCALING) ? 2 * t->max_stations : 0;
+	t->total *= t->b.repeat;
+}
+
+/* Both networks, the parts, the figures (also when interrupted), and
+ * everything stopped; the CLI_ exit code. */
+static int run(struct wan *t)
+{
+	int rc;
+
+	t->b.before_attach = start_far;
+	rc = t->b.sim ? wan_sim_start(t) : fsbench_start(&t->b);
+	if (rc == CLI_OK && !t->b.sim) {	/* one controller, two servers */
+		t->ctl[0] = t->ctl[1] = t->b.ctl;
+		t->side[0] = t->b.ro;
+		t->side[1] = t->far;
+	}
+	if (rc == CLI_OK)
+		rc = run_parts(t);
+	if (t->b.sim)
+		wan_sim_seconds(t);
+	if (t->interrupted)
+		t->parts = t->parts_done;
+	if (rc == CLI_OK || t->interrupted) {
+		if (t->b.json)
+			wan_print_json(t);
+		else if (t->b.csv)
+			wan_print_csv(t);
+		else
+			wan_print_table(t);
+	}
+	if (t->b.sim)
+		wan_sim_stop(t);
+	else
+		stop_far(t);
+	fsbench_stop(&t->b, rc == CLI_OK);
+	return rc;
+}
+
+int bench_wan(int argc, char **argv)
+{
+	static struct wan t;
+	bool done;
+	int rc;
+
+	defaults(&t);
+	rc = parse(&t, argc, argv, &done);
+	if (rc != CLI_OK || done)
+		return rc;
 	rc = check(&t);
 	if (rc != CLI_OK)
 		return rc;
-	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
-		t.total += (t.parts & PART_BATTERY) && t.only[op]
-				   ? 2 * (unsigned)t.nsets
-				   : 0;
-	t.total += (t.parts & PART_LIMIT) ? (unsigned)t.lo.max_steps : 0;
-	t.total += (t.parts & PART_SCALING) ? 2 * t.max_stations : 0;
-	t.total *= t.b.repeat;
+	count_steps(&t);
 	if (ipx_log_get_level() == IPX_LOG_INFO)
 		ipx_log_set_level(IPX_LOG_WARN);
-	t.b.before_attach = start_far;
-	rc = t.b.sim ? wan_sim_start(&t) : fsbench_start(&t.b);
-	if (rc == CLI_OK && !t.b.sim) {	/* one controller, two servers */
-		t.ctl[0] = t.ctl[1] = t.b.ctl;
-		t.side[0] = t.b.ro;
-		t.side[1] = t.far;
-	}
-	if (rc == CLI_OK)
-		rc = run_parts(&t);
-	if (t.b.sim)
-		wan_sim_seconds(&t);
-	if (t.interrupted)
-		t.parts = t.parts_done;
-	if (rc == CLI_OK || t.interrupted) {
-		if (t.b.json)
-			wan_print_json(&t);
-		else if (t.b.csv)
-			wan_print_csv(&t);
-		else
-			wan_print_table(&t);
-	}
-	if (t.b.sim)
-		wan_sim_stop(&t);
-	else
-		stop_far(&t);
-	fsbench_stop(&t.b, rc == CLI_OK);
-	return rc;
+	return run(&t);
 }

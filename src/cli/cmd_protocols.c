@@ -202,6 +202,30 @@ static void on_progress(unsigned pass, unsigned passes, enum ipx_bw_kind k,
 	fflush(stderr);
 }
 
+/* After the table: why the rows differ, the targets, the columns. */
+static void print_notes(const struct ipx_b1_report *rep)
+{
+	printf("\nwhy the rows differ (the 1990 note: everything is built on "
+	       "IPX):\n");
+	for (int i = 0; i < IPX_B1_ROWS; i++)
+		printf("  %-17s %s\n", row_name(ipx_b1_rows[i]),
+		       row_why(ipx_b1_rows[i]));
+	printf("\ntargets (median of the per-run ratios, this run):\n");
+	for (int t = 0; t < IPX_B1_TARGETS; t++) {
+		const struct ipx_b1_target *x = &rep->target[t];
+
+		printf("  %-15s %5.2f [%.2f - %.2f]  want >= %.2f  %-4s  %s\n",
+		       target_name(x, t), x->ratio.median, x->ratio.min,
+		       x->ratio.max, x->want, x->pass ? "PASS" : "MISS",
+		       target_what(x, t));
+	}
+	printf("\ncarried/s: packets the path carried per second (sent/s "
+	       "times delivered/sent, at most the\nreceiver's rate); kB/s "
+	       "and x IPX use it too (kB = 1000 bytes). sent/s: sends "
+	       "completed\nper second. CPUs: where the sender/receiver ran "
+	       "(last run).\n");
+}
+
 static void print_table(const struct run_ctx *r, const struct ipx_b1_report *rep)
 {
 	const struct ipx_b1_row *rtt = &rep->row[IPX_BW_RTT];
@@ -268,25 +292,7 @@ static void print_table(const struct run_ctx *r, const struct ipx_b1_report *rep
 	       grouped(rtt->pps.min, b, sizeof(b)),
 	       grouped(rtt->pps.max, c, sizeof(c)), rtt->lat_p50 / 1e3,
 	       rtt->lat_p99 / 1e3);
-	printf("\nwhy the rows differ (the 1990 note: everything is built on "
-	       "IPX):\n");
-	for (int i = 0; i < IPX_B1_ROWS; i++)
-		printf("  %-17s %s\n", row_name(ipx_b1_rows[i]),
-		       row_why(ipx_b1_rows[i]));
-	printf("\ntargets (median of the per-run ratios, this run):\n");
-	for (int t = 0; t < IPX_B1_TARGETS; t++) {
-		const struct ipx_b1_target *x = &rep->target[t];
-
-		printf("  %-15s %5.2f [%.2f - %.2f]  want >= %.2f  %-4s  %s\n",
-		       target_name(x, t), x->ratio.median, x->ratio.min,
-		       x->ratio.max, x->want, x->pass ? "PASS" : "MISS",
-		       target_what(x, t));
-	}
-	printf("\ncarried/s: packets the path carried per second (sent/s "
-	       "times delivered/sent, at most the\nreceiver's rate); kB/s "
-	       "and x IPX use it too (kB = 1000 bytes). sent/s: sends "
-	       "completed\nper second. CPUs: where the sender/receiver ran "
-	       "(last run).\n");
+	print_notes(rep);
 }
 
 /* A JSON string: agent names may hold any printable character. */
@@ -507,6 +513,144 @@ static int parse_link(struct run_ctx *r, const char *text)
 	return 0;
 }
 
+/* The network's options (--hub, --link, --agents, --pcap, --config,
+ * --wait, --timeout): 1 if opt was one, 0 if not, -1 after a message. */
+static int net_opt(struct run_ctx *r, int opt, const char *arg)
+{
+	switch (opt) {
+	case OPT_HUB:
+	case OPT_LINK:
+		if (r->hub || r->link) {
+			cli_error(CMD, "--hub and --link name the "
+				       "network once: give one of them, "
+				       "once");
+			return -1;
+		}
+		if (opt == OPT_HUB)
+			r->hub = arg;
+		else if (parse_link(r, arg) < 0)
+			return -1;
+		return 1;
+	case OPT_AGENTS:
+		if (parse_agents(r, arg) < 0)
+			return -1;
+		r->agents = arg;
+		return 1;
+	case OPT_PCAP:
+		r->pcap = arg;
+		return 1;
+	case OPT_CONFIG:
+		r->config = arg;
+		return 1;
+	case OPT_WAIT:
+		if (cli_parse_seconds(CMD, "--wait", arg, 0.1, 3600,
+				      &r->wait) < 0)
+			return -1;
+		return 1;
+	case OPT_TIMEOUT:
+		if (cli_parse_seconds(CMD, "--timeout", arg, 1, 86400,
+				      &r->o.timeout) < 0)
+			return -1;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* What getopt cannot see: an argument left over and the options that
+ * exclude or need each other. 0, or -1 after a message. */
+static int check_options(struct run_ctx *r, int argc, char **argv,
+			 bool count_given, bool seconds_given)
+{
+	if (optind < argc) {
+		cli_error(CMD, "protocols: unexpected argument '%s'",
+			  argv[optind]);
+		return -1;
+	}
+	if (count_given && seconds_given) {
+		cli_error(CMD, "--count and --seconds exclude each other: a run "
+			       "sends a number of packets or for a time");
+		return -1;
+	}
+	if (seconds_given)
+		r->o.count = 0;
+	if (r->json && r->csv) {
+		cli_error(CMD, "--json and --csv exclude each other");
+		return -1;
+	}
+	if (r->link && !r->agents) {
+		cli_error(CMD, "--link %s needs --agents S,R: on Ethernet the "
+			       "agents run on the other machines (start 'ipxlab "
+			       "agent --link eth:IFACE --name NAME' on each; "
+			       "an agent's node is its interface's MAC, so two "
+			       "cannot share this machine's interface)",
+			  r->link);
+		return -1;
+	}
+	if (r->agents && !r->hub && !r->link) {
+		cli_error(CMD, "--agents needs --hub HOST[:PORT] (or --link): "
+			       "the network the agents joined");
+		return -1;
+	}
+	if (r->agents && r->config) {
+		cli_error(CMD, "--config applies to agents started here; with "
+			       "--agents give it to each 'ipxlab agent'");
+		return -1;
+	}
+	return 0;
+}
+
+/* What a run sends (--count, --seconds, --size, --repeat, --pin): 1 if
+ * opt was one, 0 if not, -1 after a message. */
+static int run_opt(struct run_ctx *r, int opt, const char *arg,
+		   bool *count_given, bool *seconds_given)
+{
+	unsigned long v;
+
+	switch (opt) {
+	case 'c':
+		if (cli_parse_uint(CMD, "--count", arg, 1,
+				   IPX_B1_MAX_COUNT, &v) < 0)
+			return -1;
+		r->o.count = (uint32_t)v;
+		*count_given = true;
+		return 1;
+	case 's':
+		if (cli_parse_seconds(CMD, "--seconds", arg, 0.1, 600,
+				      &r->o.seconds) < 0)
+			return -1;
+		*seconds_given = true;
+		return 1;
+	case OPT_SIZE:
+		if (cli_parse_uint(CMD, "--size", arg, 1,
+				   IPX_B1_MAX_SIZE, &v) < 0) {
+			fprintf(stderr, "(NetBIOS datagrams carry at most "
+					"%d bytes)\n",
+				IPX_B1_MAX_SIZE);
+			return -1;
+		}
+		r->o.size = v;
+		return 1;
+	case 'r':
+		if (cli_parse_uint(CMD, "--repeat", arg, 1,
+				   IPX_B1_MAX_REPEAT, &v) < 0)
+			return -1;
+		r->o.repeat = (unsigned)v;
+		return 1;
+	case OPT_PIN:
+		if (ipx_b1_pin_parse(arg, &r->o.pin) != IPX_OK) {
+			cli_error(CMD, "--pin must be split, same or "
+				       "none (got '%s')",
+				  arg);
+			return -1;
+		}
+		r->pin_given = true;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static int parse_options(struct run_ctx *r, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -524,91 +668,18 @@ static int parse_options(struct run_ctx *r, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	bool count_given = false, seconds_given = false, quiet = false;
-	unsigned long v;
-	int opt;
+	int opt, rc;
 
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":c:s:r:vqh", longopts, NULL)) !=
 	       -1) {
 		switch (opt) {
-		case 'c':
-			if (cli_parse_uint(CMD, "--count", optarg, 1,
-					   IPX_B1_MAX_COUNT, &v) < 0)
-				return CLI_USAGE;
-			r->o.count = (uint32_t)v;
-			count_given = true;
-			break;
-		case 's':
-			if (cli_parse_seconds(CMD, "--seconds", optarg, 0.1, 600,
-					      &r->o.seconds) < 0)
-				return CLI_USAGE;
-			seconds_given = true;
-			break;
-		case OPT_SIZE:
-			if (cli_parse_uint(CMD, "--size", optarg, 1,
-					   IPX_B1_MAX_SIZE, &v) < 0) {
-				fprintf(stderr, "(NetBIOS datagrams carry at most "
-						"%d bytes)\n",
-					IPX_B1_MAX_SIZE);
-				return CLI_USAGE;
-			}
-			r->o.size = v;
-			break;
-		case 'r':
-			if (cli_parse_uint(CMD, "--repeat", optarg, 1,
-					   IPX_B1_MAX_REPEAT, &v) < 0)
-				return CLI_USAGE;
-			r->o.repeat = (unsigned)v;
-			break;
-		case OPT_PIN:
-			if (ipx_b1_pin_parse(optarg, &r->o.pin) != IPX_OK) {
-				cli_error(CMD, "--pin must be split, same or "
-					       "none (got '%s')",
-					  optarg);
-				return CLI_USAGE;
-			}
-			r->pin_given = true;
-			break;
 		case OPT_JSON:
 			r->json = true;
 			break;
 		case OPT_CSV:
 			r->csv = true;
-			break;
-		case OPT_HUB:
-		case OPT_LINK:
-			if (r->hub || r->link) {
-				cli_error(CMD, "--hub and --link name the "
-					       "network once: give one of them, "
-					       "once");
-				return CLI_USAGE;
-			}
-			if (opt == OPT_HUB)
-				r->hub = optarg;
-			else if (parse_link(r, optarg) < 0)
-				return CLI_USAGE;
-			break;
-		case OPT_AGENTS:
-			if (parse_agents(r, optarg) < 0)
-				return CLI_USAGE;
-			r->agents = optarg;
-			break;
-		case OPT_PCAP:
-			r->pcap = optarg;
-			break;
-		case OPT_CONFIG:
-			r->config = optarg;
-			break;
-		case OPT_WAIT:
-			if (cli_parse_seconds(CMD, "--wait", optarg, 0.1, 3600,
-					      &r->wait) < 0)
-				return CLI_USAGE;
-			break;
-		case OPT_TIMEOUT:
-			if (cli_parse_seconds(CMD, "--timeout", optarg, 1, 86400,
-					      &r->o.timeout) < 0)
-				return CLI_USAGE;
 			break;
 		case 'v':
 			ipx_log_set_level(IPX_LOG_DEBUG);
@@ -621,44 +692,19 @@ static int parse_options(struct run_ctx *r, int argc, char **argv)
 			help_protocols(stdout);
 			return -1;
 		default:
-			return bench_bad_option("protocols", opt, argv);
+			rc = run_opt(r, opt, optarg, &count_given,
+				     &seconds_given);
+			if (!rc)
+				rc = net_opt(r, opt, optarg);
+			if (rc < 0)
+				return CLI_USAGE;
+			if (!rc)
+				return bench_bad_option("protocols", opt,
+							argv);
 		}
 	}
-	if (optind < argc) {
-		cli_error(CMD, "protocols: unexpected argument '%s'",
-			  argv[optind]);
+	if (check_options(r, argc, argv, count_given, seconds_given) < 0)
 		return CLI_USAGE;
-	}
-	if (count_given && seconds_given) {
-		cli_error(CMD, "--count and --seconds exclude each other: a run "
-			       "sends a number of packets or for a time");
-		return CLI_USAGE;
-	}
-	if (seconds_given)
-		r->o.count = 0;
-	if (r->json && r->csv) {
-		cli_error(CMD, "--json and --csv exclude each other");
-		return CLI_USAGE;
-	}
-	if (r->link && !r->agents) {
-		cli_error(CMD, "--link %s needs --agents S,R: on Ethernet the "
-			       "agents run on the other machines (start 'ipxlab "
-			       "agent --link eth:IFACE --name NAME' on each; "
-			       "an agent's node is its interface's MAC, so two "
-			       "cannot share this machine's interface)",
-			  r->link);
-		return CLI_USAGE;
-	}
-	if (r->agents && !r->hub && !r->link) {
-		cli_error(CMD, "--agents needs --hub HOST[:PORT] (or --link): "
-			       "the network the agents joined");
-		return CLI_USAGE;
-	}
-	if (r->agents && r->config) {
-		cli_error(CMD, "--config applies to agents started here; with "
-			       "--agents give it to each 'ipxlab agent'");
-		return CLI_USAGE;
-	}
 	r->progress = !quiet && isatty(STDERR_FILENO);
 	return CLI_OK;
 }
@@ -760,29 +806,25 @@ static int pin_hub(struct run_ctx *r, char *err, size_t errlen)
 	return rc;
 }
 
-static int run(struct run_ctx *r)
+/* The node settings (SHELL.CFG or the defaults), the agents' names and
+ * the network's options; CLI_OK or CLI_FAIL with a message. */
+static int prepare(struct run_ctx *r, struct ipx_config *cfg,
+		   struct ipx_hnet_opts *no, const char **names)
 {
-	const char *names[2] = { r->names[0], r->names[1] };
-	struct ipx_hnet_opts no = { 0 };
-	struct ipx_config cfg, ccfg;
-	struct sockaddr_in hub;
-	struct ipx_b1_sample *samples;
-	struct ipx_b1_report *rep;
-	ipx_time wait = (ipx_time)(r->wait * IPX_SEC);
-	char err[768], host[32];
-	int rc;
+	char err[768];
 
-	ipx_config_defaults(&cfg);
+	ipx_config_defaults(cfg);
 	/* Agents started here claim their NetBIOS names (set-up, outside
 	 * every measurement) with a short broadcast delay, unless a
 	 * SHELL.CFG says otherwise: seconds per run saved. */
 	if (!r->config)
-		cfg.netbios_broadcast_delay = AGENT_NB_DELAY;
+		cfg->netbios_broadcast_delay = AGENT_NB_DELAY;
 	if (r->config &&
-	    ipx_config_load(&cfg, r->config, err, sizeof(err)) != IPX_OK) {
+	    ipx_config_load(cfg, r->config, err, sizeof(err)) != IPX_OK) {
 		cli_error(CMD, "%s", err);
 		return CLI_FAIL;
 	}
+	memset(no, 0, sizeof(*no));
 	if (!r->agents) {
 		snprintf(r->names[0], sizeof(r->names[0]), "sender");
 		snprintf(r->names[1], sizeof(r->names[1]), "receiver");
@@ -793,76 +835,95 @@ static int run(struct run_ctx *r)
 			snprintf(r->names[1], sizeof(r->names[1]),
 				 "receiver-%d", (int)getpid());
 		}
-		no.agents = names;
-		no.nagents = 2;
+		no->agents = names;
+		no->nagents = 2;
 	}
-	no.hub = r->hub;
-	no.cfg = &cfg;
-	no.fault = getenv("IPXLAB_AGENT_FAULT");
-	no.wait = wait;
+	no->hub = r->hub;
+	no->cfg = cfg;
+	no->fault = getenv("IPXLAB_AGENT_FAULT");
+	no->wait = (ipx_time)(r->wait * IPX_SEC);
 	if (!r->hub)
-		no.pcap = r->pcap;	/* the hub started here records */
-	samples = calloc((size_t)r->o.repeat * IPX_B1_KINDS, sizeof(*samples));
-	rep = malloc(sizeof(*rep));
-	if (!samples || !rep) {
-		free(samples);
-		free(rep);
-		cli_error(CMD, "out of memory");
-		return CLI_FAIL;
+		no->pcap = r->pcap;	/* the hub started here records */
+	return CLI_OK;
+}
+
+/* The hub network (started here or joined) and the controller's node on
+ * it; IPX_OK, an error in err, or (*rc_cli) a CLI_ code already said,
+ * torn down. */
+static int join_hub(struct run_ctx *r, const struct ipx_hnet_opts *no,
+		    const struct ipx_config *ccfg, int *rc_cli, char *err,
+		    size_t errlen)
+{
+	struct sockaddr_in hub;
+	char host[32];
+	int rc = ipx_hnet_start(no, &r->net, err, errlen);
+
+	if (rc != IPX_OK)
+		return rc;
+	ipx_hnet_hub(r->net, &hub);
+	snprintf(r->hubtext, sizeof(r->hubtext), "%s:%u",
+		 inet_ntop(AF_INET, &hub.sin_addr, host, sizeof(host)),
+		 ntohs(hub.sin_port));
+	rc = ipx_hnet_join(&hub, ccfg, no->wait, &r->loop, &r->node, err,
+			   errlen);
+	if (rc == IPX_OK)
+		cli_stop_on_signals(r->loop);
+	if (rc == IPX_OK && r->hub && r->pcap) {
+		/* not our hub: the controller's own traffic */
+		if (cli_capture_open(CMD, r->loop, r->pcap, &r->cap) !=
+		    CLI_OK) {
+			teardown(r, false);
+			*rc_cli = CLI_FAIL;
+			return IPX_EINVAL;
+		}
+		ipx_capture_attach(r->cap, ipx_node_link(r->node, 0));
 	}
-	ccfg = cfg;
+	return rc;
+}
+
+/* Up to the attached agents, pinned; IPX_OK, an error in err, or
+ * (*rc_cli not CLI_OK) a CLI_ code already said, nothing left open. */
+static int bring_up(struct run_ctx *r, const struct ipx_hnet_opts *no,
+		    const struct ipx_config *cfg, const char **names,
+		    int *rc_cli, char *err, size_t errlen)
+{
+	struct ipx_config ccfg = *cfg;
+	int rc;
+
 	controller_config(&ccfg);
 	if (r->link) {
 		rc = open_on_link(r, &ccfg);
 		if (rc != CLI_OK) {
-			free(samples);
-			free(rep);
-			return rc;
+			*rc_cli = rc;
+			return IPX_EINVAL;
 		}
 	} else {
-		rc = ipx_hnet_start(&no, &r->net, err, sizeof(err));
-	}
-	if (rc == IPX_OK && !r->link) {
-		ipx_hnet_hub(r->net, &hub);
-		snprintf(r->hubtext, sizeof(r->hubtext), "%s:%u",
-			 inet_ntop(AF_INET, &hub.sin_addr, host, sizeof(host)),
-			 ntohs(hub.sin_port));
-		rc = ipx_hnet_join(&hub, &ccfg, wait, &r->loop, &r->node, err,
-				   sizeof(err));
-		if (rc == IPX_OK)
-			cli_stop_on_signals(r->loop);
-		if (rc == IPX_OK && r->hub && r->pcap) {
-			/* not our hub: the controller's own traffic */
-			if (cli_capture_open(CMD, r->loop, r->pcap, &r->cap) !=
-			    CLI_OK) {
-				teardown(r, false);
-				free(samples);
-				free(rep);
-				return CLI_FAIL;
-			}
-			ipx_capture_attach(r->cap, ipx_node_link(r->node, 0));
-		}
+		rc = join_hub(r, no, &ccfg, rc_cli, err, errlen);
+		if (*rc_cli != CLI_OK)
+			return rc;
 	}
 	if (rc == IPX_OK)
 		rc = ipx_hctl_new(r->node, &r->ctl);
 	if (rc == IPX_OK) {
 		if (!r->agents)
 			ipx_hctl_set_watch(r->ctl, ipx_hnet_watch, r->net);
-		rc = ipx_hctl_attach(r->ctl, names, 2, wait, err, sizeof(err));
+		rc = ipx_hctl_attach(r->ctl, names, 2, no->wait, err, errlen);
 	}
 	if (rc == IPX_OK && choose_pin(r) < 0) {
 		teardown(r, false);
-		free(samples);
-		free(rep);
-		return CLI_USAGE;
+		*rc_cli = CLI_USAGE;
+		return IPX_EINVAL;
 	}
 	if (rc == IPX_OK)
-		rc = pin_hub(r, err, sizeof(err));
-	if (rc == IPX_OK)
-		rc = ipx_b1_run(r->ctl, 0, 1, &r->o, on_progress, r, samples,
-				err, sizeof(err));
-	if (r->progress)
-		fprintf(stderr, "\r\033[K");
+		rc = pin_hub(r, err, errlen);
+	return rc;
+}
+
+/* After ipx_b1_run: a signal? Then the passes that finished. The figures
+ * printed; the CLI_ exit code. */
+static int finish(struct run_ctx *r, int rc, struct ipx_b1_sample *samples,
+		  struct ipx_b1_report *rep, const char *err)
+{
 	if (rc != IPX_OK && r->loop) {	/* SIGINT, SIGTERM? */
 		if (rc != IPX_ECLOSED)	/* an agent killed by the same ^C */
 			ipx_loop_run_once(r->loop, 0);
@@ -894,8 +955,6 @@ static int run(struct run_ctx *r)
 			print_table(r, rep);
 	}
 	teardown(r, rc == IPX_OK && !r->interrupted);
-	free(samples);
-	free(rep);
 	if (r->interrupted)
 		return CLI_FAIL;
 	if (rc != IPX_OK) {
@@ -903,6 +962,44 @@ static int run(struct run_ctx *r)
 		return CLI_FAIL;
 	}
 	return CLI_OK;
+}
+
+static int run(struct run_ctx *r)
+{
+	const char *names[2] = { r->names[0], r->names[1] };
+	struct ipx_hnet_opts no;
+	struct ipx_config cfg;
+	struct ipx_b1_sample *samples;
+	struct ipx_b1_report *rep;
+	char err[768];
+	int rc, rc_cli = CLI_OK;
+
+	rc = prepare(r, &cfg, &no, names);
+	if (rc != CLI_OK)
+		return rc;
+	samples = calloc((size_t)r->o.repeat * IPX_B1_KINDS, sizeof(*samples));
+	rep = malloc(sizeof(*rep));
+	if (!samples || !rep) {
+		free(samples);
+		free(rep);
+		cli_error(CMD, "out of memory");
+		return CLI_FAIL;
+	}
+	rc = bring_up(r, &no, &cfg, names, &rc_cli, err, sizeof(err));
+	if (rc_cli != CLI_OK) {	/* said, and torn down */
+		free(samples);
+		free(rep);
+		return rc_cli;
+	}
+	if (rc == IPX_OK)
+		rc = ipx_b1_run(r->ctl, 0, 1, &r->o, on_progress, r, samples,
+				err, sizeof(err));
+	if (r->progress)
+		fprintf(stderr, "\r\033[K");
+	rc = finish(r, rc, samples, rep, err);
+	free(samples);
+	free(rep);
+	return rc;
 }
 
 int bench_protocols(int argc, char **argv)

@@ -35,7 +35,7 @@ static const struct cli_cmd cli_commands[] = {
 	{ "demo", "[options]",
 	  "a hub and two nodes on loopback exchanging datagrams", cmd_demo,
 	  help_demo },
-	{ "bench", "[protocols | hub | spx | netbios | ncp | battery | copy | perftest | arrival | wan | eth] [options]",
+	{ "bench", bench_synopsis,
 	  "benchmarks (not tests); bare: the protocol comparison (B1)",
 	  cmd_bench, help_bench },
 	{ "agent", "[--name NAME] [options]",

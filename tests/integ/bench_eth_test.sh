@@ -116,6 +116,27 @@ else
 	fail "bench eth leaves no agent running in the namespaces" "$(ip netns pids "${NS[0]}") $(ip netns pids "${NS[1]}")"
 fi
 
+# --- Ctrl-C: the runs that finished, valid JSON marked incomplete, exit 1 ----------
+python3 - "$T/int.json" "$BIN" bench eth -s 0.3 -w 0 -r 50 --size 100 --json --controller "${IF[2]}@${NS[2]}" \
+	"${IF[0]}@${NS[0]}" "${IF[1]}@${NS[1]}" >"$T/int.out" 2>&1 <<'EOF'
+import json, signal, subprocess, sys, time
+path, args = sys.argv[1], sys.argv[2:]
+with open(path, "w") as out:
+    p = subprocess.Popen(args, stdout=out, stderr=subprocess.PIPE,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(3)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=20)
+d = json.load(open(path))
+assert p.returncode == 1 and d["complete"] is False and b"interrupted" in err, (p.returncode, err)
+assert d["repeat"] == len(d["runs"]) < 50, d["repeat"]
+EOF
+if [ $? = 0 ]; then
+	pass "bench eth --json interrupted by SIGINT: the runs that finished, \"complete\": false, exit 1"
+else
+	fail "bench eth --json interrupted by SIGINT: the runs that finished, \"complete\": false, exit 1" "$(cat "$T/int.out")" "$(head -c 600 "$T/int.json")"
+fi
+
 # --- without --agents: a clear refusal ----------------------------------------------
 out=$(ip netns exec "${NS[2]}" timeout 10 "$BIN" bench protocols --link "eth:${IF[2]}" 2>&1); rc=$?
 if [ $rc = 2 ] && grep -q "needs --agents S,R: on Ethernet the agents run on the other machines" <<<"$out"; then

@@ -240,4 +240,22 @@ if out=$(sigint_json "$TMP/int.json" 2.5 "$BIN" bench protocols --count 200 --re
 else
 	fail "bench protocols --json interrupted by SIGINT: the passes that finished, \"complete\": false, exit 1" "$out" "$(head -c 600 "$TMP/int.json")"
 fi
+# hub, netbios, ncp: the same on the harness's agents (ncp: a file server too)
+for b in "hub 3 -s 0.3 -w 0 -r 50" "netbios 6 -s 0.2 -r 20" "ncp 6 -s 1 --repeat 50"; do
+	set -- $b
+	name=$1 delay=$2
+	shift 2
+	if out=$(sigint_json "$TMP/$name-int.json" "$delay" "$BIN" bench "$name" "$@" --json 2>&1); then
+		pass "bench $name --json interrupted by SIGINT: what finished, \"complete\": false, exit 1"
+	else
+		fail "bench $name --json interrupted by SIGINT: what finished, \"complete\": false, exit 1" "$out" "$(head -c 600 "$TMP/$name-int.json")"
+	fi
+done
+for links in mem mem,udp; do	# mem: no loop reads the signal; udp: the harness's loop does
+	if out=$(sigint_json "$TMP/spx.json" 3 "$BIN" bench spx --links $links -s 0.2 -w 0 -r 50 --json 2>&1); then
+		pass "bench spx --links $links --json interrupted by SIGINT: the runs that finished, \"complete\": false, exit 1"
+	else
+		fail "bench spx --links $links --json interrupted by SIGINT: the runs that finished, \"complete\": false, exit 1" "$out" "$(head -c 600 "$TMP/spx.json")"
+	fi
+done
 finish

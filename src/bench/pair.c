@@ -1,18 +1,17 @@
 /*
- * bench_pair.c - the network, runs, progress line and conditions of the
- * two-agent benchmarks on the harness (bench_pair.h).
+ * pair.c - the network and the runs of the two-agent benchmarks on the
+ * harness (bench_pair.h).
  */
-#include "bench_pair.h"
+#include "ipxlab/bench_pair.h"
 
 #include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "fsbench.h"
 #include "ipxlab/bench_sys.h"
 #include "ipxlab/err.h"
+#include "ipxlab/loop.h"
 
 #define WAIT (10 * IPX_SEC)
 
@@ -28,22 +27,28 @@ static const char *const names[2] = { "sender", "receiver" };
 
 /* After the controller's node is up (rc IPX_OK): the controller attaches
  * to both agents; on failure everything stops. */
-static int attach(struct bench_pair *b, int rc, char *err, size_t errlen)
+static int attach(struct ipx_bpair *b, int rc, char *err, size_t errlen)
 {
 	if (rc == IPX_OK) {
-		cli_stop_on_signals(b->loop);
+		if (b->on_loop)
+			b->on_loop(b->loop);
 		rc = ipx_hctl_new(b->node, &b->ctl);
 	}
 	if (rc == IPX_OK) {
 		ipx_hctl_set_watch(b->ctl, ipx_hnet_watch, b->net);
 		rc = ipx_hctl_attach(b->ctl, names, 2, WAIT, err, errlen);
 	}
+	if (rc == IPX_OK) {
+		b->hub_pid = (int)ipx_hnet_hub_pid(b->net);
+		for (size_t i = 0; i < 2; i++)
+			b->agents[i] = *ipx_hctl_agent_at(b->ctl, i);
+	}
 	if (rc != IPX_OK)
-		bench_pair_stop(b, false);
+		ipx_bpair_stop(b, false);
 	return rc;
 }
 
-int bench_pair_start(struct bench_pair *b, const char *pcap, char *err,
+int ipx_bpair_start(struct ipx_bpair *b, const char *pcap, char *err,
 		     size_t errlen)
 {
 	struct ipx_hnet_opts no = { 0 };
@@ -81,7 +86,7 @@ static void where_text(char *buf, size_t len, const struct ipx_hnet_eth *e)
 		 e->netns && *e->netns ? "@" : "", e->netns ? e->netns : "");
 }
 
-int bench_pair_start_eth(struct bench_pair *b, const struct ipx_hnet_eth *ends,
+int ipx_bpair_start_eth(struct ipx_bpair *b, const struct ipx_hnet_eth *ends,
 			 const struct ipx_hnet_eth *ctl, char *err,
 			 size_t errlen)
 {
@@ -113,7 +118,7 @@ int bench_pair_start_eth(struct bench_pair *b, const struct ipx_hnet_eth *ends,
 	return attach(b, rc, err, errlen);
 }
 
-int bench_pair_pin_hub(struct bench_pair *b, int cpu, char *err,
+int ipx_bpair_pin_hub(struct ipx_bpair *b, int cpu, char *err,
 		       size_t errlen)
 {
 	int rc = ipx_hnet_pin_hub(b->net, cpu, err, errlen);
@@ -123,7 +128,18 @@ int bench_pair_pin_hub(struct bench_pair *b, int cpu, char *err,
 	return rc;
 }
 
-void bench_pair_stop(struct bench_pair *b, bool ok)
+bool ipx_bpair_interrupted(struct ipx_bpair *b, int rc)
+{
+	if (rc == IPX_ECLOSED)
+		return true;
+	if (!b->loop)
+		return false;
+	if (rc != IPX_OK)
+		ipx_loop_run_once(b->loop, 0);
+	return ipx_loop_stopped(b->loop);
+}
+
+void ipx_bpair_stop(struct ipx_bpair *b, bool ok)
 {
 	ipx_hctl_free(b->ctl);	/* QUIT: the agents exit */
 	b->ctl = NULL;
@@ -135,23 +151,6 @@ void bench_pair_stop(struct bench_pair *b, bool ok)
 	b->net = NULL;
 }
 
-static void progress(struct bench_pair *b, const char *label)
-{
-	double left = b->planned - b->spent;
-
-	if (!b->progress)
-		return;
-	fprintf(stderr, "\r\033[K  bench %s: %s; about %.0f s of sending "
-			"left",
-		b->name, label, left > 0 ? left : 0);
-	fflush(stderr);
-}
-
-void bench_pair_progress_end(struct bench_pair *b)
-{
-	if (b->progress)
-		fprintf(stderr, "\r\033[K");
-}
 
 static void fill_task(struct ipx_hctl_task *t, size_t agent,
 		      enum ipx_bw_role role, int cpu,
@@ -165,9 +164,9 @@ static void fill_task(struct ipx_hctl_task *t, size_t agent,
 	t->peer = role == IPX_BW_SENDER ? 1 : -1;
 }
 
-int bench_pair_run(struct bench_pair *b, const char *label, unsigned repeat,
+int ipx_bpair_run(struct ipx_bpair *b, const char *label, unsigned repeat,
 		   const struct ipx_bw_params *p, int cpu_s, int cpu_r,
-		   struct bench_pair_run *out, char *err, size_t errlen)
+		   struct ipx_bpair_run *out, char *err, size_t errlen)
 {
 	struct ipx_hctl_task task[2];
 	struct ipx_bw_result res[2];
@@ -187,7 +186,8 @@ int bench_pair_run(struct bench_pair *b, const char *label, unsigned repeat,
 	bool hub_ok;
 	int c0, rc;
 
-	progress(b, label);
+	if (b->progress)
+		b->progress(b->progress_ctx, b, label);
 	fill_task(&task[0], 0, IPX_BW_SENDER, cpu_s, p);
 	fill_task(&task[1], 1, IPX_BW_RECEIVER, cpu_r, p);
 	memset(out, 0, sizeof(*out));
@@ -211,66 +211,4 @@ int bench_pair_run(struct bench_pair *b, const char *label, unsigned repeat,
 	out->rcv = res[1];
 	b->spent += p->count ? 0 : p->seconds;
 	return IPX_OK;
-}
-
-void bench_pair_conditions(const struct bench_pair *b, const char *placement,
-			   FILE *out)
-{
-	const struct ipx_hctl_agent *s = ipx_hctl_agent_at(b->ctl, 0);
-	const struct ipx_hctl_agent *r = ipx_hctl_agent_at(b->ctl, 1);
-	char m[200];
-
-	fprintf(out, "# ipxlab %s on %s, %d CPUs online, %d allowed\n",
-		cli_version_text(), cli_machine_text(m, sizeof(m)),
-		ipx_bench_cpus_online(), ipx_bench_cpus_allowed());
-	if (b->eth)
-		fprintf(out, "# Ethernet, no hub: agents '%s' (pid %u) on %s "
-			     "and '%s' (pid %u) on %s, the controller on %s; "
-			     "CPU placement: %s\n",
-			s->name, s->pid, b->where[0], r->name, r->pid,
-			b->where[1], b->where[2], placement);
-	else
-		fprintf(out, "# hub %s (started here, pid %d), today's link "
-			     "(no profile); agents '%s' (pid %u) and '%s' (pid "
-			     "%u); CPU placement: %s\n",
-			b->hubtext, (int)ipx_hnet_hub_pid(b->net), s->name,
-			s->pid, r->name, r->pid, placement);
-}
-
-void bench_pair_json_conditions(const struct bench_pair *b,
-				const char *placement, FILE *out)
-{
-	char m[200];
-
-	fprintf(out, "\"conditions\": {\"version\": ");
-	fsbench_json_str(out, cli_version_text());
-	fprintf(out, ", \"machine\": ");
-	fsbench_json_str(out, cli_machine_text(m, sizeof(m)));
-	fprintf(out, ", \"cpus_online\": %d, \"cpus_allowed\": %d, \"link\": "
-		     "\"%s\", \"profile\": null, \"hub\": \"%s\", "
-		     "\"hub_pid\": %d, ",
-		ipx_bench_cpus_online(), ipx_bench_cpus_allowed(),
-		b->eth ? "ethernet" : "udp hub", b->hubtext,
-		(int)ipx_hnet_hub_pid(b->net));
-	if (b->eth) {
-		fprintf(out, "\"controller_on\": ");
-		fsbench_json_str(out, b->where[2]);
-		fprintf(out, ", ");
-	}
-	fprintf(out, "\"cpu_placement\": ");
-	fsbench_json_str(out, placement);
-	fprintf(out, ", \"agents\": [");
-	for (size_t i = 0; i < ipx_hctl_agent_count(b->ctl); i++) {
-		const struct ipx_hctl_agent *g = ipx_hctl_agent_at(b->ctl, i);
-
-		fprintf(out, "%s{\"role\": \"%s\", \"name\": ", i ? ", " : "",
-			i ? "receiver" : "sender");
-		fsbench_json_str(out, g->name);
-		if (b->eth && i < 2) {
-			fprintf(out, ", \"on\": ");
-			fsbench_json_str(out, b->where[i]);
-		}
-		fprintf(out, ", \"pid\": %u, \"cpus\": %u}", g->pid, g->cpus);
-	}
-	fprintf(out, "]}");
 }

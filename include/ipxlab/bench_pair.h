@@ -1,24 +1,38 @@
 /*
  * bench_pair.h - the network of the two-agent benchmarks on the harness
- * (bench hub, bench netbios): the hub and a sender and a receiver agent
+ * (bench hub, netbios, spx): the hub and a sender and a receiver agent
  * started as child processes (ipx_hnet_start), the controller's node
  * joined to that hub, one run of one workload through ipx_hctl_run with
- * the machine's load and the hub's CPU use around it, the progress line
- * on a terminal and the conditions every benchmark records. Or (bench
- * eth) the two agents on Ethernet interfaces in their network namespaces
- * and the controller on a third interface of the same segment, no hub.
+ * the machine's load and the hub's CPU use around it. Or (bench eth) the
+ * two agents on Ethernet interfaces in their network namespaces and the
+ * controller on a third interface of the same segment, no hub. Nothing
+ * here prints: progress goes to the caller's callback.
  */
-#ifndef IPXLAB_CLI_BENCH_PAIR_H
-#define IPXLAB_CLI_BENCH_PAIR_H
+#ifndef IPXLAB_BENCH_PAIR_H
+#define IPXLAB_BENCH_PAIR_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
 #include "ipxlab/bench_harness.h"
 
-struct bench_pair {
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct ipx_bpair;
+/* Before each run: 'label' names it; b->planned - b->spent is the
+ * sending left. */
+typedef void (*ipx_bpair_progress_cb)(void *ctx, const struct ipx_bpair *b,
+				      const char *label);
+
+struct ipx_bpair {
 	const char *name;	/* "hub", for messages */
-	bool progress;		/* a progress line on stderr */
+	ipx_bpair_progress_cb progress;	/* or NULL */
+	void *progress_ctx;
+	/* Once the controller's loop exists (e.g. to stop it on SIGINT),
+	 * or NULL. */
+	void (*on_loop)(struct ipx_loop *loop);
 	double planned;		/* seconds of sending planned in all */
 	double spent;		/* of those, done */
 	struct ipx_hnet *net;
@@ -26,6 +40,9 @@ struct bench_pair {
 	struct ipx_node *node;
 	struct ipx_hctl *ctl;
 	char hubtext[64];	/* HOST:PORT */
+	/* what the conditions record, kept after ipx_bpair_stop */
+	int hub_pid;		/* 0: none (Ethernet) */
+	struct ipx_hctl_agent agents[2];	/* sender, receiver */
 	/* bench_pair_start_eth: where each is ("IFACE@NETNS"), no hub */
 	bool eth;
 	char where[3][96];	/* sender, receiver, controller */
@@ -34,7 +51,7 @@ struct bench_pair {
 
 /* One run's figures: the sender's and receiver's RESULTs, the machine
  * over the run and the hub's share. */
-struct bench_pair_run {
+struct ipx_bpair_run {
 	struct ipx_bw_result snd, rcv;
 	double wall;		/* seconds, PREPARE to the last RESULT */
 	double machine_busy, machine_steal;	/* CPUs, over 'wall' */
@@ -46,35 +63,35 @@ struct bench_pair_run {
 /* Start the hub and the two agents ("sender", "receiver") and attach
  * (pcap: the hub records to it). IPX_OK or an error with a message;
  * nothing is left running on failure. */
-int bench_pair_start(struct bench_pair *b, const char *pcap, char *err,
+int ipx_bpair_start(struct ipx_bpair *b, const char *pcap, char *err,
 		     size_t errlen);
 /* The same on Ethernet: the agents on ends[0] (sender) and ends[1]
  * (receiver), each a child entering its namespace; this process enters
  * ctl's namespace and puts the controller's node on ctl's interface. */
-int bench_pair_start_eth(struct bench_pair *b, const struct ipx_hnet_eth *ends,
+int ipx_bpair_start_eth(struct ipx_bpair *b, const struct ipx_hnet_eth *ends,
 			 const struct ipx_hnet_eth *ctl, char *err,
 			 size_t errlen);
 /* Pin the hub to cpu (cpu >= 0). IPX_OK or an error with a message. */
-int bench_pair_pin_hub(struct bench_pair *b, int cpu, char *err,
+int ipx_bpair_pin_hub(struct ipx_bpair *b, int cpu, char *err,
 		       size_t errlen);
+/*
+ * After a run returned rc: did a signal (read on the controller's loop,
+ * see on_loop) end it? An agent killed by the same Ctrl-C may have been
+ * noticed first, so a failed run looks at the loop once more.
+ */
+bool ipx_bpair_interrupted(struct ipx_bpair *b, int rc);
 /* QUIT the agents, stop everything (ok: give them time to exit). */
-void bench_pair_stop(struct bench_pair *b, bool ok);
+void ipx_bpair_stop(struct ipx_bpair *b, bool ok);
 /*
  * Run p with the sender on agent 0 (CPU cpu_s, -1 not pinned) and the
  * receiver on agent 1 (cpu_r); 'label' names it in messages and on the
  * progress line. IPX_OK or an error with a message naming the agent.
  */
-int bench_pair_run(struct bench_pair *b, const char *label, unsigned repeat,
+int ipx_bpair_run(struct ipx_bpair *b, const char *label, unsigned repeat,
 		   const struct ipx_bw_params *p, int cpu_s, int cpu_r,
-		   struct bench_pair_run *out, char *err, size_t errlen);
-/* Clear the progress line (before the results are printed). */
-void bench_pair_progress_end(struct bench_pair *b);
-/* "# ipxlab VERSION on MACHINE, ..." lines: versions, CPUs, the hub and
- * the agents, CPU placement (text). */
-void bench_pair_conditions(const struct bench_pair *b, const char *placement,
-			   FILE *out);
-/* The same as JSON members (no braces): "conditions": {...} inside. */
-void bench_pair_json_conditions(const struct bench_pair *b,
-				const char *placement, FILE *out);
+		   struct ipx_bpair_run *out, char *err, size_t errlen);
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,0 +1,75 @@
+/*
+ * bench_common.h - what the "ipxlab bench NAME" commands share beside the
+ * option helpers of cli.h: the terminal side of the two-agent network
+ * (ipxlab/bench_pair.h): its progress line, Ctrl-C, and the conditions
+ * it records, as text and as JSON members.
+ */
+#ifndef IPXLAB_CLI_BENCH_COMMON_H
+#define IPXLAB_CLI_BENCH_COMMON_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cli.h"
+
+#include "ipxlab/bench_pair.h"
+#include "ipxlab/bench_result.h"
+
+/*
+ * The options the "ipxlab bench NAME" commands on the two-agent network
+ * share, written once: -s/--seconds, -w/--warmup (where there is one),
+ * -r/--repeat, --json and --csv (one of them), -q, -v, -h. A command
+ * puts BENCH_COMMON_LONGOPTS (and BENCH_WARMUP_LONGOPT,
+ * BENCH_VERBOSE_LONGOPT if it has them) in its table, numbers its own
+ * options below BENCH_OPT_JSON, and gives every option it does not know
+ * to bench_common_opt.
+ */
+enum { BENCH_OPT_JSON = OPT_FIRST_CMD + 90, BENCH_OPT_CSV };
+#define BENCH_COMMON_LONGOPTS                                 \
+	{ "seconds", required_argument, NULL, 's' },          \
+	{ "repeat", required_argument, NULL, 'r' },           \
+	{ "json", no_argument, NULL, BENCH_OPT_JSON },        \
+	{ "csv", no_argument, NULL, BENCH_OPT_CSV },          \
+	{ "quiet", no_argument, NULL, 'q' },                  \
+	{ "help", no_argument, NULL, 'h' }
+#define BENCH_WARMUP_LONGOPT { "warmup", required_argument, NULL, 'w' }
+#define BENCH_VERBOSE_LONGOPT { "verbose", no_argument, NULL, 'v' }
+
+struct bench_common {
+	const char *name;	/* "hub", for messages */
+	void (*help)(FILE *out);
+	double *seconds, *warmup;	/* warmup NULL: no -w */
+	unsigned long *repeat, max_repeat;
+	bool json, csv, quiet, verbose;
+};
+
+/* 1: handled; 0 never (every other option is bad); or the exit code
+ * to return: CLI_USAGE after the message, -1 after the help (exit 0). */
+int bench_common_opt(struct bench_common *c, int opt, const char *arg,
+		     char **argv);
+/* After getopt: the leftover argument and --json with --csv refused;
+ * CLI_OK or CLI_USAGE. */
+int bench_common_end(const struct bench_common *c, int argc, char **argv);
+
+/* Stop b's loop on SIGINT/SIGTERM, and (progress) show a progress line
+ * on stderr before each run. */
+void bench_pair_ui(struct ipx_bpair *b, bool progress);
+/*
+ * After the runs, rc the last one's: when a signal ended them (Ctrl-C),
+ * say so ("NAME: interrupted; printing the DONE UNITs that finished"),
+ * make *rc IPX_OK and return true: the caller prints what finished (its
+ * JSON with "complete": false) and exits 1.
+ */
+bool bench_pair_cut(struct ipx_bpair *b, const char *name, int *rc,
+		    unsigned long done, const char *unit);
+/* Clear the progress line (before the results are printed). */
+void bench_pair_progress_end(const struct ipx_bpair *b);
+/* "# ipxlab VERSION on MACHINE, ..." lines: versions, CPUs, the hub and
+ * the agents, CPU placement (text). */
+void bench_pair_conditions(const struct ipx_bpair *b, const char *placement,
+			   FILE *out);
+/* The same as the member "conditions" of the JSON object open in w. */
+void bench_pair_json_conditions(struct ipx_jw *w, const struct ipx_bpair *b,
+				const char *placement);
+
+#endif
