@@ -15,8 +15,8 @@ SCRIPTS=("$@")
 cd "$(dirname "$0")/.."
 
 # Modules with a target (docs/testing.md); the others are shown only.
-TARGETED="base link ipx spx netbios rip sap hub ncp"
-MODULES="base link ipx spx netbios rip sap hub ncp diag bench"
+TARGETED="base link ipx spx netbios rip sap hub emu ncp fileserver capture"
+MODULES="base link ipx spx netbios rip sap hub emu ncp fileserver capture diag bench"
 LINE_TARGET=85
 BRANCH_TARGET=70
 # Files only the root-only integration scripts reach (network namespaces
