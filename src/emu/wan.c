@@ -15,7 +15,7 @@
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
 #include "ipxlab/ipx.h"
-#include "ipxlab/link_medium.h"
+#include "ipxlab/priv/link_medium.h"
 
 #define LEARN_SLOTS 4096
 

@@ -33,8 +33,8 @@
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
 #include "ipxlab/ipx.h"
-#include "ipxlab/link_medium.h"
 #include "ipxlab/log.h"
+#include "ipxlab/priv/link_medium.h"
 
 #include "learn_int.h"
 

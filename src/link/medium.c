@@ -8,7 +8,7 @@
  * frames on the wire or propagating wait in their station's arrival list,
  * which is in time order, and one timer fires for the earliest event.
  */
-#include "ipxlab/link_medium.h"
+#include "ipxlab/priv/link_medium.h"
 
 #include <stdlib.h>
 #include <string.h>
