@@ -15,6 +15,7 @@
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
 #include "ipxlab/log.h"
+#include "ipxlab/priv/drops.h"
 #include "srv_int.h"
 
 #define DEFAULT_CONNS 250
@@ -27,15 +28,12 @@
 #define DEFAULT_WDOG_INTERVAL (59300 * IPX_MSEC)
 #define DEFAULT_WDOG_COUNT 10
 
+IPX_DROP_NAMES(NCP_SRV_DROPS, enum ncp_srv_drop, NCP_SRV_DROP_COUNT,
+	       ncp_srv_drop_name)
+
 #define NAME_(id, name, desc) name,
-static const char *const drop_names[] = { NCP_SRV_DROPS(NAME_) };
 static const char *const refusal_names[] = { NCP_SRV_REFUSALS(NAME_) };
 #undef NAME_
-
-const char *ncp_srv_drop_name(enum ncp_srv_drop d)
-{
-	return (unsigned)d < NCP_SRV_DROP_COUNT ? drop_names[d] : "?";
-}
 
 const char *ncp_srv_refusal_name(enum ncp_srv_refusal r)
 {
