@@ -105,12 +105,6 @@ bool ncp_wild_match(const char *pattern, const char *name)
 	return glob(pattern, name);
 }
 
-uint8_t ncp_refuse(struct ncp_call *c, enum ncp_srv_refusal r, uint8_t cc)
-{
-	c->srv->stats.refusals[r]++;
-	return cc;
-}
-
 static int find_volume(const struct ncp_server *srv, const char *name)
 {
 	for (size_t i = 0; i < srv->nvols; i++)

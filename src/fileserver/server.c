@@ -1,8 +1,9 @@
 /*
- * server.c - the NCP server core: the socket, the connection table
- * (create, request, destroy), the one-request-per-connection rule with
- * its cached reply and 0x9999, the watchdog, file handles, statistics.
- * The functions themselves are in fn_*.c.
+ * server.c - the NCP server core: the socket, create, request and
+ * destroy packets, the one-request-per-connection rule with its cached
+ * reply and 0x9999, the watchdog, statistics. The connection table and
+ * file handles are in conn.c, the dispatcher in dispatch.c, the functions
+ * themselves in fn_*.c.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -76,137 +77,6 @@ int ncp_volume_spec_parse(const char *text, struct ncp_volume_spec *out,
 		snprintf(err, errlen, "volume %s: no directory", out->name);
 		return -1;
 	}
-	return 0;
-}
-
-/* ---- connections ---- */
-
-static struct ncp_conn *conn_by_number(struct ncp_server *srv, uint16_t n)
-{
-	if (n == 0 || n > srv->max_conns || !srv->conns[n - 1].used)
-		return NULL;
-	return &srv->conns[n - 1];
-}
-
-static struct ncp_conn *conn_by_addr(struct ncp_server *srv,
-				     const struct ipx_addr *a)
-{
-	for (unsigned i = 0; i < srv->max_conns; i++)
-		if (srv->conns[i].used && ipx_addr_eq(&srv->conns[i].addr, a))
-			return &srv->conns[i];
-	return NULL;
-}
-
-void ncp_handle_of(const struct ncp_conn *conn, const struct ncp_file *f,
-		   uint8_t *out)
-{
-	uint32_t idx = (uint32_t)(f - conn->files);
-
-	/* 00 00, then a little-endian 32-bit number (as mars_nwe does):
-	 * the slot and a generation, so a stale handle does not match. */
-	out[0] = 0;
-	out[1] = 0;
-	out[2] = (uint8_t)idx;
-	out[3] = (uint8_t)(idx >> 8);
-	out[4] = (uint8_t)f->gen;
-	out[5] = (uint8_t)(f->gen >> 8);
-}
-
-struct ncp_file *ncp_file_of(struct ncp_call *c, const uint8_t *h)
-{
-	struct ncp_conn *conn = c->conn;
-	uint32_t idx = (uint32_t)(h[2] | h[3] << 8);
-	uint16_t gen = (uint16_t)(h[4] | h[5] << 8);
-
-	if (h[0] || h[1] || idx >= c->srv->max_handles ||
-	    !conn->files[idx].used || conn->files[idx].gen != gen) {
-		c->srv->stats.refusals[NCP_SRV_REF_BAD_HANDLE]++;
-		return NULL;
-	}
-	return &conn->files[idx];
-}
-
-void ncp_conn_release(struct ncp_server *srv, struct ncp_conn *conn, int task)
-{
-	if (conn->pending.active && (task < 0 || conn->pending.task == task)) {
-		ipx_timer_stop(srv->loop, &conn->pending.timer);
-		conn->pending.active = false;
-		conn->busy = false;
-	}
-	ncp_locks_release(srv, conn, task);
-	for (unsigned i = 0; i < srv->max_handles; i++) {
-		struct ncp_file *f = &conn->files[i];
-
-		if (!f->used || (task >= 0 && f->task != task))
-			continue;
-		close(f->fd);
-		f->used = false;
-		f->gen++;
-		conn->nfiles--;
-	}
-	for (int i = 0; i < NCP_DIR_HANDLES; i++)
-		if (conn->dirh[i].used &&
-		    (task < 0 || (conn->dirh[i].temp &&
-				  conn->dirh[i].task == task)))
-			conn->dirh[i].used = false;
-	if (task < 0)
-		for (int i = 0; i < NCP_SEARCHES; i++)
-			conn->search[i].used = false;
-}
-
-static void conn_free(struct ncp_server *srv, struct ncp_conn *conn)
-{
-	ncp_conn_release(srv, conn, -1);
-	conn->used = false;
-	conn->logged_in = false;
-	srv->in_use--;
-}
-
-static int conn_new(struct ncp_server *srv, const struct ipx_addr *a,
-		    struct ncp_conn **out)
-{
-	struct ncp_conn *conn = conn_by_addr(srv, a);
-
-	/* The same address creating again: its old connection is gone. */
-	if (conn)
-		conn_free(srv, conn);
-	for (unsigned i = 0; i < srv->max_conns && !conn; i++)
-		if (!srv->conns[i].used)
-			conn = &srv->conns[i];
-	if (!conn)
-		return -1;
-	if (!conn->reply) {
-		conn->reply = malloc(NCP_MAX_PACKET);
-		conn->files = calloc(srv->max_handles, sizeof(*conn->files));
-		if (!conn->reply || !conn->files) {
-			free(conn->reply);
-			free(conn->files);
-			conn->reply = NULL;
-			conn->files = NULL;
-			return -1;
-		}
-	}
-	conn->used = true;
-	conn->addr = *a;
-	conn->last_seq = 0;
-	conn->busy = false;
-	conn->reply_len = 0;
-	conn->last_heard = ipx_loop_now(srv->loop);
-	conn->next_wdog = 0;
-	conn->wdog_left = srv->wdog_count;
-	conn->logged_in = false;
-	conn->user[0] = '\0';
-	conn->user_id = 0;
-	conn->bufsize = 512;
-	conn->nfiles = 0;
-	conn->nlocks = 0;
-	memset(conn->dirh, 0, sizeof(conn->dirh));
-	memset(conn->search, 0, sizeof(conn->search));
-	conn->pending.active = false;
-	srv->in_use++;
-	if (srv->in_use > srv->peak)
-		srv->peak = srv->in_use;
-	*out = conn;
 	return 0;
 }
 
@@ -426,7 +296,7 @@ static void handle_packet(struct ncp_server *srv, const struct ipx_header *h,
 			srv->stats.drops[NCP_SRV_DROP_BAD_TYPE]++;	/* LIP */
 			return;
 		}
-		conn = conn_by_addr(srv, &h->src);
+		conn = ncp_conn_by_addr(srv, &h->src);
 		if (conn && conn->fresh && conn->reply_len &&
 		    rq.seq == conn->last_seq) {
 			/* Our create reply was lost: the same answer again. */
@@ -434,7 +304,7 @@ static void handle_packet(struct ncp_server *srv, const struct ipx_header *h,
 			send_raw(srv, conn, conn->reply, conn->reply_len);
 			return;
 		}
-		if (conn_new(srv, &h->src, &conn) < 0) {
+		if (ncp_conn_new(srv, &h->src, &conn) < 0) {
 			srv->stats.full++;
 			send_short(srv, &h->src, NCP_TYPE_REPLY, &rq, 0xFFFF,
 				   NCP_CC_NO_SLOTS, 0);
@@ -454,7 +324,7 @@ static void handle_packet(struct ncp_server *srv, const struct ipx_header *h,
 		srv->stats.drops[NCP_SRV_DROP_BAD_TYPE]++;
 		return;
 	}
-	conn = conn_by_number(srv, rq.conn);
+	conn = ncp_conn_by_number(srv, rq.conn);
 	if (!conn || !ipx_addr_eq(&conn->addr, &h->src)) {
 		/* mars_nwe: status 0 for destroy and logout of a dead one. */
 		bool quiet = rq.type == NCP_TYPE_DESTROY || rq.function == 0x19;
@@ -493,7 +363,7 @@ static void handle_packet(struct ncp_server *srv, const struct ipx_header *h,
 
 		r0.task = 0;
 		srv->stats.destroyed++;
-		conn_free(srv, conn);
+		ncp_conn_free(srv, conn);
 		send_short(srv, &to, NCP_TYPE_REPLY, &r0, rq.conn, 0, 0);
 		return;
 	}
@@ -538,7 +408,7 @@ static void on_tick(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 				 "watchdog polls) cleared",
 				 conn->number, srv->wdog_count);
 			srv->stats.wdog_cleared++;
-			conn_free(srv, conn);
+			ncp_conn_free(srv, conn);
 			continue;
 		}
 		conn->wdog_left--;
@@ -855,7 +725,7 @@ void ncp_server_free(struct ncp_server *srv)
 		ipx_socket_close(srv->wsock);
 	for (unsigned i = 0; srv->conns && i < srv->max_conns; i++) {
 		if (srv->conns[i].used)
-			conn_free(srv, &srv->conns[i]);
+			ncp_conn_free(srv, &srv->conns[i]);
 		free(srv->conns[i].reply);
 		free(srv->conns[i].files);
 	}
