@@ -603,6 +603,94 @@ static int check_name(struct ncp_server *srv, ipx_time wait, char *err,
 	return IPX_EINUSE;
 }
 
+/* The limits of 'o', each 0 meaning its default. */
+static void set_limits(struct ncp_server *srv, const struct ncp_server_opts *o)
+{
+	srv->max_conns = o->max_connections ? o->max_connections
+					    : DEFAULT_CONNS;
+	srv->max_handles = o->max_handles ? o->max_handles : DEFAULT_HANDLES;
+	srv->max_locks = o->max_locks ? o->max_locks : DEFAULT_LOCKS;
+	srv->wdog_delay = o->wdog_delay ? o->wdog_delay : DEFAULT_WDOG_DELAY;
+	srv->wdog_interval = o->wdog_interval ? o->wdog_interval
+					      : DEFAULT_WDOG_INTERVAL;
+	srv->wdog_count = o->wdog_count ? o->wdog_count : DEFAULT_WDOG_COUNT;
+	srv->max_buffer = o->max_buffer ? o->max_buffer : DEFAULT_BUFFER;
+	srv->max_buffer_set = o->max_buffer != 0;
+}
+
+/* The connection table, each slot's lock wait bound to it. */
+static int alloc_conns(struct ncp_server *srv, char *err, size_t errlen)
+{
+	srv->conns = calloc(srv->max_conns, sizeof(*srv->conns));
+	if (!srv->conns) {
+		snprintf(err, errlen, "out of memory");
+		return IPX_ENOMEM;
+	}
+	for (unsigned i = 0; i < srv->max_conns; i++) {
+		struct ncp_pending *pd = &srv->conns[i].pending;
+
+		pd->conn = &srv->conns[i];
+		pd->srv = srv;
+		ipx_timer_init(&pd->timer, ncp_locks_timeout, pd);
+	}
+	return IPX_OK;
+}
+
+static int open_sockets(struct ncp_server *srv, char *err, size_t errlen)
+{
+	int rc = ipx_socket_open(srv->node, NCP_SOCKET, on_packet, srv,
+				 &srv->sock);
+
+	if (rc != IPX_OK) {
+		snprintf(err, errlen, "cannot open NCP socket 0x451: %s",
+			 ipx_strerror(rc));
+		return rc;
+	}
+	/* The watchdog's socket; if another program on this node has it,
+	 * a dynamic one (the answers come back to where the poll came
+	 * from). */
+	rc = ipx_socket_open(srv->node, NCP_WDOG_SOCKET, on_wdog_packet, srv,
+			     &srv->wsock);
+	if (rc != IPX_OK)
+		rc = ipx_socket_open(srv->node, 0, on_wdog_packet, srv,
+				     &srv->wsock);
+	if (rc != IPX_OK)
+		snprintf(err, errlen, "cannot open a watchdog socket: %s",
+			 ipx_strerror(rc));
+	return rc;
+}
+
+/* SAP (the caller's, or one of our own that also feeds the bindery's
+ * list of servers), the name check, the advertisement. */
+static int start_sap(struct ncp_server *srv, const struct ncp_server_opts *o,
+		     char *err, size_t errlen)
+{
+	int rc;
+
+	srv->sap = o->sap;
+	if (!srv->sap) {
+		rc = ipx_sap_new(srv->node, NULL, &srv->sap);
+		if (rc != IPX_OK) {
+			snprintf(err, errlen, "cannot start SAP: %s",
+				 ipx_strerror(rc));
+			return rc;
+		}
+		srv->own_sap = true;
+		ipx_sap_on_response(srv->sap, ncp_bindery_on_sap, srv);
+	}
+	if (o->name_check && srv->own_sap) {
+		rc = check_name(srv, o->name_check, err, errlen);
+		if (rc != IPX_OK)
+			return rc;
+	}
+	rc = ipx_sap_advertise(srv->sap, IPX_SAP_FILE_SERVER, srv->name,
+			       NCP_SOCKET);
+	if (rc != IPX_OK)
+		snprintf(err, errlen, "cannot advertise '%s': %s", srv->name,
+			 ipx_strerror(rc));
+	return rc;
+}
+
 int ncp_server_new(struct ipx_node *node, const struct ncp_server_opts *o,
 		   struct ncp_server **out, char *err, size_t errlen)
 {
@@ -625,81 +713,17 @@ int ncp_server_new(struct ipx_node *node, const struct ncp_server_opts *o,
 		return IPX_EINVAL;
 	}
 	snprintf(srv->name, sizeof(srv->name), "%s", o->name);
-	srv->max_conns = o->max_connections ? o->max_connections
-					    : DEFAULT_CONNS;
-	srv->max_handles = o->max_handles ? o->max_handles : DEFAULT_HANDLES;
-	srv->max_locks = o->max_locks ? o->max_locks : DEFAULT_LOCKS;
-	srv->wdog_delay = o->wdog_delay ? o->wdog_delay : DEFAULT_WDOG_DELAY;
-	srv->wdog_interval = o->wdog_interval ? o->wdog_interval
-					      : DEFAULT_WDOG_INTERVAL;
-	srv->wdog_count = o->wdog_count ? o->wdog_count : DEFAULT_WDOG_COUNT;
-	srv->max_buffer = o->max_buffer ? o->max_buffer : DEFAULT_BUFFER;
-	srv->max_buffer_set = o->max_buffer != 0;
-	srv->conns = calloc(srv->max_conns, sizeof(*srv->conns));
-	if (!srv->conns) {
-		snprintf(err, errlen, "out of memory");
-		ncp_server_free(srv);
-		return IPX_ENOMEM;
-	}
-	for (unsigned i = 0; i < srv->max_conns; i++) {
-		struct ncp_pending *pd = &srv->conns[i].pending;
-
-		pd->conn = &srv->conns[i];
-		pd->srv = srv;
-		ipx_timer_init(&pd->timer, ncp_locks_timeout, pd);
-	}
-	rc = open_volumes(srv, o, err, errlen);
+	set_limits(srv, o);
+	rc = alloc_conns(srv, err, errlen);
+	if (rc == IPX_OK)
+		rc = open_volumes(srv, o, err, errlen);
 	if (rc == IPX_OK)
 		rc = ncp_bindery_load(srv, o->users_file, err, errlen);
+	if (rc == IPX_OK)
+		rc = open_sockets(srv, err, errlen);
+	if (rc == IPX_OK)
+		rc = start_sap(srv, o, err, errlen);
 	if (rc != IPX_OK) {
-		ncp_server_free(srv);
-		return rc;
-	}
-	rc = ipx_socket_open(node, NCP_SOCKET, on_packet, srv, &srv->sock);
-	if (rc != IPX_OK) {
-		snprintf(err, errlen, "cannot open NCP socket 0x451: %s",
-			 ipx_strerror(rc));
-		ncp_server_free(srv);
-		return rc;
-	}
-	/* The watchdog's socket; if another program on this node has it,
-	 * a dynamic one (the answers come back to where the poll came
-	 * from). */
-	rc = ipx_socket_open(node, NCP_WDOG_SOCKET, on_wdog_packet, srv,
-			     &srv->wsock);
-	if (rc != IPX_OK)
-		rc = ipx_socket_open(node, 0, on_wdog_packet, srv,
-				     &srv->wsock);
-	if (rc != IPX_OK) {
-		snprintf(err, errlen, "cannot open a watchdog socket: %s",
-			 ipx_strerror(rc));
-		ncp_server_free(srv);
-		return rc;
-	}
-	srv->sap = o->sap;
-	if (!srv->sap) {
-		rc = ipx_sap_new(node, NULL, &srv->sap);
-		if (rc != IPX_OK) {
-			snprintf(err, errlen, "cannot start SAP: %s",
-				 ipx_strerror(rc));
-			ncp_server_free(srv);
-			return rc;
-		}
-		srv->own_sap = true;
-		ipx_sap_on_response(srv->sap, ncp_bindery_on_sap, srv);
-	}
-	if (o->name_check && srv->own_sap) {
-		rc = check_name(srv, o->name_check, err, errlen);
-		if (rc != IPX_OK) {
-			ncp_server_free(srv);
-			return rc;
-		}
-	}
-	rc = ipx_sap_advertise(srv->sap, IPX_SAP_FILE_SERVER, srv->name,
-			       NCP_SOCKET);
-	if (rc != IPX_OK) {
-		snprintf(err, errlen, "cannot advertise '%s': %s", srv->name,
-			 ipx_strerror(rc));
 		ncp_server_free(srv);
 		return rc;
 	}
