@@ -5,8 +5,8 @@
  * function handlers (fn_*.c), record locks (locks.c) and the bindery
  * (bindery.c).
  */
-#ifndef IPXLAB_NCP_SRV_INT_H
-#define IPXLAB_NCP_SRV_INT_H
+#ifndef IPXLAB_FILESERVER_SRV_INT_H
+#define IPXLAB_FILESERVER_SRV_INT_H
 
 #include <sys/stat.h>
 #include <sys/types.h>
