@@ -22,7 +22,7 @@ root = sys.argv[1]
 # layer and the ones below. preload is apart: the stack's codec only.
 RANK = {'base': 0, 'link': 1, 'ipx': 2,
         'spx': 3, 'netbios': 3, 'rip': 3, 'sap': 3, 'diag': 3,
-        'ncp': 4, 'hub': 5, 'emu': 5, 'fileserver': 5, 'stack': 5,
+        'ncp': 4, 'hub': 5, 'emu': 5, 'fileserver': 5, 'stack': 5, 'mount': 5,
         'capture': 6, 'bench': 7, 'cli': 8,
         # ipx.h is the IPX addresses and the header codec (src/ipx/addr.c,
         # header.c): the frame codec and the DOSBox tunnel read IPX headers
@@ -36,11 +36,20 @@ OWNER = {
     'rip': 'rip', 'sap': 'sap', 'diag': 'diag ping',
     'ncp': 'ncp ncp_client', 'fileserver': 'ncp_server',
     'hub': 'hub hub_port bridge', 'emu': 'wan', 'stack': 'stack stack_proto',
+    'mount': 'mount',
     'capture': 'capture analyze hub_capture priv/pcap',
     'bench': 'bench bench_b1 bench_harness bench_ncp bench_sim bench_stat '
              'bench_sys bench_wan bench_work',
 }
 HDR = {'ipxlab/%s.h' % n: m for m, ns in OWNER.items() for n in ns.split()}
+
+
+def owner_of(h):
+    # Every bench_*.h is the benchmark library's.
+    if h.startswith('ipxlab/bench_'):
+        return 'bench'
+    return HDR.get(h)
+
 INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 problems = {'folders': [], 'headers': [], 'upward': [], 'priv': [],
             'cli': [], 'private': []}
@@ -57,14 +66,14 @@ inc_dir = os.path.join(root, 'include')
 for dp, _, fs in os.walk(os.path.join(inc_dir, 'ipxlab')):
     for f in fs:
         h = os.path.relpath(os.path.join(dp, f), inc_dir)
-        if f.endswith('.h') and h not in HDR:
+        if f.endswith('.h') and not owner_of(h):
             problems['headers'].append('%s belongs to no module' % h)
 
 def check(path, mod, public):
     rel = os.path.relpath(path, root)
     for h in includes(path):
         if h.startswith('ipxlab/'):
-            owner = HDR.get(h)
+            owner = owner_of(h)
             if owner and RANK[owner] > RANK[mod]:
                 problems['upward'].append('%s (%s) includes %s (%s)'
                                           % (rel, mod, h, owner))
@@ -89,8 +98,8 @@ for dp, _, fs in os.walk(os.path.join(inc_dir, 'ipxlab')):
     for f in fs:
         p = os.path.join(dp, f)
         h = os.path.relpath(p, inc_dir)
-        if h in HDR:
-            check(p, HDR[h], not h.startswith('ipxlab/priv/'))
+        if owner_of(h):
+            check(p, owner_of(h), not h.startswith('ipxlab/priv/'))
 for k, v in problems.items():
     print('%s %d' % (k, len(v)))
     for line in v:
