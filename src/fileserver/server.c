@@ -272,6 +272,39 @@ static void on_wdog_packet(struct ipx_socket *sock, const struct ipx_header *h,
 	on_wdog_answer(srv, h, data);
 }
 
+/* A create request (0x1111): a new connection, or the lost reply again. */
+static void on_create(struct ncp_server *srv, const struct ipx_header *h,
+		      const struct ncp_req_hdr *rq, const uint8_t *data,
+		      size_t len)
+{
+	struct ncp_conn *conn;
+
+	if (len >= 10 && ipx_get32(data + 4) == 0x4C495020) {
+		srv->stats.drops[NCP_SRV_DROP_BAD_TYPE]++;	/* LIP */
+		return;
+	}
+	conn = ncp_conn_by_addr(srv, &h->src);
+	if (conn && conn->fresh && conn->reply_len &&
+	    rq->seq == conn->last_seq) {
+		/* Our create reply was lost: the same answer again. */
+		srv->stats.repeats++;
+		send_raw(srv, conn, conn->reply, conn->reply_len);
+		return;
+	}
+	if (ncp_conn_new(srv, &h->src, &conn) < 0) {
+		srv->stats.full++;
+		send_short(srv, &h->src, NCP_TYPE_REPLY, rq, 0xFFFF,
+			   NCP_CC_NO_SLOTS, 0);
+		return;
+	}
+	conn->number = (uint16_t)(conn - srv->conns + 1);
+	conn->link = direct_link(srv, h);
+	conn->last_seq = rq->seq;
+	conn->fresh = true;
+	srv->stats.created++;
+	reply(srv, conn, rq, NCP_CC_OK, NULL, 0);
+}
+
 static void handle_packet(struct ncp_server *srv, const struct ipx_header *h,
 			  const uint8_t *data, size_t len)
 {
@@ -292,30 +325,7 @@ static void handle_packet(struct ncp_server *srv, const struct ipx_header *h,
 	}
 	switch (rq.type) {
 	case NCP_TYPE_CREATE:
-		if (len >= 10 && ipx_get32(data + 4) == 0x4C495020) {
-			srv->stats.drops[NCP_SRV_DROP_BAD_TYPE]++;	/* LIP */
-			return;
-		}
-		conn = ncp_conn_by_addr(srv, &h->src);
-		if (conn && conn->fresh && conn->reply_len &&
-		    rq.seq == conn->last_seq) {
-			/* Our create reply was lost: the same answer again. */
-			srv->stats.repeats++;
-			send_raw(srv, conn, conn->reply, conn->reply_len);
-			return;
-		}
-		if (ncp_conn_new(srv, &h->src, &conn) < 0) {
-			srv->stats.full++;
-			send_short(srv, &h->src, NCP_TYPE_REPLY, &rq, 0xFFFF,
-				   NCP_CC_NO_SLOTS, 0);
-			return;
-		}
-		conn->number = (uint16_t)(conn - srv->conns + 1);
-		conn->link = direct_link(srv, h);
-		conn->last_seq = rq.seq;
-		conn->fresh = true;
-		srv->stats.created++;
-		reply(srv, conn, &rq, NCP_CC_OK, NULL, 0);
+		on_create(srv, h, &rq, data, len);
 		return;
 	case NCP_TYPE_REQUEST:
 	case NCP_TYPE_DESTROY:
