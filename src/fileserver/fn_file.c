@@ -507,6 +507,31 @@ static void set_stamp(struct ncp_call *c)
 		c->cc = NCP_CC_NO_MODIFY;
 }
 
+/* 0x41, the old-style open: read/write where it can, else read only (a
+ * read-only file, or one another open denies writes to). */
+static void open_old(struct ncp_call *c)
+{
+	uint8_t dh = ncp_rd8(&c->rd);
+
+	ncp_rd8(&c->rd);
+	open_file(c, OPEN, dh,
+		  c->conn->logged_in && dh && dh <= NCP_DIR_HANDLES &&
+			  c->conn->dirh[dh - 1].used &&
+			  !c->srv->vols[c->conn->dirh[dh - 1].path.vol].ro
+		      ? NCP_RIGHT_READ | NCP_RIGHT_WRITE
+		      : NCP_RIGHT_READ,
+		  0, 0);
+	if (c->cc == NCP_CC_NO_WRITE ||	/* a read-only file */
+	    c->cc == NCP_CC_LOCK_FAIL) {	/* or one denying writes */
+		c->cc = 0;
+		c->wr.len = 0;
+		ncp_rd_init(&c->rd, c->rd.p, c->rd.len);
+		ncp_rd8(&c->rd);
+		ncp_rd8(&c->rd);
+		open_file(c, OPEN, dh, NCP_RIGHT_READ, 0, 0);
+	}
+}
+
 void ncp_fn_file(struct ncp_call *c)
 {
 	struct ncp_file *f;
@@ -522,25 +547,8 @@ void ncp_fn_file(struct ncp_call *c)
 				c->cc = NCP_CC_IO;
 		}
 		return;
-	case 0x41:	/* old style: read/write where it can */
-		dh = ncp_rd8(&c->rd);
-		ncp_rd8(&c->rd);
-		open_file(c, OPEN, dh,
-			  c->conn->logged_in && dh && dh <= NCP_DIR_HANDLES &&
-				  c->conn->dirh[dh - 1].used &&
-				  !c->srv->vols[c->conn->dirh[dh - 1].path.vol].ro
-			      ? NCP_RIGHT_READ | NCP_RIGHT_WRITE
-			      : NCP_RIGHT_READ,
-			  0, 0);
-		if (c->cc == NCP_CC_NO_WRITE ||	/* a read-only file */
-		    c->cc == NCP_CC_LOCK_FAIL) {	/* or one denying writes */
-			c->cc = 0;
-			c->wr.len = 0;
-			ncp_rd_init(&c->rd, c->rd.p, c->rd.len);
-			ncp_rd8(&c->rd);
-			ncp_rd8(&c->rd);
-			open_file(c, OPEN, dh, NCP_RIGHT_READ, 0, 0);
-		}
+	case 0x41:
+		open_old(c);
 		return;
 	case 0x42:
 		close_file(c);
