@@ -189,7 +189,7 @@ $(FUZZ_LIB): $(FUZZ_LIB_OBJ)
 	$(if $(Q),@echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB) $(wildcard include/ipxlab/*.h tests/fuzz/*.h)
+build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB) $(wildcard include/ipxlab/*.h include/ipxlab/priv/*.h tests/fuzz/*.h)
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  FUZZ    $@")
 	$(Q)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined \

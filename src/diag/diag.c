@@ -9,6 +9,7 @@
 
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
+#include "ipxlab/priv/drops.h"
 
 struct ipx_diag {
 	struct ipx_node *node;
@@ -16,14 +17,8 @@ struct ipx_diag {
 	struct ipx_diag_stats stats;
 };
 
-#define DROP_NAME_(id, name, desc) name,
-static const char *const drop_names[] = { IPX_DIAG_DROPS(DROP_NAME_) };
-#undef DROP_NAME_
-
-const char *ipx_diag_drop_name(enum ipx_diag_drop d)
-{
-	return d < IPX_DIAG_DROP_COUNT ? drop_names[d] : "?";
-}
+IPX_DROP_NAMES(IPX_DIAG_DROPS, enum ipx_diag_drop, IPX_DIAG_DROP_COUNT,
+	       ipx_diag_drop_name)
 
 const char *ipx_diag_component_name(uint8_t id)
 {

@@ -9,20 +9,15 @@
 
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
+#include "ipxlab/priv/drops.h"
 
 struct ipx_ping_responder {
 	struct ipx_socket *sock;
 	struct ipx_ping_stats stats;
 };
 
-#define DROP_NAME_(id, name, desc) name,
-static const char *const drop_names[] = { IPX_PING_DROPS(DROP_NAME_) };
-#undef DROP_NAME_
-
-const char *ipx_ping_drop_name(enum ipx_ping_drop d)
-{
-	return d < IPX_PING_DROP_COUNT ? drop_names[d] : "?";
-}
+IPX_DROP_NAMES(IPX_PING_DROPS, enum ipx_ping_drop, IPX_PING_DROP_COUNT,
+	       ipx_ping_drop_name)
 
 int ipx_ping_decode(const uint8_t *p, size_t len, struct ipx_ping *out,
 		    enum ipx_ping_drop *why)

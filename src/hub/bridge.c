@@ -12,6 +12,7 @@
 #include "ipxlab/err.h"
 #include "ipxlab/ipx.h"
 #include "ipxlab/link_udp.h"
+#include "ipxlab/priv/drops.h"
 
 struct ipx_bridge {
 	struct ipx_hub *hub;
@@ -19,14 +20,8 @@ struct ipx_bridge {
 	struct ipx_bridge_stats stats;
 };
 
-#define DROP_NAME_(id, name, desc) name,
-static const char *const drop_names[] = { IPX_BRIDGE_DROPS(DROP_NAME_) };
-#undef DROP_NAME_
-
-const char *ipx_bridge_drop_name(enum ipx_bridge_drop d)
-{
-	return d < IPX_BRIDGE_DROP_COUNT ? drop_names[d] : "?";
-}
+IPX_DROP_NAMES(IPX_BRIDGE_DROPS, enum ipx_bridge_drop, IPX_BRIDGE_DROP_COUNT,
+	       ipx_bridge_drop_name)
 
 /* A client's broadcast or unicast for a node that is no client. */
 static void to_lan(const uint8_t *pkt, size_t len, void *ctx)

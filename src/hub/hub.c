@@ -33,8 +33,9 @@
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
 #include "ipxlab/ipx.h"
-#include "ipxlab/link_medium.h"
 #include "ipxlab/log.h"
+#include "ipxlab/priv/drops.h"
+#include "ipxlab/priv/link_medium.h"
 
 #include "learn_int.h"
 
@@ -107,17 +108,12 @@ struct ipx_hub {
 	uint8_t rbuf[RXBATCH][RXBUF];
 };
 
-#define DROP_NAME_(id, name, desc) name,
-static const char *const drop_names[] = { IPX_HUB_DROPS(DROP_NAME_) };
-#undef DROP_NAME_
+IPX_DROP_NAMES(IPX_HUB_DROPS, enum ipx_hub_drop, IPX_HUB_DROP_COUNT,
+	       ipx_hub_drop_name)
+
 #define DROP_DESC_(id, name, desc) desc,
 static const char *const drop_descs[] = { IPX_HUB_DROPS(DROP_DESC_) };
 #undef DROP_DESC_
-
-const char *ipx_hub_drop_name(enum ipx_hub_drop d)
-{
-	return d < IPX_HUB_DROP_COUNT ? drop_names[d] : "?";
-}
 
 static void node_of(const struct sockaddr_in *sa, uint8_t node[IPX_NODE_LEN])
 {

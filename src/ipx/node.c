@@ -12,6 +12,7 @@
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
 #include "ipxlab/log.h"
+#include "ipxlab/priv/drops.h"
 
 #define NBUCKETS 64	/* socket hash buckets; at most 150 sockets */
 #define MAX_LINKS 8
@@ -80,17 +81,11 @@ struct ipx_node {
 	struct ipx_node_stats stats;
 };
 
-#define DROP_NAME_(id, name, desc) name,
-static const char *const drop_names[] = { IPX_DROPS(DROP_NAME_) };
-#undef DROP_NAME_
+IPX_DROP_NAMES(IPX_DROPS, enum ipx_drop, IPX_DROP_COUNT, ipx_drop_name)
+
 #define DROP_DESC_(id, name, desc) desc,
 static const char *const drop_descs[] = { IPX_DROPS(DROP_DESC_) };
 #undef DROP_DESC_
-
-const char *ipx_drop_name(enum ipx_drop d)
-{
-	return d < IPX_DROP_COUNT ? drop_names[d] : "?";
-}
 
 const char *ipx_drop_desc(enum ipx_drop d)
 {

@@ -8,12 +8,13 @@
  * frames on the wire or propagating wait in their station's arrival list,
  * which is in time order, and one timer fires for the earliest event.
  */
-#include "ipxlab/link_medium.h"
+#include "ipxlab/priv/link_medium.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "ipxlab/err.h"
+#include "ipxlab/priv/drops.h"
 
 struct mframe {
 	struct mframe *next;
@@ -53,14 +54,8 @@ struct ipx_medium {
 	struct ipx_medium_stats stats;
 };
 
-#define DROP_NAME_(id, name, desc) name,
-static const char *const drop_names[] = { IPX_MEDIUM_DROPS(DROP_NAME_) };
-#undef DROP_NAME_
-
-const char *ipx_medium_drop_name(enum ipx_medium_drop d)
-{
-	return d < IPX_MEDIUM_DROP_COUNT ? drop_names[d] : "?";
-}
+IPX_DROP_NAMES(IPX_MEDIUM_DROPS, enum ipx_medium_drop, IPX_MEDIUM_DROP_COUNT,
+	       ipx_medium_drop_name)
 
 static void push(struct fifo *q, struct mframe *f)
 {

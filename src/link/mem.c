@@ -17,7 +17,7 @@
 
 #include "ipxlab/buf.h"
 #include "ipxlab/err.h"
-#include "ipxlab/link_medium.h"
+#include "ipxlab/priv/link_medium.h"
 
 struct mem_link {
 	struct ipx_link link;

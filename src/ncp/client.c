@@ -10,6 +10,7 @@
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
 #include "ipxlab/log.h"
+#include "ipxlab/priv/drops.h"
 
 #define DEFAULT_RTO (100 * IPX_MSEC)
 #define DEFAULT_RTO_MAX (6 * IPX_SEC)
@@ -17,14 +18,8 @@
 #define DEFAULT_STALL (2 * IPX_SEC)
 #define SERVER_SOCKET 0x0451
 
-#define NAME_(id, name, desc) name,
-static const char *const drop_names[] = { NCP_CLI_DROPS(NAME_) };
-#undef NAME_
-
-const char *ncp_cli_drop_name(enum ncp_cli_drop d)
-{
-	return (unsigned)d < NCP_CLI_DROP_COUNT ? drop_names[d] : "?";
-}
+IPX_DROP_NAMES(NCP_CLI_DROPS, enum ncp_cli_drop, NCP_CLI_DROP_COUNT,
+	       ncp_cli_drop_name)
 
 const char *ncp_strerror(int err)
 {

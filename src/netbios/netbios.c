@@ -10,6 +10,7 @@
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
 #include "ipxlab/log.h"
+#include "ipxlab/priv/drops.h"
 #include "nb_int.h"
 
 #define DEFAULT_NAMES 16
@@ -62,14 +63,7 @@ const char *nb_command_name(uint8_t command)
 	return "?";
 }
 
-#define DROP_NAME_(id, name, desc) name,
-static const char *const drop_names[] = { NB_DROPS(DROP_NAME_) };
-#undef DROP_NAME_
-
-const char *nb_drop_name(enum nb_drop d)
-{
-	return d < NB_DROP_COUNT ? drop_names[d] : "?";
-}
+IPX_DROP_NAMES(NB_DROPS, enum nb_drop, NB_DROP_COUNT, nb_drop_name)
 
 /* ---- NCB queues ---- */
 

@@ -16,6 +16,7 @@
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
 #include "ipxlab/log.h"
+#include "ipxlab/priv/drops.h"
 
 #define DEFAULT_PERIOD (60 * IPX_SEC)
 #define DEFAULT_EXPIRY (180 * IPX_SEC)
@@ -52,14 +53,8 @@ struct ipx_rip {
 	struct ipx_rip_stats stats;
 };
 
-#define DROP_NAME_(id, name, desc) name,
-static const char *const drop_names[] = { IPX_RIP_DROPS(DROP_NAME_) };
-#undef DROP_NAME_
-
-const char *ipx_rip_drop_name(enum ipx_rip_drop d)
-{
-	return d < IPX_RIP_DROP_COUNT ? drop_names[d] : "?";
-}
+IPX_DROP_NAMES(IPX_RIP_DROPS, enum ipx_rip_drop, IPX_RIP_DROP_COUNT,
+	       ipx_rip_drop_name)
 
 /* ---- codec ---- */
 

@@ -14,6 +14,7 @@
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
 #include "ipxlab/log.h"
+#include "ipxlab/priv/drops.h"
 
 #define DEFAULT_PERIOD (60 * IPX_SEC)
 #define DEFAULT_EXPIRY (180 * IPX_SEC)
@@ -39,14 +40,8 @@ struct ipx_sap {
 	struct ipx_sap_stats stats;
 };
 
-#define DROP_NAME_(id, name, desc) name,
-static const char *const drop_names[] = { IPX_SAP_DROPS(DROP_NAME_) };
-#undef DROP_NAME_
-
-const char *ipx_sap_drop_name(enum ipx_sap_drop d)
-{
-	return d < IPX_SAP_DROP_COUNT ? drop_names[d] : "?";
-}
+IPX_DROP_NAMES(IPX_SAP_DROPS, enum ipx_sap_drop, IPX_SAP_DROP_COUNT,
+	       ipx_sap_drop_name)
 
 const char *ipx_sap_type_name(uint16_t type)
 {

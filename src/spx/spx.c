@@ -8,16 +8,10 @@
 
 #include "ipxlab/err.h"
 #include "ipxlab/log.h"
+#include "ipxlab/priv/drops.h"
 #include "spx_int.h"
 
-#define DROP_NAME_(id, name, desc) name,
-static const char *const drop_names[] = { SPX_DROPS(DROP_NAME_) };
-#undef DROP_NAME_
-
-const char *spx_drop_name(enum spx_drop d)
-{
-	return d < SPX_DROP_COUNT ? drop_names[d] : "?";
-}
+IPX_DROP_NAMES(SPX_DROPS, enum spx_drop, SPX_DROP_COUNT, spx_drop_name)
 
 static void watchdog_tick(struct ipx_loop *loop, struct ipx_timer *t,
 			  void *ctx);

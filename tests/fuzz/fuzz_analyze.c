@@ -1,6 +1,6 @@
 /*
  * fuzz_analyze.c - libFuzzer harness for the analyzer's pcap reader
- * (ipx_analyze_pcap and ipx_analyze_stream_each in src/link/analyze.c).
+ * (ipx_analyze_pcap and ipx_analyze_stream_each in src/capture/analyze.c).
  *
  * The input is a pcap file's bytes. A bad file must be refused with a
  * message; a good one must account for every record (counted packets

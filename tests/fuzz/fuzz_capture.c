@@ -1,6 +1,6 @@
 /*
  * fuzz_capture.c - libFuzzer harness for the one-line packet summaries of
- * "ipxlab capture" (src/link/dissect.c).
+ * "ipxlab capture" (src/capture/dissect.c).
  *
  * The input is summarised as an IPX packet and as a whole Ethernet frame,
  * into a roomy buffer and into small ones. Checked: the line is always

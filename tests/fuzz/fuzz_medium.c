@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "ipxlab/err.h"
-#include "ipxlab/link_medium.h"
 #include "ipxlab/loop.h"
+#include "ipxlab/priv/link_medium.h"
 
 #include "fuzz_common.h"
 

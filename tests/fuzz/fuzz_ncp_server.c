@@ -1,7 +1,7 @@
 /*
  * fuzz_ncp_server.c - libFuzzer harness for the NCP server's request
- * parser (src/ncp/server.c and the fn_*.c handlers), serving a temporary
- * SYS volume beside a directory "outside" it.
+ * parser (src/fileserver/server.c and the fn_*.c handlers), serving a
+ * temporary SYS volume beside a directory "outside" it.
  *
  * Input: byte 0 flags, the rest an NCP packet sent to socket 0x451 from
  * a client node that holds a logged-in connection.

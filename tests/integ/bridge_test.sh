@@ -36,8 +36,9 @@ receiver() {
 rate() {
 	local src=${2:-$(head -1 "$TMP/$1.out" | cut -d: -f2)}
 	"$BIN" analyze "$TMP/$1.pcap" --between "$src,$(cut -d: -f2 <<<"$ADDR")" --json >"$TMP/$1-$src.json" 2>&1
+	# kB = 1000 bytes (docs/benchmarks.md): the rate in bytes a second
 	json_num "$TMP/$1-$src.json" mean_kB_per_s |
-		awk '{ printf "%.0f\n", $1 * 1000 }'	# kB = 1000 bytes
+		awk '{ printf "%.0f\n", $1 * 1000 }'
 }
 # lines N LEN: N lines of LEN 'x' characters
 lines() { awk -v n="$1" -v l="$2" 'BEGIN { s = sprintf("%*s", l, ""); gsub(/ /, "x", s); for (i = 0; i < n; i++) print s }'; }

@@ -30,7 +30,7 @@
 #include "ipxlab/link_eth.h"
 #include "ipxlab/log.h"
 #include "ipxlab/node.h"
-#include "ipxlab/pcap.h"
+#include "ipxlab/priv/pcap.h"
 
 #define SOCKET 0x4545
 #define MAX_SIZES 16

@@ -16,7 +16,7 @@
 #include "ipxlab/link_mem.h"
 #include "ipxlab/log.h"
 #include "ipxlab/netbios.h"
-#include "ipxlab/pcap.h"
+#include "ipxlab/priv/pcap.h"
 
 #define NODES 3
 

@@ -13,7 +13,7 @@
 #include "ipxlab/err.h"
 #include "ipxlab/link_mem.h"
 #include "ipxlab/log.h"
-#include "ipxlab/pcap.h"
+#include "ipxlab/priv/pcap.h"
 #include "ipxlab/spx.h"
 
 static struct ipx_loop *loop;

@@ -18,7 +18,7 @@
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
 #include "ipxlab/ipx.h"
-#include "ipxlab/pcap.h"
+#include "ipxlab/priv/pcap.h"
 
 static const uint8_t node_x[6] = { 2, 0, 0, 0, 0, 0x0A };
 static const uint8_t node_y[6] = { 2, 0, 0, 0, 0, 0x0B };

@@ -13,9 +13,9 @@
 
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
-#include "ipxlab/link_medium.h"
 #include "ipxlab/link_mem.h"
 #include "ipxlab/link_profile.h"
+#include "ipxlab/priv/link_medium.h"
 
 static struct ipx_profile named(const char *name)
 {

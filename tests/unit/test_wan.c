@@ -16,10 +16,10 @@
 
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
-#include "ipxlab/link_medium.h"
 #include "ipxlab/link_mem.h"
 #include "ipxlab/link_profile.h"
 #include "ipxlab/wan.h"
+#include "ipxlab/priv/link_medium.h"
 
 #define MAXLOG 20000
 

@@ -12,15 +12,16 @@
 #include "ipxlab/err.h"
 #include "ipxlab/frame.h"
 #include "ipxlab/ipx.h"
+#include "ipxlab/priv/drops.h"
 
 #define MAX_SECONDS (24u * 3600)	/* a day of per-second figures */
 
 #define PROTO_NAME_(id, name) name,
 static const char *const proto_names[] = { IPX_ANALYZE_PROTOS(PROTO_NAME_) };
 #undef PROTO_NAME_
-#define DROP_NAME_(id, name, desc) name,
-static const char *const drop_names[] = { IPX_ANALYZE_DROPS(DROP_NAME_) };
-#undef DROP_NAME_
+IPX_DROP_NAMES(IPX_ANALYZE_DROPS, enum ipx_analyze_drop, IPX_ANALYZE_DROP_COUNT,
+	       ipx_analyze_drop_name)
+
 static const char *const gap_names[IPX_ANALYZE_GAPS] = {
 	"0-4", "5-9", "10-14", "15-19", "20-24", "25-29", ">=30"
 };
@@ -33,11 +34,6 @@ const char *ipx_analyze_proto_name(enum ipx_analyze_proto p)
 const char *ipx_analyze_gap_name(unsigned bucket)
 {
 	return bucket < IPX_ANALYZE_GAPS ? gap_names[bucket] : "?";
-}
-
-const char *ipx_analyze_drop_name(enum ipx_analyze_drop d)
-{
-	return d < IPX_ANALYZE_DROP_COUNT ? drop_names[d] : "?";
 }
 
 void ipx_analyze_init(struct ipx_analyze *a,

@@ -105,12 +105,6 @@ bool ncp_wild_match(const char *pattern, const char *name)
 	return glob(pattern, name);
 }
 
-uint8_t ncp_refuse(struct ncp_call *c, enum ncp_srv_refusal r, uint8_t cc)
-{
-	c->srv->stats.refusals[r]++;
-	return cc;
-}
-
 static int find_volume(const struct ncp_server *srv, const char *name)
 {
 	for (size_t i = 0; i < srv->nvols; i++)
@@ -128,19 +122,12 @@ static uint8_t name_refusal(struct ncp_call *c, int ref, bool last)
 	return ncp_refuse(c, r, last ? NCP_CC_BAD_NAME : NCP_CC_BAD_PATH);
 }
 
-uint8_t ncp_path_parse(struct ncp_call *c, uint8_t dh, const uint8_t *text,
-		       size_t len, struct ncp_path *out, char *last,
-		       bool wild)
+/* Where a path starts: the volume before its colon, or else the path of
+ * directory handle dh; *i the offset of what follows. A completion code. */
+static uint8_t path_start(struct ncp_call *c, uint8_t dh,
+			  const uint8_t *text, const uint8_t *colon,
+			  struct ncp_path *out, size_t *i)
 {
-	struct ncp_server *srv = c->srv;
-	const uint8_t *colon = memchr(text, ':', len);
-	size_t i = 0;
-
-	memset(out, 0, sizeof(*out));
-	if (len > NCP_PATH_MAX)
-		return ncp_refuse(c, NCP_SRV_REF_OVERLONG, NCP_CC_BAD_PATH);
-	if (memchr(text, '\0', len))
-		return ncp_refuse(c, NCP_SRV_REF_BAD_BYTES, NCP_CC_BAD_PATH);
 	if (colon) {
 		char vol[NCP_VOLNAME_MAX + 1];
 		size_t n = (size_t)(colon - text);
@@ -150,11 +137,11 @@ uint8_t ncp_path_parse(struct ncp_call *c, uint8_t dh, const uint8_t *text,
 					  NCP_CC_NO_VOLUME);
 		memcpy(vol, text, n);
 		vol[n] = '\0';
-		out->vol = find_volume(srv, vol);
+		out->vol = find_volume(c->srv, vol);
 		if (out->vol < 0)
 			return ncp_refuse(c, NCP_SRV_REF_NO_VOLUME,
 					  NCP_CC_NO_VOLUME);
-		i = n + 1;
+		*i = n + 1;
 	} else {
 		if (dh == 0 || dh > NCP_DIR_HANDLES ||
 		    !c->conn->dirh[dh - 1].used)
@@ -162,6 +149,41 @@ uint8_t ncp_path_parse(struct ncp_call *c, uint8_t dh, const uint8_t *text,
 					  NCP_CC_BAD_DIR_HANDLE);
 		*out = c->conn->dirh[dh - 1].path;
 	}
+	return NCP_CC_OK;
+}
+
+/*
+ * Before login only SYS:LOGIN and what is inside it, and the root of SYS
+ * as the way there: the root itself, or a wildcard in it, whose listings
+ * show LOGIN alone (ncp_list_path), as a NetWare server shows a user the
+ * parents of a directory he has rights in.
+ */
+static bool login_may_see(const struct ncp_path *p, const char *last,
+			  bool wild)
+{
+	return p->vol == 0 &&
+	       ((p->depth >= 1 && !strcmp(p->comp[0], "LOGIN")) ||
+		(p->depth == 0 &&
+		 (!last || !strcmp(last, "LOGIN") ||
+		  (wild && ncp_has_wild(last)))));
+}
+
+uint8_t ncp_path_parse(struct ncp_call *c, uint8_t dh, const uint8_t *text,
+		       size_t len, struct ncp_path *out, char *last,
+		       bool wild)
+{
+	const uint8_t *colon = memchr(text, ':', len);
+	size_t i = 0;
+	uint8_t cc;
+
+	memset(out, 0, sizeof(*out));
+	if (len > NCP_PATH_MAX)
+		return ncp_refuse(c, NCP_SRV_REF_OVERLONG, NCP_CC_BAD_PATH);
+	if (memchr(text, '\0', len))
+		return ncp_refuse(c, NCP_SRV_REF_BAD_BYTES, NCP_CC_BAD_PATH);
+	cc = path_start(c, dh, text, colon, out, &i);
+	if (cc)
+		return cc;
 	out->dir_form = false;
 	while (i < len) {
 		size_t j = i, n;
@@ -211,18 +233,7 @@ uint8_t ncp_path_parse(struct ncp_call *c, uint8_t dh, const uint8_t *text,
 			       NCP_NAME_LEN + 1);
 	}
 	if (!c->conn->logged_in) {
-		/* Before login only SYS:LOGIN and what is inside it, and the
-		 * root of SYS as the way there: the root itself, or a
-		 * wildcard in it, whose listings show LOGIN alone
-		 * (ncp_list_path), as a NetWare server shows a user the
-		 * parents of a directory he has rights in. */
-		bool ok = out->vol == 0 &&
-			  ((out->depth >= 1 && !strcmp(out->comp[0], "LOGIN")) ||
-			   (out->depth == 0 &&
-			    (!last || !strcmp(last, "LOGIN") ||
-			     (wild && ncp_has_wild(last)))));
-
-		if (!ok)
+		if (!login_may_see(out, last, wild))
 			return ncp_refuse(c, NCP_SRV_REF_LOGIN_ONLY,
 					  NCP_CC_BAD_PATH);
 	}

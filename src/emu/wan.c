@@ -15,7 +15,8 @@
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
 #include "ipxlab/ipx.h"
-#include "ipxlab/link_medium.h"
+#include "ipxlab/priv/drops.h"
+#include "ipxlab/priv/link_medium.h"
 
 #define LEARN_SLOTS 4096
 
@@ -51,14 +52,8 @@ struct ipx_wan {
 	struct learnt table[LEARN_SLOTS];
 };
 
-#define DROP_NAME_(id, name, desc) name,
-static const char *const drop_names[] = { IPX_WAN_DROPS(DROP_NAME_) };
-#undef DROP_NAME_
-
-const char *ipx_wan_drop_name(enum ipx_wan_drop d)
-{
-	return d < IPX_WAN_DROP_COUNT ? drop_names[d] : "?";
-}
+IPX_DROP_NAMES(IPX_WAN_DROPS, enum ipx_wan_drop, IPX_WAN_DROP_COUNT,
+	       ipx_wan_drop_name)
 
 static struct learnt *slot(struct ipx_wan *w, const uint8_t node[IPX_NODE_LEN],
 			   bool add)

@@ -78,6 +78,80 @@ static struct ncp_file *free_slot(struct ncp_call *c)
 	return NULL;
 }
 
+/* Whether an open of these rights and action writes, and the share mode
+ * it holds in *share: what it reads or writes (neither: read) and what it
+ * denies others. */
+static bool open_mode(enum how how, uint8_t rights, uint8_t action,
+		      uint8_t *share)
+{
+	bool wr = (rights & NCP_RIGHT_WRITE) || how == CREATE_TRUNC ||
+		  how == CREATE_NEW ||
+		  (how == OPEN_CREATE &&
+		   (action & (NCP_ACT_REPLACE | NCP_ACT_CREATE)));
+
+	*share = rights & (NCP_SHARE_READ | NCP_SHARE_WRITE |
+			   NCP_SHARE_DENY_READ | NCP_SHARE_DENY_WRITE);
+	if (wr)
+		*share |= NCP_SHARE_WRITE;
+	if (!(*share & (NCP_SHARE_READ | NCP_SHARE_WRITE)))
+		*share |= NCP_SHARE_READ;
+	return wr;
+}
+
+/* Whether the name is there (r == 0) or not suits 'how' (c->cc set if
+ * not), and whether the open then creates or truncates it. */
+static void open_action(struct ncp_call *c, enum how how, uint8_t action,
+			int r, bool *create, bool *trunc)
+{
+	switch (how) {
+	case OPEN:
+		if (r)
+			c->cc = NCP_CC_FAILURE;
+		break;
+	case CREATE_TRUNC:
+		*create = r != 0;
+		*trunc = r == 0;
+		break;
+	case CREATE_NEW:
+		if (r == 0)
+			c->cc = NCP_CC_NAME_EXISTS;
+		*create = true;
+		break;
+	case OPEN_CREATE:
+		if (r == 0 && !(action & (NCP_ACT_OPEN | NCP_ACT_REPLACE)))
+			c->cc = NCP_CC_NAME_EXISTS;
+		else if (r != 0 && !(action & NCP_ACT_CREATE))
+			c->cc = NCP_CC_FAILURE;
+		*create = r != 0;
+		*trunc = r == 0 && (action & NCP_ACT_REPLACE);
+		break;
+	}
+}
+
+/* The open file 'fd' in slot f, and the reply: its handle and entry. */
+static void take_file(struct ncp_call *c, struct ncp_file *f, int fd,
+		      bool wr, uint8_t share, const char *last,
+		      const struct stat *st)
+{
+	uint8_t hd[NCP_HANDLE_LEN];
+
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	f->used = true;
+	f->fd = fd;
+	f->task = c->hdr.task;
+	f->writable = wr;
+	f->readable = (share & NCP_SHARE_READ) != 0;
+	f->share = share;
+	f->dev = st->st_dev;
+	f->ino = st->st_ino;
+	snprintf(f->name, sizeof(f->name), "%s", last);
+	c->conn->nfiles++;
+	ncp_handle_of(c->conn, f, hd);
+	ncp_wrn(&c->wr, hd, NCP_HANDLE_LEN);
+	ncp_wr16(&c->wr, 0);
+	ncp_put_file_entry(&c->wr, last, st);
+}
+
 static void open_file(struct ncp_call *c, enum how how, uint8_t dh,
 		      uint8_t rights, uint8_t attr, uint8_t action)
 {
@@ -87,7 +161,7 @@ static void open_file(struct ncp_call *c, enum how how, uint8_t dh,
 	struct ncp_file *f;
 	bool wr, create = false, trunc = false;
 	int dfd, fd, r, flags;
-	uint8_t hd[NCP_HANDLE_LEN], share;
+	uint8_t share;
 
 	if (!ncp_rd_path(c, dh, &p, last, false) ||
 	    !ncp_file_name_ok(c, &p, last))
@@ -98,17 +172,7 @@ static void open_file(struct ncp_call *c, enum how how, uint8_t dh,
 	}
 	if (!(f = free_slot(c)))
 		return;
-	wr = (rights & NCP_RIGHT_WRITE) || how == CREATE_TRUNC ||
-	     how == CREATE_NEW || (how == OPEN_CREATE &&
-				   (action & (NCP_ACT_REPLACE | NCP_ACT_CREATE)));
-	/* The open mode: what it reads or writes (neither: read) and what it
-	 * denies others. */
-	share = rights & (NCP_SHARE_READ | NCP_SHARE_WRITE |
-			  NCP_SHARE_DENY_READ | NCP_SHARE_DENY_WRITE);
-	if (wr)
-		share |= NCP_SHARE_WRITE;
-	if (!(share & (NCP_SHARE_READ | NCP_SHARE_WRITE)))
-		share |= NCP_SHARE_READ;
+	wr = open_mode(how, rights, action, &share);
 	if (wr && ncp_vol_ro(c, p.vol)) {
 		c->cc = how == OPEN ? NCP_CC_NO_WRITE : NCP_CC_NO_CREATE;
 		return;
@@ -121,29 +185,7 @@ static void open_file(struct ncp_call *c, enum how how, uint8_t dh,
 		c->cc = NCP_CC_FAILURE;
 		goto out;
 	}
-	switch (how) {
-	case OPEN:
-		if (r)
-			c->cc = NCP_CC_FAILURE;
-		break;
-	case CREATE_TRUNC:
-		create = r != 0;
-		trunc = r == 0;
-		break;
-	case CREATE_NEW:
-		if (r == 0)
-			c->cc = NCP_CC_NAME_EXISTS;
-		create = true;
-		break;
-	case OPEN_CREATE:
-		if (r == 0 && !(action & (NCP_ACT_OPEN | NCP_ACT_REPLACE)))
-			c->cc = NCP_CC_NAME_EXISTS;
-		else if (r != 0 && !(action & NCP_ACT_CREATE))
-			c->cc = NCP_CC_FAILURE;
-		create = r != 0;
-		trunc = r == 0 && (action & NCP_ACT_REPLACE);
-		break;
-	}
+	open_action(c, how, action, r, &create, &trunc);
 	if (!c->cc && r == 0 && share_conflict(c->srv, st.st_dev, st.st_ino,
 						share))
 		c->cc = ncp_refuse(c, NCP_SRV_REF_SHARE, NCP_CC_LOCK_FAIL);
@@ -171,21 +213,7 @@ static void open_file(struct ncp_call *c, enum how how, uint8_t dh,
 		c->cc = ncp_refuse(c, NCP_SRV_REF_SYMLINK, NCP_CC_FAILURE);
 		goto out;
 	}
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	f->used = true;
-	f->fd = fd;
-	f->task = c->hdr.task;
-	f->writable = wr;
-	f->readable = (share & NCP_SHARE_READ) != 0;
-	f->share = share;
-	f->dev = st.st_dev;
-	f->ino = st.st_ino;
-	snprintf(f->name, sizeof(f->name), "%s", last);
-	c->conn->nfiles++;
-	ncp_handle_of(c->conn, f, hd);
-	ncp_wrn(&c->wr, hd, NCP_HANDLE_LEN);
-	ncp_wr16(&c->wr, 0);
-	ncp_put_file_entry(&c->wr, last, &st);
+	take_file(c, f, fd, wr, share, last, &st);
 out:
 	close(dfd);
 }
@@ -479,6 +507,31 @@ static void set_stamp(struct ncp_call *c)
 		c->cc = NCP_CC_NO_MODIFY;
 }
 
+/* 0x41, the old-style open: read/write where it can, else read only (a
+ * read-only file, or one another open denies writes to). */
+static void open_old(struct ncp_call *c)
+{
+	uint8_t dh = ncp_rd8(&c->rd);
+
+	ncp_rd8(&c->rd);
+	open_file(c, OPEN, dh,
+		  c->conn->logged_in && dh && dh <= NCP_DIR_HANDLES &&
+			  c->conn->dirh[dh - 1].used &&
+			  !c->srv->vols[c->conn->dirh[dh - 1].path.vol].ro
+		      ? NCP_RIGHT_READ | NCP_RIGHT_WRITE
+		      : NCP_RIGHT_READ,
+		  0, 0);
+	if (c->cc == NCP_CC_NO_WRITE ||	/* a read-only file */
+	    c->cc == NCP_CC_LOCK_FAIL) {	/* or one denying writes */
+		c->cc = 0;
+		c->wr.len = 0;
+		ncp_rd_init(&c->rd, c->rd.p, c->rd.len);
+		ncp_rd8(&c->rd);
+		ncp_rd8(&c->rd);
+		open_file(c, OPEN, dh, NCP_RIGHT_READ, 0, 0);
+	}
+}
+
 void ncp_fn_file(struct ncp_call *c)
 {
 	struct ncp_file *f;
@@ -494,25 +547,8 @@ void ncp_fn_file(struct ncp_call *c)
 				c->cc = NCP_CC_IO;
 		}
 		return;
-	case 0x41:	/* old style: read/write where it can */
-		dh = ncp_rd8(&c->rd);
-		ncp_rd8(&c->rd);
-		open_file(c, OPEN, dh,
-			  c->conn->logged_in && dh && dh <= NCP_DIR_HANDLES &&
-				  c->conn->dirh[dh - 1].used &&
-				  !c->srv->vols[c->conn->dirh[dh - 1].path.vol].ro
-			      ? NCP_RIGHT_READ | NCP_RIGHT_WRITE
-			      : NCP_RIGHT_READ,
-			  0, 0);
-		if (c->cc == NCP_CC_NO_WRITE ||	/* a read-only file */
-		    c->cc == NCP_CC_LOCK_FAIL) {	/* or one denying writes */
-			c->cc = 0;
-			c->wr.len = 0;
-			ncp_rd_init(&c->rd, c->rd.p, c->rd.len);
-			ncp_rd8(&c->rd);
-			ncp_rd8(&c->rd);
-			open_file(c, OPEN, dh, NCP_RIGHT_READ, 0, 0);
-		}
+	case 0x41:
+		open_old(c);
 		return;
 	case 0x42:
 		close_file(c);

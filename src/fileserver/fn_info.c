@@ -1,11 +1,11 @@
 /*
- * fn_info.c - the dispatcher and the functions about the server and the
- * connection: volume info (0x12), station (0x13), date and time (0x14),
- * volume and purge info (0x16 0x2C), the 0x17 family (server info,
- * internet address, clear-text login, logged info in the old and the new
- * form, object ID, description strings; bindery scans in fn_bindery.c),
- * end of job (0x18), logout (0x19), buffer size (0x21) and big packets
- * (0x61). Offsets are in ncp.h and docs/ncp.md.
+ * fn_info.c - the functions about the server and the connection
+ * (dispatch.c sends them here): volume info (0x12), station (0x13), date
+ * and time (0x14), volume and purge info (0x16 0x2C), the 0x17 family
+ * (server info, internet address, clear-text login, logged info in the old
+ * and the new form, object ID, description strings; bindery scans in
+ * fn_bindery.c), end of job (0x18), logout (0x19), buffer size (0x21) and
+ * big packets (0x61). Offsets are in ncp.h and docs/ncp.md.
  */
 #include <stdio.h>
 #include <string.h>
@@ -15,15 +15,6 @@
 
 #include "ipxlab/bytes.h"
 #include "srv_int.h"
-
-static void unknown(struct ncp_call *c, bool sub)
-{
-	if (sub)
-		c->srv->stats.unknown_sub[c->hdr.function]++;
-	else
-		c->srv->stats.unknown[c->hdr.function]++;
-	c->cc = NCP_CC_UNKNOWN_REQUEST;
-}
 
 /* A volume's size in 32 KB blocks (64 sectors), free blocks (0 on a
  * read-only volume), directory entries and free ones; false (0x98) for a
@@ -228,7 +219,7 @@ static void login(struct ncp_call *c)
 	ncp_rdstr(&c->rd, name, sizeof(name));
 	ncp_rdstr(&c->rd, pass, sizeof(pass));
 	if (c->rd.bad) {
-		c->cc = ncp_refuse(c, NCP_SRV_REF_MALFORMED, NCP_CC_FAILURE);
+		ncp_malformed(c);
 		return;
 	}
 	/* Logging in again is a logout first, as on NetWare. */
@@ -260,7 +251,7 @@ static void fn_17(struct ncp_call *c)
 	const struct ncp_user *u;
 	char name[64];
 	if (c->rd.bad || len > c->rd.len - 2) {
-		c->cc = ncp_refuse(c, NCP_SRV_REF_MALFORMED, NCP_CC_FAILURE);
+		ncp_malformed(c);
 		return;
 	}
 	switch (sub) {
@@ -305,7 +296,7 @@ static void fn_17(struct ncp_call *c)
 	default:	/* 0x17 "get login key" too: clients fall back to
 			 * the clear-text login. */
 		if (!ncp_fn_bindery(c, sub))
-			unknown(c, true);
+			ncp_unknown(c, true);
 	}
 }
 
@@ -322,7 +313,7 @@ static void negotiate(struct ncp_call *c, bool big)
 	if (cap > payload - 24)
 		cap = (unsigned)payload - 24;
 	if (c->rd.bad) {
-		c->cc = ncp_refuse(c, NCP_SRV_REF_MALFORMED, NCP_CC_FAILURE);
+		ncp_malformed(c);
 		return;
 	}
 	if (want < 512)
@@ -337,11 +328,9 @@ static void negotiate(struct ncp_call *c, bool big)
 	}
 }
 
-void ncp_fn_dispatch(struct ncp_call *c)
+void ncp_fn_info(struct ncp_call *c)
 {
-	uint8_t f = c->hdr.function;
-
-	switch (f) {
+	switch (c->hdr.function) {
 	case 0x12:
 		ncp_fn_volume_info(c, ncp_rd8(&c->rd));
 		return;
@@ -354,9 +343,6 @@ void ncp_fn_dispatch(struct ncp_call *c)
 	case 0x14:
 		put_time7(&c->wr, time(NULL));
 		return;
-	case 0x16:
-		ncp_fn_dir(c);
-		return;
 	case 0x17:
 		fn_17(c);
 		return;
@@ -368,29 +354,13 @@ void ncp_fn_dispatch(struct ncp_call *c)
 		c->conn->logged_in = false;
 		c->conn->user[0] = '\0';
 		return;
-	case 0x1A: case 0x1B: case 0x1C: case 0x1D: case 0x1E: case 0x1F:
-		ncp_fn_lock(c);
-		return;
 	case 0x21:
 		negotiate(c, false);
 		return;
 	case 0x61:
 		negotiate(c, true);
 		return;
-	case 0x3E: case 0x3F: case 0x40:
-		ncp_fn_search(c);
-		return;
-	case 0x3B: case 0x3D: case 0x41: case 0x42: case 0x43: case 0x44:
-	case 0x45: case 0x46: case 0x47: case 0x48: case 0x49: case 0x4B:
-	case 0x4C: case 0x4D: case 0x54:
-		ncp_fn_file(c);
-		return;
 	default:
-		unknown(c, false);
+		ncp_unknown(c, false);
 	}
-}
-
-void ncp_malformed(struct ncp_call *c)
-{
-	c->cc = ncp_refuse(c, NCP_SRV_REF_MALFORMED, NCP_CC_FAILURE);
 }

@@ -1,10 +1,12 @@
 /*
  * srv_int.h - what the files of the NCP server share: the server and
- * connection structs, the path resolver (names.c), the function handlers
- * (fn_*.c), record locks (locks.c) and the bindery (bindery.c).
+ * connection structs, the connection table and the counted answers
+ * (conn.c), the path resolver (names.c), the dispatcher (dispatch.c), the
+ * function handlers (fn_*.c), record locks (locks.c) and the bindery
+ * (bindery.c).
  */
-#ifndef IPXLAB_NCP_SRV_INT_H
-#define IPXLAB_NCP_SRV_INT_H
+#ifndef IPXLAB_FILESERVER_SRV_INT_H
+#define IPXLAB_FILESERVER_SRV_INT_H
 
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -190,8 +192,6 @@ int ncp_name_check(const char *in, size_t len, bool wild, char *out);
 /* DOS-style match of an upper-case name against an upper-case pattern. */
 bool ncp_wild_match(const char *pattern, const char *name);
 bool ncp_has_wild(const char *name);
-/* Count a refusal and return its completion code. */
-uint8_t ncp_refuse(struct ncp_call *c, enum ncp_srv_refusal r, uint8_t cc);
 /*
  * Parse a request path (raw bytes) relative to directory handle 'dh'.
  * With 'last' non-NULL the last component is taken off into it (wildcards
@@ -241,8 +241,11 @@ bool ncp_vol_ro(struct ncp_call *c, int vol);
 void ncp_path_format(const struct ncp_server *srv, const struct ncp_path *p,
 		     char *out, size_t cap);
 
-/* ---- fn_*.c: the function handlers ---- */
+/* ---- dispatch.c ---- */
+/* Answer c's request by its function number (unknown ones counted). */
 void ncp_fn_dispatch(struct ncp_call *c);
+
+/* ---- fn_*.c: the function handlers ---- */
 /* The 0x12 / 0x16 15 reply of a volume (index). */
 void ncp_fn_volume_info(struct ncp_call *c, int vol);
 /* 0x16 0x2C Get Volume and Purge Information. */
@@ -252,9 +255,8 @@ bool ncp_fn_bindery(struct ncp_call *c, uint8_t sub);
 /* The SAP response callback that keeps srv->seen (ctx: the server). */
 void ncp_bindery_on_sap(const struct ipx_header *hdr,
 			const struct ipx_sap_msg *msg, void *ctx);
-/* Count a malformed request: completion FF. */
-void ncp_malformed(struct ncp_call *c);
-void ncp_fn_info(struct ncp_call *c);	/* 0x12..0x14, 0x17 */
+/* 0x12..0x14, 0x17..0x19, 0x21, 0x61 */
+void ncp_fn_info(struct ncp_call *c);
 void ncp_fn_dir(struct ncp_call *c);	/* 0x16 */
 void ncp_fn_search(struct ncp_call *c);	/* 0x3E, 0x3F, 0x40 */
 void ncp_fn_file(struct ncp_call *c);	/* 0x3D, 0x41..0x4D, 0x54 */
@@ -264,12 +266,32 @@ void ncp_fn_lock(struct ncp_call *c);	/* 0x1A..0x1F */
 void ncp_put_file_entry(struct ncp_wr *w, const char *name,
 			const struct stat *st);
 
-/* ---- server.c ---- */
+/* ---- conn.c: the connection table, handles, counted answers ---- */
+/* The connection of a number (1..max) or of an address; NULL: none. */
+struct ncp_conn *ncp_conn_by_number(struct ncp_server *srv, uint16_t n);
+struct ncp_conn *ncp_conn_by_addr(struct ncp_server *srv,
+				  const struct ipx_addr *a);
+/* A fresh connection for address 'a' (its old one, if any, freed):
+ * 0 with *out set, -1 when the table is full or memory is short. */
+int ncp_conn_new(struct ncp_server *srv, const struct ipx_addr *a,
+		 struct ncp_conn **out);
+/* Release everything a connection holds and free its slot. */
+void ncp_conn_free(struct ncp_server *srv, struct ncp_conn *conn);
+/* Free what a connection (task >= 0: only that task's) holds. */
+void ncp_conn_release(struct ncp_server *srv, struct ncp_conn *conn, int task);
+/* The open file of a 6-byte handle, or NULL (a bad handle counted). */
 struct ncp_file *ncp_file_of(struct ncp_call *c, const uint8_t *handle);
 void ncp_handle_of(const struct ncp_conn *conn, const struct ncp_file *f,
 		   uint8_t *out);
-/* Free what a connection (task >= 0: only that task's) holds. */
-void ncp_conn_release(struct ncp_server *srv, struct ncp_conn *conn, int task);
+/* Count a refusal and return its completion code. */
+uint8_t ncp_refuse(struct ncp_call *c, enum ncp_srv_refusal r, uint8_t cc);
+/* Count a malformed request: completion FF. */
+void ncp_malformed(struct ncp_call *c);
+/* Count an unknown function (sub: an unknown subfunction of it):
+ * completion FB. */
+void ncp_unknown(struct ncp_call *c, bool sub);
+
+/* ---- server.c ---- */
 /* Send the reply of a parked request (locks.c, when it is decided). */
 void ncp_finish_pending(struct ncp_server *srv, struct ncp_conn *conn,
 			uint8_t cc);

@@ -1,8 +1,9 @@
 /*
- * server.c - the NCP server core: the socket, the connection table
- * (create, request, destroy), the one-request-per-connection rule with
- * its cached reply and 0x9999, the watchdog, file handles, statistics.
- * The functions themselves are in fn_*.c.
+ * server.c - the NCP server core: the socket, create, request and
+ * destroy packets, the one-request-per-connection rule with its cached
+ * reply and 0x9999, the watchdog, statistics. The connection table and
+ * file handles are in conn.c, the dispatcher in dispatch.c, the functions
+ * themselves in fn_*.c.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
 #include "ipxlab/log.h"
+#include "ipxlab/priv/drops.h"
 #include "srv_int.h"
 
 #define DEFAULT_CONNS 250
@@ -27,15 +29,12 @@
 #define DEFAULT_WDOG_INTERVAL (59300 * IPX_MSEC)
 #define DEFAULT_WDOG_COUNT 10
 
+IPX_DROP_NAMES(NCP_SRV_DROPS, enum ncp_srv_drop, NCP_SRV_DROP_COUNT,
+	       ncp_srv_drop_name)
+
 #define NAME_(id, name, desc) name,
-static const char *const drop_names[] = { NCP_SRV_DROPS(NAME_) };
 static const char *const refusal_names[] = { NCP_SRV_REFUSALS(NAME_) };
 #undef NAME_
-
-const char *ncp_srv_drop_name(enum ncp_srv_drop d)
-{
-	return (unsigned)d < NCP_SRV_DROP_COUNT ? drop_names[d] : "?";
-}
 
 const char *ncp_srv_refusal_name(enum ncp_srv_refusal r)
 {
@@ -78,137 +77,6 @@ int ncp_volume_spec_parse(const char *text, struct ncp_volume_spec *out,
 		snprintf(err, errlen, "volume %s: no directory", out->name);
 		return -1;
 	}
-	return 0;
-}
-
-/* ---- connections ---- */
-
-static struct ncp_conn *conn_by_number(struct ncp_server *srv, uint16_t n)
-{
-	if (n == 0 || n > srv->max_conns || !srv->conns[n - 1].used)
-		return NULL;
-	return &srv->conns[n - 1];
-}
-
-static struct ncp_conn *conn_by_addr(struct ncp_server *srv,
-				     const struct ipx_addr *a)
-{
-	for (unsigned i = 0; i < srv->max_conns; i++)
-		if (srv->conns[i].used && ipx_addr_eq(&srv->conns[i].addr, a))
-			return &srv->conns[i];
-	return NULL;
-}
-
-void ncp_handle_of(const struct ncp_conn *conn, const struct ncp_file *f,
-		   uint8_t *out)
-{
-	uint32_t idx = (uint32_t)(f - conn->files);
-
-	/* 00 00, then a little-endian 32-bit number (as mars_nwe does):
-	 * the slot and a generation, so a stale handle does not match. */
-	out[0] = 0;
-	out[1] = 0;
-	out[2] = (uint8_t)idx;
-	out[3] = (uint8_t)(idx >> 8);
-	out[4] = (uint8_t)f->gen;
-	out[5] = (uint8_t)(f->gen >> 8);
-}
-
-struct ncp_file *ncp_file_of(struct ncp_call *c, const uint8_t *h)
-{
-	struct ncp_conn *conn = c->conn;
-	uint32_t idx = (uint32_t)(h[2] | h[3] << 8);
-	uint16_t gen = (uint16_t)(h[4] | h[5] << 8);
-
-	if (h[0] || h[1] || idx >= c->srv->max_handles ||
-	    !conn->files[idx].used || conn->files[idx].gen != gen) {
-		c->srv->stats.refusals[NCP_SRV_REF_BAD_HANDLE]++;
-		return NULL;
-	}
-	return &conn->files[idx];
-}
-
-void ncp_conn_release(struct ncp_server *srv, struct ncp_conn *conn, int task)
-{
-	if (conn->pending.active && (task < 0 || conn->pending.task == task)) {
-		ipx_timer_stop(srv->loop, &conn->pending.timer);
-		conn->pending.active = false;
-		conn->busy = false;
-	}
-	ncp_locks_release(srv, conn, task);
-	for (unsigned i = 0; i < srv->max_handles; i++) {
-		struct ncp_file *f = &conn->files[i];
-
-		if (!f->used || (task >= 0 && f->task != task))
-			continue;
-		close(f->fd);
-		f->used = false;
-		f->gen++;
-		conn->nfiles--;
-	}
-	for (int i = 0; i < NCP_DIR_HANDLES; i++)
-		if (conn->dirh[i].used &&
-		    (task < 0 || (conn->dirh[i].temp &&
-				  conn->dirh[i].task == task)))
-			conn->dirh[i].used = false;
-	if (task < 0)
-		for (int i = 0; i < NCP_SEARCHES; i++)
-			conn->search[i].used = false;
-}
-
-static void conn_free(struct ncp_server *srv, struct ncp_conn *conn)
-{
-	ncp_conn_release(srv, conn, -1);
-	conn->used = false;
-	conn->logged_in = false;
-	srv->in_use--;
-}
-
-static int conn_new(struct ncp_server *srv, const struct ipx_addr *a,
-		    struct ncp_conn **out)
-{
-	struct ncp_conn *conn = conn_by_addr(srv, a);
-
-	/* The same address creating again: its old connection is gone. */
-	if (conn)
-		conn_free(srv, conn);
-	for (unsigned i = 0; i < srv->max_conns && !conn; i++)
-		if (!srv->conns[i].used)
-			conn = &srv->conns[i];
-	if (!conn)
-		return -1;
-	if (!conn->reply) {
-		conn->reply = malloc(NCP_MAX_PACKET);
-		conn->files = calloc(srv->max_handles, sizeof(*conn->files));
-		if (!conn->reply || !conn->files) {
-			free(conn->reply);
-			free(conn->files);
-			conn->reply = NULL;
-			conn->files = NULL;
-			return -1;
-		}
-	}
-	conn->used = true;
-	conn->addr = *a;
-	conn->last_seq = 0;
-	conn->busy = false;
-	conn->reply_len = 0;
-	conn->last_heard = ipx_loop_now(srv->loop);
-	conn->next_wdog = 0;
-	conn->wdog_left = srv->wdog_count;
-	conn->logged_in = false;
-	conn->user[0] = '\0';
-	conn->user_id = 0;
-	conn->bufsize = 512;
-	conn->nfiles = 0;
-	conn->nlocks = 0;
-	memset(conn->dirh, 0, sizeof(conn->dirh));
-	memset(conn->search, 0, sizeof(conn->search));
-	conn->pending.active = false;
-	srv->in_use++;
-	if (srv->in_use > srv->peak)
-		srv->peak = srv->in_use;
-	*out = conn;
 	return 0;
 }
 
@@ -404,6 +272,39 @@ static void on_wdog_packet(struct ipx_socket *sock, const struct ipx_header *h,
 	on_wdog_answer(srv, h, data);
 }
 
+/* A create request (0x1111): a new connection, or the lost reply again. */
+static void on_create(struct ncp_server *srv, const struct ipx_header *h,
+		      const struct ncp_req_hdr *rq, const uint8_t *data,
+		      size_t len)
+{
+	struct ncp_conn *conn;
+
+	if (len >= 10 && ipx_get32(data + 4) == 0x4C495020) {
+		srv->stats.drops[NCP_SRV_DROP_BAD_TYPE]++;	/* LIP */
+		return;
+	}
+	conn = ncp_conn_by_addr(srv, &h->src);
+	if (conn && conn->fresh && conn->reply_len &&
+	    rq->seq == conn->last_seq) {
+		/* Our create reply was lost: the same answer again. */
+		srv->stats.repeats++;
+		send_raw(srv, conn, conn->reply, conn->reply_len);
+		return;
+	}
+	if (ncp_conn_new(srv, &h->src, &conn) < 0) {
+		srv->stats.full++;
+		send_short(srv, &h->src, NCP_TYPE_REPLY, rq, 0xFFFF,
+			   NCP_CC_NO_SLOTS, 0);
+		return;
+	}
+	conn->number = (uint16_t)(conn - srv->conns + 1);
+	conn->link = direct_link(srv, h);
+	conn->last_seq = rq->seq;
+	conn->fresh = true;
+	srv->stats.created++;
+	reply(srv, conn, rq, NCP_CC_OK, NULL, 0);
+}
+
 static void handle_packet(struct ncp_server *srv, const struct ipx_header *h,
 			  const uint8_t *data, size_t len)
 {
@@ -424,30 +325,7 @@ static void handle_packet(struct ncp_server *srv, const struct ipx_header *h,
 	}
 	switch (rq.type) {
 	case NCP_TYPE_CREATE:
-		if (len >= 10 && ipx_get32(data + 4) == 0x4C495020) {
-			srv->stats.drops[NCP_SRV_DROP_BAD_TYPE]++;	/* LIP */
-			return;
-		}
-		conn = conn_by_addr(srv, &h->src);
-		if (conn && conn->fresh && conn->reply_len &&
-		    rq.seq == conn->last_seq) {
-			/* Our create reply was lost: the same answer again. */
-			srv->stats.repeats++;
-			send_raw(srv, conn, conn->reply, conn->reply_len);
-			return;
-		}
-		if (conn_new(srv, &h->src, &conn) < 0) {
-			srv->stats.full++;
-			send_short(srv, &h->src, NCP_TYPE_REPLY, &rq, 0xFFFF,
-				   NCP_CC_NO_SLOTS, 0);
-			return;
-		}
-		conn->number = (uint16_t)(conn - srv->conns + 1);
-		conn->link = direct_link(srv, h);
-		conn->last_seq = rq.seq;
-		conn->fresh = true;
-		srv->stats.created++;
-		reply(srv, conn, &rq, NCP_CC_OK, NULL, 0);
+		on_create(srv, h, &rq, data, len);
 		return;
 	case NCP_TYPE_REQUEST:
 	case NCP_TYPE_DESTROY:
@@ -456,7 +334,7 @@ static void handle_packet(struct ncp_server *srv, const struct ipx_header *h,
 		srv->stats.drops[NCP_SRV_DROP_BAD_TYPE]++;
 		return;
 	}
-	conn = conn_by_number(srv, rq.conn);
+	conn = ncp_conn_by_number(srv, rq.conn);
 	if (!conn || !ipx_addr_eq(&conn->addr, &h->src)) {
 		/* mars_nwe: status 0 for destroy and logout of a dead one. */
 		bool quiet = rq.type == NCP_TYPE_DESTROY || rq.function == 0x19;
@@ -495,7 +373,7 @@ static void handle_packet(struct ncp_server *srv, const struct ipx_header *h,
 
 		r0.task = 0;
 		srv->stats.destroyed++;
-		conn_free(srv, conn);
+		ncp_conn_free(srv, conn);
 		send_short(srv, &to, NCP_TYPE_REPLY, &r0, rq.conn, 0, 0);
 		return;
 	}
@@ -540,7 +418,7 @@ static void on_tick(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 				 "watchdog polls) cleared",
 				 conn->number, srv->wdog_count);
 			srv->stats.wdog_cleared++;
-			conn_free(srv, conn);
+			ncp_conn_free(srv, conn);
 			continue;
 		}
 		conn->wdog_left--;
@@ -735,6 +613,94 @@ static int check_name(struct ncp_server *srv, ipx_time wait, char *err,
 	return IPX_EINUSE;
 }
 
+/* The limits of 'o', each 0 meaning its default. */
+static void set_limits(struct ncp_server *srv, const struct ncp_server_opts *o)
+{
+	srv->max_conns = o->max_connections ? o->max_connections
+					    : DEFAULT_CONNS;
+	srv->max_handles = o->max_handles ? o->max_handles : DEFAULT_HANDLES;
+	srv->max_locks = o->max_locks ? o->max_locks : DEFAULT_LOCKS;
+	srv->wdog_delay = o->wdog_delay ? o->wdog_delay : DEFAULT_WDOG_DELAY;
+	srv->wdog_interval = o->wdog_interval ? o->wdog_interval
+					      : DEFAULT_WDOG_INTERVAL;
+	srv->wdog_count = o->wdog_count ? o->wdog_count : DEFAULT_WDOG_COUNT;
+	srv->max_buffer = o->max_buffer ? o->max_buffer : DEFAULT_BUFFER;
+	srv->max_buffer_set = o->max_buffer != 0;
+}
+
+/* The connection table, each slot's lock wait bound to it. */
+static int alloc_conns(struct ncp_server *srv, char *err, size_t errlen)
+{
+	srv->conns = calloc(srv->max_conns, sizeof(*srv->conns));
+	if (!srv->conns) {
+		snprintf(err, errlen, "out of memory");
+		return IPX_ENOMEM;
+	}
+	for (unsigned i = 0; i < srv->max_conns; i++) {
+		struct ncp_pending *pd = &srv->conns[i].pending;
+
+		pd->conn = &srv->conns[i];
+		pd->srv = srv;
+		ipx_timer_init(&pd->timer, ncp_locks_timeout, pd);
+	}
+	return IPX_OK;
+}
+
+static int open_sockets(struct ncp_server *srv, char *err, size_t errlen)
+{
+	int rc = ipx_socket_open(srv->node, NCP_SOCKET, on_packet, srv,
+				 &srv->sock);
+
+	if (rc != IPX_OK) {
+		snprintf(err, errlen, "cannot open NCP socket 0x451: %s",
+			 ipx_strerror(rc));
+		return rc;
+	}
+	/* The watchdog's socket; if another program on this node has it,
+	 * a dynamic one (the answers come back to where the poll came
+	 * from). */
+	rc = ipx_socket_open(srv->node, NCP_WDOG_SOCKET, on_wdog_packet, srv,
+			     &srv->wsock);
+	if (rc != IPX_OK)
+		rc = ipx_socket_open(srv->node, 0, on_wdog_packet, srv,
+				     &srv->wsock);
+	if (rc != IPX_OK)
+		snprintf(err, errlen, "cannot open a watchdog socket: %s",
+			 ipx_strerror(rc));
+	return rc;
+}
+
+/* SAP (the caller's, or one of our own that also feeds the bindery's
+ * list of servers), the name check, the advertisement. */
+static int start_sap(struct ncp_server *srv, const struct ncp_server_opts *o,
+		     char *err, size_t errlen)
+{
+	int rc;
+
+	srv->sap = o->sap;
+	if (!srv->sap) {
+		rc = ipx_sap_new(srv->node, NULL, &srv->sap);
+		if (rc != IPX_OK) {
+			snprintf(err, errlen, "cannot start SAP: %s",
+				 ipx_strerror(rc));
+			return rc;
+		}
+		srv->own_sap = true;
+		ipx_sap_on_response(srv->sap, ncp_bindery_on_sap, srv);
+	}
+	if (o->name_check && srv->own_sap) {
+		rc = check_name(srv, o->name_check, err, errlen);
+		if (rc != IPX_OK)
+			return rc;
+	}
+	rc = ipx_sap_advertise(srv->sap, IPX_SAP_FILE_SERVER, srv->name,
+			       NCP_SOCKET);
+	if (rc != IPX_OK)
+		snprintf(err, errlen, "cannot advertise '%s': %s", srv->name,
+			 ipx_strerror(rc));
+	return rc;
+}
+
 int ncp_server_new(struct ipx_node *node, const struct ncp_server_opts *o,
 		   struct ncp_server **out, char *err, size_t errlen)
 {
@@ -757,81 +723,17 @@ int ncp_server_new(struct ipx_node *node, const struct ncp_server_opts *o,
 		return IPX_EINVAL;
 	}
 	snprintf(srv->name, sizeof(srv->name), "%s", o->name);
-	srv->max_conns = o->max_connections ? o->max_connections
-					    : DEFAULT_CONNS;
-	srv->max_handles = o->max_handles ? o->max_handles : DEFAULT_HANDLES;
-	srv->max_locks = o->max_locks ? o->max_locks : DEFAULT_LOCKS;
-	srv->wdog_delay = o->wdog_delay ? o->wdog_delay : DEFAULT_WDOG_DELAY;
-	srv->wdog_interval = o->wdog_interval ? o->wdog_interval
-					      : DEFAULT_WDOG_INTERVAL;
-	srv->wdog_count = o->wdog_count ? o->wdog_count : DEFAULT_WDOG_COUNT;
-	srv->max_buffer = o->max_buffer ? o->max_buffer : DEFAULT_BUFFER;
-	srv->max_buffer_set = o->max_buffer != 0;
-	srv->conns = calloc(srv->max_conns, sizeof(*srv->conns));
-	if (!srv->conns) {
-		snprintf(err, errlen, "out of memory");
-		ncp_server_free(srv);
-		return IPX_ENOMEM;
-	}
-	for (unsigned i = 0; i < srv->max_conns; i++) {
-		struct ncp_pending *pd = &srv->conns[i].pending;
-
-		pd->conn = &srv->conns[i];
-		pd->srv = srv;
-		ipx_timer_init(&pd->timer, ncp_locks_timeout, pd);
-	}
-	rc = open_volumes(srv, o, err, errlen);
+	set_limits(srv, o);
+	rc = alloc_conns(srv, err, errlen);
+	if (rc == IPX_OK)
+		rc = open_volumes(srv, o, err, errlen);
 	if (rc == IPX_OK)
 		rc = ncp_bindery_load(srv, o->users_file, err, errlen);
+	if (rc == IPX_OK)
+		rc = open_sockets(srv, err, errlen);
+	if (rc == IPX_OK)
+		rc = start_sap(srv, o, err, errlen);
 	if (rc != IPX_OK) {
-		ncp_server_free(srv);
-		return rc;
-	}
-	rc = ipx_socket_open(node, NCP_SOCKET, on_packet, srv, &srv->sock);
-	if (rc != IPX_OK) {
-		snprintf(err, errlen, "cannot open NCP socket 0x451: %s",
-			 ipx_strerror(rc));
-		ncp_server_free(srv);
-		return rc;
-	}
-	/* The watchdog's socket; if another program on this node has it,
-	 * a dynamic one (the answers come back to where the poll came
-	 * from). */
-	rc = ipx_socket_open(node, NCP_WDOG_SOCKET, on_wdog_packet, srv,
-			     &srv->wsock);
-	if (rc != IPX_OK)
-		rc = ipx_socket_open(node, 0, on_wdog_packet, srv,
-				     &srv->wsock);
-	if (rc != IPX_OK) {
-		snprintf(err, errlen, "cannot open a watchdog socket: %s",
-			 ipx_strerror(rc));
-		ncp_server_free(srv);
-		return rc;
-	}
-	srv->sap = o->sap;
-	if (!srv->sap) {
-		rc = ipx_sap_new(node, NULL, &srv->sap);
-		if (rc != IPX_OK) {
-			snprintf(err, errlen, "cannot start SAP: %s",
-				 ipx_strerror(rc));
-			ncp_server_free(srv);
-			return rc;
-		}
-		srv->own_sap = true;
-		ipx_sap_on_response(srv->sap, ncp_bindery_on_sap, srv);
-	}
-	if (o->name_check && srv->own_sap) {
-		rc = check_name(srv, o->name_check, err, errlen);
-		if (rc != IPX_OK) {
-			ncp_server_free(srv);
-			return rc;
-		}
-	}
-	rc = ipx_sap_advertise(srv->sap, IPX_SAP_FILE_SERVER, srv->name,
-			       NCP_SOCKET);
-	if (rc != IPX_OK) {
-		snprintf(err, errlen, "cannot advertise '%s': %s", srv->name,
-			 ipx_strerror(rc));
 		ncp_server_free(srv);
 		return rc;
 	}
@@ -857,7 +759,7 @@ void ncp_server_free(struct ncp_server *srv)
 		ipx_socket_close(srv->wsock);
 	for (unsigned i = 0; srv->conns && i < srv->max_conns; i++) {
 		if (srv->conns[i].used)
-			conn_free(srv, &srv->conns[i]);
+			ncp_conn_free(srv, &srv->conns[i]);
 		free(srv->conns[i].reply);
 		free(srv->conns[i].files);
 	}

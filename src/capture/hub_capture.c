@@ -1,5 +1,5 @@
 /*
- * capture.c - a hub's taps feeding a capture (see ipxlab/hub_capture.h):
+ * hub_capture.c - a hub's taps feeding a capture (see ipxlab/hub_capture.h):
  * used by "ipxlab hub --pcap" and the hub a benchmark starts.
  */
 #include "ipxlab/hub_capture.h"

@@ -199,16 +199,64 @@ static void rename_dir(struct ncp_call *c)
 	close(fd);
 }
 
+/* 0x00: set a directory handle to a path from another handle. */
+static void set_dir_path(struct ncp_call *c)
+{
+	uint8_t dh = ncp_rd8(&c->rd), src = ncp_rd8(&c->rd);
+	struct ncp_dirh *h;
+	struct ncp_path p;
+	size_t n;
+	const uint8_t *t = rd_path(c, &n);
+
+	if (c->rd.bad) {
+		ncp_malformed(c);
+		return;
+	}
+	if (!(h = dirh_get(c, dh)))
+		return;
+	c->cc = ncp_path_resolve_dir(c, src, t, n, &p);
+	if (!c->cc)
+		h->path = p;
+}
+
+/* 0x03: the effective rights in a directory. */
+static void effective_rights(struct ncp_call *c)
+{
+	uint8_t dh = ncp_rd8(&c->rd);
+	struct ncp_path p;
+	size_t n;
+	const uint8_t *t = rd_path(c, &n);
+
+	if (c->rd.bad) {
+		ncp_malformed(c);
+		return;
+	}
+	c->cc = ncp_path_resolve_dir(c, dh, t, n, &p);
+	if (!c->cc)
+		ncp_wr8(&c->wr, rights_of(c, p.vol));
+}
+
+/* 0x05: a volume's number from its name. */
+static void volume_number(struct ncp_call *c)
+{
+	char name[64];
+
+	ncp_rdstr(&c->rd, name, sizeof(name));
+	c->cc = NCP_CC_NO_VOLUME;
+	for (size_t i = 0; !c->rd.bad && i < c->srv->nvols; i++)
+		if (!strcasecmp(c->srv->vols[i].name, name)) {
+			ncp_wr8(&c->wr, (uint8_t)i);
+			c->cc = NCP_CC_OK;
+		}
+}
+
 void ncp_fn_dir(struct ncp_call *c)
 {
 	uint16_t len = ncp_rd16(&c->rd);
 	uint8_t sub = ncp_rd8(&c->rd);
 	struct ncp_dirh *h;
-	struct ncp_path p;
-	char buf[NCP_PATH_MAX + 1], name[64];
-	size_t n;
-	const uint8_t *t;
-	uint8_t dh, src;
+	char buf[NCP_PATH_MAX + 1];
+	uint8_t dh;
 
 	if (c->rd.bad || len > c->rd.len - 2) {
 		ncp_malformed(c);
@@ -216,18 +264,7 @@ void ncp_fn_dir(struct ncp_call *c)
 	}
 	switch (sub) {
 	case 0x00:
-		dh = ncp_rd8(&c->rd);
-		src = ncp_rd8(&c->rd);
-		t = rd_path(c, &n);
-		if (c->rd.bad) {
-			ncp_malformed(c);
-			return;
-		}
-		if (!(h = dirh_get(c, dh)))
-			return;
-		c->cc = ncp_path_resolve_dir(c, src, t, n, &p);
-		if (!c->cc)
-			h->path = p;
+		set_dir_path(c);
 		return;
 	case 0x01:
 		if (!(h = dirh_get(c, ncp_rd8(&c->rd))))
@@ -239,24 +276,10 @@ void ncp_fn_dir(struct ncp_call *c)
 		scan_dir(c);
 		return;
 	case 0x03:
-		dh = ncp_rd8(&c->rd);
-		t = rd_path(c, &n);
-		if (c->rd.bad) {
-			ncp_malformed(c);
-			return;
-		}
-		c->cc = ncp_path_resolve_dir(c, dh, t, n, &p);
-		if (!c->cc)
-			ncp_wr8(&c->wr, rights_of(c, p.vol));
+		effective_rights(c);
 		return;
 	case 0x05:
-		ncp_rdstr(&c->rd, name, sizeof(name));
-		c->cc = NCP_CC_NO_VOLUME;
-		for (size_t i = 0; !c->rd.bad && i < c->srv->nvols; i++)
-			if (!strcasecmp(c->srv->vols[i].name, name)) {
-				ncp_wr8(&c->wr, (uint8_t)i);
-				c->cc = NCP_CC_OK;
-			}
+		volume_number(c);
 		return;
 	case 0x06:
 		dh = ncp_rd8(&c->rd);
@@ -295,7 +318,6 @@ void ncp_fn_dir(struct ncp_call *c)
 		ncp_fn_volume_purge_info(c, c->rd.bad ? -1 : dh);
 		return;
 	default:
-		c->srv->stats.unknown_sub[0x16]++;
-		c->cc = NCP_CC_UNKNOWN_REQUEST;
+		ncp_unknown(c, true);
 	}
 }

@@ -4,7 +4,7 @@
  * libpcap would add a run-time dependency to every ipxlab binary for the
  * same two structs.
  */
-#include "ipxlab/pcap.h"
+#include "ipxlab/priv/pcap.h"
 
 #include <errno.h>
 #include <stdbool.h>

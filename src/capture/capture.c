@@ -11,7 +11,7 @@
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
 #include "ipxlab/frame.h"
-#include "ipxlab/pcap.h"
+#include "ipxlab/priv/pcap.h"
 
 struct ipx_capture {
 	struct ipx_loop *loop;
