@@ -80,6 +80,9 @@ int ipx_bpair_pin_hub(struct ipx_bpair *b, int cpu, char *err,
  * noticed first, so a failed run looks at the loop once more.
  */
 bool ipx_bpair_interrupted(struct ipx_bpair *b, int rc);
+/* b cleared for a new run but for the caller's hooks (name, progress and
+ * its context, on_loop), which it keeps. */
+void ipx_bpair_reset(struct ipx_bpair *b);
 /* QUIT the agents, stop everything (ok: give them time to exit). */
 void ipx_bpair_stop(struct ipx_bpair *b, bool ok);
 /*

@@ -203,7 +203,7 @@ static int runs(const struct ipx_beth_opts *o, const struct ipx_beth_hooks *h,
 int ipx_beth_run(const struct ipx_beth_opts *o, const struct ipx_beth_hooks *h,
 		 struct ipx_beth_report *rep, char *err, size_t errlen)
 {
-	struct ipx_bpair keep = rep->net;
+	struct ipx_bpair net = rep->net;
 	int rc;
 
 	if (o->repeat < 1 || o->repeat > IPX_BETH_MAX_REPEAT) {
@@ -211,11 +211,9 @@ int ipx_beth_run(const struct ipx_beth_opts *o, const struct ipx_beth_hooks *h,
 			 IPX_BETH_MAX_REPEAT);
 		return IPX_EINVAL;
 	}
+	ipx_bpair_reset(&net);
 	memset(rep, 0, sizeof(*rep));
-	rep->net.name = keep.name;
-	rep->net.progress = keep.progress;
-	rep->net.progress_ctx = keep.progress_ctx;
-	rep->net.on_loop = keep.on_loop;
+	rep->net = net;
 	rep->net.planned = IPX_BETH_PATHS *
 			   (o->warmup + o->seconds * (double)o->repeat);
 	rc = runs(o, h, rep, err, errlen);

@@ -351,7 +351,7 @@ static int passes(const struct ipx_bhub_opts *o,
 int ipx_bhub_run(const struct ipx_bhub_opts *o, const struct ipx_bhub_hooks *h,
 		 struct ipx_bhub_report *rep, char *err, size_t errlen)
 {
-	struct ipx_bpair keep = rep->net;
+	struct ipx_bpair net = rep->net;
 	int rc;
 
 	if (o->repeat < 1 || o->repeat > IPX_BHUB_MAX_REPEAT) {
@@ -359,11 +359,9 @@ int ipx_bhub_run(const struct ipx_bhub_opts *o, const struct ipx_bhub_hooks *h,
 			 IPX_BHUB_MAX_REPEAT);
 		return IPX_EINVAL;
 	}
+	ipx_bpair_reset(&net);
 	memset(rep, 0, sizeof(*rep));
-	rep->net.name = keep.name;
-	rep->net.progress = keep.progress;
-	rep->net.progress_ctx = keep.progress_ctx;
-	rep->net.on_loop = keep.on_loop;
+	rep->net = net;
 	rep->net.planned = IPX_BHUB_PATHS *
 			   (o->warmup + o->seconds * (double)o->repeat);
 	rc = passes(o, h, rep, err, errlen);

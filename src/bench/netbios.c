@@ -246,7 +246,7 @@ static int passes(const struct ipx_bnb_opts *o, const struct ipx_bnb_hooks *h,
 int ipx_bnb_run(const struct ipx_bnb_opts *o, const struct ipx_bnb_hooks *h,
 		struct ipx_bnb_report *rep, char *err, size_t errlen)
 {
-	struct ipx_bpair keep = rep->net;
+	struct ipx_bpair net = rep->net;
 	int rc;
 
 	if (o->repeat < 1 || o->repeat > IPX_BNB_MAX_REPEAT) {
@@ -254,11 +254,9 @@ int ipx_bnb_run(const struct ipx_bnb_opts *o, const struct ipx_bnb_hooks *h,
 			 IPX_BNB_MAX_REPEAT);
 		return IPX_EINVAL;
 	}
+	ipx_bpair_reset(&net);
 	memset(rep, 0, sizeof(*rep));
-	rep->net.name = keep.name;
-	rep->net.progress = keep.progress;
-	rep->net.progress_ctx = keep.progress_ctx;
-	rep->net.on_loop = keep.on_loop;
+	rep->net = net;
 	rep->net.planned = IPX_BNB_ROWS *
 			   (IPX_BNB_WARMUP + o->seconds * (double)o->repeat);
 	rc = passes(o, h, rep, err, errlen);

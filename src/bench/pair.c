@@ -212,3 +212,14 @@ int ipx_bpair_run(struct ipx_bpair *b, const char *label, unsigned repeat,
 	b->spent += p->count ? 0 : p->seconds;
 	return IPX_OK;
 }
+
+void ipx_bpair_reset(struct ipx_bpair *b)
+{
+	struct ipx_bpair keep = *b;
+
+	memset(b, 0, sizeof(*b));
+	b->name = keep.name;
+	b->progress = keep.progress;
+	b->progress_ctx = keep.progress_ctx;
+	b->on_loop = keep.on_loop;
+}

@@ -280,7 +280,7 @@ int ipx_spxb_bench(const struct ipx_spxb_bench_opts *o,
 		   const struct ipx_spxb_hooks *h,
 		   struct ipx_spxb_report *rep, char *err, size_t errlen)
 {
-	struct ipx_bpair keep = rep->net;
+	struct ipx_bpair net = rep->net;
 	int rc;
 
 	if (o->repeat < 1 || o->repeat > IPX_SPXB_MAX_REPEAT) {
@@ -288,11 +288,9 @@ int ipx_spxb_bench(const struct ipx_spxb_bench_opts *o,
 			 IPX_SPXB_MAX_REPEAT);
 		return IPX_EINVAL;
 	}
+	ipx_bpair_reset(&net);
 	memset(rep, 0, sizeof(*rep));
-	rep->net.name = keep.name;
-	rep->net.progress = keep.progress;
-	rep->net.progress_ctx = keep.progress_ctx;
-	rep->net.on_loop = keep.on_loop;
+	rep->net = net;
 	rep->net.planned = IPX_SPXB_KINDS *
 			   (o->links[IPX_SPXB_UDP] + o->links[IPX_SPXB_MEM]) *
 			   (o->row.warmup + o->row.seconds * (double)o->repeat);
