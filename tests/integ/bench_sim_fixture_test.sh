@@ -38,6 +38,8 @@ compare() {
 		echo "FAIL: $1 differs from the fixture:"
 		diff "$DIR/$1" "$2" | head -20
 		fail=1
+	else
+		echo "PASS: $1 is the fixture's, byte for byte"
 	fi
 }
 
