@@ -74,66 +74,6 @@ static void help_protocols(FILE *out)
 		IPX_B1_DEFAULT_REPEAT, DEFAULT_WAIT, cli_docs);
 }
 
-/* On Ethernet the baseline row is plain frames between the agents'
- * interfaces (work_eth.c), not UDP: the names and reasons say so. */
-static bool eth_baseline;
-
-static const char *row_name(enum ipx_bw_kind k)
-{
-	if (k == IPX_BW_UDP && eth_baseline)
-		return "Ethernet baseline";
-	static const char *const names[IPX_B1_KINDS] = {
-		[IPX_BW_IPX] = "IPX",
-		[IPX_BW_SPX] = "SPX",
-		[IPX_BW_SPX2] = "SPX II",
-		[IPX_BW_NB_DGRAM] = "NetBIOS datagram",
-		[IPX_BW_NB_SESSION] = "NetBIOS session",
-		[IPX_BW_UDP] = "UDP (baseline)",
-		[IPX_BW_RTT] = "IPX round trip",
-	};
-
-	return k < IPX_B1_KINDS ? names[k] : "?";
-}
-
-static const char *row_why(enum ipx_bw_kind k)
-{
-	if (k == IPX_BW_UDP && eth_baseline)
-		return "not in 1990: plain frames between the same "
-		       "interfaces, no IPX";
-	return ipx_b1_why(k);
-}
-
-/* A target's name and sentence (the IPX one names the baseline). */
-static const char *target_name(const struct ipx_b1_target *x, int t)
-{
-	return t == IPX_B1_T_IPX_UDP && eth_baseline ? "ipx/eth" : x->name;
-}
-
-static const char *target_what(const struct ipx_b1_target *x, int t)
-{
-	return t == IPX_B1_T_IPX_UDP && eth_baseline
-		       ? "IPX datagrams carried vs plain frames carried "
-			 "(same interfaces)"
-		       : x->what;
-}
-
-/* The target a row is judged by, or -1. */
-static int row_target(enum ipx_bw_kind k)
-{
-	switch (k) {
-	case IPX_BW_IPX:
-		return IPX_B1_T_IPX_UDP;
-	case IPX_BW_SPX2:
-		return IPX_B1_T_SPX2_IPX;
-	case IPX_BW_SPX:
-		return IPX_B1_T_SPX_RTT;
-	case IPX_BW_NB_SESSION:
-		return IPX_B1_T_NBS_RTT;
-	default:
-		return -1;
-	}
-}
-
 struct run_ctx {
 	struct ipx_b1_opts o;
 	bool json, csv, progress;
@@ -143,21 +83,16 @@ struct run_ctx {
 	unsigned pass_seen;
 	bool interrupted;
 	bool pin_given;
-	bool pin_fallback;	/* split asked by default, 1 CPU: none */
 	const char *hub, *agents, *config;
 	const char *link;	/* --link eth:...: the controller's node */
 	char hubwhere[256];	/* --link hub:WHERE */
 	struct cli_node cn;	/* the node on 'link' */
 	double wait;
 	char names[2][IPX_HARNESS_NAME_MAX + 1];
-	struct ipx_hnet *net;
-	struct ipx_loop *loop;
-	struct ipx_node *node;
-	struct ipx_hctl *ctl;
-	char hubtext[280];	/* the hub HOST:PORT, or the --link text */
-	int hub_cpu;		/* the hub we started, pinned; -1: not */
+	struct ipx_b1_net n;	/* the hub, the controller, the agents */
 	const char *pcap;	/* --pcap FILE */
 	struct ipx_capture *cap;	/* --pcap with --hub: the controller's */
+	bool eth;		/* on Ethernet: the baseline row is frames */
 };
 
 /* ---- printing ---- */
@@ -196,28 +131,29 @@ static void on_progress(unsigned pass, unsigned passes, enum ipx_bw_kind k,
 		return;
 	if (pass)
 		fprintf(stderr, "\r\033[K  run %u/%u: %s", pass, passes,
-			row_name(k));
+			ipx_b1_row_name(k, r->eth));
 	else
-		fprintf(stderr, "\r\033[K  warm-up: %s", row_name(k));
+		fprintf(stderr, "\r\033[K  warm-up: %s",
+			ipx_b1_row_name(k, r->eth));
 	fflush(stderr);
 }
 
 /* After the table: why the rows differ, the targets, the columns. */
-static void print_notes(const struct ipx_b1_report *rep)
+static void print_notes(const struct ipx_b1_report *rep, bool eth)
 {
 	printf("\nwhy the rows differ (the 1990 note: everything is built on "
 	       "IPX):\n");
 	for (int i = 0; i < IPX_B1_ROWS; i++)
-		printf("  %-17s %s\n", row_name(ipx_b1_rows[i]),
-		       row_why(ipx_b1_rows[i]));
+		printf("  %-17s %s\n", ipx_b1_row_name(ipx_b1_rows[i], eth),
+		       ipx_b1_row_why(ipx_b1_rows[i], eth));
 	printf("\ntargets (median of the per-run ratios, this run):\n");
 	for (int t = 0; t < IPX_B1_TARGETS; t++) {
 		const struct ipx_b1_target *x = &rep->target[t];
 
 		printf("  %-15s %5.2f [%.2f - %.2f]  want >= %.2f  %-4s  %s\n",
-		       target_name(x, t), x->ratio.median, x->ratio.min,
+		       ipx_b1_target_name(rep, t, eth), x->ratio.median, x->ratio.min,
 		       x->ratio.max, x->want, x->pass ? "PASS" : "MISS",
-		       target_what(x, t));
+		       ipx_b1_target_what(rep, t, eth));
 	}
 	printf("\ncarried/s: packets the path carried per second (sent/s "
 	       "times delivered/sent, at most the\nreceiver's rate); kB/s "
@@ -229,8 +165,8 @@ static void print_notes(const struct ipx_b1_report *rep)
 static void print_table(const struct run_ctx *r, const struct ipx_b1_report *rep)
 {
 	const struct ipx_b1_row *rtt = &rep->row[IPX_BW_RTT];
-	const struct ipx_hctl_agent *s = ipx_hctl_agent_at(r->ctl, 0);
-	const struct ipx_hctl_agent *d = ipx_hctl_agent_at(r->ctl, 1);
+	const struct ipx_hctl_agent *s = ipx_hctl_agent_at(r->n.ctl, 0);
+	const struct ipx_hctl_agent *d = ipx_hctl_agent_at(r->n.ctl, 1);
 	char a[32], b[32], c[32];
 
 	printf("ipxlab bench protocols (B1): ");
@@ -245,11 +181,11 @@ static void print_table(const struct run_ctx *r, const struct ipx_b1_report *rep
 	       "CPU%s), %s %s",
 	       s->name, s->pid, s->cpus, s->cpus == 1 ? "" : "s", d->name,
 	       d->pid, d->cpus, d->cpus == 1 ? "" : "s",
-	       r->link ? "link" : "hub", r->hubtext);
-	if (r->hub_cpu >= 0)
-		printf(" (CPU %d)", r->hub_cpu);
+	       r->link ? "link" : "hub", r->n.hubtext);
+	if (r->n.hub_cpu >= 0)
+		printf(" (CPU %d)", r->n.hub_cpu);
 	printf(", --pin %s%s\n\n", ipx_b1_pin_name(r->o.pin),
-	       r->pin_fallback ? " (split needs 2 CPUs per agent)" : "");
+	       r->n.pin_fallback ? " (split needs 2 CPUs per agent)" : "");
 	printf("%-17s %9s %-21s %9s %11s %6s %9s %5s | %8s %5s | %13s %5s\n",
 	       "interface", "carried/s", "[min - max]", "sent/s", "delivered",
 	       "loss", "kB/s", "x IPX", "1990", "x IPX", "send p50/p99us",
@@ -281,174 +217,18 @@ static void print_table(const struct run_ctx *r, const struct ipx_b1_report *rep
 		grouped(w->pps.median, snt, sizeof(snt));
 		printf("%-17s %9s %-21s %9s %11s %5.2f%% %9.1f %5.2f | %8s %5s | "
 		       "%13s %5s\n",
-		       row_name(w->kind),
+		       ipx_b1_row_name(w->kind, r->eth),
 		       grouped(w->carried.median, c, sizeof(c)), rng, snt, del,
 		       w->loss.median * 100, w->kbps.median,
 		       w->ratio_ipx.median, ref, rr, lat, cpu);
 	}
 	printf("%-17s %9s round trips/s [%s - %s]; per round trip p50 %.1f "
 	       "us, p99 %.1f us\n",
-	       row_name(IPX_BW_RTT), grouped(rtt->pps.median, a, sizeof(a)),
+	       ipx_b1_row_name(IPX_BW_RTT, r->eth), grouped(rtt->pps.median, a, sizeof(a)),
 	       grouped(rtt->pps.min, b, sizeof(b)),
 	       grouped(rtt->pps.max, c, sizeof(c)), rtt->lat_p50 / 1e3,
 	       rtt->lat_p99 / 1e3);
-	print_notes(rep);
-}
-
-/* A JSON string: agent names may hold any printable character. */
-static void json_text(const char *t)
-{
-	putchar('"');
-	for (; *t; t++) {
-		if (*t == '"' || *t == '\\')
-			putchar('\\');
-		if ((unsigned char)*t >= 0x20)
-			putchar(*t);
-	}
-	putchar('"');
-}
-
-static void json_summary(const char *name, const struct ipx_stat_summary *s,
-			 const char *tail)
-{
-	printf("\"%s\": {\"median\": %.6g, \"min\": %.6g, \"max\": %.6g}%s",
-	       name, s->median, s->min, s->max, tail);
-}
-
-static void json_row(const struct ipx_b1_report *rep,
-		     const struct ipx_b1_sample *samples,
-		     const struct ipx_b1_row *w, const char *tail)
-{
-	int t = row_target(w->kind);
-
-	printf("    {\"kind\": \"%s\", \"name\": \"%s\", ",
-	       ipx_bw_kind_name(w->kind), row_name(w->kind));
-	json_summary("pps", &w->pps, ", ");
-	json_summary("carried_kB_per_s", &w->kbps, ", ");
-	json_summary("sent", &w->sent, ", ");
-	json_summary("delivered", &w->delivered, ", ");
-	json_summary("loss", &w->loss, ", ");
-	json_summary("carried_pps", &w->carried, ", ");
-	json_summary("ratio_ipx", &w->ratio_ipx, ", ");
-	json_summary("retransmits", &w->retransmits, ", ");
-	if (w->lat_count)
-		printf("\"latency_us\": {\"p50\": %.3f, \"p99\": %.3f, "
-		       "\"max\": %.3f, \"mean\": %.3f}, ",
-		       w->lat_p50 / 1e3, w->lat_p99 / 1e3, w->lat_max / 1e3,
-		       w->lat_mean / 1e3);
-	else
-		printf("\"latency_us\": null, ");
-	if (w->ref_pps > 0)
-		printf("\"ref_1990_pps\": %.1f, \"ref_1990_ratio_ipx\": %.4f, ",
-		       w->ref_pps, w->ref_ratio);
-	else
-		printf("\"ref_1990_pps\": null, \"ref_1990_ratio_ipx\": null, ");
-	if (t >= 0)
-		printf("\"target\": \"%s\", ", target_name(&rep->target[t], t));
-	/* every counted pass as measured: sender's rate, receiver's count */
-	printf("\"runs\": [");
-	for (unsigned i = 0; i < rep->repeat; i++) {
-		const struct ipx_b1_sample *x =
-			&samples[ipx_b1_index(i, w->kind)];
-
-		printf("%s{\"pps\": %.1f, \"sent\": %llu, \"delivered\": "
-		       "%llu, \"cpu\": [%d, %d]}",
-		       i ? ", " : "", x->snd.pps,
-		       (unsigned long long)x->snd.sent,
-		       (unsigned long long)x->rcv.delivered, x->snd.cpu,
-		       x->rcv.cpu);
-	}
-	printf("], ");
-	printf("\"cpu\": {\"sender\": %d, \"receiver\": %d}, \"why\": \"%s\"}%s\n",
-	       w->cpu_snd, w->cpu_rcv, row_why(w->kind), tail);
-}
-
-static void print_json(const struct run_ctx *r,
-		       const struct ipx_b1_sample *samples,
-		       const struct ipx_b1_report *rep)
-{
-	printf("{\n  \"benchmark\": \"protocols\", \"spec\": \"B1\", "
-	       "\"complete\": %s,\n", r->interrupted ? "false" : "true");
-	printf("  \"config\": {\"count\": %u, \"seconds\": %g, \"size\": %zu, "
-	       "\"repeat\": %u, \"warmup\": 1, \"pin\": \"%s\", ",
-	       r->o.count, r->o.count ? 0 : r->o.seconds, r->o.size,
-	       rep->repeat, ipx_b1_pin_name(r->o.pin));
-	if (r->link) {
-		printf("\"hub\": null, \"link\": ");
-		json_text(r->hubtext);
-	} else {
-		printf("\"hub\": \"%s\", \"link\": \"hub:%s\"", r->hubtext,
-		       r->hubtext);
-	}
-	printf(", \"hub_cpu\": %d, \"baseline\": \"%s\", \"agents\": [",
-	       r->hub_cpu, eth_baseline ? "ethernet frames" : "udp");
-	for (size_t i = 0; i < ipx_hctl_agent_count(r->ctl); i++) {
-		const struct ipx_hctl_agent *g = ipx_hctl_agent_at(r->ctl, i);
-
-		printf("%s{\"role\": \"%s\", \"name\": ", i ? ", " : "",
-		       i ? "receiver" : "sender");
-		json_text(g->name);
-		printf(", \"pid\": %u, \"cpus\": %u}", g->pid, g->cpus);
-	}
-	printf("]},\n  \"rows\": [\n");
-	for (int i = 0; i < IPX_B1_ROWS; i++)
-		json_row(rep, samples, &rep->row[ipx_b1_rows[i]],
-			 i + 1 < IPX_B1_ROWS ? "," : "");
-	printf("  ],\n  \"rtt\":\n");
-	json_row(rep, samples, &rep->row[IPX_BW_RTT], ",");
-	printf("  \"targets\": [\n");
-	for (int t = 0; t < IPX_B1_TARGETS; t++) {
-		const struct ipx_b1_target *x = &rep->target[t];
-
-		printf("    {\"name\": \"%s\", \"what\": \"%s\", ",
-		       target_name(x, t), target_what(x, t));
-		json_summary("ratio", &x->ratio, ", ");
-		printf("\"want\": %.2f, \"pass\": %s}%s\n", x->want,
-		       x->pass ? "true" : "false",
-		       t + 1 < IPX_B1_TARGETS ? "," : "");
-	}
-	printf("  ],\n  \"all_pass\": %s\n}\n", rep->all_pass ? "true" : "false");
-}
-
-static void print_csv(const struct ipx_b1_report *rep)
-{
-	printf("kind,name,pps_median,pps_min,pps_max,carried_median,"
-	       "carried_min,carried_max,carried_kB_per_s_median,sent_median,"
-	       "delivered_median,loss_median,ratio_ipx_median,ref_1990_pps,"
-	       "ref_1990_ratio_ipx,latency_p50_us,latency_p99_us,cpu_sender,"
-	       "cpu_receiver,target,target_ratio,target_want,target_pass\n");
-	for (int i = 0; i <= IPX_B1_ROWS; i++) {
-		enum ipx_bw_kind k = i < IPX_B1_ROWS ? ipx_b1_rows[i]
-						      : IPX_BW_RTT;
-		const struct ipx_b1_row *w = &rep->row[k];
-		int t = row_target(k);
-
-		printf("%s,%s,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.2f,%.0f,%.0f,"
-		       "%.6f,%.4f,",
-		       ipx_bw_kind_name(k), row_name(k), w->pps.median,
-		       w->pps.min, w->pps.max, w->carried.median,
-		       w->carried.min, w->carried.max, w->kbps.median,
-		       w->sent.median,
-		       w->delivered.median, w->loss.median,
-		       w->ratio_ipx.median);
-		if (w->ref_pps > 0)
-			printf("%.1f,%.4f,", w->ref_pps, w->ref_ratio);
-		else
-			printf(",,");
-		if (w->lat_count)
-			printf("%.3f,%.3f,", w->lat_p50 / 1e3,
-			       w->lat_p99 / 1e3);
-		else
-			printf(",,");
-		printf("%d,%d,", w->cpu_snd, w->cpu_rcv);
-		if (t >= 0)
-			printf("%s,%.4f,%.2f,%s\n",
-			       target_name(&rep->target[t], t),
-			       rep->target[t].ratio.median, rep->target[t].want,
-			       rep->target[t].pass ? "PASS" : "MISS");
-		else
-			printf(",,,\n");
-	}
+	print_notes(rep, r->eth);
 }
 
 /* ---- options ---- */
@@ -713,30 +493,22 @@ static int parse_options(struct run_ctx *r, int argc, char **argv)
 
 static void teardown(struct run_ctx *r, bool ok)
 {
-	ipx_hctl_free(r->ctl);	/* QUIT: the agents started here exit */
-	r->ctl = NULL;
+	ipx_hctl_free(r->n.ctl);	/* QUIT: the agents started here exit */
+	r->n.ctl = NULL;
 	if (r->cn.loop) {
 		cli_node_close(&r->cn);
 	} else {
-		ipx_node_free(r->node);	/* closes its link first */
+		ipx_node_free(r->n.node);	/* closes its link first */
 		if (r->cap && ipx_capture_close(r->cap) != IPX_OK)
 			cli_error(CMD, "--pcap: some packets could not be "
 				       "written");
 		r->cap = NULL;
-		ipx_loop_free(r->loop);
+		ipx_loop_free(r->n.loop);
 	}
-	r->node = NULL;
-	r->loop = NULL;
-	ipx_hnet_stop(r->net, ok ? 2 * IPX_SEC : 0);
-	r->net = NULL;
-}
-
-/* The controller's node: SPX notices a silent agent within seconds. */
-static void controller_config(struct ipx_config *cfg)
-{
-	cfg->spx_listen_timeout = 18;	/* about 1 s */
-	cfg->spx_verify_timeout = 9;
-	cfg->spx_abort_timeout = 108;	/* about 6 s */
+	r->n.node = NULL;
+	r->n.loop = NULL;
+	ipx_hnet_stop(r->n.net, ok ? 2 * IPX_SEC : 0);
+	r->n.net = NULL;
 }
 
 /* --link eth:...: the controller's node on that interface, through the
@@ -755,55 +527,11 @@ static int open_on_link(struct run_ctx *r, const struct ipx_config *cfg)
 	rc = cli_node_open(&r->cn, &no);
 	if (rc != CLI_OK)
 		return rc;
-	r->loop = r->cn.loop;
-	r->node = r->cn.node;
-	snprintf(r->hubtext, sizeof(r->hubtext), "%s", r->link);
-	eth_baseline = true;
+	r->n.loop = r->cn.loop;
+	r->n.node = r->cn.node;
+	snprintf(r->n.hubtext, sizeof(r->n.hubtext), "%s", r->link);
+	r->eth = true;
 	return CLI_OK;
-}
-
-static int choose_pin(struct run_ctx *r)
-{
-	unsigned fewest = UINT32_MAX;
-
-	for (size_t i = 0; i < ipx_hctl_agent_count(r->ctl); i++)
-		if (ipx_hctl_agent_at(r->ctl, i)->cpus < fewest)
-			fewest = ipx_hctl_agent_at(r->ctl, i)->cpus;
-	if (r->o.pin == IPX_B1_PIN_SPLIT && fewest < 2) {
-		if (r->pin_given) {
-			cli_error(CMD, "--pin split needs 2 CPUs, and an agent "
-				       "has %u: use --pin same or none",
-				  fewest);
-			return -1;
-		}
-		r->o.pin = IPX_B1_PIN_NONE;
-		r->pin_fallback = true;
-	}
-	return 0;
-}
-
-/*
- * The hub we started goes where the receiver runs (split: the sender has
- * a CPU of its own, the receiver and the hub share the other; same: all
- * three on one): a hub left free to wander between CPUs moved every
- * request/response figure by up to 3x from one pass to the next, since a
- * wake-up across CPUs costs far more than one on the same CPU
- * (docs/benchmarks.md, CPU placement).
- */
-static int pin_hub(struct run_ctx *r, char *err, size_t errlen)
-{
-	int cpu = ipx_b1_pin_cpu(r->o.pin, IPX_BW_RECEIVER);
-	int rc;
-
-	r->hub_cpu = -1;
-	if (cpu < 0 || !r->net)
-		return IPX_OK;
-	rc = ipx_hnet_pin_hub(r->net, cpu, err, errlen);
-	if (rc == IPX_ENOTFOUND)
-		return IPX_OK;	/* not ours (--hub): left as it is */
-	if (rc == IPX_OK)
-		r->hub_cpu = cpu;
-	return rc;
 }
 
 /* The node settings (SHELL.CFG or the defaults), the agents' names and
@@ -854,29 +582,19 @@ static int join_hub(struct run_ctx *r, const struct ipx_hnet_opts *no,
 		    const struct ipx_config *ccfg, int *rc_cli, char *err,
 		    size_t errlen)
 {
-	struct sockaddr_in hub;
-	char host[32];
-	int rc = ipx_hnet_start(no, &r->net, err, errlen);
+	int rc = ipx_b1_net_join(&r->n, no, ccfg, err, errlen);
 
-	if (rc != IPX_OK)
-		return rc;
-	ipx_hnet_hub(r->net, &hub);
-	snprintf(r->hubtext, sizeof(r->hubtext), "%s:%u",
-		 inet_ntop(AF_INET, &hub.sin_addr, host, sizeof(host)),
-		 ntohs(hub.sin_port));
-	rc = ipx_hnet_join(&hub, ccfg, no->wait, &r->loop, &r->node, err,
-			   errlen);
 	if (rc == IPX_OK)
-		cli_stop_on_signals(r->loop);
+		cli_stop_on_signals(r->n.loop);
 	if (rc == IPX_OK && r->hub && r->pcap) {
 		/* not our hub: the controller's own traffic */
-		if (cli_capture_open(CMD, r->loop, r->pcap, &r->cap) !=
+		if (cli_capture_open(CMD, r->n.loop, r->pcap, &r->cap) !=
 		    CLI_OK) {
 			teardown(r, false);
 			*rc_cli = CLI_FAIL;
 			return IPX_EINVAL;
 		}
-		ipx_capture_attach(r->cap, ipx_node_link(r->node, 0));
+		ipx_capture_attach(r->cap, ipx_node_link(r->n.node, 0));
 	}
 	return rc;
 }
@@ -890,7 +608,7 @@ static int bring_up(struct run_ctx *r, const struct ipx_hnet_opts *no,
 	struct ipx_config ccfg = *cfg;
 	int rc;
 
-	controller_config(&ccfg);
+	ipx_b1_controller_config(&ccfg);
 	if (r->link) {
 		rc = open_on_link(r, &ccfg);
 		if (rc != CLI_OK) {
@@ -903,20 +621,32 @@ static int bring_up(struct run_ctx *r, const struct ipx_hnet_opts *no,
 			return rc;
 	}
 	if (rc == IPX_OK)
-		rc = ipx_hctl_new(r->node, &r->ctl);
-	if (rc == IPX_OK) {
-		if (!r->agents)
-			ipx_hctl_set_watch(r->ctl, ipx_hnet_watch, r->net);
-		rc = ipx_hctl_attach(r->ctl, names, 2, no->wait, err, errlen);
-	}
-	if (rc == IPX_OK && choose_pin(r) < 0) {
+		rc = ipx_b1_net_attach(&r->n, names, !r->agents, no->wait, err,
+				       errlen);
+	if (rc == IPX_OK &&
+	    ipx_b1_choose_pin(&r->n, &r->o, r->pin_given, err, errlen) !=
+		    IPX_OK) {
+		cli_error(CMD, "%s", err);
 		teardown(r, false);
 		*rc_cli = CLI_USAGE;
 		return IPX_EINVAL;
 	}
 	if (rc == IPX_OK)
-		rc = pin_hub(r, err, errlen);
+		rc = ipx_b1_pin_hub(&r->n, &r->o, err, errlen);
 	return rc;
+}
+
+static void print_json(const struct run_ctx *r,
+		       const struct ipx_b1_sample *samples,
+		       const struct ipx_b1_report *rep)
+{
+	struct ipx_b1_where wh = {
+		.hubtext = r->n.hubtext, .link = r->link != NULL,
+		.hub_cpu = r->n.hub_cpu, .ctl = r->n.ctl,
+		.complete = !r->interrupted,
+	};
+
+	ipx_b1_write_json(stdout, &r->o, rep, samples, &wh);
 }
 
 /* After ipx_b1_run: a signal? Then the passes that finished. The figures
@@ -924,11 +654,11 @@ static int bring_up(struct run_ctx *r, const struct ipx_hnet_opts *no,
 static int finish(struct run_ctx *r, int rc, struct ipx_b1_sample *samples,
 		  struct ipx_b1_report *rep, const char *err)
 {
-	if (rc != IPX_OK && r->loop) {	/* SIGINT, SIGTERM? */
+	if (rc != IPX_OK && r->n.loop) {	/* SIGINT, SIGTERM? */
 		if (rc != IPX_ECLOSED)	/* an agent killed by the same ^C */
-			ipx_loop_run_once(r->loop, 0);
+			ipx_loop_run_once(r->n.loop, 0);
 		r->interrupted = rc == IPX_ECLOSED ||
-				 ipx_loop_stopped(r->loop);
+				 ipx_loop_stopped(r->n.loop);
 	}
 	if (r->interrupted) {
 		unsigned done = r->pass_seen ? r->pass_seen - 1 : 0;
@@ -940,8 +670,7 @@ static int finish(struct run_ctx *r, int rc, struct ipx_b1_sample *samples,
 			ipx_b1_summarize(samples, done, rep);
 			rc = IPX_OK;
 		} else if (r->json) {
-			printf("{\"benchmark\": \"protocols\", \"spec\": "
-			       "\"B1\", \"complete\": false, \"rows\": []}\n");
+			ipx_b1_write_json_empty(stdout);
 		}
 	} else if (rc == IPX_OK) {
 		ipx_b1_summarize(samples, r->o.repeat, rep);
@@ -950,7 +679,7 @@ static int finish(struct run_ctx *r, int rc, struct ipx_b1_sample *samples,
 		if (r->json)
 			print_json(r, samples, rep);
 		else if (r->csv)
-			print_csv(rep);
+			ipx_b1_write_csv(stdout, rep, r->eth);
 		else
 			print_table(r, rep);
 	}
@@ -992,7 +721,7 @@ static int run(struct run_ctx *r)
 		return rc_cli;
 	}
 	if (rc == IPX_OK)
-		rc = ipx_b1_run(r->ctl, 0, 1, &r->o, on_progress, r, samples,
+		rc = ipx_b1_run(r->n.ctl, 0, 1, &r->o, on_progress, r, samples,
 				err, sizeof(err));
 	if (r->progress)
 		fprintf(stderr, "\r\033[K");
@@ -1012,7 +741,7 @@ int bench_protocols(int argc, char **argv)
 	r.o.size = IPX_B1_DEFAULT_SIZE;
 	r.o.repeat = IPX_B1_DEFAULT_REPEAT;
 	r.o.pin = IPX_B1_PIN_SPLIT;
-	r.hub_cpu = -1;
+	r.n.hub_cpu = -1;
 	r.o.drain = IPX_B1_DEFAULT_DRAIN;
 	r.wait = DEFAULT_WAIT;
 	rc = parse_options(&r, argc, argv);
