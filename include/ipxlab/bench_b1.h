@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ipxlab/bench_harness.h"
 #include "ipxlab/bench_stat.h"
@@ -135,6 +136,74 @@ typedef void (*ipx_b1_progress_cb)(unsigned pass, unsigned passes,
 int ipx_b1_run(struct ipx_hctl *c, size_t sender, size_t receiver,
 	       const struct ipx_b1_opts *o, ipx_b1_progress_cb cb, void *ctx,
 	       struct ipx_b1_sample *samples, char *err, size_t errlen);
+
+
+/* ---- the network (b1_net.c) ---- */
+
+/* B1's network: the hub (started here or joined, ipx_hnet_start), the
+ * controller's node on it or on an Ethernet link (opened by the caller),
+ * and the two agents attached. The caller tears it down: ipx_hctl_free,
+ * the node and loop, then ipx_hnet_stop. */
+struct ipx_b1_net {
+	struct ipx_hnet *net;	/* NULL on an Ethernet link */
+	struct ipx_loop *loop;
+	struct ipx_node *node;
+	struct ipx_hctl *ctl;
+	char hubtext[280];	/* the hub HOST:PORT, or the --link text */
+	int hub_cpu;		/* the hub started here, pinned; -1: not */
+	bool pin_fallback;	/* split asked by default, 1 CPU: none */
+};
+
+/* The controller's node: SPX notices a silent agent within seconds. */
+void ipx_b1_controller_config(struct ipx_config *cfg);
+/* Start (or join) the hub of no and the controller's node on it (ccfg):
+ * IPX_OK or an error in err; n->net may be set either way. */
+int ipx_b1_net_join(struct ipx_b1_net *n, const struct ipx_hnet_opts *no,
+		    const struct ipx_config *ccfg, char *err, size_t errlen);
+/* The controller on n->node, the agents 'names' (sender, receiver)
+ * attached; watch: the agents are n->net's children. */
+int ipx_b1_net_attach(struct ipx_b1_net *n, const char *const *names,
+		      bool watch, ipx_time wait, char *err, size_t errlen);
+/* --pin split by default on an agent with one CPU: none (pin_fallback);
+ * asked for (pin_given): IPX_EINVAL, the reason in err. */
+int ipx_b1_choose_pin(struct ipx_b1_net *n, struct ipx_b1_opts *o,
+		      bool pin_given, char *err, size_t errlen);
+/* The hub started here onto the receiver's CPU (hub_cpu). */
+int ipx_b1_pin_hub(struct ipx_b1_net *n, const struct ipx_b1_opts *o,
+		   char *err, size_t errlen);
+
+/* ---- the writers (b1_write.c) ---- */
+
+/* Where the run ran, for the header, the JSON and the row names. */
+struct ipx_b1_where {
+	const char *hubtext;	/* the hub HOST:PORT, or the --link text */
+	bool link;		/* an Ethernet link: the baseline is frames */
+	int hub_cpu;		/* the hub started here, pinned; -1: not */
+	const struct ipx_hctl *ctl;	/* the agents: sender, receiver */
+	bool complete;		/* false: cut short ("complete": false) */
+};
+
+/* A row's name and its 1990 reason; on Ethernet (eth) the baseline row
+ * is plain frames between the agents' interfaces, not UDP. */
+const char *ipx_b1_row_name(enum ipx_bw_kind k, bool eth);
+const char *ipx_b1_row_why(enum ipx_bw_kind k, bool eth);
+/* A target's name and sentence (the IPX one names the baseline). */
+const char *ipx_b1_target_name(const struct ipx_b1_report *rep, int t,
+			       bool eth);
+const char *ipx_b1_target_what(const struct ipx_b1_report *rep, int t,
+			       bool eth);
+/* The target a row is judged by, or -1. */
+int ipx_b1_row_target(enum ipx_bw_kind k);
+
+/* JSON of the report (every counted pass of samples too), and CSV: one
+ * description of the row each (bench_result.h). */
+void ipx_b1_write_json(FILE *out, const struct ipx_b1_opts *o,
+		       const struct ipx_b1_report *rep,
+		       const struct ipx_b1_sample *samples,
+		       const struct ipx_b1_where *wh);
+/* Cut short before a pass finished: no rows. */
+void ipx_b1_write_json_empty(FILE *out);
+void ipx_b1_write_csv(FILE *out, const struct ipx_b1_report *rep, bool eth);
 
 #ifdef __cplusplus
 }
