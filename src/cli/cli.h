@@ -374,6 +374,9 @@ void help_bench_ncp(FILE *out);
 /* "ipxlab bench eth" (cmd_bench_eth.c). */
 int bench_eth(int argc, char **argv);
 void help_bench_eth(FILE *out);
+/* "ipxlab bench mount" (cmd_bench_mount.c). */
+int bench_mount(int argc, char **argv);
+void help_bench_mount(FILE *out);
 void help_hub(FILE *out);
 void help_listen(FILE *out);
 void help_send(FILE *out);

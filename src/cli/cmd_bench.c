@@ -52,7 +52,10 @@
 	X(eth, bench_eth, \
 	  "    IPX datagram rate over the Ethernet link between\n" \
 	  "         two interfaces, beside raw AF_PACKET frames\n" \
-	  "         (bench/eth.sh)\n")
+	  "         (bench/eth.sh)\n") \
+	X(mount, bench_mount, \
+	  "  sequential write and read through 'ipxlab mount'\n" \
+	  "         beside the same transfer by the NCP client\n")
 
 struct bench_cmd {
 	const char *name;

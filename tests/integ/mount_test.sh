@@ -8,7 +8,8 @@
 # tests/mount/fsx.py (20,000 in tests/mount/suites.sh); the server killed:
 # EIO within the retry time (--retry-time 2), then, with the server
 # started again, the mount reconnects, a file opened before is stale
-# (ESTALE), new opens work; SIGINT unmounts cleanly. Needs root and
+# (ESTALE), new opens work; SIGINT unmounts cleanly; `ipxlab bench mount`
+# runs (1 MB, 1 run) and prints its ratios. Needs root and
 # /dev/fuse (else SKIP).
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -280,4 +281,23 @@ check "the reconnection is logged" $? "$TMP/m1.err"
 kill -INT "$M1"
 gone_within "$M1" 100 && ! mounted "$TMP/m1" && has "$TMP/m1.err" "unmounted"
 check "SIGINT: unmounted, the process ends" $? "$TMP/m1.err"
+
+# `ipxlab bench mount`: its own hub, server and mount; a tiny file, one
+# run: the ratio columns and a verdict against 0.80, nothing left mounted.
+timeout 120 "$BIN" bench mount --mb 1 -r 1 -q >"$TMP/bm.out" 2>&1
+rc=$?
+[ $rc = 0 ] && has "$TMP/bm.out" "ratio" &&
+	grep -Eq '^write .* [0-9]+\.[0-9]{2}  >= 0\.80 (PASS|MISS)$' "$TMP/bm.out" &&
+	grep -Eq '^read .* [0-9]+\.[0-9]{2}  >= 0\.80 (PASS|MISS)$' "$TMP/bm.out" &&
+	! grep -q "ipxlab-bench-mount" /proc/mounts
+check "bench mount: runs, prints both ratios against 0.80, unmounts" $? "$TMP/bm.out"
+timeout 120 "$BIN" bench mount --mb 1 -r 1 -q --json >"$TMP/bm.json" 2>&1 &&
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["benchmark"] == "mount" and d["complete"] and len(d["runs"]) == 1
+for k in ("write", "read"):
+    assert d[k]["target"] == 0.8 and d[k]["ratio"] > 0
+' "$TMP/bm.json"
+check "bench mount --json: both paths, the ratio and the target" $? "$TMP/bm.json"
 finish
