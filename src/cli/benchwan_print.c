@@ -51,9 +51,9 @@ static double mean_traffic_pct(const struct wan *t, size_t s)
 	int n = 0;
 
 	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
-		if (t->only[op]) {
-			sum += pct(t->bat[1][s][op].wire_kB_per_s,
-				   t->bat[0][s][op].wire_kB_per_s);
+		if (t->o.only[op]) {
+			sum += pct(t->r.bat[1][s][op].wire_kB_per_s,
+				   t->r.bat[0][s][op].wire_kB_per_s);
 			n++;
 		}
 	return n ? sum / n : 0;
@@ -128,35 +128,35 @@ static void print_battery(const struct wan *t)
 	       "local", "bridged", "ops %", "kB/s loc", "kB/s br", "traffic%",
 	       "1990 peak Kbyte/s local | bridged");
 	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
-		for (size_t s = 0; s < t->nsets && t->only[op]; s++) {
-			const struct ipx_bwan_point *l = &t->bat[0][s][op],
-						    *b = &t->bat[1][s][op];
+		for (size_t s = 0; s < t->o.nsets && t->o.only[op]; s++) {
+			const struct ipx_bwan_point *l = &t->r.bat[0][s][op],
+						    *b = &t->r.bat[1][s][op];
 			double pl, pb;
 
 			ipx_bn_published_kbs(op, &pl, &pb);
 			printf("%-38s %3u %9.1f %9.2f %7.2f%% %9.1f %9.2f "
 			       "%7.2f%%  ",
-			       s ? "" : ipx_bn_op_title(op), t->sets[s],
+			       s ? "" : ipx_bn_op_title(op), t->o.sets[s],
 			       l->per_ws, b->per_ws, pct(b->per_ws, l->per_ws),
 			       l->wire_kB_per_s, b->wire_kB_per_s,
 			       pct(b->wire_kB_per_s, l->wire_kB_per_s));
-			if (t->sets[s] == 1)
+			if (t->o.sets[s] == 1)
 				printf("%5.0f | %-3.0f", pl, pb);
 			else
 				printf("%5s", "-");
-			print_ranges(t, t->bat_runs[0][s][op],
-				     t->bat_runs[1][s][op]);
+			print_ranges(t, t->r.bat_runs[0][s][op],
+				     t->r.bat_runs[1][s][op]);
 			printf("\n");
 		}
 	print_repeat_note(t);
-	for (size_t s = 0; s < t->nsets; s++) {
+	for (size_t s = 0; s < t->o.nsets; s++) {
 		printf("Bridged traffic as a share of local, mean over the "
 		       "tests, %u workstation%s: %.2f%%",
-		       t->sets[s], t->sets[s] == 1 ? "" : "s",
+		       t->o.sets[s], t->o.sets[s] == 1 ? "" : "s",
 		       mean_traffic_pct(t, s));
-		if (published_pct(t->sets[s]) > 0)
+		if (published_pct(t->o.sets[s]) > 0)
 			printf(" (1990: about %.0f%%)",
-			       published_pct(t->sets[s]));
+			       published_pct(t->o.sets[s]));
 		printf("\n");
 	}
 }
@@ -169,8 +169,8 @@ static size_t limit_loads(const struct wan *t, struct ipx_stat_summary *st)
 	size_t n = 0;
 
 	for (unsigned k = 0; k < t->b.repeat; k++)
-		if (t->lim_load[k] >= 0)
-			v[n++] = t->lim_load[k];
+		if (t->r.lim_load[k] >= 0)
+			v[n++] = t->r.lim_load[k];
 	ipx_stat_summarize(v, n, st);
 	return n;
 }
@@ -183,12 +183,12 @@ static void print_limit_runs(const struct wan *t)
 
 	printf("The steps above are search %d of %u, the median; the last "
 	       "completed load of each search (kbit/s):",
-	       t->lim_med + 1, t->b.repeat);
+	       t->r.lim_med + 1, t->b.repeat);
 	for (unsigned k = 0; k < t->b.repeat; k++)
-		if (t->lim_load[k] < 0)
+		if (t->r.lim_load[k] < 0)
 			printf(" none");
 		else
-			printf(" %.0f", t->lim_load[k] / 1000.0);
+			printf(" %.0f", t->r.lim_load[k] / 1000.0);
 	if (n)
 		printf("; median %.0f [%.0f-%.0f]", st.median / 1000.0,
 		       st.min / 1000.0, st.max / 1000.0);
@@ -199,24 +199,24 @@ static void print_limit_runs(const struct wan *t)
 
 static void print_limit(const struct wan *t)
 {
-	int k = ipx_bwan_limit_found(t->steps, t->nsteps);
+	int k = ipx_bwan_limit_found(t->r.steps, t->r.nsteps);
 
 	printf("\nThroughput limit: a paced load of %d-byte IPX packets %s, "
 	       "and %zu workstation%s copying the %u-byte file from the "
 	       "bridged server at each load (%.1f s of load first)\n",
 	       IPX_BWAN_FLOOD_SIZE,
-	       t->lo.up ? "each way at once (the server's segment to the "
+	       t->o.lo.up ? "each way at once (the server's segment to the "
 			  "workstations' and back), the offered load each way"
 			: "from the server's segment to the workstations'",
-	       t->lo.probes ? t->lo.probes : 1, t->lo.probes > 1 ? "s" : "",
-	       t->lo.file_size, t->lo.warmup);
+	       t->o.lo.probes ? t->o.lo.probes : 1, t->o.lo.probes > 1 ? "s" : "",
+	       t->o.lo.file_size, t->o.lo.warmup);
 	printf("%12s %19s %19s %11s %8s %9s %8s %6s\n", "offered",
 	       "to workstations", "to the server", "copy", "", "", "", "");
 	printf("%12s %9s %9s %9s %9s %11s %8s %9s %8s %6s  %s\n",
 	       "kbit/s", "sent", "carried", "sent", "carried", "kbit/s",
 	       "copy s", "deadline", "retrans", "result", "");
-	for (size_t i = 0; i < t->nsteps; i++) {
-		const struct ipx_bwan_step *st = &t->steps[i];
+	for (size_t i = 0; i < t->r.nsteps; i++) {
+		const struct ipx_bwan_step *st = &t->r.steps[i];
 
 		printf("%12.0f %9.1f %9.1f %9.1f %9.1f %11.1f %8.2f %9.2f "
 		       "%8llu %6s  %s\n",
@@ -231,21 +231,21 @@ static void print_limit(const struct wan *t)
 	}
 	if (k < 0)
 		printf("No load completed: the copy failed with no load.\n");
-	else if ((size_t)k + 1 == t->nsteps)
+	else if ((size_t)k + 1 == t->r.nsteps)
 		printf("Every load tried completed; the last: %.0f kbit/s "
 		       "offered each way, carried %.1f to the workstations "
 		       "and %.1f to the server (raise --max-load).\n",
-		       t->steps[k].load_bps / 1000.0,
-		       t->steps[k].carried_bps[IPX_BWAN_DOWN] / 1000.0,
-		       t->steps[k].carried_bps[IPX_BWAN_UP] / 1000.0);
+		       t->r.steps[k].load_bps / 1000.0,
+		       t->r.steps[k].carried_bps[IPX_BWAN_DOWN] / 1000.0,
+		       t->r.steps[k].carried_bps[IPX_BWAN_UP] / 1000.0);
 	else
 		printf("Last load that completed: %.0f kbit/s offered each "
 		       "way, carried %.1f to the workstations and %.1f to the "
 		       "server, plus the copy's %.1f kbit/s.\n",
-		       t->steps[k].load_bps / 1000.0,
-		       t->steps[k].carried_bps[IPX_BWAN_DOWN] / 1000.0,
-		       t->steps[k].carried_bps[IPX_BWAN_UP] / 1000.0,
-		       t->steps[k].copy_bps / 1000.0);
+		       t->r.steps[k].load_bps / 1000.0,
+		       t->r.steps[k].carried_bps[IPX_BWAN_DOWN] / 1000.0,
+		       t->r.steps[k].carried_bps[IPX_BWAN_UP] / 1000.0,
+		       t->r.steps[k].copy_bps / 1000.0);
 	if (t->b.repeat > 1)
 		print_limit_runs(t);
 	printf("1990: about 950 kbit/s each way (1.9 Mbit/s in all), above "
@@ -262,17 +262,17 @@ static void print_scaling(const struct wan *t)
 {
 	printf("\nScaling: open/close file, multiple directories, ops/s per "
 	       "workstation (%.1f s each)\n",
-	       ipx_bwan_scale_seconds(t->seconds));
+	       ipx_bwan_scale_seconds(t->o.seconds));
 	printf("%3s %10s %10s %9s %12s %12s\n", "ws", "local", "bridged",
 	       "bridged%", "total local", "total br");
-	for (unsigned n = 0; n < t->max_stations; n++) {
-		const struct ipx_bwan_point *l = &t->scale[0][n],
-					    *b = &t->scale[1][n];
+	for (unsigned n = 0; n < t->o.max_stations; n++) {
+		const struct ipx_bwan_point *l = &t->r.scale[0][n],
+					    *b = &t->r.scale[1][n];
 
 		printf("%3u %10.1f %10.2f %8.2f%% %12.1f %12.2f", n + 1,
 		       l->per_ws, b->per_ws, pct(b->per_ws, l->per_ws),
 		       l->total, b->total);
-		print_ranges(t, t->scale_runs[0][n], t->scale_runs[1][n]);
+		print_ranges(t, t->r.scale_runs[0][n], t->r.scale_runs[1][n]);
 		printf("\n");
 	}
 	print_repeat_note(t);
@@ -286,11 +286,11 @@ void wan_print_table(const struct wan *t)
 	printf("B6 bridged network: NCP over IPX, workstations and file "
 	       "server on two segments joined by the WAN bridge\n");
 	print_conditions(t, stdout);
-	if (t->parts & PART_BATTERY)
+	if (t->o.parts & PART_BATTERY)
 		print_battery(t);
-	if (t->parts & PART_LIMIT)
+	if (t->o.parts & PART_LIMIT)
 		print_limit(t);
-	if (t->parts & PART_SCALING)
+	if (t->o.parts & PART_SCALING)
 		print_scaling(t);
 	if (t->interrupted)
 		printf("\nInterrupted: only the parts above finished.\n");
@@ -371,18 +371,18 @@ static void json_limit_runs(const struct wan *t)
 	struct ipx_stat_summary st;
 	size_t n = limit_loads(t, &st);
 
-	printf(",\"median_run\":%d,\"runs\":[", t->lim_med);
+	printf(",\"median_run\":%d,\"runs\":[", t->r.lim_med);
 	for (unsigned k = 0; k < t->b.repeat; k++) {
 		printf("%s{", k ? "," : "");
-		json_search(t->lim_runs[k].steps, t->lim_runs[k].nsteps);
+		json_search(t->r.lim_runs[k].steps, t->r.lim_runs[k].nsteps);
 		printf("}");
 	}
 	printf("],\"last_completed_load_bit_per_s\":{\"runs\":[");
 	for (unsigned k = 0; k < t->b.repeat; k++)
-		if (t->lim_load[k] < 0)
+		if (t->r.lim_load[k] < 0)
 			printf("%snull", k ? "," : "");
 		else
-			printf("%s%.0f", k ? "," : "", t->lim_load[k]);
+			printf("%s%.0f", k ? "," : "", t->r.lim_load[k]);
 	if (n)
 		printf("],\"median\":%.1f,\"min\":%.0f,\"max\":%.0f}",
 		       st.median, st.min, st.max);
@@ -398,27 +398,27 @@ static void json_battery(const struct wan *t)
 
 	printf(",\"battery\":[");
 	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
-		for (size_t s = 0; s < t->nsets && t->only[op]; s++) {
+		for (size_t s = 0; s < t->o.nsets && t->o.only[op]; s++) {
 			double pl, pb;
 
 			ipx_bn_published_kbs(op, &pl, &pb);
 			printf("%s{\"test\":\"%s\",\"seconds\":%.3f,"
 			       "\"workstations\":%u,",
 			       first ? "" : ",", ipx_bn_op_name(op),
-			       ipx_bwan_test_seconds(t->seconds, op),
-			       t->sets[s]);
+			       ipx_bwan_test_seconds(t->o.seconds, op),
+			       t->o.sets[s]);
 			first = false;
-			json_point("local", &t->bat[0][s][op]);
+			json_point("local", &t->r.bat[0][s][op]);
 			printf(",");
-			json_point("bridged", &t->bat[1][s][op]);
+			json_point("bridged", &t->r.bat[1][s][op]);
 			printf(",\"ops_pct\":%.4f,\"traffic_pct\":%.4f",
-			       pct(t->bat[1][s][op].per_ws,
-				   t->bat[0][s][op].per_ws),
-			       pct(t->bat[1][s][op].wire_kB_per_s,
-				   t->bat[0][s][op].wire_kB_per_s));
-			json_runs(t, t->bat_runs[0][s][op],
-				  t->bat_runs[1][s][op]);
-			if (t->sets[s] == 1)
+			       pct(t->r.bat[1][s][op].per_ws,
+				   t->r.bat[0][s][op].per_ws),
+			       pct(t->r.bat[1][s][op].wire_kB_per_s,
+				   t->r.bat[0][s][op].wire_kB_per_s));
+			json_runs(t, t->r.bat_runs[0][s][op],
+				  t->r.bat_runs[1][s][op]);
+			if (t->o.sets[s] == 1)
 				printf(",\"published_peak_kbyte_per_s"
 				       "\":{\"local\":%.0f,\"bridged\":"
 				       "%.0f}",
@@ -426,13 +426,13 @@ static void json_battery(const struct wan *t)
 			printf("}");
 		}
 	printf("],\"traffic_pct_mean\":[");
-	for (size_t s = 0; s < t->nsets; s++) {
+	for (size_t s = 0; s < t->o.nsets; s++) {
 		printf("%s{\"workstations\":%u,\"pct\":%.4f",
-		       s ? "," : "", t->sets[s],
+		       s ? "," : "", t->o.sets[s],
 		       mean_traffic_pct(t, s));
-		if (published_pct(t->sets[s]) > 0)
+		if (published_pct(t->o.sets[s]) > 0)
 			printf(",\"published_pct\":%.0f",
-			       published_pct(t->sets[s]));
+			       published_pct(t->o.sets[s]));
 		printf("}");
 	}
 	printf("]");
@@ -459,30 +459,30 @@ void wan_print_json(const struct wan *t)
 		printf(",\"far_max_buffer\":" WAN_FAR_BUFFER "}");
 	printf(",\"repeat\":%u,\"complete\":%s", t->b.repeat,
 	       t->interrupted ? "false" : "true");
-	if (t->parts & PART_BATTERY)
+	if (t->o.parts & PART_BATTERY)
 		json_battery(t);
-	if (t->parts & PART_LIMIT) {
+	if (t->o.parts & PART_LIMIT) {
 		printf(",\"limit\":{\"packet_bytes\":%d,\"file_bytes\":%u,"
 		       "\"probes\":%zu,\"warmup_s\":%.3f,",
-		       IPX_BWAN_FLOOD_SIZE, t->lo.file_size,
-		       t->lo.probes ? t->lo.probes : 1, t->lo.warmup);
-		json_search(t->steps, t->nsteps);
+		       IPX_BWAN_FLOOD_SIZE, t->o.lo.file_size,
+		       t->o.lo.probes ? t->o.lo.probes : 1, t->o.lo.warmup);
+		json_search(t->r.steps, t->r.nsteps);
 		json_limit_runs(t);
 		printf(",\"both_ways\":%s,\"published\":{"
 		       "\"trunk_bit_per_s_each_way\":950000,"
 		       "\"planning_bit_per_s\":[1500000,1700000]}}",
-		       t->lo.up ? "true" : "false");
+		       t->o.lo.up ? "true" : "false");
 	}
-	if (t->parts & PART_SCALING) {
+	if (t->o.parts & PART_SCALING) {
 		printf(",\"scaling\":{\"test\":\"open-multi\",\"seconds\":%.3f,"
 		       "\"points\":[",
-		       ipx_bwan_scale_seconds(t->seconds));
-		for (unsigned n = 0; n < t->max_stations; n++) {
+		       ipx_bwan_scale_seconds(t->o.seconds));
+		for (unsigned n = 0; n < t->o.max_stations; n++) {
 			printf("%s{\"workstations\":%u,", n ? "," : "", n + 1);
-			json_point("local", &t->scale[0][n]);
+			json_point("local", &t->r.scale[0][n]);
 			printf(",");
-			json_point("bridged", &t->scale[1][n]);
-			json_runs(t, t->scale_runs[0][n], t->scale_runs[1][n]);
+			json_point("bridged", &t->r.scale[1][n]);
+			json_runs(t, t->r.scale_runs[0][n], t->r.scale_runs[1][n]);
 			printf("}");
 		}
 		printf("]}");
@@ -513,18 +513,18 @@ void wan_print_csv(const struct wan *t)
 	       "to_ws_carried_kbit_per_s,to_server_sent_kbit_per_s,"
 	       "to_server_carried_kbit_per_s,copy_kbit_per_s,copy_max_s,ok,"
 	       "repeat\n");
-	for (int op = 0; op < IPX_BN_BATTERY_OPS && (t->parts & PART_BATTERY);
+	for (int op = 0; op < IPX_BN_BATTERY_OPS && (t->o.parts & PART_BATTERY);
 	     op++)
-		for (size_t s = 0; s < t->nsets && t->only[op]; s++)
-			csv_runs(t, "battery", ipx_bn_op_name(op), t->sets[s],
-				 t->bat_runs[0][s][op], t->bat_runs[1][s][op]);
-	for (unsigned k = 0; k < t->b.repeat && (t->parts & PART_LIMIT); k++)
-		for (size_t i = 0; i < t->lim_runs[k].nsteps; i++) {
-			const struct ipx_bwan_step *st = &t->lim_runs[k].steps[i];
+		for (size_t s = 0; s < t->o.nsets && t->o.only[op]; s++)
+			csv_runs(t, "battery", ipx_bn_op_name(op), t->o.sets[s],
+				 t->r.bat_runs[0][s][op], t->r.bat_runs[1][s][op]);
+	for (unsigned k = 0; k < t->b.repeat && (t->o.parts & PART_LIMIT); k++)
+		for (size_t i = 0; i < t->r.lim_runs[k].nsteps; i++) {
+			const struct ipx_bwan_step *st = &t->r.lim_runs[k].steps[i];
 
 			printf("limit,copy,%zu,bridged,,,,%.1f,%.1f,%.1f,%.1f,"
 			       "%.1f,%.1f,%.4f,%d,%u\n",
-			       t->lo.probes ? t->lo.probes : 1,
+			       t->o.lo.probes ? t->o.lo.probes : 1,
 			       st->load_bps / 1000.0,
 			       st->sent_bps[IPX_BWAN_DOWN] / 1000.0,
 			       st->carried_bps[IPX_BWAN_DOWN] / 1000.0,
@@ -533,8 +533,8 @@ void wan_print_csv(const struct wan *t)
 			       st->copy_bps / 1000.0, st->copy_max_s, st->ok,
 			       k + 1);
 		}
-	for (unsigned n = 0; n < t->max_stations && (t->parts & PART_SCALING);
+	for (unsigned n = 0; n < t->o.max_stations && (t->o.parts & PART_SCALING);
 	     n++)
 		csv_runs(t, "scaling", "open-multi", n + 1,
-			 t->scale_runs[0][n], t->scale_runs[1][n]);
+			 t->r.scale_runs[0][n], t->r.scale_runs[1][n]);
 }

@@ -31,8 +31,8 @@ int wan_sim_start(struct wan *t)
 				  side ? "bridged" : "local", err);
 			return CLI_FAIL;
 		}
-		t->ctl[side] = ipx_bsim_ctl(t->sim[side]);
-		t->side[side] = *ipx_bsim_run_opts(t->sim[side]);
+		t->o.ctl[side] = ipx_bsim_ctl(t->sim[side]);
+		t->o.side[side] = *ipx_bsim_run_opts(t->sim[side]);
 		cli_stop_on_signals(ipx_bsim_loop(t->sim[side]));
 	}
 	/* the load: from the server's segment to the workstations', as the
@@ -41,10 +41,10 @@ int wan_sim_start(struct wan *t)
 	if (rc == IPX_OK)
 		rc = ipx_bsim_spare_node(t->sim[1], IPX_BSIM_STATIONS, &to);
 	if (rc == IPX_OK)
-		rc = ipx_bwan_flood_new(from, to, &t->flood);
+		rc = ipx_bwan_flood_new(from, to, &t->o.flood);
 	if (rc == IPX_OK)	/* and the same load back */
 		rc = ipx_bwan_flood_new(to, from, &t->flood_up);
-	t->lo.up = t->flood_up;
+	t->o.lo.up = t->flood_up;
 	if (rc != IPX_OK) {
 		cli_error(CMD, "wan --sim: the load's nodes: %s",
 			  ipx_strerror(rc));
@@ -56,9 +56,9 @@ int wan_sim_start(struct wan *t)
 		 ipx_bsim_server_name(t->sim[1]));
 	snprintf(t->b.hubtext, sizeof(t->b.hubtext), "in-process");
 	snprintf(t->far_hub, sizeof(t->far_hub), "in-process");
-	t->b.nseen = ipx_hctl_agent_count(t->ctl[0]);
+	t->b.nseen = ipx_hctl_agent_count(t->o.ctl[0]);
 	for (size_t i = 0; i < t->b.nseen && i < IPX_BN_MAX_STATIONS; i++)
-		t->b.seen[i] = *ipx_hctl_agent_at(t->ctl[0], i);
+		t->b.seen[i] = *ipx_hctl_agent_at(t->o.ctl[0], i);
 	return CLI_OK;
 }
 
@@ -73,13 +73,13 @@ void wan_sim_seconds(struct wan *t)
 
 void wan_sim_stop(struct wan *t)
 {
-	ipx_bwan_flood_free(t->flood);	/* before its nodes go */
+	ipx_bwan_flood_free(t->o.flood);	/* before its nodes go */
 	ipx_bwan_flood_free(t->flood_up);
-	t->flood = t->flood_up = NULL;
-	t->lo.up = NULL;
+	t->o.flood = t->flood_up = NULL;
+	t->o.lo.up = NULL;
 	for (int side = 0; side < 2; side++) {
 		ipx_bsim_free(t->sim[side]);
 		t->sim[side] = NULL;
-		t->ctl[side] = NULL;
+		t->o.ctl[side] = NULL;
 	}
 }

@@ -107,39 +107,19 @@ void help_bench_wan(FILE *out)
 		QUICK_SECONDS, IPX_BN_MAX_STATIONS);
 }
 
-
-static void progress(void *ctx, const char *what, unsigned k, unsigned n,
-		     double secs)
-{
-	struct wan *t = ctx;
-
-	(void)k;
-	(void)n;
-	t->done++;
-	if (!t->b.progress)
-		return;
-	fprintf(stderr, "\r\033[K  wan %u/%u: %s%s", t->done, t->total,
-		t->phase ? t->phase : "", what);
-	if (t->b.repeat > 1)
-		fprintf(stderr, ", run %u of %u", t->rep + 1, t->b.repeat);
-	if (secs > 0)
-		fprintf(stderr, ", %.1f s", secs);
-	fflush(stderr);
-}
-
 static int parse_parts(struct wan *t, const char *arg)
 {
 	char *copy = strdup(arg), *save = NULL, *tok;
 
-	t->parts = 0;
+	t->o.parts = 0;
 	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "battery"))
-			t->parts |= PART_BATTERY;
+			t->o.parts |= PART_BATTERY;
 		else if (!strcmp(tok, "limit"))
-			t->parts |= PART_LIMIT;
+			t->o.parts |= PART_LIMIT;
 		else if (!strcmp(tok, "scaling"))
-			t->parts |= PART_SCALING;
+			t->o.parts |= PART_SCALING;
 		else {
 			cli_error(CMD, "--parts: unknown part '%s' (battery, "
 				       "limit, scaling)",
@@ -149,7 +129,7 @@ static int parse_parts(struct wan *t, const char *arg)
 		}
 	}
 	free(copy);
-	if (!t->parts) {
+	if (!t->o.parts) {
 		cli_error(CMD, "--parts needs battery, limit or scaling");
 		return -1;
 	}
@@ -215,10 +195,10 @@ static int start_far(struct fsbench *b)
 			  err);
 		return CLI_FAIL;
 	}
-	rc = ipx_bwan_flood_new(t->far_node, t->b.node, &t->flood);
+	rc = ipx_bwan_flood_new(t->far_node, t->b.node, &t->o.flood);
 	if (rc == IPX_OK)	/* and the same load back */
 		rc = ipx_bwan_flood_new(t->b.node, t->far_node, &t->flood_up);
-	t->lo.up = t->flood_up;
+	t->o.lo.up = t->flood_up;
 	if (rc != IPX_OK) {
 		cli_error(CMD, "wan: the load's sockets: %s",
 			  ipx_strerror(rc));
@@ -230,135 +210,25 @@ static int start_far(struct fsbench *b)
 
 static void stop_far(struct wan *t)
 {
-	ipx_bwan_flood_free(t->flood);
+	ipx_bwan_flood_free(t->o.flood);
 	ipx_bwan_flood_free(t->flood_up);
-	t->flood = t->flood_up = NULL;
-	t->lo.up = NULL;
+	t->o.flood = t->flood_up = NULL;
+	t->o.lo.up = NULL;
 	ipx_node_free(t->far_node);
 	t->far_node = NULL;
 	cli_stop_child(&t->far_srv);
 	cli_stop_child(&t->bridge);
 }
 
-/* ---- the parts ---- */
-
-/* One battery test on one side, --repeat times: every run, the median. */
-static int run_test(struct wan *t, int side, size_t s, int op,
-		    const char *what, struct ipx_bw_result *res, char *err,
-		    size_t errlen)
-{
-	struct ipx_bwan_point *runs = t->bat_runs[side][s][op];
-	int rc = IPX_OK;
-
-	for (t->rep = 0; t->rep < t->b.repeat && rc == IPX_OK; t->rep++) {
-		progress(t, what, 0, 0, ipx_bwan_test_seconds(t->seconds, op));
-		rc = ipx_bn_run(t->ctl[side], &t->side[side], op, t->sets[s],
-				ipx_bwan_test_seconds(t->seconds, op), 0, 0,
-				(uint16_t)t->done, res, err, errlen);
-		if (rc == IPX_OK)
-			ipx_bwan_summarize(res, t->sets[s], &runs[t->rep]);
-	}
-	if (rc == IPX_OK)
-		ipx_bwan_point_median(runs, t->b.repeat, &t->bat[side][s][op]);
-	return rc;
-}
-
-static int run_battery(struct wan *t, char *err, size_t errlen)
-{
-	struct ipx_bw_result *res = calloc(IPX_BN_MAX_STATIONS, sizeof(*res));
-	char what[96];
-	int rc = IPX_OK;
-
-	if (!res) {
-		snprintf(err, errlen, "out of memory");
-		return IPX_ENOMEM;
-	}
-	for (size_t s = 0; s < t->nsets && rc == IPX_OK; s++)
-		for (int op = 0; op < IPX_BN_BATTERY_OPS && rc == IPX_OK;
-		     op++)
-			for (int side = 0; side < 2 && t->only[op] &&
-					   rc == IPX_OK;
-			     side++) {
-				snprintf(what, sizeof(what), "battery %s, %u "
-							     "ws, %s",
-					 ipx_bn_op_name(op), t->sets[s],
-					 side ? "bridged" : "local");
-				rc = run_test(t, side, s, op, what, res, err,
-					      errlen);
-			}
-	free(res);
-	return rc;
-}
-
-/* The limit search, --repeat times: every search, the median one. */
-static int run_limit(struct wan *t, char *err, size_t errlen)
-{
-	int rc = IPX_OK;
-
-	t->lo.run = t->side[1];
-	t->lo.progress = progress;
-	t->lo.ctx = t;
-	for (t->rep = 0; t->rep < t->b.repeat && rc == IPX_OK; t->rep++)
-		rc = ipx_bwan_limit(t->ctl[1], t->flood, &t->lo,
-				    t->lim_runs[t->rep].steps,
-				    &t->lim_runs[t->rep].nsteps, err, errlen);
-	if (rc != IPX_OK)
-		return rc;
-	t->lim_med = ipx_bwan_limit_median(t->lim_runs, t->b.repeat,
-					   t->lim_load);
-	t->nsteps = t->lim_runs[t->lim_med].nsteps;
-	memcpy(t->steps, t->lim_runs[t->lim_med].steps,
-	       t->nsteps * sizeof(t->steps[0]));
-	return IPX_OK;
-}
-
-/* The scaling curve of one side, --repeat times: every run, the median. */
-static int run_scaling(struct wan *t, int side, char *err, size_t errlen)
-{
-	struct ipx_bwan_point one[IPX_BN_MAX_STATIONS];
-	int rc = IPX_OK;
-
-	t->phase = side ? "scaling, bridged: " : "scaling, local: ";
-	for (t->rep = 0; t->rep < t->b.repeat && rc == IPX_OK; t->rep++) {
-		rc = ipx_bwan_scale(t->ctl[side], &t->side[side],
-				    IPX_BN_OPEN_MULTI, t->max_stations,
-				    ipx_bwan_scale_seconds(t->seconds), progress, t, one, err,
-				    errlen);
-		for (unsigned n = 0; n < t->max_stations && rc == IPX_OK; n++)
-			t->scale_runs[side][n][t->rep] = one[n];
-	}
-	for (unsigned n = 0; n < t->max_stations && rc == IPX_OK; n++)
-		ipx_bwan_point_median(t->scale_runs[side][n], t->b.repeat,
-				      &t->scale[side][n]);
-	return rc;
-}
-
+/* The parts on the networks built; CLI_ code, the error printed. */
 static int run_parts(struct wan *t)
 {
 	char err[768];
-	int rc = IPX_OK;
-	const char *part = "battery";
+	int rc;
 
-	if (t->parts & PART_BATTERY)
-		rc = run_battery(t, err, sizeof(err));
-	if (rc == IPX_OK)
-		t->parts_done |= t->parts & PART_BATTERY;
-	if (rc == IPX_OK && (t->parts & PART_LIMIT)) {
-		part = "limit";
-		rc = run_limit(t, err, sizeof(err));
-		if (rc == IPX_OK)
-			t->parts_done |= PART_LIMIT;
-	}
-	for (int side = 0; side < 2 && rc == IPX_OK &&
-			   (t->parts & PART_SCALING);
-	     side++) {
-		part = "scaling";
-		rc = run_scaling(t, side, err, sizeof(err));
-		if (rc == IPX_OK && side == 1)
-			t->parts_done |= PART_SCALING;
-	}
-	if (t->b.progress)
-		fprintf(stderr, "\r\033[K");
+	t->o.repeat = t->b.repeat;
+	rc = ipx_b6_run(&t->o, fsbench_progress, &t->b, &t->r, err,
+			sizeof(err));
 	for (int side = 0; side < 2 && t->b.sim && rc != IPX_OK; side++)
 		t->interrupted |= t->sim[side] &&
 				  ipx_loop_stopped(ipx_bsim_loop(t->sim[side]));
@@ -366,11 +236,11 @@ static int run_parts(struct wan *t)
 		t->interrupted = true;
 		cli_error(CMD, "wan: interrupted during the %s part; printing "
 			       "the parts that finished",
-			  part);
+			  t->r.part);
 		return CLI_FAIL;
 	}
 	if (rc != IPX_OK) {
-		cli_error(CMD, "wan: %s: %s", part, err);
+		cli_error(CMD, "wan: %s: %s", t->r.part, err);
 		return CLI_FAIL;
 	}
 	return CLI_OK;
@@ -387,7 +257,7 @@ static int parse_own(struct wan *t, int opt, const char *arg, bool *quick,
 	switch (opt) {
 	case 's':
 		if (cli_parse_seconds(CMD, "--seconds", arg, 0.1, 3600,
-				      &t->seconds) < 0)
+				      &t->o.seconds) < 0)
 			return -1;
 		*secs_given = true;
 		return 1;
@@ -397,23 +267,23 @@ static int parse_own(struct wan *t, int opt, const char *arg, bool *quick,
 	case OPT_PARTS:
 		return parse_parts(t, arg) < 0 ? -1 : 1;
 	case OPT_STATIONS:
-		return fsbench_parse_counts("--stations", arg, t->sets,
-					    WAN_MAX_SETS, &t->nsets) < 0
+		return fsbench_parse_counts("--stations", arg, t->o.sets,
+					    WAN_MAX_SETS, &t->o.nsets) < 0
 			       ? -1
 			       : 1;
 	case OPT_ONLY:
-		return fsbench_parse_ops(arg, t->only) < 0 ? -1 : 1;
+		return fsbench_parse_ops(arg, t->o.only) < 0 ? -1 : 1;
 	case OPT_MAXST:
 		if (cli_parse_uint(CMD, "--max-stations", arg, 1,
 				   IPX_BN_MAX_STATIONS, &v) < 0)
 			return -1;
-		t->max_stations = (unsigned)v;
+		t->o.max_stations = (unsigned)v;
 		return 1;
 	case OPT_WANPROF:
 		t->wan_profile = arg;
 		return 1;
 	case OPT_STEP:
-		return parse_kbit("--load-step", arg, &t->lo.step_bps) < 0 ? -1
+		return parse_kbit("--load-step", arg, &t->o.lo.step_bps) < 0 ? -1
 									   : 1;
 	case OPT_MAXLOAD:
 		return parse_kbit("--max-load", arg, &t->max_load) < 0 ? -1 : 1;
@@ -421,14 +291,14 @@ static int parse_own(struct wan *t, int opt, const char *arg, bool *quick,
 		if (cli_parse_seconds(CMD, "--deadline", arg, 0.01, 3600, &d) <
 		    0)
 			return -1;
-		t->lo.deadline = d;
+		t->o.lo.deadline = d;
 		return 1;
 	case OPT_FILE:
 		if (cli_parse_uint(CMD, "--file", arg, 1, UINT32_MAX, &v) < 0)
 			return -1;
 		for (int i = 0; i < IPX_BN_COPY_SIZES; i++)
 			if (ipx_bn_copy_size[i] == v) {
-				t->lo.file_size = (uint32_t)v;
+				t->o.lo.file_size = (uint32_t)v;
 				return 1;
 			}
 		cli_error(CMD, "--file: %lu is not one of the copy test's "
@@ -440,7 +310,7 @@ static int parse_own(struct wan *t, int opt, const char *arg, bool *quick,
 		if (cli_parse_uint(CMD, "--probes", arg, 1, IPX_BN_MAX_STATIONS,
 				   &v) < 0)
 			return -1;
-		t->lo.probes = v;
+		t->o.lo.probes = v;
 		return 1;
 	default:
 		return 0;
@@ -452,28 +322,28 @@ static void apply_quick(struct wan *t, bool stations_given, bool only_given,
 			bool max_given, bool file_given, bool step_given,
 			bool load_given)
 {
-	t->seconds = QUICK_SECONDS;
+	t->o.seconds = QUICK_SECONDS;
 	if (!stations_given) {
-		t->sets[0] = 1;
-		t->nsets = 1;
+		t->o.sets[0] = 1;
+		t->o.nsets = 1;
 	}
 	if (!only_given) {
-		memset(t->only, 0, sizeof(t->only));
-		t->only[IPX_BN_OPEN_MULTI] = true;
-		t->only[IPX_BN_LOCK] = true;
+		memset(t->o.only, 0, sizeof(t->o.only));
+		t->o.only[IPX_BN_OPEN_MULTI] = true;
+		t->o.only[IPX_BN_LOCK] = true;
 	}
 	if (!max_given)
-		t->max_stations = 3;
+		t->o.max_stations = 3;
 	if (!file_given)
-		t->lo.file_size = 1205;
+		t->o.lo.file_size = 1205;
 	if (!step_given)
-		t->lo.step_bps = 700000;
+		t->o.lo.step_bps = 700000;
 	if (!load_given)
 		t->max_load = 1400000;
 	/* the copy's own set-up (connect, log in, open: round trips
 	 * across the bridge) runs under the load already */
-	t->lo.warmup = 0;
-	t->lo.drain = 1;
+	t->o.lo.warmup = 0;
+	t->o.lo.drain = 1;
 }
 
 static int check(struct wan *t)
@@ -502,12 +372,12 @@ static int check(struct wan *t)
 			  t->prof.name);
 		return CLI_USAGE;
 	}
-	if (t->max_load < t->lo.step_bps) {
+	if (t->max_load < t->o.lo.step_bps) {
 		cli_error(CMD, "--max-load must be at least --load-step");
 		return CLI_USAGE;
 	}
-	t->lo.max_steps = (size_t)(t->max_load / t->lo.step_bps) + 1;
-	if (t->lo.max_steps > IPX_BWAN_MAX_STEPS) {
+	t->o.lo.max_steps = (size_t)(t->max_load / t->o.lo.step_bps) + 1;
+	if (t->o.lo.max_steps > IPX_BWAN_MAX_STEPS) {
 		cli_error(CMD, "--max-load / --load-step: at most %d loads "
 			       "(the first is none)",
 			  IPX_BWAN_MAX_STEPS - 1);
@@ -521,18 +391,18 @@ static void defaults(struct wan *t)
 	memset(t, 0, sizeof(*t));
 	t->b.cmd = "wan";
 	t->b.wait = 10;
-	t->parts = PART_BATTERY | PART_LIMIT | PART_SCALING;
-	t->sets[0] = 1;
-	t->sets[1] = 5;
-	t->nsets = 2;
-	memset(t->only, 1, sizeof(t->only));
-	t->max_stations = 8;
+	t->o.parts = PART_BATTERY | PART_LIMIT | PART_SCALING;
+	t->o.sets[0] = 1;
+	t->o.sets[1] = 5;
+	t->o.nsets = 2;
+	memset(t->o.only, 1, sizeof(t->o.only));
+	t->o.max_stations = 8;
 	t->wan_profile = "isn";
-	t->lo.file_size = 25184;
-	t->lo.step_bps = 100000;
+	t->o.lo.file_size = 25184;
+	t->o.lo.step_bps = 100000;
 	t->max_load = 2000000;
-	t->lo.warmup = 5;
-	t->lo.drain = 2;
+	t->o.lo.warmup = 5;
+	t->o.lo.drain = 2;
 }
 
 /* CLI_OK to go on, else the exit code (*done: --help or --fixtures was
@@ -602,13 +472,13 @@ static int parse(struct wan *t, int argc, char **argv, bool *done)
 			    given[OPT_MAXLOAD]);
 	/* as many workstations as the parts run need */
 	t->b.agents = 1;
-	if (t->parts & PART_SCALING)
-		t->b.agents = t->max_stations;
-	for (size_t s = 0; s < t->nsets && (t->parts & PART_BATTERY); s++)
-		t->b.agents = t->sets[s] > t->b.agents ? t->sets[s]
+	if (t->o.parts & PART_SCALING)
+		t->b.agents = t->o.max_stations;
+	for (size_t s = 0; s < t->o.nsets && (t->o.parts & PART_BATTERY); s++)
+		t->b.agents = t->o.sets[s] > t->b.agents ? t->o.sets[s]
 						       : t->b.agents;
-	if ((t->parts & PART_LIMIT) && t->lo.probes > t->b.agents)
-		t->b.agents = (unsigned)t->lo.probes;
+	if ((t->o.parts & PART_LIMIT) && t->o.lo.probes > t->b.agents)
+		t->b.agents = (unsigned)t->o.lo.probes;
 	if (fixtures) {
 		fsbench_opt(&t->b, FSB_OPT_FIXTURES, fixtures, t->b.agents,
 			    &code);
@@ -616,18 +486,6 @@ static int parse(struct wan *t, int argc, char **argv, bool *done)
 	}
 	*done = false;
 	return CLI_OK;
-}
-
-/* The progress line's steps in all. */
-static void count_steps(struct wan *t)
-{
-	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
-		t->total += (t->parts & PART_BATTERY) && t->only[op]
-				    ? 2 * (unsigned)t->nsets
-				    : 0;
-	t->total += (t->parts & PART_LIMIT) ? (unsigned)t->lo.max_steps : 0;
-	t->total += (t->parts & PART_SCALING) ? 2 * t->max_stations : 0;
-	t->total *= t->b.repeat;
 }
 
 /* Both networks, the parts, the figures (also when interrupted), and
@@ -639,16 +497,16 @@ static int run(struct wan *t)
 	t->b.before_attach = start_far;
 	rc = t->b.sim ? wan_sim_start(t) : fsbench_start(&t->b);
 	if (rc == CLI_OK && !t->b.sim) {	/* one controller, two servers */
-		t->ctl[0] = t->ctl[1] = t->b.ctl;
-		t->side[0] = t->b.ro;
-		t->side[1] = t->far;
+		t->o.ctl[0] = t->o.ctl[1] = t->b.ctl;
+		t->o.side[0] = t->b.ro;
+		t->o.side[1] = t->far;
 	}
 	if (rc == CLI_OK)
 		rc = run_parts(t);
 	if (t->b.sim)
 		wan_sim_seconds(t);
 	if (t->interrupted)
-		t->parts = t->parts_done;
+		t->o.parts = t->r.parts_done;
 	if (rc == CLI_OK || t->interrupted) {
 		if (t->b.json)
 			wan_print_json(t);
@@ -678,7 +536,6 @@ int bench_wan(int argc, char **argv)
 	rc = check(&t);
 	if (rc != CLI_OK)
 		return rc;
-	count_steps(&t);
 	if (ipx_log_get_level() == IPX_LOG_INFO)
 		ipx_log_set_level(IPX_LOG_WARN);
 	return run(&t);
