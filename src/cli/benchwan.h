@@ -13,11 +13,13 @@
 
 #include "fsbench.h"
 #include "ipxlab/bench_b6.h"
+#include "ipxlab/bench_stat.h"
 #include "ipxlab/bench_wan.h"
 #include "ipxlab/link_profile.h"
 
 #define WAN_MAX_SETS IPX_B6_MAX_SETS
 #define WAN_FAR_BUFFER "512"	/* the bridged server's --max-buffer */
+#define WAN_FAR_MAX_BUFFER 512u	/* the same, as a number */
 
 enum {
 	PART_BATTERY = IPX_B6_BATTERY,
@@ -54,7 +56,15 @@ struct wan {
 int wan_sim_start(struct wan *t);
 void wan_sim_seconds(struct wan *t);
 void wan_sim_stop(struct wan *t);
-/* The figures: the table (with the run's conditions), JSON, CSV. */
+/* The table's helpers the JSON shares (benchwan_print.c): part of whole
+ * in %; the mean bridged/local traffic of set s; the 1990 figure for ws
+ * workstations (0: none); the limit searches' completed loads (how many). */
+double wan_pct(double part, double whole);
+double wan_mean_traffic_pct(const struct wan *t, size_t s);
+double wan_published_pct(unsigned ws);
+size_t wan_limit_loads(const struct wan *t, struct ipx_stat_summary *st);
+/* The figures: the table (with the run's conditions); JSON, CSV
+ * (benchwan_json.c). */
 void wan_print_table(const struct wan *t);
 void wan_print_json(const struct wan *t);
 void wan_print_csv(const struct wan *t);

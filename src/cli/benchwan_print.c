@@ -1,6 +1,6 @@
 /*
  * benchwan_print.c - the figures of "ipxlab bench wan" (benchwan.h): the
- * table with the 1990 figures beside, JSON and CSV.
+ * table with the 1990 figures beside (JSON and CSV: benchwan_json.c).
  */
 #include <stdio.h>
 #include <unistd.h>
@@ -38,21 +38,21 @@ static void print_repeat_note(const struct wan *t)
 		       t->b.repeat);
 }
 
-static double pct(double part, double whole)
+double wan_pct(double part, double whole)
 {
 	return whole > 0 ? 100 * part / whole : 0;
 }
 
 /* The mean over the tests run of bridged/local wire traffic, for one
  * workstation count. */
-static double mean_traffic_pct(const struct wan *t, size_t s)
+double wan_mean_traffic_pct(const struct wan *t, size_t s)
 {
 	double sum = 0;
 	int n = 0;
 
 	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
 		if (t->o.only[op]) {
-			sum += pct(t->r.bat[1][s][op].wire_kB_per_s,
+			sum += wan_pct(t->r.bat[1][s][op].wire_kB_per_s,
 				   t->r.bat[0][s][op].wire_kB_per_s);
 			n++;
 		}
@@ -61,7 +61,7 @@ static double mean_traffic_pct(const struct wan *t, size_t s)
 
 /* The 1990 averages: one bridged workstation about 32 % of a local one's
  * traffic, five about 54 %; none for other counts. */
-static double published_pct(unsigned ws)
+double wan_published_pct(unsigned ws)
 {
 	return ws == 1 ? 32 : ws == 5 ? 54 : 0;
 }
@@ -137,9 +137,9 @@ static void print_battery(const struct wan *t)
 			printf("%-38s %3u %9.1f %9.2f %7.2f%% %9.1f %9.2f "
 			       "%7.2f%%  ",
 			       s ? "" : ipx_bn_op_title(op), t->o.sets[s],
-			       l->per_ws, b->per_ws, pct(b->per_ws, l->per_ws),
+			       l->per_ws, b->per_ws, wan_pct(b->per_ws, l->per_ws),
 			       l->wire_kB_per_s, b->wire_kB_per_s,
-			       pct(b->wire_kB_per_s, l->wire_kB_per_s));
+			       wan_pct(b->wire_kB_per_s, l->wire_kB_per_s));
 			if (t->o.sets[s] == 1)
 				printf("%5.0f | %-3.0f", pl, pb);
 			else
@@ -153,17 +153,17 @@ static void print_battery(const struct wan *t)
 		printf("Bridged traffic as a share of local, mean over the "
 		       "tests, %u workstation%s: %.2f%%",
 		       t->o.sets[s], t->o.sets[s] == 1 ? "" : "s",
-		       mean_traffic_pct(t, s));
-		if (published_pct(t->o.sets[s]) > 0)
+		       wan_mean_traffic_pct(t, s));
+		if (wan_published_pct(t->o.sets[s]) > 0)
 			printf(" (1990: about %.0f%%)",
-			       published_pct(t->o.sets[s]));
+			       wan_published_pct(t->o.sets[s]));
 		printf("\n");
 	}
 }
 
 /* The last completed loads of the searches that completed one, their
  * summary; how many. */
-static size_t limit_loads(const struct wan *t, struct ipx_stat_summary *st)
+size_t wan_limit_loads(const struct wan *t, struct ipx_stat_summary *st)
 {
 	double v[FSBENCH_MAX_REPEAT] = { 0 };
 	size_t n = 0;
@@ -179,7 +179,7 @@ static size_t limit_loads(const struct wan *t, struct ipx_stat_summary *st)
 static void print_limit_runs(const struct wan *t)
 {
 	struct ipx_stat_summary st;
-	size_t n = limit_loads(t, &st);
+	size_t n = wan_limit_loads(t, &st);
 
 	printf("The steps above are search %d of %u, the median; the last "
 	       "completed load of each search (kbit/s):",
@@ -270,7 +270,7 @@ static void print_scaling(const struct wan *t)
 					    *b = &t->r.scale[1][n];
 
 		printf("%3u %10.1f %10.2f %8.2f%% %12.1f %12.2f", n + 1,
-		       l->per_ws, b->per_ws, pct(b->per_ws, l->per_ws),
+		       l->per_ws, b->per_ws, wan_pct(b->per_ws, l->per_ws),
 		       l->total, b->total);
 		print_ranges(t, t->r.scale_runs[0][n], t->r.scale_runs[1][n]);
 		printf("\n");
@@ -294,247 +294,4 @@ void wan_print_table(const struct wan *t)
 		print_scaling(t);
 	if (t->interrupted)
 		printf("\nInterrupted: only the parts above finished.\n");
-}
-
-static void json_point(const char *key, const struct ipx_bwan_point *p)
-{
-	printf("\"%s\":{\"ops\":%llu,\"active\":%u,\"ops_per_s_per_ws\":%.4f,"
-	       "\"min\":%.4f,\"max\":%.4f,\"total_ops_per_s\":%.4f,"
-	       "\"wire_kB_per_s\":%.4f,\"retransmits\":%llu}",
-	       key, (unsigned long long)p->ops, p->active, p->per_ws, p->min,
-	       p->max, p->total, p->wire_kB_per_s,
-	       (unsigned long long)p->retransmits);
-}
-
-/* ,"runs":[{"local":{...},"bridged":{...}},...]: every run of a test. */
-static void json_runs(const struct wan *t, const struct ipx_bwan_point *l,
-		      const struct ipx_bwan_point *b)
-{
-	printf(",\"runs\":[");
-	for (unsigned k = 0; k < t->b.repeat; k++) {
-		printf("%s{", k ? "," : "");
-		json_point("local", &l[k]);
-		printf(",");
-		json_point("bridged", &b[k]);
-		printf("}");
-	}
-	printf("]");
-}
-
-/* "steps":[...],"last_completed":...,"limit_found":...: one search. */
-static void json_search(const struct ipx_bwan_step *steps, size_t nsteps)
-{
-	int k = ipx_bwan_limit_found(steps, nsteps);
-
-	printf("\"steps\":[");
-	for (size_t i = 0; i < nsteps; i++) {
-		const struct ipx_bwan_step *st = &steps[i];
-
-		printf("%s{\"load_bit_per_s\":%llu,"
-		       "\"to_ws_sent_bit_per_s\":%.1f,"
-		       "\"to_ws_carried_bit_per_s\":%.1f,"
-		       "\"to_server_sent_bit_per_s\":%.1f,"
-		       "\"to_server_carried_bit_per_s\":%.1f,"
-		       "\"copy_bit_per_s\":%.1f,\"copy_max_s\":%.4f,"
-		       "\"copy_mean_s\":%.4f,\"deadline_s\":%.4f,"
-		       "\"copies\":%llu,\"retransmits\":%llu,\"ok\":%s,"
-		       "\"why\":",
-		       i ? "," : "", (unsigned long long)st->load_bps,
-		       st->sent_bps[IPX_BWAN_DOWN],
-		       st->carried_bps[IPX_BWAN_DOWN],
-		       st->sent_bps[IPX_BWAN_UP], st->carried_bps[IPX_BWAN_UP],
-		       st->copy_bps,
-		       st->copy_max_s, st->copy_mean_s, st->deadline,
-		       (unsigned long long)st->copies,
-		       (unsigned long long)st->retransmits,
-		       st->ok ? "true" : "false");
-		fsbench_json_str(stdout, st->why);
-		printf("}");
-	}
-	printf("],\"last_completed\":");
-	if (k < 0)
-		printf("null");
-	else
-		printf("{\"step\":%d,\"load_bit_per_s\":%llu,"
-		       "\"to_ws_carried_bit_per_s\":%.1f,"
-		       "\"to_server_carried_bit_per_s\":%.1f}",
-		       k, (unsigned long long)steps[k].load_bps,
-		       steps[k].carried_bps[IPX_BWAN_DOWN],
-		       steps[k].carried_bps[IPX_BWAN_UP]);
-	printf(",\"limit_found\":%s",
-	       k >= 0 && (size_t)k + 1 < nsteps ? "true" : "false");
-}
-
-/* The limit's repeats: every search, the median search, the loads. */
-static void json_limit_runs(const struct wan *t)
-{
-	struct ipx_stat_summary st;
-	size_t n = limit_loads(t, &st);
-
-	printf(",\"median_run\":%d,\"runs\":[", t->r.lim_med);
-	for (unsigned k = 0; k < t->b.repeat; k++) {
-		printf("%s{", k ? "," : "");
-		json_search(t->r.lim_runs[k].steps, t->r.lim_runs[k].nsteps);
-		printf("}");
-	}
-	printf("],\"last_completed_load_bit_per_s\":{\"runs\":[");
-	for (unsigned k = 0; k < t->b.repeat; k++)
-		if (t->r.lim_load[k] < 0)
-			printf("%snull", k ? "," : "");
-		else
-			printf("%s%.0f", k ? "," : "", t->r.lim_load[k]);
-	if (n)
-		printf("],\"median\":%.1f,\"min\":%.0f,\"max\":%.0f}",
-		       st.median, st.min, st.max);
-	else
-		printf("],\"median\":null,\"min\":null,\"max\":null}");
-}
-
-/* The battery part of the JSON: each test with and without the bridge,
- * then the mean traffic ratio per set. */
-static void json_battery(const struct wan *t)
-{
-	bool first = true;
-
-	printf(",\"battery\":[");
-	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
-		for (size_t s = 0; s < t->o.nsets && t->o.only[op]; s++) {
-			double pl, pb;
-
-			ipx_bn_published_kbs(op, &pl, &pb);
-			printf("%s{\"test\":\"%s\",\"seconds\":%.3f,"
-			       "\"workstations\":%u,",
-			       first ? "" : ",", ipx_bn_op_name(op),
-			       ipx_bwan_test_seconds(t->o.seconds, op),
-			       t->o.sets[s]);
-			first = false;
-			json_point("local", &t->r.bat[0][s][op]);
-			printf(",");
-			json_point("bridged", &t->r.bat[1][s][op]);
-			printf(",\"ops_pct\":%.4f,\"traffic_pct\":%.4f",
-			       pct(t->r.bat[1][s][op].per_ws,
-				   t->r.bat[0][s][op].per_ws),
-			       pct(t->r.bat[1][s][op].wire_kB_per_s,
-				   t->r.bat[0][s][op].wire_kB_per_s));
-			json_runs(t, t->r.bat_runs[0][s][op],
-				  t->r.bat_runs[1][s][op]);
-			if (t->o.sets[s] == 1)
-				printf(",\"published_peak_kbyte_per_s"
-				       "\":{\"local\":%.0f,\"bridged\":"
-				       "%.0f}",
-				       pl, pb);
-			printf("}");
-		}
-	printf("],\"traffic_pct_mean\":[");
-	for (size_t s = 0; s < t->o.nsets; s++) {
-		printf("%s{\"workstations\":%u,\"pct\":%.4f",
-		       s ? "," : "", t->o.sets[s],
-		       mean_traffic_pct(t, s));
-		if (published_pct(t->o.sets[s]) > 0)
-			printf(",\"published_pct\":%.0f",
-			       published_pct(t->o.sets[s]));
-		printf("}");
-	}
-	printf("]");
-}
-
-void wan_print_json(const struct wan *t)
-{
-	printf("{\"benchmark\":\"wan\",\"conditions\":{");
-	fsbench_json_conditions(&t->b, stdout);
-	printf(",\"wan_profile\":");
-	fsbench_json_str(stdout, t->prof.name);
-	printf(",\"trunk_bit_per_s\":%llu,\"rx_buffer\":%u,\"tx_buffer\":%u,"
-	       "\"hold_ms\":%.3f,\"bridge_max\":%u,\"far_hub\":",
-	       (unsigned long long)t->prof.rate, t->prof.rx_buffer,
-	       t->prof.tx_buffer, t->prof.hold_ns / 1e6, t->prof.bridge_max);
-	fsbench_json_str(stdout, t->far_hub);
-	printf(",\"far_server\":");
-	fsbench_json_str(stdout, t->far_name);
-	if (t->b.sim)
-		printf(",\"simulated_seconds_local\":%.6f,"
-		       "\"simulated_seconds_bridged\":%.6f}",
-		       t->sim_seconds[0], t->sim_seconds[1]);
-	else
-		printf(",\"far_max_buffer\":" WAN_FAR_BUFFER "}");
-	printf(",\"repeat\":%u,\"complete\":%s", t->b.repeat,
-	       t->interrupted ? "false" : "true");
-	if (t->o.parts & PART_BATTERY)
-		json_battery(t);
-	if (t->o.parts & PART_LIMIT) {
-		printf(",\"limit\":{\"packet_bytes\":%d,\"file_bytes\":%u,"
-		       "\"probes\":%zu,\"warmup_s\":%.3f,",
-		       IPX_BWAN_FLOOD_SIZE, t->o.lo.file_size,
-		       t->o.lo.probes ? t->o.lo.probes : 1, t->o.lo.warmup);
-		json_search(t->r.steps, t->r.nsteps);
-		json_limit_runs(t);
-		printf(",\"both_ways\":%s,\"published\":{"
-		       "\"trunk_bit_per_s_each_way\":950000,"
-		       "\"planning_bit_per_s\":[1500000,1700000]}}",
-		       t->o.lo.up ? "true" : "false");
-	}
-	if (t->o.parts & PART_SCALING) {
-		printf(",\"scaling\":{\"test\":\"open-multi\",\"seconds\":%.3f,"
-		       "\"points\":[",
-		       ipx_bwan_scale_seconds(t->o.seconds));
-		for (unsigned n = 0; n < t->o.max_stations; n++) {
-			printf("%s{\"workstations\":%u,", n ? "," : "", n + 1);
-			json_point("local", &t->r.scale[0][n]);
-			printf(",");
-			json_point("bridged", &t->r.scale[1][n]);
-			json_runs(t, t->r.scale_runs[0][n], t->r.scale_runs[1][n]);
-			printf("}");
-		}
-		printf("]}");
-	}
-	printf("}\n");
-}
-
-/* One CSV line for each run (the last column: its number, from 1) of a
- * test on both sides. */
-static void csv_runs(const struct wan *t, const char *part, const char *test,
-		     unsigned ws, const struct ipx_bwan_point *l,
-		     const struct ipx_bwan_point *b)
-{
-	for (unsigned k = 0; k < t->b.repeat; k++)
-		for (int side = 0; side < 2; side++) {
-			const struct ipx_bwan_point *p = side ? &b[k] : &l[k];
-
-			printf("%s,%s,%u,%s,%.4f,%.4f,%.4f,,,,,,,,,%u\n", part,
-			       test, ws, side ? "bridged" : "local", p->per_ws,
-			       p->total, p->wire_kB_per_s, k + 1);
-		}
-}
-
-void wan_print_csv(const struct wan *t)
-{
-	printf("part,test,workstations,side,ops_per_s_per_ws,total_ops_per_s,"
-	       "wire_kB_per_s,load_kbit_per_s,to_ws_sent_kbit_per_s,"
-	       "to_ws_carried_kbit_per_s,to_server_sent_kbit_per_s,"
-	       "to_server_carried_kbit_per_s,copy_kbit_per_s,copy_max_s,ok,"
-	       "repeat\n");
-	for (int op = 0; op < IPX_BN_BATTERY_OPS && (t->o.parts & PART_BATTERY);
-	     op++)
-		for (size_t s = 0; s < t->o.nsets && t->o.only[op]; s++)
-			csv_runs(t, "battery", ipx_bn_op_name(op), t->o.sets[s],
-				 t->r.bat_runs[0][s][op], t->r.bat_runs[1][s][op]);
-	for (unsigned k = 0; k < t->b.repeat && (t->o.parts & PART_LIMIT); k++)
-		for (size_t i = 0; i < t->r.lim_runs[k].nsteps; i++) {
-			const struct ipx_bwan_step *st = &t->r.lim_runs[k].steps[i];
-
-			printf("limit,copy,%zu,bridged,,,,%.1f,%.1f,%.1f,%.1f,"
-			       "%.1f,%.1f,%.4f,%d,%u\n",
-			       t->o.lo.probes ? t->o.lo.probes : 1,
-			       st->load_bps / 1000.0,
-			       st->sent_bps[IPX_BWAN_DOWN] / 1000.0,
-			       st->carried_bps[IPX_BWAN_DOWN] / 1000.0,
-			       st->sent_bps[IPX_BWAN_UP] / 1000.0,
-			       st->carried_bps[IPX_BWAN_UP] / 1000.0,
-			       st->copy_bps / 1000.0, st->copy_max_s, st->ok,
-			       k + 1);
-		}
-	for (unsigned n = 0; n < t->o.max_stations && (t->o.parts & PART_SCALING);
-	     n++)
-		csv_runs(t, "scaling", "open-multi", n + 1,
-			 t->r.scale_runs[0][n], t->r.scale_runs[1][n]);
 }
