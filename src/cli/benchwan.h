@@ -43,7 +43,7 @@ struct wan {
 	double sim_seconds[2];
 	/* the far side */
 	int far_port;
-	char far_hub[32], far_name[48], far_spec[120];
+	char far_hub[32], far_name[48];
 	pid_t bridge, far_srv;
 	struct ipx_node *far_node;	/* real time: the load's source, on
 					 * the far hub */

@@ -17,6 +17,7 @@
 
 #include "benchwan.h"
 #include "cli.h"
+#include "ipxlab/bench_fsnet.h"
 #include "ipxlab/err.h"
 #include "ipxlab/link_profile.h"
 #include "ipxlab/log.h"
@@ -151,45 +152,33 @@ static int parse_kbit(const char *opt, const char *arg, uint64_t *out)
 static int start_far(struct fsbench *b)
 {
 	struct wan *t = (struct wan *)b;	/* b is its first member */
-	char tunnel[80], hub[48], err[768];
-	/* the profile as given: a name, or a file the child reads too */
-	char *bargv[] = { "ipxlab", "bridge", hub, tunnel, "--profile",
-			  (char *)t->wan_profile, "-q",
-			  /* --profile: the far hub a segment of it too */
-			  t->lan_arg ? "--segment" : NULL,
-			  (char *)t->lan_arg, NULL };
-	char *sargv[] = { "ipxlab", "server", "--hub", t->far_hub, "--name",
-			  t->far_name, "--volume", t->far_spec, "--max-buffer",
-			  WAN_FAR_BUFFER, "-q", NULL };
-	struct sockaddr_in sa = { .sin_family = AF_INET };
+	struct sockaddr_in near, far;
 	struct ipx_config cfg;
+	ipx_time wait = (ipx_time)(t->b.wait * IPX_SEC);
+	char err[768];
 	int rc;
 
-	t->far_port = cli_free_udp_port();
-	if (!t->far_port) {
-		cli_error(CMD, "wan: no free UDP port for the far hub");
+	ipx_hnet_hub(t->b.net, &near);
+	rc = ipx_wanbr_fork(&near, &t->prof,
+			    t->b.have_profile ? &t->b.profile : NULL, wait,
+			    &far, &t->bridge, err, sizeof(err));
+	if (rc != IPX_OK) {
+		cli_error(CMD, "wan: cannot start the bridge: %s", err);
 		return CLI_FAIL;
 	}
+	t->far_port = ntohs(far.sin_port);
 	snprintf(t->far_hub, sizeof(t->far_hub), "127.0.0.1:%d", t->far_port);
-	snprintf(hub, sizeof(hub), "hub:%s", t->far_hub);
-	snprintf(tunnel, sizeof(tunnel), "tunnel:%s", t->b.hubtext);
-	t->bridge = cli_spawn_self(bargv);
 	snprintf(t->far_name, sizeof(t->far_name), "WANFAR-%d", (int)getpid());
-	snprintf(t->far_spec, sizeof(t->far_spec), "SYS=%s", t->b.dir);
-	t->far_srv = t->bridge > 0 ? cli_spawn_self(sargv) : -1;
-	if (t->bridge < 0 || t->far_srv < 0) {
-		cli_error(CMD, "wan: cannot start the bridge or the far "
-			       "server: %s",
-			  strerror(errno));
+	rc = ipx_fsrv_fork_buf(&far, t->far_name, t->b.dir, WAN_FAR_MAX_BUFFER,
+			       wait, &t->far_srv, err, sizeof(err));
+	if (rc != IPX_OK) {
+		cli_error(CMD, "wan: cannot start the far server: %s", err);
 		return CLI_FAIL;
 	}
 	/* the load's source: a node of ours on the far hub */
-	sa.sin_port = htons((uint16_t)t->far_port);
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	ipx_config_defaults(&cfg);
-	rc = ipx_hnet_join_on(t->b.loop, &sa, &cfg,
-			      (ipx_time)(t->b.wait * IPX_SEC), &t->far_node,
-			      err, sizeof(err));
+	rc = ipx_hnet_join_on(t->b.loop, &far, &cfg, wait, &t->far_node, err,
+			      sizeof(err));
 	if (rc != IPX_OK) {
 		cli_error(CMD, "wan: the bridge's hub at %s: %s", t->far_hub,
 			  err);
@@ -216,8 +205,8 @@ static void stop_far(struct wan *t)
 	t->o.lo.up = NULL;
 	ipx_node_free(t->far_node);
 	t->far_node = NULL;
-	cli_stop_child(&t->far_srv);
-	cli_stop_child(&t->bridge);
+	ipx_fsrv_stop(&t->far_srv);
+	ipx_fsrv_stop(&t->bridge);
 }
 
 /* The parts on the networks built; CLI_ code, the error printed. */
