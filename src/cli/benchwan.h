@@ -18,6 +18,7 @@
 #include "ipxlab/link_profile.h"
 
 #define WAN_MAX_SETS IPX_B6_MAX_SETS
+#define WAN_QUICK_SECONDS 1.0	/* --quick: per test */
 #define WAN_FAR_BUFFER "512"	/* the bridged server's --max-buffer */
 #define WAN_FAR_MAX_BUFFER 512u	/* the same, as a number */
 
@@ -56,6 +57,11 @@ struct wan {
 int wan_sim_start(struct wan *t);
 void wan_sim_seconds(struct wan *t);
 void wan_sim_stop(struct wan *t);
+/* Real time (benchwan_sim.c): the far side, started as fsbench's
+ * before_attach (b: the wan's first member; CLI_ code, the error
+ * printed), and stopped. */
+int wan_far_start(struct fsbench *b);
+void wan_far_stop(struct wan *t);
 /* The table's helpers the JSON shares (benchwan_print.c): part of whole
  * in %; the mean bridged/local traffic of set s; the 1990 figure for ws
  * workstations (0: none); the limit searches' completed loads (how many). */

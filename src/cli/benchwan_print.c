@@ -1,6 +1,7 @@
 /*
  * benchwan_print.c - the figures of "ipxlab bench wan" (benchwan.h): the
- * table with the 1990 figures beside (JSON and CSV: benchwan_json.c).
+ * table with the 1990 figures beside (JSON and CSV: benchwan_json.c),
+ * and the --help text.
  */
 #include <stdio.h>
 #include <unistd.h>
@@ -8,6 +9,7 @@
 #include "benchwan.h"
 #include "cli.h"
 #include "ipxlab/bench_stat.h"
+
 
 /* --repeat > 1: "  local [a-b] bridged [c-d]", the ops/s per workstation
  * of the runs of one test (each side's runs[0..n-1]). */
@@ -294,4 +296,72 @@ void wan_print_table(const struct wan *t)
 		print_scaling(t);
 	if (t->interrupted)
 		printf("\nInterrupted: only the parts above finished.\n");
+}
+
+void help_bench_wan(FILE *out)
+{
+	fprintf(out,
+		"usage: ipxlab bench wan [options]\n\n"
+		"B6, the bridged network of 1990: workstations on one segment, the\n"
+		"file server on another, joined by 'ipxlab bridge' (profile isn:\n"
+		"950 kbit/s each way, 182 KB receive and 192 KB transmit buffers,\n"
+		"the hold timer, 576-byte IPX packets), all started here; a second\n"
+		"server on the workstations' own segment is the local case. Parts:\n"
+		"  battery  the B2 tests with and without the bridge: ops/s per\n"
+		"           workstation, bridged as a percentage of local, and the\n"
+		"           1990 peak Kbyte/s (local | bridged) beside\n"
+		"  limit    a paced load of 576-byte IPX packets from the server's\n"
+		"           segment to the workstations', raised by --load-step\n"
+		"           from none; at each load a workstation copies a file\n"
+		"           from the bridged server; the search stops at the first\n"
+		"           load whose copy fails or misses its deadline and\n"
+		"           reports the last that completed, beside ~950 kbit/s\n"
+		"  scaling  open/close (multiple directories) ops/s per\n"
+		"           workstation for 1..N workstations, with and without\n"
+		"           the bridge\n\n"
+		"  -s, --seconds S     per battery test and scaling point instead of\n"
+		"                      20 (battery searches: half)\n"
+		"      --quick         under a minute in all: %.0f s per test, the\n"
+		"                      battery's open-multi and lock with 1\n"
+		"                      workstation, scaling 1..3, the limit with\n"
+		"                      the 1,205-byte file at 0, 700, 1400 kbit/s\n"
+		"      --parts LIST    battery,limit,scaling (default: all three)\n"
+		"      --stations LIST battery workstation counts (default 1,5)\n"
+		"      --only OPS      battery tests (see 'bench battery --help')\n"
+		"      --max-stations N  scaling from 1 to N (default 8; 1 to %d)\n"
+		"      --wan-profile NAME|FILE  the bridge's profile (default isn)\n"
+		"      --load-step KBIT  limit: load added per step (default 100)\n"
+		"      --max-load KBIT   limit: the highest load tried (default\n"
+		"                      2000)\n"
+		"      --deadline S    limit: seconds a copy may take (default:\n"
+		"                      twice the copy's time with no load)\n"
+		"      --file BYTES    limit: the file copied, one of the B3 sizes\n"
+		"                      (default 25184)\n"
+		"      --probes N      limit: workstations copying at once (default\n"
+		"                      1)\n"
+		"      --profile NAME|FILE  the LAN: eth10, tr4, tr16 or a profile\n"
+		"                      file; in real time both hubs become\n"
+		"                      segments of it (default: today's link)\n"
+		"      --sim           all of it in this process in simulated\n"
+		"                      time: the local case on one in-memory\n"
+		"                      segment of the --profile (default eth10),\n"
+		"                      the bridged case on two such segments\n"
+		"                      joined by the in-process bridge of\n"
+		"                      --wan-profile; only the wire takes time;\n"
+		"                      deterministic\n"
+		"      --seed N        --sim's randomness (default 1): same seed,\n"
+		"                      same output\n"
+		"      --repeat N      each battery test and scaling point N\n"
+		"                      times (1 to 50): the table shows the median\n"
+		"                      [min-max], the JSON and CSV every run; the\n"
+		"                      limit search N times: each search's last\n"
+		"                      completed load and their median (with\n"
+		"                      --sim one after another on the same\n"
+		"                      networks: later simulated time, one seed)\n"
+		"      --fixtures DIR  write the fixtures into DIR and exit\n"
+		"      --wait S        for the hubs, bridge, agents and servers\n"
+		"                      (default 10)\n"
+		"      --json, --csv   machine-readable output instead of the table\n"
+		"  -q, --quiet         no progress line; -v, --verbose more log lines\n",
+		WAN_QUICK_SECONDS, IPX_BN_MAX_STATIONS);
 }

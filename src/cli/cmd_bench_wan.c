@@ -1,29 +1,22 @@
 /*
  * cmd_bench_wan.c - "ipxlab bench wan": B6, the bridged network of 1990
- * (docs/benchmarks.md). Two segments: the workstations' hub (with a file
- * server on it: the local case) and, across `ipxlab bridge` with the isn
- * profile, a hub the bridge serves with a second file server on the same
- * volume (the bridged case), all child processes of this one; with --sim
- * two simulated networks in this process instead (benchwan_sim.c). Three
- * parts: the battery with and without the bridge, the throughput-limit
- * search (bench_wan.h) and the workstation scaling curve of open/close.
+ * (docs/benchmarks.md): the options, then the networks (benchwan_sim.c:
+ * in real time the workstations' hub with a server and, across the WAN
+ * bridge the library forks, a far hub with a second server; with --sim
+ * two simulated networks in this process), one ipx_b6_run (bench_b6.h:
+ * battery, limit, scaling) and the figures (benchwan_print.c, _json.c).
  */
-#include <arpa/inet.h>
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "benchwan.h"
 #include "cli.h"
-#include "ipxlab/bench_fsnet.h"
 #include "ipxlab/err.h"
 #include "ipxlab/link_profile.h"
 #include "ipxlab/log.h"
 
 #define CMD "bench"
-#define QUICK_SECONDS 1.0
 
 enum {
 	OPT_SECONDS = FSB_OPT_FIRST,
@@ -40,73 +33,6 @@ enum {
 	OPT_PROBES,
 };
 
-void help_bench_wan(FILE *out)
-{
-	fprintf(out,
-		"usage: ipxlab bench wan [options]\n\n"
-		"B6, the bridged network of 1990: workstations on one segment, the\n"
-		"file server on another, joined by 'ipxlab bridge' (profile isn:\n"
-		"950 kbit/s each way, 182 KB receive and 192 KB transmit buffers,\n"
-		"the hold timer, 576-byte IPX packets), all started here; a second\n"
-		"server on the workstations' own segment is the local case. Parts:\n"
-		"  battery  the B2 tests with and without the bridge: ops/s per\n"
-		"           workstation, bridged as a percentage of local, and the\n"
-		"           1990 peak Kbyte/s (local | bridged) beside\n"
-		"  limit    a paced load of 576-byte IPX packets from the server's\n"
-		"           segment to the workstations', raised by --load-step\n"
-		"           from none; at each load a workstation copies a file\n"
-		"           from the bridged server; the search stops at the first\n"
-		"           load whose copy fails or misses its deadline and\n"
-		"           reports the last that completed, beside ~950 kbit/s\n"
-		"  scaling  open/close (multiple directories) ops/s per\n"
-		"           workstation for 1..N workstations, with and without\n"
-		"           the bridge\n\n"
-		"  -s, --seconds S     per battery test and scaling point instead of\n"
-		"                      20 (battery searches: half)\n"
-		"      --quick         under a minute in all: %.0f s per test, the\n"
-		"                      battery's open-multi and lock with 1\n"
-		"                      workstation, scaling 1..3, the limit with\n"
-		"                      the 1,205-byte file at 0, 700, 1400 kbit/s\n"
-		"      --parts LIST    battery,limit,scaling (default: all three)\n"
-		"      --stations LIST battery workstation counts (default 1,5)\n"
-		"      --only OPS      battery tests (see 'bench battery --help')\n"
-		"      --max-stations N  scaling from 1 to N (default 8; 1 to %d)\n"
-		"      --wan-profile NAME|FILE  the bridge's profile (default isn)\n"
-		"      --load-step KBIT  limit: load added per step (default 100)\n"
-		"      --max-load KBIT   limit: the highest load tried (default\n"
-		"                      2000)\n"
-		"      --deadline S    limit: seconds a copy may take (default:\n"
-		"                      twice the copy's time with no load)\n"
-		"      --file BYTES    limit: the file copied, one of the B3 sizes\n"
-		"                      (default 25184)\n"
-		"      --probes N      limit: workstations copying at once (default\n"
-		"                      1)\n"
-		"      --profile NAME|FILE  the LAN: eth10, tr4, tr16 or a profile\n"
-		"                      file; in real time both hubs become\n"
-		"                      segments of it (default: today's link)\n"
-		"      --sim           all of it in this process in simulated\n"
-		"                      time: the local case on one in-memory\n"
-		"                      segment of the --profile (default eth10),\n"
-		"                      the bridged case on two such segments\n"
-		"                      joined by the in-process bridge of\n"
-		"                      --wan-profile; only the wire takes time;\n"
-		"                      deterministic\n"
-		"      --seed N        --sim's randomness (default 1): same seed,\n"
-		"                      same output\n"
-		"      --repeat N      each battery test and scaling point N\n"
-		"                      times (1 to 50): the table shows the median\n"
-		"                      [min-max], the JSON and CSV every run; the\n"
-		"                      limit search N times: each search's last\n"
-		"                      completed load and their median (with\n"
-		"                      --sim one after another on the same\n"
-		"                      networks: later simulated time, one seed)\n"
-		"      --fixtures DIR  write the fixtures into DIR and exit\n"
-		"      --wait S        for the hubs, bridge, agents and servers\n"
-		"                      (default 10)\n"
-		"      --json, --csv   machine-readable output instead of the table\n"
-		"  -q, --quiet         no progress line; -v, --verbose more log lines\n",
-		QUICK_SECONDS, IPX_BN_MAX_STATIONS);
-}
 
 static int parse_parts(struct wan *t, const char *arg)
 {
@@ -147,67 +73,6 @@ static int parse_kbit(const char *opt, const char *arg, uint64_t *out)
 	return 0;
 }
 
-/* ---- the far side: the bridge, its hub, the server there ---- */
-
-static int start_far(struct fsbench *b)
-{
-	struct wan *t = (struct wan *)b;	/* b is its first member */
-	struct sockaddr_in near, far;
-	struct ipx_config cfg;
-	ipx_time wait = (ipx_time)(t->b.wait * IPX_SEC);
-	char err[768];
-	int rc;
-
-	ipx_hnet_hub(t->b.net, &near);
-	rc = ipx_wanbr_fork(&near, &t->prof,
-			    t->b.have_profile ? &t->b.profile : NULL, wait,
-			    &far, &t->bridge, err, sizeof(err));
-	if (rc != IPX_OK) {
-		cli_error(CMD, "wan: cannot start the bridge: %s", err);
-		return CLI_FAIL;
-	}
-	t->far_port = ntohs(far.sin_port);
-	snprintf(t->far_hub, sizeof(t->far_hub), "127.0.0.1:%d", t->far_port);
-	snprintf(t->far_name, sizeof(t->far_name), "WANFAR-%d", (int)getpid());
-	rc = ipx_fsrv_fork_buf(&far, t->far_name, t->b.dir, WAN_FAR_MAX_BUFFER,
-			       wait, &t->far_srv, err, sizeof(err));
-	if (rc != IPX_OK) {
-		cli_error(CMD, "wan: cannot start the far server: %s", err);
-		return CLI_FAIL;
-	}
-	/* the load's source: a node of ours on the far hub */
-	ipx_config_defaults(&cfg);
-	rc = ipx_hnet_join_on(t->b.loop, &far, &cfg, wait, &t->far_node, err,
-			      sizeof(err));
-	if (rc != IPX_OK) {
-		cli_error(CMD, "wan: the bridge's hub at %s: %s", t->far_hub,
-			  err);
-		return CLI_FAIL;
-	}
-	rc = ipx_bwan_flood_new(t->far_node, t->b.node, &t->o.flood);
-	if (rc == IPX_OK)	/* and the same load back */
-		rc = ipx_bwan_flood_new(t->b.node, t->far_node, &t->flood_up);
-	t->o.lo.up = t->flood_up;
-	if (rc != IPX_OK) {
-		cli_error(CMD, "wan: the load's sockets: %s",
-			  ipx_strerror(rc));
-		return CLI_FAIL;
-	}
-	t->far = t->b.ro;
-	return fsbench_find_server(&t->b, t->far_name, &t->far.server);
-}
-
-static void stop_far(struct wan *t)
-{
-	ipx_bwan_flood_free(t->o.flood);
-	ipx_bwan_flood_free(t->flood_up);
-	t->o.flood = t->flood_up = NULL;
-	t->o.lo.up = NULL;
-	ipx_node_free(t->far_node);
-	t->far_node = NULL;
-	ipx_fsrv_stop(&t->far_srv);
-	ipx_fsrv_stop(&t->bridge);
-}
 
 /* The parts on the networks built; CLI_ code, the error printed. */
 static int run_parts(struct wan *t)
@@ -311,7 +176,7 @@ static void apply_quick(struct wan *t, bool stations_given, bool only_given,
 			bool max_given, bool file_given, bool step_given,
 			bool load_given)
 {
-	t->o.seconds = QUICK_SECONDS;
+	t->o.seconds = WAN_QUICK_SECONDS;
 	if (!stations_given) {
 		t->o.sets[0] = 1;
 		t->o.nsets = 1;
@@ -483,7 +348,7 @@ static int run(struct wan *t)
 {
 	int rc;
 
-	t->b.before_attach = start_far;
+	t->b.before_attach = wan_far_start;
 	rc = t->b.sim ? wan_sim_start(t) : fsbench_start(&t->b);
 	if (rc == CLI_OK && !t->b.sim) {	/* one controller, two servers */
 		t->o.ctl[0] = t->o.ctl[1] = t->b.ctl;
@@ -507,7 +372,7 @@ static int run(struct wan *t)
 	if (t->b.sim)
 		wan_sim_stop(t);
 	else
-		stop_far(t);
+		wan_far_stop(t);
 	fsbench_stop(&t->b, rc == CLI_OK);
 	return rc;
 }
