@@ -1,6 +1,7 @@
 /*
  * benchwan_print.c - the figures of "ipxlab bench wan" (benchwan.h): the
- * table with the 1990 figures beside, JSON and CSV.
+ * table with the 1990 figures beside (JSON and CSV: benchwan_json.c),
+ * and the --help text.
  */
 #include <stdio.h>
 #include <unistd.h>
@@ -8,6 +9,7 @@
 #include "benchwan.h"
 #include "cli.h"
 #include "ipxlab/bench_stat.h"
+
 
 /* --repeat > 1: "  local [a-b] bridged [c-d]", the ops/s per workstation
  * of the runs of one test (each side's runs[0..n-1]). */
@@ -38,22 +40,22 @@ static void print_repeat_note(const struct wan *t)
 		       t->b.repeat);
 }
 
-static double pct(double part, double whole)
+double wan_pct(double part, double whole)
 {
 	return whole > 0 ? 100 * part / whole : 0;
 }
 
 /* The mean over the tests run of bridged/local wire traffic, for one
  * workstation count. */
-static double mean_traffic_pct(const struct wan *t, size_t s)
+double wan_mean_traffic_pct(const struct wan *t, size_t s)
 {
 	double sum = 0;
 	int n = 0;
 
 	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
-		if (t->only[op]) {
-			sum += pct(t->bat[1][s][op].wire_kB_per_s,
-				   t->bat[0][s][op].wire_kB_per_s);
+		if (t->o.only[op]) {
+			sum += wan_pct(t->r.bat[1][s][op].wire_kB_per_s,
+				   t->r.bat[0][s][op].wire_kB_per_s);
 			n++;
 		}
 	return n ? sum / n : 0;
@@ -61,7 +63,7 @@ static double mean_traffic_pct(const struct wan *t, size_t s)
 
 /* The 1990 averages: one bridged workstation about 32 % of a local one's
  * traffic, five about 54 %; none for other counts. */
-static double published_pct(unsigned ws)
+double wan_published_pct(unsigned ws)
 {
 	return ws == 1 ? 32 : ws == 5 ? 54 : 0;
 }
@@ -128,49 +130,49 @@ static void print_battery(const struct wan *t)
 	       "local", "bridged", "ops %", "kB/s loc", "kB/s br", "traffic%",
 	       "1990 peak Kbyte/s local | bridged");
 	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
-		for (size_t s = 0; s < t->nsets && t->only[op]; s++) {
-			const struct ipx_bwan_point *l = &t->bat[0][s][op],
-						    *b = &t->bat[1][s][op];
+		for (size_t s = 0; s < t->o.nsets && t->o.only[op]; s++) {
+			const struct ipx_bwan_point *l = &t->r.bat[0][s][op],
+						    *b = &t->r.bat[1][s][op];
 			double pl, pb;
 
 			ipx_bn_published_kbs(op, &pl, &pb);
 			printf("%-38s %3u %9.1f %9.2f %7.2f%% %9.1f %9.2f "
 			       "%7.2f%%  ",
-			       s ? "" : ipx_bn_op_title(op), t->sets[s],
-			       l->per_ws, b->per_ws, pct(b->per_ws, l->per_ws),
+			       s ? "" : ipx_bn_op_title(op), t->o.sets[s],
+			       l->per_ws, b->per_ws, wan_pct(b->per_ws, l->per_ws),
 			       l->wire_kB_per_s, b->wire_kB_per_s,
-			       pct(b->wire_kB_per_s, l->wire_kB_per_s));
-			if (t->sets[s] == 1)
+			       wan_pct(b->wire_kB_per_s, l->wire_kB_per_s));
+			if (t->o.sets[s] == 1)
 				printf("%5.0f | %-3.0f", pl, pb);
 			else
 				printf("%5s", "-");
-			print_ranges(t, t->bat_runs[0][s][op],
-				     t->bat_runs[1][s][op]);
+			print_ranges(t, t->r.bat_runs[0][s][op],
+				     t->r.bat_runs[1][s][op]);
 			printf("\n");
 		}
 	print_repeat_note(t);
-	for (size_t s = 0; s < t->nsets; s++) {
+	for (size_t s = 0; s < t->o.nsets; s++) {
 		printf("Bridged traffic as a share of local, mean over the "
 		       "tests, %u workstation%s: %.2f%%",
-		       t->sets[s], t->sets[s] == 1 ? "" : "s",
-		       mean_traffic_pct(t, s));
-		if (published_pct(t->sets[s]) > 0)
+		       t->o.sets[s], t->o.sets[s] == 1 ? "" : "s",
+		       wan_mean_traffic_pct(t, s));
+		if (wan_published_pct(t->o.sets[s]) > 0)
 			printf(" (1990: about %.0f%%)",
-			       published_pct(t->sets[s]));
+			       wan_published_pct(t->o.sets[s]));
 		printf("\n");
 	}
 }
 
 /* The last completed loads of the searches that completed one, their
  * summary; how many. */
-static size_t limit_loads(const struct wan *t, struct ipx_stat_summary *st)
+size_t wan_limit_loads(const struct wan *t, struct ipx_stat_summary *st)
 {
 	double v[FSBENCH_MAX_REPEAT] = { 0 };
 	size_t n = 0;
 
 	for (unsigned k = 0; k < t->b.repeat; k++)
-		if (t->lim_load[k] >= 0)
-			v[n++] = t->lim_load[k];
+		if (t->r.lim_load[k] >= 0)
+			v[n++] = t->r.lim_load[k];
 	ipx_stat_summarize(v, n, st);
 	return n;
 }
@@ -179,16 +181,16 @@ static size_t limit_loads(const struct wan *t, struct ipx_stat_summary *st)
 static void print_limit_runs(const struct wan *t)
 {
 	struct ipx_stat_summary st;
-	size_t n = limit_loads(t, &st);
+	size_t n = wan_limit_loads(t, &st);
 
 	printf("The steps above are search %d of %u, the median; the last "
 	       "completed load of each search (kbit/s):",
-	       t->lim_med + 1, t->b.repeat);
+	       t->r.lim_med + 1, t->b.repeat);
 	for (unsigned k = 0; k < t->b.repeat; k++)
-		if (t->lim_load[k] < 0)
+		if (t->r.lim_load[k] < 0)
 			printf(" none");
 		else
-			printf(" %.0f", t->lim_load[k] / 1000.0);
+			printf(" %.0f", t->r.lim_load[k] / 1000.0);
 	if (n)
 		printf("; median %.0f [%.0f-%.0f]", st.median / 1000.0,
 		       st.min / 1000.0, st.max / 1000.0);
@@ -199,24 +201,24 @@ static void print_limit_runs(const struct wan *t)
 
 static void print_limit(const struct wan *t)
 {
-	int k = ipx_bwan_limit_found(t->steps, t->nsteps);
+	int k = ipx_bwan_limit_found(t->r.steps, t->r.nsteps);
 
 	printf("\nThroughput limit: a paced load of %d-byte IPX packets %s, "
 	       "and %zu workstation%s copying the %u-byte file from the "
 	       "bridged server at each load (%.1f s of load first)\n",
 	       IPX_BWAN_FLOOD_SIZE,
-	       t->lo.up ? "each way at once (the server's segment to the "
+	       t->o.lo.up ? "each way at once (the server's segment to the "
 			  "workstations' and back), the offered load each way"
 			: "from the server's segment to the workstations'",
-	       t->lo.probes ? t->lo.probes : 1, t->lo.probes > 1 ? "s" : "",
-	       t->lo.file_size, t->lo.warmup);
+	       t->o.lo.probes ? t->o.lo.probes : 1, t->o.lo.probes > 1 ? "s" : "",
+	       t->o.lo.file_size, t->o.lo.warmup);
 	printf("%12s %19s %19s %11s %8s %9s %8s %6s\n", "offered",
 	       "to workstations", "to the server", "copy", "", "", "", "");
 	printf("%12s %9s %9s %9s %9s %11s %8s %9s %8s %6s  %s\n",
 	       "kbit/s", "sent", "carried", "sent", "carried", "kbit/s",
 	       "copy s", "deadline", "retrans", "result", "");
-	for (size_t i = 0; i < t->nsteps; i++) {
-		const struct ipx_bwan_step *st = &t->steps[i];
+	for (size_t i = 0; i < t->r.nsteps; i++) {
+		const struct ipx_bwan_step *st = &t->r.steps[i];
 
 		printf("%12.0f %9.1f %9.1f %9.1f %9.1f %11.1f %8.2f %9.2f "
 		       "%8llu %6s  %s\n",
@@ -231,21 +233,21 @@ static void print_limit(const struct wan *t)
 	}
 	if (k < 0)
 		printf("No load completed: the copy failed with no load.\n");
-	else if ((size_t)k + 1 == t->nsteps)
+	else if ((size_t)k + 1 == t->r.nsteps)
 		printf("Every load tried completed; the last: %.0f kbit/s "
 		       "offered each way, carried %.1f to the workstations "
 		       "and %.1f to the server (raise --max-load).\n",
-		       t->steps[k].load_bps / 1000.0,
-		       t->steps[k].carried_bps[IPX_BWAN_DOWN] / 1000.0,
-		       t->steps[k].carried_bps[IPX_BWAN_UP] / 1000.0);
+		       t->r.steps[k].load_bps / 1000.0,
+		       t->r.steps[k].carried_bps[IPX_BWAN_DOWN] / 1000.0,
+		       t->r.steps[k].carried_bps[IPX_BWAN_UP] / 1000.0);
 	else
 		printf("Last load that completed: %.0f kbit/s offered each "
 		       "way, carried %.1f to the workstations and %.1f to the "
 		       "server, plus the copy's %.1f kbit/s.\n",
-		       t->steps[k].load_bps / 1000.0,
-		       t->steps[k].carried_bps[IPX_BWAN_DOWN] / 1000.0,
-		       t->steps[k].carried_bps[IPX_BWAN_UP] / 1000.0,
-		       t->steps[k].copy_bps / 1000.0);
+		       t->r.steps[k].load_bps / 1000.0,
+		       t->r.steps[k].carried_bps[IPX_BWAN_DOWN] / 1000.0,
+		       t->r.steps[k].carried_bps[IPX_BWAN_UP] / 1000.0,
+		       t->r.steps[k].copy_bps / 1000.0);
 	if (t->b.repeat > 1)
 		print_limit_runs(t);
 	printf("1990: about 950 kbit/s each way (1.9 Mbit/s in all), above "
@@ -262,17 +264,17 @@ static void print_scaling(const struct wan *t)
 {
 	printf("\nScaling: open/close file, multiple directories, ops/s per "
 	       "workstation (%.1f s each)\n",
-	       ipx_bwan_scale_seconds(t->seconds));
+	       ipx_bwan_scale_seconds(t->o.seconds));
 	printf("%3s %10s %10s %9s %12s %12s\n", "ws", "local", "bridged",
 	       "bridged%", "total local", "total br");
-	for (unsigned n = 0; n < t->max_stations; n++) {
-		const struct ipx_bwan_point *l = &t->scale[0][n],
-					    *b = &t->scale[1][n];
+	for (unsigned n = 0; n < t->o.max_stations; n++) {
+		const struct ipx_bwan_point *l = &t->r.scale[0][n],
+					    *b = &t->r.scale[1][n];
 
 		printf("%3u %10.1f %10.2f %8.2f%% %12.1f %12.2f", n + 1,
-		       l->per_ws, b->per_ws, pct(b->per_ws, l->per_ws),
+		       l->per_ws, b->per_ws, wan_pct(b->per_ws, l->per_ws),
 		       l->total, b->total);
-		print_ranges(t, t->scale_runs[0][n], t->scale_runs[1][n]);
+		print_ranges(t, t->r.scale_runs[0][n], t->r.scale_runs[1][n]);
 		printf("\n");
 	}
 	print_repeat_note(t);
@@ -286,255 +288,80 @@ void wan_print_table(const struct wan *t)
 	printf("B6 bridged network: NCP over IPX, workstations and file "
 	       "server on two segments joined by the WAN bridge\n");
 	print_conditions(t, stdout);
-	if (t->parts & PART_BATTERY)
+	if (t->o.parts & PART_BATTERY)
 		print_battery(t);
-	if (t->parts & PART_LIMIT)
+	if (t->o.parts & PART_LIMIT)
 		print_limit(t);
-	if (t->parts & PART_SCALING)
+	if (t->o.parts & PART_SCALING)
 		print_scaling(t);
 	if (t->interrupted)
 		printf("\nInterrupted: only the parts above finished.\n");
 }
 
-static void json_point(const char *key, const struct ipx_bwan_point *p)
+void help_bench_wan(FILE *out)
 {
-	printf("\"%s\":{\"ops\":%llu,\"active\":%u,\"ops_per_s_per_ws\":%.4f,"
-	       "\"min\":%.4f,\"max\":%.4f,\"total_ops_per_s\":%.4f,"
-	       "\"wire_kB_per_s\":%.4f,\"retransmits\":%llu}",
-	       key, (unsigned long long)p->ops, p->active, p->per_ws, p->min,
-	       p->max, p->total, p->wire_kB_per_s,
-	       (unsigned long long)p->retransmits);
-}
-
-/* ,"runs":[{"local":{...},"bridged":{...}},...]: every run of a test. */
-static void json_runs(const struct wan *t, const struct ipx_bwan_point *l,
-		      const struct ipx_bwan_point *b)
-{
-	printf(",\"runs\":[");
-	for (unsigned k = 0; k < t->b.repeat; k++) {
-		printf("%s{", k ? "," : "");
-		json_point("local", &l[k]);
-		printf(",");
-		json_point("bridged", &b[k]);
-		printf("}");
-	}
-	printf("]");
-}
-
-/* "steps":[...],"last_completed":...,"limit_found":...: one search. */
-static void json_search(const struct ipx_bwan_step *steps, size_t nsteps)
-{
-	int k = ipx_bwan_limit_found(steps, nsteps);
-
-	printf("\"steps\":[");
-	for (size_t i = 0; i < nsteps; i++) {
-		const struct ipx_bwan_step *st = &steps[i];
-
-		printf("%s{\"load_bit_per_s\":%llu,"
-		       "\"to_ws_sent_bit_per_s\":%.1f,"
-		       "\"to_ws_carried_bit_per_s\":%.1f,"
-		       "\"to_server_sent_bit_per_s\":%.1f,"
-		       "\"to_server_carried_bit_per_s\":%.1f,"
-		       "\"copy_bit_per_s\":%.1f,\"copy_max_s\":%.4f,"
-		       "\"copy_mean_s\":%.4f,\"deadline_s\":%.4f,"
-		       "\"copies\":%llu,\"retransmits\":%llu,\"ok\":%s,"
-		       "\"why\":",
-		       i ? "," : "", (unsigned long long)st->load_bps,
-		       st->sent_bps[IPX_BWAN_DOWN],
-		       st->carried_bps[IPX_BWAN_DOWN],
-		       st->sent_bps[IPX_BWAN_UP], st->carried_bps[IPX_BWAN_UP],
-		       st->copy_bps,
-		       st->copy_max_s, st->copy_mean_s, st->deadline,
-		       (unsigned long long)st->copies,
-		       (unsigned long long)st->retransmits,
-		       st->ok ? "true" : "false");
-		fsbench_json_str(stdout, st->why);
-		printf("}");
-	}
-	printf("],\"last_completed\":");
-	if (k < 0)
-		printf("null");
-	else
-		printf("{\"step\":%d,\"load_bit_per_s\":%llu,"
-		       "\"to_ws_carried_bit_per_s\":%.1f,"
-		       "\"to_server_carried_bit_per_s\":%.1f}",
-		       k, (unsigned long long)steps[k].load_bps,
-		       steps[k].carried_bps[IPX_BWAN_DOWN],
-		       steps[k].carried_bps[IPX_BWAN_UP]);
-	printf(",\"limit_found\":%s",
-	       k >= 0 && (size_t)k + 1 < nsteps ? "true" : "false");
-}
-
-/* The limit's repeats: every search, the median search, the loads. */
-static void json_limit_runs(const struct wan *t)
-{
-	struct ipx_stat_summary st;
-	size_t n = limit_loads(t, &st);
-
-	printf(",\"median_run\":%d,\"runs\":[", t->lim_med);
-	for (unsigned k = 0; k < t->b.repeat; k++) {
-		printf("%s{", k ? "," : "");
-		json_search(t->lim_runs[k].steps, t->lim_runs[k].nsteps);
-		printf("}");
-	}
-	printf("],\"last_completed_load_bit_per_s\":{\"runs\":[");
-	for (unsigned k = 0; k < t->b.repeat; k++)
-		if (t->lim_load[k] < 0)
-			printf("%snull", k ? "," : "");
-		else
-			printf("%s%.0f", k ? "," : "", t->lim_load[k]);
-	if (n)
-		printf("],\"median\":%.1f,\"min\":%.0f,\"max\":%.0f}",
-		       st.median, st.min, st.max);
-	else
-		printf("],\"median\":null,\"min\":null,\"max\":null}");
-}
-
-/* The battery part of the JSON: each test with and without the bridge,
- * then the mean traffic ratio per set. */
-static void json_battery(const struct wan *t)
-{
-	bool first = true;
-
-	printf(",\"battery\":[");
-	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
-		for (size_t s = 0; s < t->nsets && t->only[op]; s++) {
-			double pl, pb;
-
-			ipx_bn_published_kbs(op, &pl, &pb);
-			printf("%s{\"test\":\"%s\",\"seconds\":%.3f,"
-			       "\"workstations\":%u,",
-			       first ? "" : ",", ipx_bn_op_name(op),
-			       ipx_bwan_test_seconds(t->seconds, op),
-			       t->sets[s]);
-			first = false;
-			json_point("local", &t->bat[0][s][op]);
-			printf(",");
-			json_point("bridged", &t->bat[1][s][op]);
-			printf(",\"ops_pct\":%.4f,\"traffic_pct\":%.4f",
-			       pct(t->bat[1][s][op].per_ws,
-				   t->bat[0][s][op].per_ws),
-			       pct(t->bat[1][s][op].wire_kB_per_s,
-				   t->bat[0][s][op].wire_kB_per_s));
-			json_runs(t, t->bat_runs[0][s][op],
-				  t->bat_runs[1][s][op]);
-			if (t->sets[s] == 1)
-				printf(",\"published_peak_kbyte_per_s"
-				       "\":{\"local\":%.0f,\"bridged\":"
-				       "%.0f}",
-				       pl, pb);
-			printf("}");
-		}
-	printf("],\"traffic_pct_mean\":[");
-	for (size_t s = 0; s < t->nsets; s++) {
-		printf("%s{\"workstations\":%u,\"pct\":%.4f",
-		       s ? "," : "", t->sets[s],
-		       mean_traffic_pct(t, s));
-		if (published_pct(t->sets[s]) > 0)
-			printf(",\"published_pct\":%.0f",
-			       published_pct(t->sets[s]));
-		printf("}");
-	}
-	printf("]");
-}
-
-void wan_print_json(const struct wan *t)
-{
-	printf("{\"benchmark\":\"wan\",\"conditions\":{");
-	fsbench_json_conditions(&t->b, stdout);
-	printf(",\"wan_profile\":");
-	fsbench_json_str(stdout, t->prof.name);
-	printf(",\"trunk_bit_per_s\":%llu,\"rx_buffer\":%u,\"tx_buffer\":%u,"
-	       "\"hold_ms\":%.3f,\"bridge_max\":%u,\"far_hub\":",
-	       (unsigned long long)t->prof.rate, t->prof.rx_buffer,
-	       t->prof.tx_buffer, t->prof.hold_ns / 1e6, t->prof.bridge_max);
-	fsbench_json_str(stdout, t->far_hub);
-	printf(",\"far_server\":");
-	fsbench_json_str(stdout, t->far_name);
-	if (t->b.sim)
-		printf(",\"simulated_seconds_local\":%.6f,"
-		       "\"simulated_seconds_bridged\":%.6f}",
-		       t->sim_seconds[0], t->sim_seconds[1]);
-	else
-		printf(",\"far_max_buffer\":" WAN_FAR_BUFFER "}");
-	printf(",\"repeat\":%u,\"complete\":%s", t->b.repeat,
-	       t->interrupted ? "false" : "true");
-	if (t->parts & PART_BATTERY)
-		json_battery(t);
-	if (t->parts & PART_LIMIT) {
-		printf(",\"limit\":{\"packet_bytes\":%d,\"file_bytes\":%u,"
-		       "\"probes\":%zu,\"warmup_s\":%.3f,",
-		       IPX_BWAN_FLOOD_SIZE, t->lo.file_size,
-		       t->lo.probes ? t->lo.probes : 1, t->lo.warmup);
-		json_search(t->steps, t->nsteps);
-		json_limit_runs(t);
-		printf(",\"both_ways\":%s,\"published\":{"
-		       "\"trunk_bit_per_s_each_way\":950000,"
-		       "\"planning_bit_per_s\":[1500000,1700000]}}",
-		       t->lo.up ? "true" : "false");
-	}
-	if (t->parts & PART_SCALING) {
-		printf(",\"scaling\":{\"test\":\"open-multi\",\"seconds\":%.3f,"
-		       "\"points\":[",
-		       ipx_bwan_scale_seconds(t->seconds));
-		for (unsigned n = 0; n < t->max_stations; n++) {
-			printf("%s{\"workstations\":%u,", n ? "," : "", n + 1);
-			json_point("local", &t->scale[0][n]);
-			printf(",");
-			json_point("bridged", &t->scale[1][n]);
-			json_runs(t, t->scale_runs[0][n], t->scale_runs[1][n]);
-			printf("}");
-		}
-		printf("]}");
-	}
-	printf("}\n");
-}
-
-/* One CSV line for each run (the last column: its number, from 1) of a
- * test on both sides. */
-static void csv_runs(const struct wan *t, const char *part, const char *test,
-		     unsigned ws, const struct ipx_bwan_point *l,
-		     const struct ipx_bwan_point *b)
-{
-	for (unsigned k = 0; k < t->b.repeat; k++)
-		for (int side = 0; side < 2; side++) {
-			const struct ipx_bwan_point *p = side ? &b[k] : &l[k];
-
-			printf("%s,%s,%u,%s,%.4f,%.4f,%.4f,,,,,,,,,%u\n", part,
-			       test, ws, side ? "bridged" : "local", p->per_ws,
-			       p->total, p->wire_kB_per_s, k + 1);
-		}
-}
-
-void wan_print_csv(const struct wan *t)
-{
-	printf("part,test,workstations,side,ops_per_s_per_ws,total_ops_per_s,"
-	       "wire_kB_per_s,load_kbit_per_s,to_ws_sent_kbit_per_s,"
-	       "to_ws_carried_kbit_per_s,to_server_sent_kbit_per_s,"
-	       "to_server_carried_kbit_per_s,copy_kbit_per_s,copy_max_s,ok,"
-	       "repeat\n");
-	for (int op = 0; op < IPX_BN_BATTERY_OPS && (t->parts & PART_BATTERY);
-	     op++)
-		for (size_t s = 0; s < t->nsets && t->only[op]; s++)
-			csv_runs(t, "battery", ipx_bn_op_name(op), t->sets[s],
-				 t->bat_runs[0][s][op], t->bat_runs[1][s][op]);
-	for (unsigned k = 0; k < t->b.repeat && (t->parts & PART_LIMIT); k++)
-		for (size_t i = 0; i < t->lim_runs[k].nsteps; i++) {
-			const struct ipx_bwan_step *st = &t->lim_runs[k].steps[i];
-
-			printf("limit,copy,%zu,bridged,,,,%.1f,%.1f,%.1f,%.1f,"
-			       "%.1f,%.1f,%.4f,%d,%u\n",
-			       t->lo.probes ? t->lo.probes : 1,
-			       st->load_bps / 1000.0,
-			       st->sent_bps[IPX_BWAN_DOWN] / 1000.0,
-			       st->carried_bps[IPX_BWAN_DOWN] / 1000.0,
-			       st->sent_bps[IPX_BWAN_UP] / 1000.0,
-			       st->carried_bps[IPX_BWAN_UP] / 1000.0,
-			       st->copy_bps / 1000.0, st->copy_max_s, st->ok,
-			       k + 1);
-		}
-	for (unsigned n = 0; n < t->max_stations && (t->parts & PART_SCALING);
-	     n++)
-		csv_runs(t, "scaling", "open-multi", n + 1,
-			 t->scale_runs[0][n], t->scale_runs[1][n]);
+	fprintf(out,
+		"usage: ipxlab bench wan [options]\n\n"
+		"B6, the bridged network of 1990: workstations on one segment, the\n"
+		"file server on another, joined by 'ipxlab bridge' (profile isn:\n"
+		"950 kbit/s each way, 182 KB receive and 192 KB transmit buffers,\n"
+		"the hold timer, 576-byte IPX packets), all started here; a second\n"
+		"server on the workstations' own segment is the local case. Parts:\n"
+		"  battery  the B2 tests with and without the bridge: ops/s per\n"
+		"           workstation, bridged as a percentage of local, and the\n"
+		"           1990 peak Kbyte/s (local | bridged) beside\n"
+		"  limit    a paced load of 576-byte IPX packets from the server's\n"
+		"           segment to the workstations', raised by --load-step\n"
+		"           from none; at each load a workstation copies a file\n"
+		"           from the bridged server; the search stops at the first\n"
+		"           load whose copy fails or misses its deadline and\n"
+		"           reports the last that completed, beside ~950 kbit/s\n"
+		"  scaling  open/close (multiple directories) ops/s per\n"
+		"           workstation for 1..N workstations, with and without\n"
+		"           the bridge\n\n"
+		"  -s, --seconds S     per battery test and scaling point instead of\n"
+		"                      20 (battery searches: half)\n"
+		"      --quick         under a minute in all: %.0f s per test, the\n"
+		"                      battery's open-multi and lock with 1\n"
+		"                      workstation, scaling 1..3, the limit with\n"
+		"                      the 1,205-byte file at 0, 700, 1400 kbit/s\n"
+		"      --parts LIST    battery,limit,scaling (default: all three)\n"
+		"      --stations LIST battery workstation counts (default 1,5)\n"
+		"      --only OPS      battery tests (see 'bench battery --help')\n"
+		"      --max-stations N  scaling from 1 to N (default 8; 1 to %d)\n"
+		"      --wan-profile NAME|FILE  the bridge's profile (default isn)\n"
+		"      --load-step KBIT  limit: load added per step (default 100)\n"
+		"      --max-load KBIT   limit: the highest load tried (default\n"
+		"                      2000)\n"
+		"      --deadline S    limit: seconds a copy may take (default:\n"
+		"                      twice the copy's time with no load)\n"
+		"      --file BYTES    limit: the file copied, one of the B3 sizes\n"
+		"                      (default 25184)\n"
+		"      --probes N      limit: workstations copying at once (default\n"
+		"                      1)\n"
+		"      --profile NAME|FILE  the LAN: eth10, tr4, tr16 or a profile\n"
+		"                      file; in real time both hubs become\n"
+		"                      segments of it (default: today's link)\n"
+		"      --sim           all of it in this process in simulated\n"
+		"                      time: the local case on one in-memory\n"
+		"                      segment of the --profile (default eth10),\n"
+		"                      the bridged case on two such segments\n"
+		"                      joined by the in-process bridge of\n"
+		"                      --wan-profile; only the wire takes time;\n"
+		"                      deterministic\n"
+		"      --seed N        --sim's randomness (default 1): same seed,\n"
+		"                      same output\n"
+		"      --repeat N      each battery test and scaling point N\n"
+		"                      times (1 to 50): the table shows the median\n"
+		"                      [min-max], the JSON and CSV every run; the\n"
+		"                      limit search N times: each search's last\n"
+		"                      completed load and their median (with\n"
+		"                      --sim one after another on the same\n"
+		"                      networks: later simulated time, one seed)\n"
+		"      --fixtures DIR  write the fixtures into DIR and exit\n"
+		"      --wait S        for the hubs, bridge, agents and servers\n"
+		"                      (default 10)\n"
+		"      --json, --csv   machine-readable output instead of the table\n"
+		"  -q, --quiet         no progress line; -v, --verbose more log lines\n",
+		WAN_QUICK_SECONDS, IPX_BN_MAX_STATIONS);
 }

@@ -1,19 +1,14 @@
 /*
  * cmd_bench_wan.c - "ipxlab bench wan": B6, the bridged network of 1990
- * (docs/benchmarks.md). Two segments: the workstations' hub (with a file
- * server on it: the local case) and, across `ipxlab bridge` with the isn
- * profile, a hub the bridge serves with a second file server on the same
- * volume (the bridged case), all child processes of this one; with --sim
- * two simulated networks in this process instead (benchwan_sim.c). Three
- * parts: the battery with and without the bridge, the throughput-limit
- * search (bench_wan.h) and the workstation scaling curve of open/close.
+ * (docs/benchmarks.md): the options, then the networks (benchwan_sim.c:
+ * in real time the workstations' hub with a server and, across the WAN
+ * bridge the library forks, a far hub with a second server; with --sim
+ * two simulated networks in this process), one ipx_b6_run (bench_b6.h:
+ * battery, limit, scaling) and the figures (benchwan_print.c, _json.c).
  */
-#include <arpa/inet.h>
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "benchwan.h"
 #include "cli.h"
@@ -22,7 +17,6 @@
 #include "ipxlab/log.h"
 
 #define CMD "bench"
-#define QUICK_SECONDS 1.0
 
 enum {
 	OPT_SECONDS = FSB_OPT_FIRST,
@@ -39,107 +33,20 @@ enum {
 	OPT_PROBES,
 };
 
-void help_bench_wan(FILE *out)
-{
-	fprintf(out,
-		"usage: ipxlab bench wan [options]\n\n"
-		"B6, the bridged network of 1990: workstations on one segment, the\n"
-		"file server on another, joined by 'ipxlab bridge' (profile isn:\n"
-		"950 kbit/s each way, 182 KB receive and 192 KB transmit buffers,\n"
-		"the hold timer, 576-byte IPX packets), all started here; a second\n"
-		"server on the workstations' own segment is the local case. Parts:\n"
-		"  battery  the B2 tests with and without the bridge: ops/s per\n"
-		"           workstation, bridged as a percentage of local, and the\n"
-		"           1990 peak Kbyte/s (local | bridged) beside\n"
-		"  limit    a paced load of 576-byte IPX packets from the server's\n"
-		"           segment to the workstations', raised by --load-step\n"
-		"           from none; at each load a workstation copies a file\n"
-		"           from the bridged server; the search stops at the first\n"
-		"           load whose copy fails or misses its deadline and\n"
-		"           reports the last that completed, beside ~950 kbit/s\n"
-		"  scaling  open/close (multiple directories) ops/s per\n"
-		"           workstation for 1..N workstations, with and without\n"
-		"           the bridge\n\n"
-		"  -s, --seconds S     per battery test and scaling point instead of\n"
-		"                      20 (battery searches: half)\n"
-		"      --quick         under a minute in all: %.0f s per test, the\n"
-		"                      battery's open-multi and lock with 1\n"
-		"                      workstation, scaling 1..3, the limit with\n"
-		"                      the 1,205-byte file at 0, 700, 1400 kbit/s\n"
-		"      --parts LIST    battery,limit,scaling (default: all three)\n"
-		"      --stations LIST battery workstation counts (default 1,5)\n"
-		"      --only OPS      battery tests (see 'bench battery --help')\n"
-		"      --max-stations N  scaling from 1 to N (default 8; 1 to %d)\n"
-		"      --wan-profile NAME|FILE  the bridge's profile (default isn)\n"
-		"      --load-step KBIT  limit: load added per step (default 100)\n"
-		"      --max-load KBIT   limit: the highest load tried (default\n"
-		"                      2000)\n"
-		"      --deadline S    limit: seconds a copy may take (default:\n"
-		"                      twice the copy's time with no load)\n"
-		"      --file BYTES    limit: the file copied, one of the B3 sizes\n"
-		"                      (default 25184)\n"
-		"      --probes N      limit: workstations copying at once (default\n"
-		"                      1)\n"
-		"      --profile NAME|FILE  the LAN: eth10, tr4, tr16 or a profile\n"
-		"                      file; in real time both hubs become\n"
-		"                      segments of it (default: today's link)\n"
-		"      --sim           all of it in this process in simulated\n"
-		"                      time: the local case on one in-memory\n"
-		"                      segment of the --profile (default eth10),\n"
-		"                      the bridged case on two such segments\n"
-		"                      joined by the in-process bridge of\n"
-		"                      --wan-profile; only the wire takes time;\n"
-		"                      deterministic\n"
-		"      --seed N        --sim's randomness (default 1): same seed,\n"
-		"                      same output\n"
-		"      --repeat N      each battery test and scaling point N\n"
-		"                      times (1 to 50): the table shows the median\n"
-		"                      [min-max], the JSON and CSV every run; the\n"
-		"                      limit search N times: each search's last\n"
-		"                      completed load and their median (with\n"
-		"                      --sim one after another on the same\n"
-		"                      networks: later simulated time, one seed)\n"
-		"      --fixtures DIR  write the fixtures into DIR and exit\n"
-		"      --wait S        for the hubs, bridge, agents and servers\n"
-		"                      (default 10)\n"
-		"      --json, --csv   machine-readable output instead of the table\n"
-		"  -q, --quiet         no progress line; -v, --verbose more log lines\n",
-		QUICK_SECONDS, IPX_BN_MAX_STATIONS);
-}
-
-
-static void progress(void *ctx, const char *what, unsigned k, unsigned n,
-		     double secs)
-{
-	struct wan *t = ctx;
-
-	(void)k;
-	(void)n;
-	t->done++;
-	if (!t->b.progress)
-		return;
-	fprintf(stderr, "\r\033[K  wan %u/%u: %s%s", t->done, t->total,
-		t->phase ? t->phase : "", what);
-	if (t->b.repeat > 1)
-		fprintf(stderr, ", run %u of %u", t->rep + 1, t->b.repeat);
-	if (secs > 0)
-		fprintf(stderr, ", %.1f s", secs);
-	fflush(stderr);
-}
 
 static int parse_parts(struct wan *t, const char *arg)
 {
 	char *copy = strdup(arg), *save = NULL, *tok;
 
-	t->parts = 0;
+	t->o.parts = 0;
 	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "battery"))
-			t->parts |= PART_BATTERY;
+			t->o.parts |= PART_BATTERY;
 		else if (!strcmp(tok, "limit"))
-			t->parts |= PART_LIMIT;
+			t->o.parts |= PART_LIMIT;
 		else if (!strcmp(tok, "scaling"))
-			t->parts |= PART_SCALING;
+			t->o.parts |= PART_SCALING;
 		else {
 			cli_error(CMD, "--parts: unknown part '%s' (battery, "
 				       "limit, scaling)",
@@ -149,7 +56,7 @@ static int parse_parts(struct wan *t, const char *arg)
 		}
 	}
 	free(copy);
-	if (!t->parts) {
+	if (!t->o.parts) {
 		cli_error(CMD, "--parts needs battery, limit or scaling");
 		return -1;
 	}
@@ -166,199 +73,16 @@ static int parse_kbit(const char *opt, const char *arg, uint64_t *out)
 	return 0;
 }
 
-/* ---- the far side: the bridge, its hub, the server there ---- */
 
-static int start_far(struct fsbench *b)
-{
-	struct wan *t = (struct wan *)b;	/* b is its first member */
-	char tunnel[80], hub[48], err[768];
-	/* the profile as given: a name, or a file the child reads too */
-	char *bargv[] = { "ipxlab", "bridge", hub, tunnel, "--profile",
-			  (char *)t->wan_profile, "-q",
-			  /* --profile: the far hub a segment of it too */
-			  t->lan_arg ? "--segment" : NULL,
-			  (char *)t->lan_arg, NULL };
-	char *sargv[] = { "ipxlab", "server", "--hub", t->far_hub, "--name",
-			  t->far_name, "--volume", t->far_spec, "--max-buffer",
-			  WAN_FAR_BUFFER, "-q", NULL };
-	struct sockaddr_in sa = { .sin_family = AF_INET };
-	struct ipx_config cfg;
-	int rc;
-
-	t->far_port = cli_free_udp_port();
-	if (!t->far_port) {
-		cli_error(CMD, "wan: no free UDP port for the far hub");
-		return CLI_FAIL;
-	}
-	snprintf(t->far_hub, sizeof(t->far_hub), "127.0.0.1:%d", t->far_port);
-	snprintf(hub, sizeof(hub), "hub:%s", t->far_hub);
-	snprintf(tunnel, sizeof(tunnel), "tunnel:%s", t->b.hubtext);
-	t->bridge = cli_spawn_self(bargv);
-	snprintf(t->far_name, sizeof(t->far_name), "WANFAR-%d", (int)getpid());
-	snprintf(t->far_spec, sizeof(t->far_spec), "SYS=%s", t->b.dir);
-	t->far_srv = t->bridge > 0 ? cli_spawn_self(sargv) : -1;
-	if (t->bridge < 0 || t->far_srv < 0) {
-		cli_error(CMD, "wan: cannot start the bridge or the far "
-			       "server: %s",
-			  strerror(errno));
-		return CLI_FAIL;
-	}
-	/* the load's source: a node of ours on the far hub */
-	sa.sin_port = htons((uint16_t)t->far_port);
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ipx_config_defaults(&cfg);
-	rc = ipx_hnet_join_on(t->b.loop, &sa, &cfg,
-			      (ipx_time)(t->b.wait * IPX_SEC), &t->far_node,
-			      err, sizeof(err));
-	if (rc != IPX_OK) {
-		cli_error(CMD, "wan: the bridge's hub at %s: %s", t->far_hub,
-			  err);
-		return CLI_FAIL;
-	}
-	rc = ipx_bwan_flood_new(t->far_node, t->b.node, &t->flood);
-	if (rc == IPX_OK)	/* and the same load back */
-		rc = ipx_bwan_flood_new(t->b.node, t->far_node, &t->flood_up);
-	t->lo.up = t->flood_up;
-	if (rc != IPX_OK) {
-		cli_error(CMD, "wan: the load's sockets: %s",
-			  ipx_strerror(rc));
-		return CLI_FAIL;
-	}
-	t->far = t->b.ro;
-	return fsbench_find_server(&t->b, t->far_name, &t->far.server);
-}
-
-static void stop_far(struct wan *t)
-{
-	ipx_bwan_flood_free(t->flood);
-	ipx_bwan_flood_free(t->flood_up);
-	t->flood = t->flood_up = NULL;
-	t->lo.up = NULL;
-	ipx_node_free(t->far_node);
-	t->far_node = NULL;
-	cli_stop_child(&t->far_srv);
-	cli_stop_child(&t->bridge);
-}
-
-/* ---- the parts ---- */
-
-/* One battery test on one side, --repeat times: every run, the median. */
-static int run_test(struct wan *t, int side, size_t s, int op,
-		    const char *what, struct ipx_bw_result *res, char *err,
-		    size_t errlen)
-{
-	struct ipx_bwan_point *runs = t->bat_runs[side][s][op];
-	int rc = IPX_OK;
-
-	for (t->rep = 0; t->rep < t->b.repeat && rc == IPX_OK; t->rep++) {
-		progress(t, what, 0, 0, ipx_bwan_test_seconds(t->seconds, op));
-		rc = ipx_bn_run(t->ctl[side], &t->side[side], op, t->sets[s],
-				ipx_bwan_test_seconds(t->seconds, op), 0, 0,
-				(uint16_t)t->done, res, err, errlen);
-		if (rc == IPX_OK)
-			ipx_bwan_summarize(res, t->sets[s], &runs[t->rep]);
-	}
-	if (rc == IPX_OK)
-		ipx_bwan_point_median(runs, t->b.repeat, &t->bat[side][s][op]);
-	return rc;
-}
-
-static int run_battery(struct wan *t, char *err, size_t errlen)
-{
-	struct ipx_bw_result *res = calloc(IPX_BN_MAX_STATIONS, sizeof(*res));
-	char what[96];
-	int rc = IPX_OK;
-
-	if (!res) {
-		snprintf(err, errlen, "out of memory");
-		return IPX_ENOMEM;
-	}
-	for (size_t s = 0; s < t->nsets && rc == IPX_OK; s++)
-		for (int op = 0; op < IPX_BN_BATTERY_OPS && rc == IPX_OK;
-		     op++)
-			for (int side = 0; side < 2 && t->only[op] &&
-					   rc == IPX_OK;
-			     side++) {
-				snprintf(what, sizeof(what), "battery %s, %u "
-							     "ws, %s",
-					 ipx_bn_op_name(op), t->sets[s],
-					 side ? "bridged" : "local");
-				rc = run_test(t, side, s, op, what, res, err,
-					      errlen);
-			}
-	free(res);
-	return rc;
-}
-
-/* The limit search, --repeat times: every search, the median one. */
-static int run_limit(struct wan *t, char *err, size_t errlen)
-{
-	int rc = IPX_OK;
-
-	t->lo.run = t->side[1];
-	t->lo.progress = progress;
-	t->lo.ctx = t;
-	for (t->rep = 0; t->rep < t->b.repeat && rc == IPX_OK; t->rep++)
-		rc = ipx_bwan_limit(t->ctl[1], t->flood, &t->lo,
-				    t->lim_runs[t->rep].steps,
-				    &t->lim_runs[t->rep].nsteps, err, errlen);
-	if (rc != IPX_OK)
-		return rc;
-	t->lim_med = ipx_bwan_limit_median(t->lim_runs, t->b.repeat,
-					   t->lim_load);
-	t->nsteps = t->lim_runs[t->lim_med].nsteps;
-	memcpy(t->steps, t->lim_runs[t->lim_med].steps,
-	       t->nsteps * sizeof(t->steps[0]));
-	return IPX_OK;
-}
-
-/* The scaling curve of one side, --repeat times: every run, the median. */
-static int run_scaling(struct wan *t, int side, char *err, size_t errlen)
-{
-	struct ipx_bwan_point one[IPX_BN_MAX_STATIONS];
-	int rc = IPX_OK;
-
-	t->phase = side ? "scaling, bridged: " : "scaling, local: ";
-	for (t->rep = 0; t->rep < t->b.repeat && rc == IPX_OK; t->rep++) {
-		rc = ipx_bwan_scale(t->ctl[side], &t->side[side],
-				    IPX_BN_OPEN_MULTI, t->max_stations,
-				    ipx_bwan_scale_seconds(t->seconds), progress, t, one, err,
-				    errlen);
-		for (unsigned n = 0; n < t->max_stations && rc == IPX_OK; n++)
-			t->scale_runs[side][n][t->rep] = one[n];
-	}
-	for (unsigned n = 0; n < t->max_stations && rc == IPX_OK; n++)
-		ipx_bwan_point_median(t->scale_runs[side][n], t->b.repeat,
-				      &t->scale[side][n]);
-	return rc;
-}
-
+/* The parts on the networks built; CLI_ code, the error printed. */
 static int run_parts(struct wan *t)
 {
 	char err[768];
-	int rc = IPX_OK;
-	const char *part = "battery";
+	int rc;
 
-	if (t->parts & PART_BATTERY)
-		rc = run_battery(t, err, sizeof(err));
-	if (rc == IPX_OK)
-		t->parts_done |= t->parts & PART_BATTERY;
-	if (rc == IPX_OK && (t->parts & PART_LIMIT)) {
-		part = "limit";
-		rc = run_limit(t, err, sizeof(err));
-		if (rc == IPX_OK)
-			t->parts_done |= PART_LIMIT;
-	}
-	for (int side = 0; side < 2 && rc == IPX_OK &&
-			   (t->parts & PART_SCALING);
-	     side++) {
-		part = "scaling";
-		rc = run_scaling(t, side, err, sizeof(err));
-		if (rc == IPX_OK && side == 1)
-			t->parts_done |= PART_SCALING;
-	}
-	if (t->b.progress)
-		fprintf(stderr, "\r\033[K");
+	t->o.repeat = t->b.repeat;
+	rc = ipx_b6_run(&t->o, fsbench_progress, &t->b, &t->r, err,
+			sizeof(err));
 	for (int side = 0; side < 2 && t->b.sim && rc != IPX_OK; side++)
 		t->interrupted |= t->sim[side] &&
 				  ipx_loop_stopped(ipx_bsim_loop(t->sim[side]));
@@ -366,11 +90,11 @@ static int run_parts(struct wan *t)
 		t->interrupted = true;
 		cli_error(CMD, "wan: interrupted during the %s part; printing "
 			       "the parts that finished",
-			  part);
+			  t->r.part);
 		return CLI_FAIL;
 	}
 	if (rc != IPX_OK) {
-		cli_error(CMD, "wan: %s: %s", part, err);
+		cli_error(CMD, "wan: %s: %s", t->r.part, err);
 		return CLI_FAIL;
 	}
 	return CLI_OK;
@@ -387,7 +111,7 @@ static int parse_own(struct wan *t, int opt, const char *arg, bool *quick,
 	switch (opt) {
 	case 's':
 		if (cli_parse_seconds(CMD, "--seconds", arg, 0.1, 3600,
-				      &t->seconds) < 0)
+				      &t->o.seconds) < 0)
 			return -1;
 		*secs_given = true;
 		return 1;
@@ -397,23 +121,23 @@ static int parse_own(struct wan *t, int opt, const char *arg, bool *quick,
 	case OPT_PARTS:
 		return parse_parts(t, arg) < 0 ? -1 : 1;
 	case OPT_STATIONS:
-		return fsbench_parse_counts("--stations", arg, t->sets,
-					    WAN_MAX_SETS, &t->nsets) < 0
+		return fsbench_parse_counts("--stations", arg, t->o.sets,
+					    WAN_MAX_SETS, &t->o.nsets) < 0
 			       ? -1
 			       : 1;
 	case OPT_ONLY:
-		return fsbench_parse_ops(arg, t->only) < 0 ? -1 : 1;
+		return fsbench_parse_ops(arg, t->o.only) < 0 ? -1 : 1;
 	case OPT_MAXST:
 		if (cli_parse_uint(CMD, "--max-stations", arg, 1,
 				   IPX_BN_MAX_STATIONS, &v) < 0)
 			return -1;
-		t->max_stations = (unsigned)v;
+		t->o.max_stations = (unsigned)v;
 		return 1;
 	case OPT_WANPROF:
 		t->wan_profile = arg;
 		return 1;
 	case OPT_STEP:
-		return parse_kbit("--load-step", arg, &t->lo.step_bps) < 0 ? -1
+		return parse_kbit("--load-step", arg, &t->o.lo.step_bps) < 0 ? -1
 									   : 1;
 	case OPT_MAXLOAD:
 		return parse_kbit("--max-load", arg, &t->max_load) < 0 ? -1 : 1;
@@ -421,14 +145,14 @@ static int parse_own(struct wan *t, int opt, const char *arg, bool *quick,
 		if (cli_parse_seconds(CMD, "--deadline", arg, 0.01, 3600, &d) <
 		    0)
 			return -1;
-		t->lo.deadline = d;
+		t->o.lo.deadline = d;
 		return 1;
 	case OPT_FILE:
 		if (cli_parse_uint(CMD, "--file", arg, 1, UINT32_MAX, &v) < 0)
 			return -1;
 		for (int i = 0; i < IPX_BN_COPY_SIZES; i++)
 			if (ipx_bn_copy_size[i] == v) {
-				t->lo.file_size = (uint32_t)v;
+				t->o.lo.file_size = (uint32_t)v;
 				return 1;
 			}
 		cli_error(CMD, "--file: %lu is not one of the copy test's "
@@ -440,7 +164,7 @@ static int parse_own(struct wan *t, int opt, const char *arg, bool *quick,
 		if (cli_parse_uint(CMD, "--probes", arg, 1, IPX_BN_MAX_STATIONS,
 				   &v) < 0)
 			return -1;
-		t->lo.probes = v;
+		t->o.lo.probes = v;
 		return 1;
 	default:
 		return 0;
@@ -452,28 +176,28 @@ static void apply_quick(struct wan *t, bool stations_given, bool only_given,
 			bool max_given, bool file_given, bool step_given,
 			bool load_given)
 {
-	t->seconds = QUICK_SECONDS;
+	t->o.seconds = WAN_QUICK_SECONDS;
 	if (!stations_given) {
-		t->sets[0] = 1;
-		t->nsets = 1;
+		t->o.sets[0] = 1;
+		t->o.nsets = 1;
 	}
 	if (!only_given) {
-		memset(t->only, 0, sizeof(t->only));
-		t->only[IPX_BN_OPEN_MULTI] = true;
-		t->only[IPX_BN_LOCK] = true;
+		memset(t->o.only, 0, sizeof(t->o.only));
+		t->o.only[IPX_BN_OPEN_MULTI] = true;
+		t->o.only[IPX_BN_LOCK] = true;
 	}
 	if (!max_given)
-		t->max_stations = 3;
+		t->o.max_stations = 3;
 	if (!file_given)
-		t->lo.file_size = 1205;
+		t->o.lo.file_size = 1205;
 	if (!step_given)
-		t->lo.step_bps = 700000;
+		t->o.lo.step_bps = 700000;
 	if (!load_given)
 		t->max_load = 1400000;
 	/* the copy's own set-up (connect, log in, open: round trips
 	 * across the bridge) runs under the load already */
-	t->lo.warmup = 0;
-	t->lo.drain = 1;
+	t->o.lo.warmup = 0;
+	t->o.lo.drain = 1;
 }
 
 static int check(struct wan *t)
@@ -502,12 +226,12 @@ static int check(struct wan *t)
 			  t->prof.name);
 		return CLI_USAGE;
 	}
-	if (t->max_load < t->lo.step_bps) {
+	if (t->max_load < t->o.lo.step_bps) {
 		cli_error(CMD, "--max-load must be at least --load-step");
 		return CLI_USAGE;
 	}
-	t->lo.max_steps = (size_t)(t->max_load / t->lo.step_bps) + 1;
-	if (t->lo.max_steps > IPX_BWAN_MAX_STEPS) {
+	t->o.lo.max_steps = (size_t)(t->max_load / t->o.lo.step_bps) + 1;
+	if (t->o.lo.max_steps > IPX_BWAN_MAX_STEPS) {
 		cli_error(CMD, "--max-load / --load-step: at most %d loads "
 			       "(the first is none)",
 			  IPX_BWAN_MAX_STEPS - 1);
@@ -521,18 +245,18 @@ static void defaults(struct wan *t)
 	memset(t, 0, sizeof(*t));
 	t->b.cmd = "wan";
 	t->b.wait = 10;
-	t->parts = PART_BATTERY | PART_LIMIT | PART_SCALING;
-	t->sets[0] = 1;
-	t->sets[1] = 5;
-	t->nsets = 2;
-	memset(t->only, 1, sizeof(t->only));
-	t->max_stations = 8;
+	t->o.parts = PART_BATTERY | PART_LIMIT | PART_SCALING;
+	t->o.sets[0] = 1;
+	t->o.sets[1] = 5;
+	t->o.nsets = 2;
+	memset(t->o.only, 1, sizeof(t->o.only));
+	t->o.max_stations = 8;
 	t->wan_profile = "isn";
-	t->lo.file_size = 25184;
-	t->lo.step_bps = 100000;
+	t->o.lo.file_size = 25184;
+	t->o.lo.step_bps = 100000;
 	t->max_load = 2000000;
-	t->lo.warmup = 5;
-	t->lo.drain = 2;
+	t->o.lo.warmup = 5;
+	t->o.lo.drain = 2;
 }
 
 /* CLI_OK to go on, else the exit code (*done: --help or --fixtures was
@@ -602,13 +326,13 @@ static int parse(struct wan *t, int argc, char **argv, bool *done)
 			    given[OPT_MAXLOAD]);
 	/* as many workstations as the parts run need */
 	t->b.agents = 1;
-	if (t->parts & PART_SCALING)
-		t->b.agents = t->max_stations;
-	for (size_t s = 0; s < t->nsets && (t->parts & PART_BATTERY); s++)
-		t->b.agents = t->sets[s] > t->b.agents ? t->sets[s]
+	if (t->o.parts & PART_SCALING)
+		t->b.agents = t->o.max_stations;
+	for (size_t s = 0; s < t->o.nsets && (t->o.parts & PART_BATTERY); s++)
+		t->b.agents = t->o.sets[s] > t->b.agents ? t->o.sets[s]
 						       : t->b.agents;
-	if ((t->parts & PART_LIMIT) && t->lo.probes > t->b.agents)
-		t->b.agents = (unsigned)t->lo.probes;
+	if ((t->o.parts & PART_LIMIT) && t->o.lo.probes > t->b.agents)
+		t->b.agents = (unsigned)t->o.lo.probes;
 	if (fixtures) {
 		fsbench_opt(&t->b, FSB_OPT_FIXTURES, fixtures, t->b.agents,
 			    &code);
@@ -618,37 +342,25 @@ static int parse(struct wan *t, int argc, char **argv, bool *done)
 	return CLI_OK;
 }
 
-/* The progress line's steps in all. */
-static void count_steps(struct wan *t)
-{
-	for (int op = 0; op < IPX_BN_BATTERY_OPS; op++)
-		t->total += (t->parts & PART_BATTERY) && t->only[op]
-				    ? 2 * (unsigned)t->nsets
-				    : 0;
-	t->total += (t->parts & PART_LIMIT) ? (unsigned)t->lo.max_steps : 0;
-	t->total += (t->parts & PART_SCALING) ? 2 * t->max_stations : 0;
-	t->total *= t->b.repeat;
-}
-
 /* Both networks, the parts, the figures (also when interrupted), and
  * everything stopped; the CLI_ exit code. */
 static int run(struct wan *t)
 {
 	int rc;
 
-	t->b.before_attach = start_far;
+	t->b.before_attach = wan_far_start;
 	rc = t->b.sim ? wan_sim_start(t) : fsbench_start(&t->b);
 	if (rc == CLI_OK && !t->b.sim) {	/* one controller, two servers */
-		t->ctl[0] = t->ctl[1] = t->b.ctl;
-		t->side[0] = t->b.ro;
-		t->side[1] = t->far;
+		t->o.ctl[0] = t->o.ctl[1] = t->b.ctl;
+		t->o.side[0] = t->b.ro;
+		t->o.side[1] = t->far;
 	}
 	if (rc == CLI_OK)
 		rc = run_parts(t);
 	if (t->b.sim)
 		wan_sim_seconds(t);
 	if (t->interrupted)
-		t->parts = t->parts_done;
+		t->o.parts = t->r.parts_done;
 	if (rc == CLI_OK || t->interrupted) {
 		if (t->b.json)
 			wan_print_json(t);
@@ -660,7 +372,7 @@ static int run(struct wan *t)
 	if (t->b.sim)
 		wan_sim_stop(t);
 	else
-		stop_far(t);
+		wan_far_stop(t);
 	fsbench_stop(&t->b, rc == CLI_OK);
 	return rc;
 }
@@ -678,7 +390,6 @@ int bench_wan(int argc, char **argv)
 	rc = check(&t);
 	if (rc != CLI_OK)
 		return rc;
-	count_steps(&t);
 	if (ipx_log_get_level() == IPX_LOG_INFO)
 		ipx_log_set_level(IPX_LOG_WARN);
 	return run(&t);
