@@ -223,6 +223,8 @@ struct ipx_b5_report {
 	/* wire[slot * IPX_B5_SCOPES + scope]: scope 0 all, 1.. a station */
 	struct ipx_bfs_wire *wire;
 	struct ipx_b5_ws *ws;	/* ws[slot * IPX_BN_MAX_STATIONS + station] */
+	size_t sets_done;	/* sets whose every run finished */
+	bool interrupted;	/* o.nsets = sets_done; "complete": false */
 };
 
 int ipx_b5_report_init(struct ipx_b5_report *rep, const struct ipx_b5_opts *o);
@@ -253,6 +255,8 @@ void ipx_b5_spread(const struct ipx_b5_report *rep, size_t s, unsigned scope,
 unsigned ipx_b5_scopes(const struct ipx_b5_report *rep, size_t s);
 /* "all" or "wsN" (in buf). */
 const char *ipx_b5_scope_name(unsigned scope, char *buf, size_t len);
+/* After a run a signal cut: only the sets that finished are reported. */
+void ipx_b5_interrupted(struct ipx_b5_report *rep);
 void ipx_b5_write_csv(FILE *out, const struct ipx_b5_report *rep);
 void ipx_b5_write_json(FILE *out, const struct ipx_b5_report *rep,
 		       ipx_bfs_conditions_fn cond, const void *ctx);
@@ -280,8 +284,10 @@ struct ipx_b4_rec {
 };
 
 struct ipx_b4_report {
-	struct ipx_b4_opts o;
+	struct ipx_b4_opts o;	/* after ipx_b4_interrupted: what finished */
 	struct ipx_b4_rec r[IPX_BFS_MAX_REPEAT][IPX_BN_MAX_STATIONS];
+	unsigned done;		/* runs finished */
+	bool interrupted;	/* the JSON says "complete": false */
 };
 
 /* The run's row (CSV: every run; JSON: a run's per_workstation). */
@@ -295,6 +301,9 @@ double ipx_b4_total(const struct ipx_b4_report *rep, unsigned k);
 /* Workstation i's kB/s over the repeats (i == stations: the total's). */
 void ipx_b4_spread(const struct ipx_b4_report *rep, unsigned i,
 		   struct ipx_stat_summary *out);
+/* After a run a signal cut: the report describes only the runs that
+ * finished (o.repeat = done) and its JSON says so. */
+void ipx_b4_interrupted(struct ipx_b4_report *rep);
 void ipx_b4_write_csv(FILE *out, const struct ipx_b4_report *rep);
 void ipx_b4_write_json(FILE *out, const struct ipx_b4_report *rep,
 		       ipx_bfs_conditions_fn cond, const void *ctx);
@@ -313,6 +322,9 @@ struct ipx_b3_report {
 	struct ipx_b3_opts o;
 	/* t[repeat][size][copy]: seconds */
 	double t[IPX_BFS_MAX_REPEAT][IPX_BN_COPY_SIZES][IPX_B3_MAX_COPIES];
+	int sizes;		/* sizes reported: all, or those that finished */
+	int sizes_done;		/* sizes whose every run finished */
+	bool interrupted;	/* the JSON says "complete": false */
 };
 
 int ipx_b3_run(const struct ipx_b3_opts *o, ipx_bench_progress_fn progress,
@@ -322,6 +334,8 @@ int ipx_b3_run(const struct ipx_b3_opts *o, ipx_bench_progress_fn progress,
  * average's median), with the averages' spread into avgs (may be NULL). */
 double ipx_b3_median(const struct ipx_b3_report *rep, int s, unsigned i,
 		     struct ipx_stat_summary *avgs);
+/* After a run a signal cut: only the sizes that finished are reported. */
+void ipx_b3_interrupted(struct ipx_b3_report *rep);
 void ipx_b3_write_csv(FILE *out, const struct ipx_b3_report *rep);
 void ipx_b3_write_json(FILE *out, const struct ipx_b3_report *rep,
 		       ipx_bfs_conditions_fn cond, const void *ctx);

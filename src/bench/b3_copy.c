@@ -41,7 +41,8 @@ int ipx_b3_run(const struct ipx_b3_opts *o, ipx_bench_progress_fn progress,
 			 IPX_B3_MAX_COPIES, IPX_BFS_MAX_REPEAT);
 		return IPX_EINVAL;
 	}
-	for (int s = 0; rc == IPX_OK && s < IPX_BN_COPY_SIZES; s++)
+	rep->sizes = IPX_BN_COPY_SIZES;
+	for (int s = 0; rc == IPX_OK && s < IPX_BN_COPY_SIZES; s++) {
 		for (unsigned k = 0; rc == IPX_OK && k < o->repeat; k++)
 			for (unsigned i = 0; rc == IPX_OK && i < o->copies;
 			     i++) {
@@ -61,9 +62,18 @@ int ipx_b3_run(const struct ipx_b3_opts *o, ipx_bench_progress_fn progress,
 						(uint16_t)i, &r, err, errlen);
 				rep->t[k][s][i] = r.seconds;
 			}
+		if (rc == IPX_OK)
+			rep->sizes_done = s + 1;
+	}
 	if (progress)
 		progress(ctx, NULL);
 	return rc == IPX_OK ? IPX_OK : IPX_EIO;
+}
+
+void ipx_b3_interrupted(struct ipx_b3_report *rep)
+{
+	rep->sizes = rep->sizes_done;
+	rep->interrupted = true;
 }
 
 static double avg(const double *v, unsigned n)
@@ -94,7 +104,7 @@ void ipx_b3_write_csv(FILE *out, const struct ipx_b3_report *rep)
 	const struct ipx_b3_opts *o = &rep->o;
 
 	ipx_res_csv_header(out, &row_table);
-	for (int s = 0; s < IPX_BN_COPY_SIZES; s++)
+	for (int s = 0; s < rep->sizes; s++)
 		for (unsigned k = 0; k < o->repeat; k++)
 			for (unsigned i = 0; i < o->copies; i++) {
 				struct copy_row r = { ipx_bn_copy_size[s],
@@ -138,7 +148,7 @@ void ipx_b3_write_json(FILE *out, const struct ipx_b3_report *rep,
 	ipx_jw_u64(&w, "repeat", o->repeat);
 	ipx_jw_end(&w);
 	ipx_jw_arr(&w, "sizes");
-	for (int s = 0; s < IPX_BN_COPY_SIZES; s++) {
+	for (int s = 0; s < rep->sizes; s++) {
 		struct ipx_stat_summary a;
 
 		ipx_jw_obj(&w, NULL);
@@ -167,5 +177,8 @@ void ipx_b3_write_json(FILE *out, const struct ipx_b3_report *rep,
 		published(&w, &ipx_bn_copy_published[s]);
 		ipx_jw_end(&w);
 	}
+	ipx_jw_end(&w);
+	if (rep->interrupted)
+		ipx_jw_bool(&w, "complete", false);
 	ipx_jw_finish(&w);
 }

@@ -65,10 +65,17 @@ int ipx_b4_run(const struct ipx_b4_opts *o, ipx_bench_progress_fn progress,
 							1000 / r[i].seconds
 					      : 0;
 		}
+		rep->done = k + 1;
 	}
 	if (progress)
 		progress(ctx, NULL);
 	return IPX_OK;
+}
+
+void ipx_b4_interrupted(struct ipx_b4_report *rep)
+{
+	rep->o.repeat = rep->done;
+	rep->interrupted = true;
 }
 
 double ipx_b4_total(const struct ipx_b4_report *rep, unsigned k)
@@ -144,5 +151,7 @@ void ipx_b4_write_json(FILE *out, const struct ipx_b4_report *rep,
 	ipx_jw_dbl(&w, "total_kB_per_s", "%.3f", y.median);
 	ipx_jw_dbl(&w, "total_kB_per_s_min", "%.3f", y.min);
 	ipx_jw_dbl(&w, "total_kB_per_s_max", "%.3f", y.max);
+	if (rep->interrupted)
+		ipx_jw_bool(&w, "complete", false);
 	ipx_jw_finish(&w);
 }

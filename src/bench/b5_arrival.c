@@ -168,7 +168,7 @@ int ipx_b5_run(const struct ipx_b5_opts *o, ipx_bench_progress_fn progress,
 	int rc = IPX_OK;
 
 	rep->o.net = o->net;
-	for (size_t s = 0; rc == IPX_OK && s < o->nsets; s++)
+	for (size_t s = 0; rc == IPX_OK && s < o->nsets; s++) {
 		for (unsigned k = 0; rc == IPX_OK && k < o->repeat; k++)
 			for (unsigned j = 0; rc == IPX_OK && j < o->transfers;
 			     j++) {
@@ -185,9 +185,18 @@ int ipx_b5_run(const struct ipx_b5_opts *o, ipx_bench_progress_fn progress,
 				rc = transfer(o, rep, s, k, j,
 					      (uint16_t)++label, err, errlen);
 			}
+		if (rc == IPX_OK)
+			rep->sets_done = s + 1;
+	}
 	if (progress)
 		progress(ctx, NULL);
 	return rc;
+}
+
+void ipx_b5_interrupted(struct ipx_b5_report *rep)
+{
+	rep->o.nsets = rep->sets_done;
+	rep->interrupted = true;
 }
 
 /* ---- the writers ---- */
@@ -296,6 +305,8 @@ void ipx_b5_write_json(FILE *out, const struct ipx_b5_report *rep,
 	}
 	ipx_jw_end(&w);
 	ipx_jw_null(&w, "published");
+	if (rep->interrupted)
+		ipx_jw_bool(&w, "complete", false);
 	ipx_jw_finish(&w);
 }
 

@@ -130,9 +130,18 @@ static int run(struct arrival *t)
 {
 	char err[768];
 
+	int rc;
+
 	fsbench_net(&t->b, &t->o.net);
-	if (ipx_b5_run(&t->o, fsbench_progress, &t->b, &t->rep, err,
-		       sizeof(err)) != IPX_OK) {
+	rc = ipx_b5_run(&t->o, fsbench_progress, &t->b, &t->rep, err,
+			sizeof(err));
+	if (fsbench_interrupted(&t->b, rc)) {	/* SIGINT, SIGTERM */
+		ipx_b5_interrupted(&t->rep);
+		t->o.nsets = t->rep.sets_done;	/* the table's sets */
+		cli_error(CMD, "arrival: interrupted; printing the %zu "
+			       "workstation set%s that finished",
+			  t->rep.sets_done, t->rep.sets_done == 1 ? "" : "s");
+	} else if (rc != IPX_OK) {
 		cli_error(CMD, "arrival: %s", err);
 		return CLI_FAIL;
 	}
@@ -144,7 +153,7 @@ static int run(struct arrival *t)
 		ipx_b5_write_csv(stdout, &t->rep);
 	else
 		print_table(t);
-	return CLI_OK;
+	return t->rep.interrupted ? CLI_FAIL : CLI_OK;
 }
 
 /* The options into t: -1 to go on, else the command's exit code. */

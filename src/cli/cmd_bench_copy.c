@@ -62,7 +62,7 @@ static void print_table(const struct copyb *c)
 		       c->b.repeat);
 	printf("%9s  %-*s %9s  %s\n", "bytes", c->copies * 9, "seconds, each copy",
 	       "average", "1990 local: runs, avg | bridged: runs, avg");
-	for (int s = 0; s < IPX_BN_COPY_SIZES; s++) {
+	for (int s = 0; s < c->rep.sizes; s++) {
 		const struct ipx_bn_copy_pub *p = &ipx_bn_copy_published[s];
 		struct ipx_stat_summary a;
 
@@ -88,8 +88,16 @@ static int run(struct copyb *c)
 				 .copies = c->copies, .repeat = c->b.repeat };
 	char err[768];
 
-	if (ipx_b3_run(&o, fsbench_progress, &c->b, &c->rep, err,
-		       sizeof(err)) != IPX_OK) {
+	int rc;
+
+	rc = ipx_b3_run(&o, fsbench_progress, &c->b, &c->rep, err,
+			sizeof(err));
+	if (fsbench_interrupted(&c->b, rc)) {	/* SIGINT, SIGTERM */
+		ipx_b3_interrupted(&c->rep);
+		cli_error(CMD, "copy: interrupted; printing the %d size%s "
+			       "that finished",
+			  c->rep.sizes, c->rep.sizes == 1 ? "" : "s");
+	} else if (rc != IPX_OK) {
 		cli_error(CMD, "copy: %s", err);
 		return CLI_FAIL;
 	}
@@ -99,7 +107,7 @@ static int run(struct copyb *c)
 		ipx_b3_write_csv(stdout, &c->rep);
 	else
 		print_table(c);
-	return CLI_OK;
+	return c->rep.interrupted ? CLI_FAIL : CLI_OK;
 }
 
 int bench_copy(int argc, char **argv)

@@ -110,13 +110,21 @@ static int run(struct perf *p)
 				 .record = p->size, .repeat = p->b.repeat };
 	char err[768];
 
-	if (ipx_b4_run(&o, fsbench_progress, &p->b, &p->rep, err,
-		       sizeof(err)) != IPX_OK) {
+	int rc;
+
+	rc = ipx_b4_run(&o, fsbench_progress, &p->b, &p->rep, err,
+			sizeof(err));
+	if (fsbench_interrupted(&p->b, rc)) {	/* SIGINT, SIGTERM */
+		ipx_b4_interrupted(&p->rep);
+		cli_error(CMD, "perftest: interrupted; printing the %u run%s "
+			       "that finished",
+			  p->rep.done, p->rep.done == 1 ? "" : "s");
+	} else if (rc != IPX_OK) {
 		cli_error(CMD, "perftest: %s", err);
 		return CLI_FAIL;
 	}
 	print(p);
-	return CLI_OK;
+	return p->rep.interrupted ? CLI_FAIL : CLI_OK;
 }
 
 /* The options into p: -1 to go on, else the command's exit code. */

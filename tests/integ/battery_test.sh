@@ -394,4 +394,13 @@ if out=$(sigint_json "$TMP/int.json" 1.5 "$BIN" bench battery --sim --seconds 20
 else
 	fail "battery --json interrupted by SIGINT: valid JSON, \"complete\": false, exit 1" "$out"
 fi
+# B3, B4, B5 in real time on an eth10 segment, cut after the server is up
+for b in "copy --repeat 5" "perftest --seconds 10" "arrival --repeat 5"; do
+	# shellcheck disable=SC2086
+	if out=$(sigint_json "$TMP/int.json" 3 "$BIN" bench $b --profile eth10 --json 2>&1); then
+		pass "${b%% *} --json interrupted by SIGINT: valid JSON, \"complete\": false, exit 1"
+	else
+		fail "${b%% *} --json interrupted by SIGINT: valid JSON, \"complete\": false, exit 1" "$out"
+	fi
+done
 finish
