@@ -211,7 +211,7 @@ assert b"interrupted" in err, err
 print(len(json.dumps(d)))
 PY
 }
-if out=$(sigint_json "$TMP/int.json" 1.5 "$BIN" bench wan --sim --seconds 5 --only lock --stations 1 --json 2>&1) &&
+if out=$(sigint_json "$TMP/int.json" 1.5 "$BIN" bench wan --sim --seconds 30 --only lock --stations 1 --json 2>&1) &&
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert "scaling" not in d or "limit" in d, d.keys()' "$TMP/int.json"; then
 	pass "bench wan --json interrupted by SIGINT: the parts that finished, \"complete\": false, exit 1"
 else
