@@ -389,7 +389,7 @@ assert b"interrupted" in err, err
 print(len(json.dumps(d)))
 PY
 }
-if out=$(sigint_json "$TMP/int.json" 1.5 "$BIN" bench battery --sim --seconds 20 --only lock,open-multi --json 2>&1); then
+if out=$(sigint_json "$TMP/int.json" 1.5 "$BIN" bench battery --sim --seconds 120 --only lock,open-multi --json 2>&1); then
 	pass "battery --json interrupted by SIGINT: valid JSON, \"complete\": false, exit 1"
 else
 	fail "battery --json interrupted by SIGINT: valid JSON, \"complete\": false, exit 1" "$out"
