@@ -108,6 +108,26 @@ check() {
 	shift 2
 	if [ "$rc" -eq 0 ]; then pass "$name"; else fail "$name" "$@"; fi
 }
+# sigint_json FILE DELAY ARGS...: run ARGS with stdout to FILE, SIGINT after
+# DELAY s (from a python parent that does not ignore it for the child); true
+# when it exits 1 saying "interrupted" and FILE is JSON with "complete": false
+sigint_json() { # FILE DELAY ARGS...
+	python3 - "$@" <<'PY'
+import json, signal, subprocess, sys, time
+path, delay, args = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
+with open(path, "w") as out:
+    p = subprocess.Popen(args, stdout=out, stderr=subprocess.PIPE,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(delay)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=20)
+d = json.load(open(path))
+assert p.returncode == 1, (p.returncode, err)
+assert d["complete"] is False, d.keys()
+assert b"interrupted" in err, err
+print(len(json.dumps(d)))
+PY
+}
 # finish: the closing line; exits 1 if any check failed
 finish() {
 	echo "$PASSED passed, $FAILED failed"

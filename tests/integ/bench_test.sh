@@ -217,24 +217,6 @@ fi
 
 
 # --- Ctrl-C mid-run: what finished, valid JSON marked incomplete, exit 1 ----
-# (SIGINT from a python parent that does not ignore it for the child)
-sigint_json() { # FILE DELAY ARGS...
-	python3 - "$@" <<'PY'
-import json, signal, subprocess, sys, time
-path, delay, args = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
-with open(path, "w") as out:
-    p = subprocess.Popen(args, stdout=out, stderr=subprocess.PIPE,
-                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(delay)
-    p.send_signal(signal.SIGINT)
-    _, err = p.communicate(timeout=20)
-d = json.load(open(path))
-assert p.returncode == 1, (p.returncode, err)
-assert d["complete"] is False, d.keys()
-assert b"interrupted" in err, err
-print(len(json.dumps(d)))
-PY
-}
 if out=$(sigint_json "$TMP/int.json" 2.5 "$BIN" bench protocols --count 200 --repeat 50 --json 2>&1); then
 	pass "bench protocols --json interrupted by SIGINT: the passes that finished, \"complete\": false, exit 1"
 else
