@@ -6,14 +6,17 @@
 # interop tests are scripts under tests/integ and tests/interop that print
 # "PASS: name" / "FAIL: name" lines; exit 77 means the whole script was
 # skipped (it prints why). Fuzzers replay their corpora briefly.
+# Integration and interop scripts run TEST_JOBS (default 2) at a time,
+# except those in SERIAL_TESTS; TEST_JOBS=1 runs them one by one.
 set -uo pipefail
 BUILD=${1:-build}
 ONLY=${2:-all}
 cd "$(dirname "$0")/.."
 BIN="$BUILD/ipxlab"
 pass=0 fail=0 skip=0
-OUTF=$(mktemp)
-trap 'rm -f "$OUTF"' EXIT
+TEST_JOBS=${TEST_JOBS:-2}
+OUTD=$(mktemp -d)
+trap 'rm -rf "$OUTD"' EXIT
 failed=()
 
 run_cmocka() {
@@ -31,14 +34,11 @@ run_cmocka() {
 	printf '  %-28s %d passed, %d failed\n' "$(basename "$t")" "$p" "$f"
 }
 
-run_script() {
-	local s=$1 out rc p f name t0
-	name=$(basename "$s")
-	t0=$SECONDS
-	# Into a file, not $(...): a child the script left behind (a hub
-	# stuck in LeakSanitizer at exit was seen) must not hold our pipe.
-	timeout 600 bash "$s" "$BIN" >"$OUTF" 2>&1; rc=$?
-	out=$(cat "$OUTF")
+# report_script NAME RC SECS OUTFILE: count the PASS:/FAIL: lines of one
+# finished script and print its line (and its tail when it failed)
+report_script() {
+	local name=$1 rc=$2 secs=$3 out p f
+	out=$(cat "$4")
 	if [ "$rc" -eq 77 ]; then
 		skip=$((skip + 1))
 		printf '  %-28s skipped: %s\n' "$name" "$(printf '%s\n' "$out" | grep -m1 SKIP)"
@@ -53,7 +53,54 @@ run_script() {
 		failed+=("$name")
 		printf '%s\n' "$out" | tail -40 | sed 's/^/    | /'
 	fi
-	printf '  %-28s %d passed, %d failed (%d s)\n' "$name" "$p" "$f" $((SECONDS - t0))
+	printf '  %-28s %d passed, %d failed (%d s)\n' "$name" "$p" "$f" "$secs"
+}
+
+# A script's output goes through a file, not $(...), so that a child it
+# left behind cannot hold a pipe open.
+run_script() {
+	local s=$1 name t0 rc
+	name=$(basename "$s")
+	t0=$SECONDS
+	timeout 600 bash "$s" "$BIN" >"$OUTD/$name.out" 2>&1; rc=$?
+	report_script "$name" "$rc" $((SECONDS - t0)) "$OUTD/$name.out"
+}
+
+# run_pool SCRIPT...: run the scripts TEST_JOBS at a time (each waits mostly
+# on timers and peers, not the CPU), then report them in the given order.
+# Scripts named in SERIAL_TESTS (wall-clock bounds on a loaded machine) run
+# alone afterwards.
+SERIAL_TESTS=" cli_hang_test.sh mount_test.sh "
+run_pool() {
+	local s name par=() ser=() running=0
+	for s in "$@"; do
+		[ -f "$s" ] || continue
+		name=$(basename "$s")
+		if [ "$TEST_JOBS" -le 1 ] || [[ $SERIAL_TESTS == *" $name "* ]]; then
+			ser+=("$s")
+		else
+			par+=("$s")
+		fi
+	done
+	for s in "${par[@]}"; do
+		name=$(basename "$s")
+		if [ "$running" -ge "$TEST_JOBS" ]; then
+			wait -n; running=$((running - 1))
+		fi
+		(
+			t0=$SECONDS
+			timeout 600 bash "$s" "$BIN" >"$OUTD/$name.out" 2>&1
+			echo "$? $((SECONDS - t0))" >"$OUTD/$name.rc"
+		) &
+		running=$((running + 1))
+	done
+	wait
+	for s in "${par[@]}"; do
+		name=$(basename "$s")
+		read -r rc secs <"$OUTD/$name.rc"
+		report_script "$name" "$rc" "$secs" "$OUTD/$name.out"
+	done
+	for s in "${ser[@]}"; do run_script "$s"; done
 }
 
 echo "unit tests:"
@@ -64,9 +111,7 @@ if [ "$ONLY" = all ]; then
 	for dir in tests/integ tests/interop; do
 		[ -d "$dir" ] || continue
 		echo "${dir#tests/} tests:"
-		for s in "$dir"/*_test.sh; do
-			[ -f "$s" ] && run_script "$s"
-		done
+		run_pool "$dir"/*_test.sh
 	done
 	# The sanitizer build skips them: the fuzzers are sanitized already.
 	if [ -x scripts/run-fuzz.sh ] && [ -z "${SKIP_FUZZ:-}" ]; then

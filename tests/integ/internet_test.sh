@@ -205,7 +205,18 @@ timeout -k 2 100 "$BIN" router --link "hub:$H2,net=2" --link "hub:$H3,net=3" \
 	2>"$TMP/r2.log" & PIDS+=("$!")
 wait_for "$TMP/r2.log" "routing between 2 networks" 100 ||
 	{ fail "second router joins hubs 2 and 3" "$TMP/r2.log"; finish; }
-sleep 0.5	# the two routers exchange their tables
+# The two routers exchange their tables: wait until the first knows net 3
+# and the second net 1 (a fixed sleep was too short under sanitizers).
+R2N3=$(sed -n 's/.*network 00000003 on hub .* as node \([0-9A-F]*\).*/\1/p' "$TMP/r2.log")
+routes_know() { # HUB ROUTER NET: ROUTER (asked on HUB) has a route to NET
+	timeout -k 2 5 "$BIN" routes "$2" --hub "$1" 2>/dev/null | grep -Eq "^$3 "
+}
+for ((i = 0; i < 100; i++)); do
+	routes_know "$H1" "00000001:$R1N1" 00000003 && routes_know "$H3" "00000003:$R2N3" 00000001 && break
+	sleep 0.1
+done
+[ $i -lt 100 ] && pass "two routers learn each other's networks (net 3 on hub 1, net 1 on hub 3)" ||
+	fail "two routers learn each other's networks (net 3 on hub 1, net 1 on hub 3)" "$TMP/r1.log" "$TMP/r2.log"
 nb_across "NetBIOS across two routers" "$H1" "$H3" 00000003 B
 nb_across "NetBIOS across two routers, the other way" "$H3" "$H1" 00000001 C
 

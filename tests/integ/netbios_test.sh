@@ -158,6 +158,7 @@ printf 'NETBIOS BROADCAST DELAY = 4\n' >"$TMP/sig.cfg"
 mkfifo "$TMP/hold"
 exec 8<>"$TMP/hold"	# (open both ways: never an end of input)
 for victim in call listen; do
+	rm -f "$TMP/sl.err" "$TMP/sc.err"	# (wait_for must not read the last round's)
 	"${WITH_SIGINT[@]}" "$BIN" netbios listen SIGTEST --hub "$HUB" --config "$TMP/sig.cfg" <"$TMP/hold" >/dev/null 2>"$TMP/sl.err" & L=$!; PIDS+=($L)
 	wait_for "$TMP/sl.err" "listening as SIGTEST" 30
 	"${WITH_SIGINT[@]}" "$BIN" netbios call SIGTEST --hub "$HUB" --config "$TMP/sig.cfg" <"$TMP/hold" >/dev/null 2>"$TMP/sc.err" & C=$!; PIDS+=($C)

@@ -112,6 +112,7 @@ ms=$((($(date +%s%N) - start) / 1000000))
 
 # SIGTERM, then SIGINT, on the listener: the caller ends at once.
 for sig in TERM INT; do
+	rm -f "$TMP/l6.err" "$TMP/c6.err"	# the last round's lines must not be read as this one's
 	"${WITH_SIGINT[@]}" "$BIN" spx listen 5104 --hub "$HUB" <"$TMP/hold" >/dev/null 2>"$TMP/l6.err" & l=$!; PIDS+=($l)
 	wait_for "$TMP/l6.err" "listening on"
 	addr=$(sed -n 's/^listening on //p' "$TMP/l6.err")
