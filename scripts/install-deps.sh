@@ -17,6 +17,7 @@ PKGS=(
 	dpkg-dev pkgconf    # make deb (dpkg-shlibdeps); the library via pkg-config
 	gcovr               # make coverage
 	libfuse3-dev fuse3  # ipxlab mount (FUSE) and its test (fusermount3)
+	dbench fio          # the mount's long suites (tests/mount/suites.sh, .ci/run)
 )
 
 missing=()
