@@ -6,22 +6,24 @@
  * Bodies, by type (offsets within the body, big-endian):
  *
  * HELLO (38)   0 pid u32, 4 cpus u16, 6 name[32] (NUL padded)
- * PREPARE (87) 0 run u32, 4 role u8, 5 kind u8, 6 cpu s16 (-1 none),
+ * PREPARE (90) 0 run u32, 4 role u8, 5 kind u8, 6 cpu s16 (-1 none),
  *              8 repeat u16, 10 size u32, 14 count u32, 18 seconds ms
  *              u32, 22 drain ms u32, 26 peer info (40, as READY's 6..45),
  *              66 UDP bind IPv4 u32, 70 set-up timeout ms u32, 74 NCP
  *              operation u8, 75 station u16, 77 credit window u32,
- *              81 SPX II window u16, 83 SPX send queue u32
+ *              81 SPX II window u16, 83 SPX send queue u32,
+ *              87 NCP buffer u16, 89 NCP flags u8 (bit 0: no burst)
  * READY (46)   0 run u32, 4 cpu s16, 6 address (12), 18 NetBIOS
  *              name[16], 34 UDP IPv4 u32, 38 UDP port u16, 40 credit
  *              IPv4 u32, 44 credit port u16
  * GO, FINISH, QUIT (4)  0 run u32
- * RESULT (138 + 6n)  0 run u32, 4 kind u8, 5 role u8, 6 cpu s16, 8 sent,
+ * RESULT (141 + 6n)  0 run u32, 4 kind u8, 5 role u8, 6 cpu s16, 8 sent,
  *              16 send errors, 24 delivered, 32 bytes, 40 retransmits
  *              (u64 each), 48 seconds, 56 pps, 64 kbps, 72 srtt us,
  *              80 cpu user, 88 cpu sys (IEEE-754 doubles as u64),
  *              96 latency count, 104 min, 112 max, 120 sum (u64 ns),
- *              128 n u16, 130 window stalls u64, then n x (bucket u16,
+ *              128 n u16, 130 window stalls u64, 138 NCP buffer u16,
+ *              140 NCP flags u8 (bit 0: burst), then n x (bucket u16,
  *              count u32): the nonzero buckets in increasing order
  * ERROR (6 + n) 0 run u32, 4 n u16 (<= 255), 6 text: printable ASCII
  */
@@ -34,11 +36,11 @@
 #include "ipxlab/err.h"
 
 #define HELLO_LEN 38
-#define PREPARE_LEN 87
+#define PREPARE_LEN 90
 #define READY_LEN 46
 #define INFO_LEN 40
 #define RUN_LEN 4
-#define RESULT_FIXED 138
+#define RESULT_FIXED 141
 #define BUCKET_LEN 6
 #define ERROR_FIXED 6
 #define MAX_MS 86400000u	/* a day: longer times are refused */
@@ -174,6 +176,8 @@ static size_t enc_prepare(uint32_t run, const struct ipx_hmsg_prepare *p,
 	ipx_put32(b + 77, w->window);
 	ipx_put16(b + 81, w->spx_window);
 	ipx_put32(b + 83, w->send_queue);
+	ipx_put16(b + 87, w->ncp_buffer);
+	b[89] = w->ncp_no_burst ? 1 : 0;
 	return PREPARE_LEN;
 }
 
@@ -214,6 +218,8 @@ static size_t enc_result(uint32_t run, const struct ipx_bw_result *r,
 	}
 	ipx_put16(b + 128, (uint16_t)n);
 	put64(b + 130, r->stalls);
+	ipx_put16(b + 138, r->ncp_buffer);
+	b[140] = r->ncp_burst ? 1 : 0;
 	return off;
 }
 
@@ -342,6 +348,13 @@ static int dec_prepare(const uint8_t *b, size_t n, struct ipx_hmsg_prepare *p,
 	w->window = ipx_get32(b + 77);
 	w->spx_window = ipx_get16(b + 81);
 	w->send_queue = ipx_get32(b + 83);
+	w->ncp_buffer = ipx_get16(b + 87);
+	w->ncp_no_burst = b[89] & 1;
+	if (b[89] > 1) {
+		hset_err(err, errlen, "PREPARE: NCP flags 0x%02x unknown",
+			 b[89]);
+		return IPX_EINVAL;
+	}
 	if (p->cpu < -1 || p->cpu > MAX_CPU) {
 		hset_err(err, errlen, "PREPARE: CPU %d out of range", p->cpu);
 		return IPX_EINVAL;
@@ -426,6 +439,13 @@ static int dec_result(const uint8_t *b, size_t n, struct ipx_bw_result *r,
 	h->sum = get64(b + 120);
 	nb = ipx_get16(b + 128);
 	r->stalls = get64(b + 130);
+	r->ncp_buffer = ipx_get16(b + 138);
+	r->ncp_burst = b[140] & 1;
+	if (b[140] > 1) {
+		hset_err(err, errlen, "RESULT: NCP flags 0x%02x unknown",
+			 b[140]);
+		return IPX_EINVAL;
+	}
 	if (n != RESULT_FIXED + nb * BUCKET_LEN) {
 		hset_err(err, errlen, "RESULT: body of %zu bytes for %zu "
 				     "histogram buckets",
