@@ -138,8 +138,9 @@ struct ipx_bw_result {
 	 * go to DONE; receiver: READY to DONE) */
 	double cpu_user, cpu_sys;
 	int cpu;		/* CPU it ended on (sched_getcpu) */
-	/* IPX_BW_NCP: the buffer the server granted, and whether it
-	 * granted packet burst (ncp_burst_active) */
+	/* IPX_BW_NCP with params.ncp_buffer: the buffer the server
+	 * granted, and whether it granted packet burst (ncp_burst_active);
+	 * 0 and false otherwise */
 	uint16_t ncp_buffer;
 	bool ncp_burst;
 	/* IPX_BW_NCP: 'sent' counts operations, 'delivered' the searches

@@ -12,6 +12,7 @@
 #define COL 4			/* characters per block size */
 #define WIDTH ((IPX_B7_SIZES - 1) * COL + 1)
 #define MAX_ROWS 40
+#define LABELS 5		/* steps of the vertical axis */
 
 static const char letters[IPX_B7_CONFIGS] = { 'r', 'R', 'b', 'B' };
 
@@ -40,8 +41,9 @@ static double nice(double v)
 	return v <= p ? p : v <= 2 * p ? 2 * p : v <= 5 * p ? 5 * p : 10 * p;
 }
 
-/* The vertical range: round numbers around the totals measured, from 0
- * when the lowest is under half the highest (false: nothing measured). */
+/* The vertical range: LABELS round steps around the totals measured,
+ * from 0 when the lowest is under half the highest (false: nothing
+ * measured). */
 static bool range_of(const struct ipx_b7_report *rep, double *lo, double *hi)
 {
 	double min = INFINITY, max = 0, step;
@@ -57,14 +59,14 @@ static bool range_of(const struct ipx_b7_report *rep, double *lo, double *hi)
 		return false;
 	if (min < max / 2)
 		min = 0;
-	step = nice((max - min > max / 50 ? max - min : max / 50) / 4);
-	*lo = floor(min / step) * step;
-	*hi = ceil(max / step) * step;
-	if (*hi <= max)
-		*hi += step;
-	if (*lo >= min && *lo > 0)
-		*lo -= step;
-	return true;
+	step = nice((max - min > max / 50 ? max - min : max / 50) / LABELS);
+	for (;;) {
+		*lo = floor(min / step) * step;
+		*hi = *lo + LABELS * step;
+		if (*hi > max)
+			return true;
+		step = nice(step * 1.01);
+	}
 }
 
 static void plot(const struct ipx_b7_report *rep, unsigned rows, double lo,
@@ -118,8 +120,8 @@ void ipx_b7_write_curve(FILE *out, const struct ipx_b7_report *rep,
 	double lo = 0, hi = 0;
 	bool any = range_of(rep, &lo, &hi);
 
-	if (rows < 4)
-		rows = 4;
+	if (rows < LABELS + 1)
+		rows = LABELS + 1;
 	if (rows > MAX_ROWS)
 		rows = MAX_ROWS;
 	fprintf(out, "total kB/s against block size (bytes):\n");
@@ -132,7 +134,7 @@ void ipx_b7_write_curve(FILE *out, const struct ipx_b7_report *rep,
 	for (unsigned y = 0; y < rows; y++) {
 		double at = lo + (hi - lo) * (rows - 1 - y) / (rows - 1);
 
-		if (y % 3 == 0 || y == rows - 1)
+		if (y * LABELS % (rows - 1) == 0)
 			fprintf(out, "%7.0f |%s\n", at, grid[y]);
 		else
 			fprintf(out, "        |%s\n", grid[y]);

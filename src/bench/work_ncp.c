@@ -627,8 +627,10 @@ static void ncpw_result(const struct ipx_bw *w, struct ipx_bw_result *r)
 	if (f->cl) {
 		r->retransmits = ncp_client_stats(f->cl)->retransmits;
 	}
-	r->ncp_buffer = f->granted;
-	r->ncp_burst = f->burst;
+	if (w->p.ncp_buffer) {	/* asked for: say what was granted */
+		r->ncp_buffer = f->granted;
+		r->ncp_burst = f->burst;
+	}
 }
 
 static void ncpw_close(struct ipx_bw *w)
