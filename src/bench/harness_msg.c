@@ -12,7 +12,8 @@
  *              66 UDP bind IPv4 u32, 70 set-up timeout ms u32, 74 NCP
  *              operation u8, 75 station u16, 77 credit window u32,
  *              81 SPX II window u16, 83 SPX send queue u32; then,
- *              only when one is set (90 bytes), 87 NCP buffer u16,
+ *              only when one is set (90 bytes; a tail of zeros is
+ *              refused: one spelling), 87 NCP buffer u16,
  *              89 NCP flags u8 (bit 0: no packet burst)
  * READY (46)   0 run u32, 4 cpu s16, 6 address (12), 18 NetBIOS
  *              name[16], 34 UDP IPv4 u32, 38 UDP port u16, 40 credit
@@ -336,8 +337,10 @@ static int dec_prepare(const uint8_t *b, size_t n, struct ipx_hmsg_prepare *p,
 			n, PREPARE_LEN, PREPARE_LEN + NCP_TAIL_LEN);
 		return IPX_EINVAL;
 	}
-	if (n > PREPARE_LEN && b[PREPARE_LEN + 2] > 1) {
-		hset_err(err, errlen, "PREPARE: NCP flags 0x%02x unknown",
+	if (n > PREPARE_LEN && (b[PREPARE_LEN + 2] > 1 ||
+				!(ipx_get16(b + PREPARE_LEN) | b[PREPARE_LEN + 2]))) {
+		hset_err(err, errlen, "PREPARE: NCP flags 0x%02x unknown, or "
+				     "an NCP tail with nothing set",
 			b[PREPARE_LEN + 2]);
 		return IPX_EINVAL;
 	}
@@ -454,8 +457,9 @@ static int dec_result(const uint8_t *b, size_t n, struct ipx_bw_result *r,
 	if (n == RESULT_FIXED + nb * BUCKET_LEN + NCP_TAIL_LEN) {
 		const uint8_t *t = b + n - NCP_TAIL_LEN;
 
-		if (t[2] > 1) {
-			hset_err(err, errlen, "RESULT: NCP flags 0x%02x unknown",
+		if (t[2] > 1 || !(ipx_get16(t) | t[2])) {
+			hset_err(err, errlen, "RESULT: NCP flags 0x%02x unknown, "
+					     "or an NCP tail with nothing set",
 				t[2]);
 			return IPX_EINVAL;
 		}

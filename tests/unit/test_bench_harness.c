@@ -314,6 +314,9 @@ static void bad_input_is_refused_clearly(void **state)
 	n = enc(&ma);
 	buf[IPX_HMSG_HDR_LEN + 89] = 0x02;	/* an NCP flag unknown */
 	refused(n, "NCP flags 0x02 unknown");
+	n = enc(&ma);
+	buf[IPX_HMSG_HDR_LEN + 89] = 0;	/* the tail of zeros: 87's spelling */
+	refused(n, "an NCP tail with nothing set");
 
 	memset(&ma, 0, sizeof(ma));
 	ma.type = IPX_HMSG_RESULT;
