@@ -36,7 +36,8 @@ extern "C" {
 #define IPX_B7_CONFIGS 4
 /* The buffer (0x61) a workstation asks for: default, the file server's
  * own default size (what it grants 0x21); tuned, the most there is,
- * which the link's IPX packet caps (1,446 bytes on eth10). */
+ * which the link's IPX packet caps (1,446 bytes on a simulated eth10
+ * segment, 1,370 through the tunnel). */
 #define IPX_B7_DEFAULT_BUFFER 1024u
 #define IPX_B7_TUNED_BUFFER 65535u
 /* The bulletin's figures (its "KB/s", not said to be 1000 or 1024
