@@ -49,6 +49,7 @@ void help_bench_perform3(FILE *out)
 		"      --write         write the blocks instead of reading them\n"
 		"      --only LIST     these configurations, e.g.\n"
 		"                      request/default,burst/tuned (default: all)\n"
+		"  (--repeat is refused: each size is one run)\n"
 		FSBENCH_HELP,
 		IPX_B7_DEFAULT_BUFFER, IPX_B7_TUNED_BUFFER, DEFAULT_SECONDS,
 		QUICK_SECONDS, IPX_B7_STATIONS, IPX_BN_MAX_STATIONS);
