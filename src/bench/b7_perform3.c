@@ -174,12 +174,11 @@ double ipx_b7_station_average(const struct ipx_b7_report *rep, unsigned k,
 
 /* One CSV line: a workstation (or "total") at one size of one
  * configuration, or a configuration not measured (its status, no
- * figures). */
+ * figures: the numbers are doubles so that NAN leaves their cells
+ * empty). */
 struct b7_row {
 	const char *config, *status, *station;
-	unsigned block_bytes, buffer_bytes;
-	uint64_t blocks;
-	double time_s, kB_per_s;
+	double buffer_bytes, block_bytes, blocks, time_s, kB_per_s;
 };
 
 static const struct ipx_rfield row_fields[] = {
@@ -187,14 +186,14 @@ static const struct ipx_rfield row_fields[] = {
 	       IPX_RF_CSV),
 	IPX_RF(struct b7_row, status, "status", "", NULL, IPX_RF_STR,
 	       IPX_RF_CSV),
-	IPX_RF(struct b7_row, buffer_bytes, "buffer_bytes", "bytes", NULL,
-	       IPX_RF_UINT, IPX_RF_CSV),
-	IPX_RF(struct b7_row, block_bytes, "block_bytes", "bytes", NULL,
-	       IPX_RF_UINT, IPX_RF_CSV),
+	IPX_RF(struct b7_row, buffer_bytes, "buffer_bytes", "bytes", "%.0f",
+	       IPX_RF_DOUBLE, IPX_RF_CSV),
+	IPX_RF(struct b7_row, block_bytes, "block_bytes", "bytes", "%.0f",
+	       IPX_RF_DOUBLE, IPX_RF_CSV),
 	IPX_RF(struct b7_row, station, "station", "", NULL, IPX_RF_STR,
 	       IPX_RF_BOTH),
-	IPX_RF(struct b7_row, blocks, "blocks", "blocks", NULL, IPX_RF_U64,
-	       IPX_RF_BOTH),
+	IPX_RF(struct b7_row, blocks, "blocks", "blocks", "%.0f",
+	       IPX_RF_DOUBLE, IPX_RF_BOTH),
 	IPX_RF(struct b7_row, time_s, "time_s", "s", "%.6f", IPX_RF_DOUBLE,
 	       IPX_RF_BOTH),
 	IPX_RF(struct b7_row, kB_per_s, "kB_per_s", "kB/s", "%.3f",
@@ -216,7 +215,7 @@ static void fill_row(const struct ipx_b7_report *rep, unsigned k,
 	row->station = who;
 	if (i < rep->o.stations) {
 		snprintf(who, len, "%u", i + 1);
-		row->blocks = x->c[s][i].blocks;
+		row->blocks = (double)x->c[s][i].blocks;
 		row->time_s = x->c[s][i].time_s;
 		row->kB_per_s = x->c[s][i].kB_per_s;
 		return;
@@ -224,7 +223,7 @@ static void fill_row(const struct ipx_b7_report *rep, unsigned k,
 	snprintf(who, len, "total");
 	row->time_s = 0;
 	for (unsigned j = 0; j < rep->o.stations; j++) {
-		row->blocks += x->c[s][j].blocks;
+		row->blocks += (double)x->c[s][j].blocks;
 		if (x->c[s][j].time_s > row->time_s)
 			row->time_s = x->c[s][j].time_s;
 	}
@@ -244,6 +243,7 @@ void ipx_b7_write_csv(FILE *out, const struct ipx_b7_report *rep)
 			memset(&row, 0, sizeof(row));
 			row.config = configs[k].name;
 			row.status = ipx_b7_status_name(x->status);
+			row.buffer_bytes = row.block_bytes = row.blocks = NAN;
 			row.time_s = row.kB_per_s = NAN;
 			ipx_res_csv_row(out, &row_table, &row);
 			continue;

@@ -193,6 +193,18 @@ static void burst_not_granted_is_marked(void **state)
 					  "\"buffer_asked_bytes\":1024,"
 					  "\"status\":\"burst not offered\"}"));
 		assert_null(strstr(j, "\"sizes\""));
+		free(j);
+		j = NULL;
+		{
+			size_t len = 0;
+			FILE *f = open_memstream(&j, &len);
+
+			ipx_b7_write_csv(f, rep);
+			fclose(f);
+		}
+		/* no figure for it, not even a zero */
+		assert_non_null(strstr(j, "\nburst/default,burst not offered,"
+					  ",,,,,\n"));
 	}
 	assert_null(strstr(j, "request/default"));
 	free(j);
