@@ -49,6 +49,10 @@ enum ipx_bn_op {
 	IPX_BN_COPY,		/* copy C<size>.DAT to the local disk */
 	IPX_BN_PERFTEST,	/* B4: a record written over at offset 0 */
 	IPX_BN_GET,		/* 'size' bytes of the 4 MB file, next part */
+	IPX_BN_P3_READ,		/* B7: a 'size' block at offset 0 of its own
+				 * 128 KB private file */
+	IPX_BN_P3_WRITE,	/* B7: a 'size' block at offset 0 of its own
+				 * file (B4's, created at set-up) */
 	IPX_BN_OPS
 };
 
@@ -107,6 +111,8 @@ void ipx_bn_path_perf(unsigned station, char *buf, size_t len);
 #define IPX_BN_PERF_MAX_RECORD 65536
 /* IPX_BN_GET (bench ncp's large get): the part one operation reads, in
  * buffer-size requests (default and largest). */
+/* B7 (perform3): the largest block, at most the private file's */
+#define IPX_BN_P3_MAX_BLOCK 65536
 #define IPX_BN_GET_PART (256 * 1024)
 #define IPX_BN_GET_MAX_PART IPX_BN_LARGE_SIZE
 #define IPX_BN_DIR "BATTERY"
@@ -128,6 +134,10 @@ struct ipx_bn_run_opts {
 	double seconds;		/* per test; 0: the 1990 times */
 	ipx_time timeout;	/* beyond the test's own time; 0: 30 s */
 	struct ipx_hctl_span *span;	/* each run's GO..RESULT; NULL: none */
+	/* the buffer each workstation asks for (0: 4,096) and no packet
+	 * burst (bench_work.h's ncp_buffer, ncp_no_burst) */
+	uint16_t ncp_buffer;
+	bool ncp_no_burst;
 };
 
 /*

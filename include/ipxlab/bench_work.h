@@ -102,6 +102,10 @@ struct ipx_bw_params {
 	 * may hold (struct spx_options); 0: the library's (32, 64 KiB) */
 	uint16_t spx_window;
 	uint32_t send_queue;
+	/* IPX_BW_NCP: the buffer the client asks for (0x61; 0: 4,096, the
+	 * link allowing), and no packet burst (ncp_client_opts.no_burst) */
+	uint16_t ncp_buffer;
+	bool ncp_no_burst;
 };
 
 /* The receiver's drain when params.drain is 0 (seconds). */
@@ -134,6 +138,11 @@ struct ipx_bw_result {
 	 * go to DONE; receiver: READY to DONE) */
 	double cpu_user, cpu_sys;
 	int cpu;		/* CPU it ended on (sched_getcpu) */
+	/* IPX_BW_NCP with params.ncp_buffer: the buffer the server
+	 * granted, and whether it granted packet burst (ncp_burst_active);
+	 * 0 and false otherwise */
+	uint16_t ncp_buffer;
+	bool ncp_burst;
 	/* IPX_BW_NCP: 'sent' counts operations, 'delivered' the searches
 	 * that found nothing (random directory search), 'bytes' the IPX
 	 * bytes the workstation's link sent and received during the run

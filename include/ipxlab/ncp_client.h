@@ -76,6 +76,9 @@ struct ncp_client_opts {
 	void (*on_stall)(void *ctx, bool answering);
 	void *stall_ctx;
 	ipx_time stall_after;
+	/* Never ask for packet burst (0x65); reads and writes one request
+	 * at a time (ncp get/put --no-burst). */
+	bool no_burst;
 };
 
 struct ncp_client_stats {
@@ -119,6 +122,9 @@ int ncp_logout(struct ncp_client *cl);
 /* 0x61 (big packets), falling back to 0x21; the size is then used. */
 int ncp_negotiate(struct ncp_client *cl, uint16_t want);
 uint16_t ncp_bufsize(const struct ncp_client *cl);
+/* Did the server grant packet burst on this connection (after connect
+ * and negotiate)? */
+bool ncp_burst_active(const struct ncp_client *cl);
 /* Destroy the connection (0x5555). */
 int ncp_disconnect(struct ncp_client *cl);
 /* From a callback while a call waits (a server found again elsewhere):

@@ -11,7 +11,10 @@
  *              u32, 22 drain ms u32, 26 peer info (40, as READY's 6..45),
  *              66 UDP bind IPv4 u32, 70 set-up timeout ms u32, 74 NCP
  *              operation u8, 75 station u16, 77 credit window u32,
- *              81 SPX II window u16, 83 SPX send queue u32
+ *              81 SPX II window u16, 83 SPX send queue u32; then,
+ *              only when one is set (90 bytes; a tail of zeros is
+ *              refused: one spelling), 87 NCP buffer u16,
+ *              89 NCP flags u8 (bit 0: no packet burst)
  * READY (46)   0 run u32, 4 cpu s16, 6 address (12), 18 NetBIOS
  *              name[16], 34 UDP IPv4 u32, 38 UDP port u16, 40 credit
  *              IPv4 u32, 44 credit port u16
@@ -22,7 +25,9 @@
  *              80 cpu user, 88 cpu sys (IEEE-754 doubles as u64),
  *              96 latency count, 104 min, 112 max, 120 sum (u64 ns),
  *              128 n u16, 130 window stalls u64, then n x (bucket u16,
- *              count u32): the nonzero buckets in increasing order
+ *              count u32): the nonzero buckets in increasing order; then,
+ *              only when one is set (+3), NCP buffer granted u16 and
+ *              NCP flags u8 (bit 0: packet burst granted)
  * ERROR (6 + n) 0 run u32, 4 n u16 (<= 255), 6 text: printable ASCII
  */
 #include <math.h>
@@ -35,6 +40,7 @@
 
 #define HELLO_LEN 38
 #define PREPARE_LEN 87
+#define NCP_TAIL_LEN 3	/* PREPARE's and RESULT's optional NCP fields */
 #define READY_LEN 46
 #define INFO_LEN 40
 #define RUN_LEN 4
@@ -174,7 +180,11 @@ static size_t enc_prepare(uint32_t run, const struct ipx_hmsg_prepare *p,
 	ipx_put32(b + 77, w->window);
 	ipx_put16(b + 81, w->spx_window);
 	ipx_put32(b + 83, w->send_queue);
-	return PREPARE_LEN;
+	if (!w->ncp_buffer && !w->ncp_no_burst)
+		return PREPARE_LEN;	/* the message of before */
+	ipx_put16(b + PREPARE_LEN, w->ncp_buffer);
+	b[PREPARE_LEN + 2] = w->ncp_no_burst ? 1 : 0;
+	return PREPARE_LEN + NCP_TAIL_LEN;
 }
 
 static size_t enc_result(uint32_t run, const struct ipx_bw_result *r,
@@ -214,6 +224,13 @@ static size_t enc_result(uint32_t run, const struct ipx_bw_result *r,
 	}
 	ipx_put16(b + 128, (uint16_t)n);
 	put64(b + 130, r->stalls);
+	if (r->ncp_buffer || r->ncp_burst) {
+		if (off + NCP_TAIL_LEN > cap)
+			return 0;
+		ipx_put16(b + off, r->ncp_buffer);
+		b[off + 2] = r->ncp_burst ? 1 : 0;
+		off += NCP_TAIL_LEN;
+	}
 	return off;
 }
 
@@ -315,9 +332,16 @@ static int dec_prepare(const uint8_t *b, size_t n, struct ipx_hmsg_prepare *p,
 {
 	struct ipx_bw_params *w = &p->params;
 
-	if (n != PREPARE_LEN) {
-		hset_err(err, errlen, "PREPARE: body of %zu bytes, not %d", n,
-			PREPARE_LEN);
+	if (n != PREPARE_LEN && n != PREPARE_LEN + NCP_TAIL_LEN) {
+		hset_err(err, errlen, "PREPARE: body of %zu bytes, not %d or %d",
+			n, PREPARE_LEN, PREPARE_LEN + NCP_TAIL_LEN);
+		return IPX_EINVAL;
+	}
+	if (n > PREPARE_LEN && (b[PREPARE_LEN + 2] > 1 ||
+				!(ipx_get16(b + PREPARE_LEN) | b[PREPARE_LEN + 2]))) {
+		hset_err(err, errlen, "PREPARE: NCP flags 0x%02x unknown, or "
+				     "an NCP tail with nothing set",
+			b[PREPARE_LEN + 2]);
 		return IPX_EINVAL;
 	}
 	memset(p, 0, sizeof(*p));
@@ -342,6 +366,10 @@ static int dec_prepare(const uint8_t *b, size_t n, struct ipx_hmsg_prepare *p,
 	w->window = ipx_get32(b + 77);
 	w->spx_window = ipx_get16(b + 81);
 	w->send_queue = ipx_get32(b + 83);
+	if (n > PREPARE_LEN) {
+		w->ncp_buffer = ipx_get16(b + PREPARE_LEN);
+		w->ncp_no_burst = b[PREPARE_LEN + 2] & 1;
+	}
 	if (p->cpu < -1 || p->cpu > MAX_CPU) {
 		hset_err(err, errlen, "PREPARE: CPU %d out of range", p->cpu);
 		return IPX_EINVAL;
@@ -426,7 +454,18 @@ static int dec_result(const uint8_t *b, size_t n, struct ipx_bw_result *r,
 	h->sum = get64(b + 120);
 	nb = ipx_get16(b + 128);
 	r->stalls = get64(b + 130);
-	if (n != RESULT_FIXED + nb * BUCKET_LEN) {
+	if (n == RESULT_FIXED + nb * BUCKET_LEN + NCP_TAIL_LEN) {
+		const uint8_t *t = b + n - NCP_TAIL_LEN;
+
+		if (t[2] > 1 || !(ipx_get16(t) | t[2])) {
+			hset_err(err, errlen, "RESULT: NCP flags 0x%02x unknown, "
+					     "or an NCP tail with nothing set",
+				t[2]);
+			return IPX_EINVAL;
+		}
+		r->ncp_buffer = ipx_get16(t);
+		r->ncp_burst = t[2] & 1;
+	} else if (n != RESULT_FIXED + nb * BUCKET_LEN) {
 		hset_err(err, errlen, "RESULT: body of %zu bytes for %zu "
 				     "histogram buckets",
 			n, nb);

@@ -51,6 +51,10 @@ static const struct op_info ops[IPX_BN_OPS] = {
 			      0 },
 	[IPX_BN_GET] = { "get", "large get (parts of the 4 MB file)", 0, 0, 0,
 			 0 },
+	[IPX_BN_P3_READ] = { "perform3-read", "blocks read from its own file",
+			     0, 0, 0, 0 },
+	[IPX_BN_P3_WRITE] = { "perform3-write",
+			      "blocks written to its own file", 0, 0, 0, 0 },
 };
 
 const char *ipx_bn_op_name(enum ipx_bn_op op)

@@ -41,6 +41,12 @@
  *   get                'size' bytes (default 256 KB) of the 4 MB shared
  *                      file in buffer-size 0x48 reads, the next part each
  *                      time, from offset 0 again at the end (bench ncp)
+ *   perform3-read      B7: 'size' bytes at offset 0 of its own 128 KB
+ *                      private file (buffer-size 0x48 reads)
+ *   perform3-write     B7: 'size' bytes at offset 0 of B4's file, its own
+ *
+ * The client asks for params.ncp_buffer (0: 4,096) and packet burst
+ * unless params.ncp_no_burst; the result says what it was granted.
  */
 #include "work_int.h"
 
@@ -77,6 +83,8 @@ struct ncpw {
 	uint64_t wire0, wire1;	/* link bytes at go and at the end */
 	bool wire_frozen;
 	uint64_t misses;
+	uint16_t granted;	/* the buffer negotiated at set-up */
+	bool burst;		/* and whether burst was granted */
 	char local[64];		/* copy: the local file */
 };
 
@@ -326,6 +334,10 @@ static int do_op(struct ipx_bw *w, struct ncpw *f)
 	case IPX_BN_PERFTEST:
 		return ncp_write(f->cl, &f->fh, 0, f->buf,
 				 w->p.size ? w->p.size : IPX_BN_PERF_RECORD);
+	case IPX_BN_P3_READ:
+		return read_exact(f, 0, w->p.size);
+	case IPX_BN_P3_WRITE:
+		return ncp_write(f->cl, &f->fh, 0, f->buf, w->p.size);
 	case IPX_BN_GET:
 		if (f->off + get_part(w) > f->fh.size)
 			f->off = 0;
@@ -430,6 +442,7 @@ static const char *setup_file(const struct ipx_bw *w, char *buf, size_t len)
 		return IPX_BN_LARGE_FILE;
 	case IPX_BN_PRIV_RANDOM:
 	case IPX_BN_PRIV_SEQ:
+	case IPX_BN_P3_READ:
 		ipx_bn_path_private(w->p.station, buf, len);
 		return buf;
 	default:
@@ -441,7 +454,9 @@ static int setup(struct ipx_bw *w, struct ncpw *f)
 {
 	char path[128];
 	const char *file = setup_file(w, path, sizeof(path));
-	int rc = ncp_client_new(w->node, NULL, &f->cl);
+	struct ncp_client_opts co = { .retries = -1,
+				      .no_burst = w->p.ncp_no_burst };
+	int rc = ncp_client_new(w->node, &co, &f->cl);
 
 	if (rc != IPX_OK) {
 		bw_set_error(w, "NCP client: %s", ipx_strerror(rc));
@@ -451,11 +466,14 @@ static int setup(struct ipx_bw *w, struct ncpw *f)
 	if (!rc)
 		rc = ncp_login(f->cl, "GUEST", "");
 	if (!rc)
-		rc = ncp_negotiate(f->cl, NCP_WANT_BUFSIZE);
+		rc = ncp_negotiate(f->cl, w->p.ncp_buffer ? w->p.ncp_buffer
+							  : NCP_WANT_BUFSIZE);
 	if (rc) {
 		bw_set_error(w, "the file server: %s", err_text(rc));
 		return rc;
 	}
+	f->granted = ncp_bufsize(f->cl);
+	f->burst = ncp_burst_active(f->cl);
 	if (file) {
 		rc = ncp_open(f->cl, file,
 			      w->p.op == IPX_BN_LOCK ? NCP_OPEN_WRITE
@@ -474,7 +492,7 @@ static int setup(struct ipx_bw *w, struct ncpw *f)
 		ipx_bn_path_scratch(w->p.station, path, sizeof(path));
 		ncp_erase(f->cl, path);	/* a leftover of an earlier run */
 	}
-	if (w->p.op == IPX_BN_PERFTEST) {
+	if (w->p.op == IPX_BN_PERFTEST || w->p.op == IPX_BN_P3_WRITE) {
 		ipx_bn_path_perf(w->p.station, path, sizeof(path));
 		rc = ncp_open(f->cl, path, NCP_OPEN_CREATE, &f->fh);
 		if (rc) {
@@ -529,6 +547,12 @@ static int ncpw_open(struct ipx_bw *w)
 	if (w->p.op == IPX_BN_PERFTEST && w->p.size > IPX_BN_PERF_MAX_RECORD) {
 		bw_set_error(w, "perftest: records of at most %d bytes",
 			     IPX_BN_PERF_MAX_RECORD);
+		return IPX_EINVAL;
+	}
+	if ((w->p.op == IPX_BN_P3_READ || w->p.op == IPX_BN_P3_WRITE) &&
+	    (w->p.size == 0 || w->p.size > IPX_BN_P3_MAX_BLOCK)) {
+		bw_set_error(w, "perform3: blocks of 1 to %d bytes",
+			     IPX_BN_P3_MAX_BLOCK);
 		return IPX_EINVAL;
 	}
 	if (w->p.op == IPX_BN_GET && w->p.size > IPX_BN_GET_MAX_PART) {
@@ -600,8 +624,13 @@ static void ncpw_result(const struct ipx_bw *w, struct ipx_bw_result *r)
 	r->delivered = f->misses;
 	r->bytes = f->wire1 > f->wire0 ? f->wire1 - f->wire0 : 0;
 	r->kbps = r->seconds > 0 ? (double)r->bytes / 1000.0 / r->seconds : 0;
-	if (f->cl)
+	if (f->cl) {
 		r->retransmits = ncp_client_stats(f->cl)->retransmits;
+	}
+	if (w->p.ncp_buffer) {	/* asked for: say what was granted */
+		r->ncp_buffer = f->granted;
+		r->ncp_burst = f->burst;
+	}
 }
 
 static void ncpw_close(struct ipx_bw *w)

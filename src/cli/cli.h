@@ -363,6 +363,9 @@ void help_bench_copy(FILE *out);
 /* "ipxlab bench perftest" (cmd_bench_perftest.c). */
 int bench_perftest(int argc, char **argv);
 void help_bench_perftest(FILE *out);
+/* "ipxlab bench perform3" (cmd_bench_perform3.c). */
+int bench_perform3(int argc, char **argv);
+void help_bench_perform3(FILE *out);
 int bench_arrival(int argc, char **argv);
 void help_bench_arrival(FILE *out);
 /* "ipxlab bench wan" (cmd_bench_wan.c). */

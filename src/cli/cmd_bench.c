@@ -49,6 +49,10 @@
 	  "    B6, the 1990 bridged network: the battery with and\n" \
 	  "         without the WAN bridge, its throughput limit, and\n" \
 	  "         the workstation scaling curve\n") \
+	X(perform3, bench_perform3, \
+	  " B7, throughput against block size (PERFORM3):\n" \
+	  "         16 block sizes read by 5 workstations, request\n" \
+	  "         or burst, default or tuned buffer, the curve\n") \
 	X(eth, bench_eth, \
 	  "    IPX datagram rate over the Ethernet link between\n" \
 	  "         two interfaces, beside raw AF_PACKET frames\n" \

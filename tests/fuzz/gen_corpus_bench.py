@@ -36,6 +36,11 @@ prepare_time = frame(2, struct.pack(">IBBhHIIII", 8, 1, 2, 1, 1, 1380, 0, 1500, 
 # an NCP workstation: kind 7, operation 12 (copy), station 2, size 25184
 prepare_ncp = frame(2, struct.pack(">IBBhHIIII", 9, 0, 7, -1, 1, 25184, 1, 0, 0)
                     + info(0x451) + bytes(4) + struct.pack(">IBH", 10000, 12, 2) + tail())
+# B7: operation 15 (perform3-read), a 64,512-byte block, and the optional
+# NCP tail: the buffer asked for u16, flags u8 (bit 0: no packet burst)
+prepare_p3 = frame(2, struct.pack(">IBBhHIIII", 10, 0, 7, -1, 1, 64512, 0, 2000, 0)
+                   + info(0x451) + bytes(4) + struct.pack(">IBH", 10000, 15, 1) + tail()
+                   + struct.pack(">HB", 1024, 1))
 ready = frame(3, struct.pack(">Ih", 7, 1) + info(credit=5151))
 go = frame(4, struct.pack(">I", 7))
 finish = frame(5, struct.pack(">I", 7))
@@ -54,12 +59,16 @@ def result(buckets):
 
 
 res = result([(600, 1500), (700, 499), (1500, 1)])
+# with the optional NCP tail: the buffer granted u16, flags (bit 0: burst)
+res_ncp = result([(600, 1500)])
+res_ncp = res_ncp[:4] + struct.pack(">I", len(res_ncp) - 8 + 3) + res_ncp[8:] + struct.pack(">HB", 1446, 1)
 res_empty = result([])
 error = frame(7, struct.pack(">IH", 7, 19) + b"cannot run on CPU 3")
 
 seeds = {
     "hello": hello, "prepare": prepare, "prepare_time": prepare_time,
-    "prepare_ncp": prepare_ncp,
+    "prepare_ncp": prepare_ncp, "prepare_p3": prepare_p3,
+    "result_ncp": res_ncp,
     "ready": ready, "go": go, "finish": finish, "quit": quit_,
     "result": res, "result_empty": res_empty, "error": error,
     "stream": hello + prepare + ready + go + res + finish + quit_,

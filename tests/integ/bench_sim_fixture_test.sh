@@ -131,6 +131,8 @@ sim perftest-r2 perftest --sim --seed 2 --quick --repeat 2
 sim arrival arrival --sim --seed 1 --quick
 sim arrival-r2 arrival --sim --seed 2 --quick --repeat 2
 sim wan wan --sim --seed 1 --quick
+sim perform3 perform3 --sim --seed 1 --seconds 0.1
+sim perform3-write perform3 --sim --seed 2 --seconds 0.1 --write --stations 3 --only request/tuned,burst/tuned
 
 # Option errors (the shared option table must keep them).
 bad battery-json-csv battery --sim --json --csv
@@ -141,6 +143,8 @@ bad wan-seed-nosim wan --seed x
 bad hub-json-csv hub --json --csv
 bad eth-json-csv eth --json --csv
 bad protocols-repeat0 protocols --repeat 0
+bad perform3-repeat perform3 --sim --repeat 2
+bad perform3-only perform3 --sim --only request/fast
 
 # Real time on loopback: the shape only.
 shape protocols protocols -c 100 -r 1

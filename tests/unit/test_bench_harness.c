@@ -103,7 +103,14 @@ static void hello_prepare_ready_round_trip(void **state)
 	p->send_queue = 1 << 20;
 	p->peer.credit.sin_addr.s_addr = htonl(0x7F000002);
 	p->peer.credit.sin_port = htons(4343);
+	/* no NCP field set: the 87-byte body of before */
+	assert_int_equal(enc(&ma), IPX_HMSG_HDR_LEN + 87);
+	p->ncp_buffer = 1446;
+	p->ncp_no_burst = true;
+	assert_int_equal(enc(&ma), IPX_HMSG_HDR_LEN + 90);
 	dec_all(enc(&ma));
+	assert_int_equal(mb.u.prepare.params.ncp_buffer, 1446);
+	assert_true(mb.u.prepare.params.ncp_no_burst);
 	assert_int_equal(mb.u.prepare.params.window, 70000);
 	assert_int_equal(mb.u.prepare.params.spx_window, 64);
 	assert_int_equal(mb.u.prepare.params.send_queue, 1 << 20);
@@ -186,6 +193,13 @@ static void result_and_error_round_trip(void **state)
 	for (uint64_t i = 1; i <= 2000; i++)
 		ipx_hist_add(&r->lat, i * 997);
 	dec_all(enc(&ma));
+	assert_int_equal(mb.u.result.ncp_buffer, 0);
+	assert_false(mb.u.result.ncp_burst);
+	r->ncp_buffer = 1024;
+	r->ncp_burst = true;
+	dec_all(enc(&ma));
+	assert_int_equal(mb.u.result.ncp_buffer, 1024);
+	assert_true(mb.u.result.ncp_burst);
 	assert_int_equal(mb.u.result.kind, IPX_BW_SPX2);
 	assert_int_equal(mb.u.result.sent, 2000);
 	assert_int_equal(mb.u.result.send_errors, 1);
@@ -295,6 +309,14 @@ static void bad_input_is_refused_clearly(void **state)
 	n = enc(&ma);
 	ipx_put32(buf + IPX_HMSG_HDR_LEN + 83, 0xFFFFFFFF);	/* send queue */
 	refused(n, "send queue 4294967295 out of range");
+	ma.u.prepare.params.send_queue = 0;
+	ma.u.prepare.params.ncp_no_burst = true;
+	n = enc(&ma);
+	buf[IPX_HMSG_HDR_LEN + 89] = 0x02;	/* an NCP flag unknown */
+	refused(n, "NCP flags 0x02 unknown");
+	n = enc(&ma);
+	buf[IPX_HMSG_HDR_LEN + 89] = 0;	/* the tail of zeros: 87's spelling */
+	refused(n, "an NCP tail with nothing set");
 
 	memset(&ma, 0, sizeof(ma));
 	ma.type = IPX_HMSG_RESULT;
@@ -317,6 +339,10 @@ static void bad_input_is_refused_clearly(void **state)
 	n = enc(&ma);
 	ipx_put16(buf + IPX_HMSG_HDR_LEN + 128, 3);
 	refused(n, "for 3 histogram buckets");
+	ma.u.result.ncp_buffer = 1024;
+	n = enc(&ma);
+	buf[n - 1] = 0x02;	/* the NCP tail's flags */
+	refused(n, "NCP flags 0x02 unknown");
 
 	memset(&ma, 0, sizeof(ma));
 	ma.type = IPX_HMSG_ERROR;
