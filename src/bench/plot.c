@@ -66,7 +66,7 @@ static int write_script(const char *dir, const struct ipx_plot_kind *k)
 		   "data = '%s.dat'\n"
 		   "set datafile missing 'NaN'\n"
 		   "set title \"%s\" noenhanced\n"
-		   "set terminal svg size 900,500 dynamic noenhanced "
+		   "set terminal svg size 900,500 noenhanced "
 		   "font 'sans,11' background rgb 'white'\n"
 		   "set output '%s.svg'\n%s"
 		   "set terminal pngcairo size 900,500 noenhanced "

@@ -126,7 +126,9 @@ static void conditions(struct ipx_jw *w, const struct ipx_suite_opts *o,
 		o->cond(w, o->ctx);
 	ipx_jw_str(w, "cpu_placement",
 		   place ? place : ipx_jv_str(res, "config.pin"));
-	ipx_jw_str(w, "profile", b->sim ? o->profile : NULL);
+	ipx_jw_str(w, "profile", !b->sim ? NULL
+				 : o->profile ? o->profile
+				 : ipx_jv_str(res, "conditions.profile"));
 	ipx_jw_bool(w, "simulated", o->sim && b->sim);
 	if (o->sim && !b->sim)
 		ipx_jw_str(w, "simulated_not", b->no_sim);
