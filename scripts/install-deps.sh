@@ -17,6 +17,9 @@ PKGS=(
 	dpkg-dev pkgconf    # make deb (dpkg-shlibdeps); the library via pkg-config
 	gcovr               # make coverage
 	libfuse3-dev fuse3  # ipxlab mount (FUSE) and its test (fusermount3)
+	gnuplot-nox         # bench suite / bench plot: the plots (SVG, PNG)
+	chromium            # suite_test.sh: index.html in headless Chromium
+	python3-jsonschema  # suite_test.sh: the results against docs/schema
 )
 
 missing=()

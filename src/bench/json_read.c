@@ -120,7 +120,7 @@ static size_t uescape(struct jp *p, char *out)
 static char *string(struct jp *p)
 {
 	static const char esc_in[] = "\"\\/bfnrt", esc_out[] = "\"\\/\b\f\n\r\t";
-	size_t start = ++p->at, o = 0;
+	size_t start = ++p->at, o = 0, bs;
 	char *buf;
 
 	while (p->at < p->len && p->s[p->at] != '"')
@@ -149,6 +149,7 @@ static char *string(struct jp *p)
 			buf[o++] = (char)c;
 			continue;
 		}
+		bs = p->at - 1;
 		c = (unsigned char)p->s[p->at++];
 		e = c ? strchr(esc_in, c) : NULL;
 		if (e) {
@@ -157,6 +158,7 @@ static char *string(struct jp *p)
 		}
 		k = c == 'u' ? uescape(p, buf + o) : 0;
 		if (!k) {
+			p->at = bs;
 			fail(p, "bad escape in a string");
 			free(buf);
 			return NULL;
@@ -166,6 +168,32 @@ static char *string(struct jp *p)
 	p->at++;
 	buf[o] = '\0';
 	return buf;
+}
+
+/* JSON's grammar of a number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+static bool number_ok(const char *t)
+{
+	if (*t == '-')
+		t++;
+	if (*t == '0')
+		t++;
+	else if (*t >= '1' && *t <= '9')
+		t += strspn(t, "0123456789");
+	else
+		return false;
+	if (*t == '.') {
+		if (!strspn(++t, "0123456789"))
+			return false;
+		t += strspn(t, "0123456789");
+	}
+	if (*t == 'e' || *t == 'E') {
+		t++;
+		t += *t == '+' || *t == '-';
+		if (!strspn(t, "0123456789"))
+			return false;
+		t += strspn(t, "0123456789");
+	}
+	return *t == '\0';
 }
 
 static struct ipx_jv *number(struct jp *p)
@@ -186,9 +214,8 @@ static struct ipx_jv *number(struct jp *p)
 		fail(p, "out of memory");
 		return NULL;
 	}
-	errno = 0;
 	v->num = strtod(v->text, &end);
-	if (end == v->text || *end || (p->s[start] == '+')) {
+	if (!number_ok(v->text) || *end) {
 		p->at = start;
 		fail(p, "bad number");
 		ipx_jv_free(v);
