@@ -23,7 +23,8 @@ struct jp {
 static void fail(struct jp *p, const char *what)
 {
 	if (!p->failed && p->errlen)
-		snprintf(p->err, p->errlen, "%s at byte %zu", what, p->at);
+		snprintf(p->err, p->errlen, "%s at byte %zu", what,
+			 p->at < p->len ? p->at : p->len);
 	p->failed = true;
 }
 
