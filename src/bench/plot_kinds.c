@@ -39,7 +39,7 @@ static void label(FILE *out, const char *s)
 	"set style data histograms\n" \
 	"set style histogram clustered gap 1\n" \
 	"set style fill solid 0.85 border -1\n" \
-	"set key autotitle columnhead\n" \
+	"set key autotitle columnhead tmargin center horizontal\n" \
 	"set grid ytics\n"
 
 /* ---- B1: rates beside 1990's ---- */
@@ -63,10 +63,12 @@ static bool b1_rates(const struct ipx_jv *r, FILE *out)
 
 const struct ipx_plot_kind ipx_plots_b1[] = {
 	{ "b1-rates", "B1: packets per second beside 1990's",
-	  "Each interface's rate in this run beside the 1990 note's (log "
-	  "scale: today's rates are orders of magnitude above); read the "
-	  "order of the bars within each colour, not their heights across: "
-	  "the note's IPX > SPX > NetBIOS ordering should hold in ours.",
+	  "Each interface's packets per second in this run beside the 1990 "
+	  "note's (log scale: today's rates are orders of magnitude above). "
+	  "Read the order within each colour, not the heights across them: "
+	  "the note's bars rank IPX, NetBIOS datagrams, SPX and NetBIOS "
+	  "sessions; the table's 'vs IPX' columns put the same in numbers. "
+	  "UDP is this machine's baseline (no 1990 bar).",
 	  b1_rates,
 	  BARS "set logscale y\nset ylabel 'packets/s (log scale)'\n"
 	  "set xtics rotate by -25 scale 0\n"

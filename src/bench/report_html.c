@@ -19,7 +19,7 @@ static const char style[] =
 	"padding-bottom:.2em}"
 	"table{border-collapse:collapse;margin:.6em 0;font-size:.9em}"
 	"td,th{border:1px solid #bbb;padding:.25em .5em;text-align:right}"
-	"td:first-child,th:first-child{text-align:left}"
+	"td:first-child,th:first-child,td.s{text-align:left}"
 	"th{background:#e8eef5}th small{font-weight:normal;color:#555}"
 	".y1990{background:#fff3d6}th.y1990{background:#f5dfa8}"
 	"caption{text-align:left;font-weight:bold;padding:.3em 0}"
@@ -111,8 +111,14 @@ static void table(FILE *f, const struct ipx_jv *res,
 	for (size_t k = 0; k < n; k++) {
 		fputs("<tr>", f);
 		for (size_t c = 0; c < t->ncol; c++) {
-			fputs(t->col[c].y1990 ? "<td class=\"y1990\">" : "<td>",
-			      f);
+			const struct ipx_jv *x = ipx_jv_get(
+				ipx_suite_row(res, t, k), t->col[c].key);
+			bool text = x && x->type == IPX_JSTR;
+
+			fprintf(f, "<td%s%s%s>", t->col[c].y1990 || text
+				? " class=\"" : "",
+				t->col[c].y1990 ? "y1990" : text ? "s" : "",
+				t->col[c].y1990 || text ? "\"" : "");
 			esc(f, ipx_suite_cell(ipx_suite_row(res, t, k), k,
 					      &t->col[c], buf, sizeof(buf)));
 			fputs("</td>", f);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,6 +206,7 @@ int bench_suite(int argc, char **argv)
 	struct ipx_suite_opts o = { .seed = 1 };
 	struct ipx_suite_report rep;
 	char dir[64], options[512] = "ipxlab bench", err[600] = "";
+	char abs[PATH_MAX];
 	bool quiet = false, failed = false;
 	time_t t = time(NULL);
 	int rc = parse(&o, &quiet, argc, argv);
@@ -238,6 +240,7 @@ int bench_suite(int argc, char **argv)
 		failed |= rep.ran[i].status != 0 || !rep.ran[i].result;
 	if (rep.plot_note[0])
 		cli_error(CMD, "suite: %s", rep.plot_note);
-	printf("\nReport: %s/index.html\n", o.dir);
+	printf("\nReport: %s/index.html\n",
+	       realpath(o.dir, abs) ? abs : o.dir);
 	return failed || rep.stopped ? CLI_FAIL : CLI_OK;
 }
