@@ -55,14 +55,30 @@ struct ipx_suite_table {
 #define IPX_SUITE_TABLE(TITLE, ROWS, COLS) \
 	{ (TITLE), (ROWS), (COLS), sizeof(COLS) / sizeof((COLS)[0]) }
 
-/* One plot: data() writes the gnuplot data file from the result (false:
- * nothing to draw, e.g. an empty part); script is the gnuplot body, with
- * the data file as the variable 'data'. */
+/* A series of a plot: its key in each point, its title in the key. */
+struct ipx_plot_series {
+	const char *key;
+	const char *title;
+};
+
+#define IPX_PLOT_SERIES 8
+
+/*
+ * One plot. Its data file is written from the result either by data()
+ * (false: nothing to draw) or, when data is NULL, from the description:
+ * one line per element of the array at 'rows', the value at 'x' first (a
+ * number, or a string as a label) and then each series' (NaN where the
+ * point has none). 'script' is the gnuplot body, with the data file as
+ * the variable 'data' and the columns in that order.
+ */
 struct ipx_plot_kind {
 	const char *name;	/* file stem, e.g. "b1-rates" */
 	const char *title;
 	const char *read;	/* what to read from it */
 	bool (*data)(const struct ipx_jv *result, FILE *out);
+	const char *rows;	/* with data NULL: the points */
+	const char *x;
+	struct ipx_plot_series y[IPX_PLOT_SERIES];	/* up to a NULL key */
 	const char *script;
 };
 

@@ -89,7 +89,7 @@ static int write_data(const char *dir, const struct ipx_plot_kind *k,
 	f = fopen(path, "w");
 	if (!f)
 		return -1;
-	any = k->data(res, f);
+	any = k->data ? k->data(res, f) : ipx_plot_points(k, res, f);
 	if (fclose(f) || !any) {
 		unlink(path);
 		return any ? -1 : 0;

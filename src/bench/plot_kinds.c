@@ -2,7 +2,9 @@
  * plot_kinds.c - the suite's plot kinds (bench_suite.h), per benchmark:
  * each a data writer (the result's JSON to a whitespace-separated gnuplot
  * data file, a header line of column titles first, NaN where there is no
- * figure) and the gnuplot body that draws it. The 1990 series are the
+ * figure) or, for a plain series of points, the points' array, x and
+ * series keys (ipx_plot_points writes those), and the gnuplot body that
+ * draws it. The 1990 series are the
  * figures the benchmark's JSON carries (published_*, ref_1990_*). A new
  * benchmark's plots are an array here, named in its suite_table.c row.
  */
@@ -34,6 +36,34 @@ static void label(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+bool ipx_plot_points(const struct ipx_plot_kind *k, const struct ipx_jv *r,
+		     FILE *out)
+{
+	const struct ipx_jv *rows = ipx_jv_get(r, k->rows);
+	size_t n = 0;
+
+	fprintf(out, "%s", k->x);
+	for (size_t i = 0; i < IPX_PLOT_SERIES && k->y[i].key; i++) {
+		fputc(' ', out);
+		label(out, k->y[i].title);
+	}
+	fputc('\n', out);
+	for (size_t p = 0; rows && rows->type == IPX_JARR && p < rows->n; p++) {
+		const struct ipx_jv *row = ipx_jv_at(rows, p);
+		const char *s = ipx_jv_str(row, k->x);
+
+		if (s)
+			label(out, s);
+		else
+			num(out, row, k->x);
+		for (size_t i = 0; i < IPX_PLOT_SERIES && k->y[i].key; i++)
+			num(out, row, k->y[i].key);
+		fputc('\n', out);
+		n++;
+	}
+	return n > 0;
+}
+
 /* The bars of the histograms below, one style for all. */
 #define BARS \
 	"set style data histograms\n" \
@@ -43,24 +73,6 @@ static void label(FILE *out, const char *s)
 	"set grid ytics\n"
 
 /* ---- B1: rates beside 1990's ---- */
-static bool b1_rates(const struct ipx_jv *r, FILE *out)
-{
-	const struct ipx_jv *rows = ipx_jv_get(r, "rows");
-	size_t n = 0;
-
-	fputs("interface \"ipxlab packets/s\" \"1990 packets/s\"\n", out);
-	for (size_t i = 0; rows && i < rows->n; i++) {
-		const struct ipx_jv *row = ipx_jv_at(rows, i);
-
-		label(out, ipx_jv_str(row, "name"));
-		num(out, row, "pps.median");
-		num(out, row, "ref_1990_pps");
-		fputc('\n', out);
-		n++;
-	}
-	return n > 0;
-}
-
 const struct ipx_plot_kind ipx_plots_b1[] = {
 	{ "b1-rates", "B1: packets per second beside 1990's",
 	  "Each interface's packets per second in this run beside the 1990 "
@@ -69,8 +81,10 @@ const struct ipx_plot_kind ipx_plots_b1[] = {
 	  "the note's bars rank IPX, NetBIOS datagrams, SPX and NetBIOS "
 	  "sessions; the table's 'vs IPX' columns put the same in numbers. "
 	  "UDP is this machine's baseline (no 1990 bar).",
-	  b1_rates,
-	  BARS "set logscale y\nset ylabel 'packets/s (log scale)'\n"
+	  .rows = "rows", .x = "name",
+	  .y = { { "pps.median", "ipxlab packets/s" },
+		 { "ref_1990_pps", "1990 packets/s" } },
+	  .script = BARS "set logscale y\nset ylabel 'packets/s (log scale)'\n"
 	  "set xtics rotate by -25 scale 0\n"
 	  "plot data using 2:xtic(1), '' using 3\n" },
 	{ NULL },
@@ -169,46 +183,30 @@ const struct ipx_plot_kind ipx_plots_b2[] = {
 	  "count (log scale). Where 5 workstations' bar is no higher than "
 	  "1's, the test is bound by the server or the wire, not by one "
 	  "workstation's round trips.",
-	  b2_ops,
-	  BARS B2_AXES "set ylabel 'total ops/s (log scale)'\n"
+	  b2_ops, .script = BARS B2_AXES "set ylabel 'total ops/s (log scale)'\n"
 	  "plot for [i=2:*] data using i:xtic(1)\n" },
 	{ "b2-peak", "B2: analyzer peak Kbyte/s per test beside 1990's",
 	  "The busiest 1 s of each test on the wire with 1 and 5 "
 	  "workstations, beside the 1990 note's peaks for one workstation "
 	  "(local and bridged; log scale): how much more of the LAN today's "
 	  "stack drives with the same operation.",
-	  b2_peak,
-	  BARS B2_AXES "set ylabel 'peak kB/s on the wire (log scale)'\n"
+	  b2_peak, .script = BARS B2_AXES "set ylabel 'peak kB/s on the wire (log scale)'\n"
 	  "plot for [i=2:*] data using i:xtic(1)\n" },
 	{ NULL },
 };
 
 /* ---- B3: copy seconds against size ---- */
-static bool b3_copy(const struct ipx_jv *r, FILE *out)
-{
-	const struct ipx_jv *sizes = ipx_jv_get(r, "sizes");
-
-	fputs("bytes \"ipxlab\" \"1990 local\" \"1990 bridged\"\n", out);
-	for (size_t i = 0; sizes && i < sizes->n; i++) {
-		const struct ipx_jv *s = ipx_jv_at(sizes, i);
-
-		num(out, s, "bytes");
-		num(out, s, "average");
-		num(out, s, "published.local_avg");
-		num(out, s, "published.bridged_avg");
-		fputc('\n', out);
-	}
-	return sizes && sizes->n > 0;
-}
-
 const struct ipx_plot_kind ipx_plots_b3[] = {
 	{ "b3-copy", "B3: copy seconds against file size, ours and 1990's",
 	  "Seconds to copy each of the note's seven files (log-log). The "
 	  "1990 curves are flat for small files (per-file overhead) and "
 	  "rise with size; ours should keep that shape far lower. The gap "
 	  "between 1990's local and bridged curves is the WAN bridge's cost.",
-	  b3_copy,
-	  "set key autotitle columnhead top left\nset logscale xy\n"
+	  .rows = "sizes", .x = "bytes",
+	  .y = { { "average", "ipxlab" },
+		 { "published.local_avg", "1990 local" },
+		 { "published.bridged_avg", "1990 bridged" } },
+	  .script = "set key autotitle columnhead top left\nset logscale xy\n"
 	  "set grid\nset xlabel 'file bytes (log scale)'\n"
 	  "set ylabel 'seconds per copy (log scale)'\n"
 	  "plot for [i=2:4] data using 1:i with linespoints pt 7\n" },
@@ -254,33 +252,13 @@ const struct ipx_plot_kind ipx_plots_b5[] = {
 	  "histogram. Gaps move to the longer buckets when the server or "
 	  "the wire is the bottleneck; with several workstations copying at "
 	  "once the short gaps grow (their packets interleave).",
-	  b5_gaps,
-	  BARS "set yrange [0:100]\nset ylabel 'share of gaps, %'\n"
+	  b5_gaps, .script = BARS "set yrange [0:100]\nset ylabel 'share of gaps, %'\n"
 	  "set xlabel 'gap between packets'\n"
 	  "plot for [i=2:*] data using i:xtic(1)\n" },
 	{ NULL },
 };
 
 /* ---- B6: the scaling curve and the limit search ---- */
-static bool b6_scaling(const struct ipx_jv *r, FILE *out)
-{
-	const struct ipx_jv *pts = ipx_jv_get(r, "scaling.points");
-
-	fputs("ws \"local, per ws\" \"bridged, per ws\" \"local, total\" "
-	      "\"bridged, total\"\n", out);
-	for (size_t i = 0; pts && i < pts->n; i++) {
-		const struct ipx_jv *p = ipx_jv_at(pts, i);
-
-		num(out, p, "workstations");
-		num(out, p, "local.ops_per_s_per_ws");
-		num(out, p, "bridged.ops_per_s_per_ws");
-		num(out, p, "local.total_ops_per_s");
-		num(out, p, "bridged.total_ops_per_s");
-		fputc('\n', out);
-	}
-	return pts && pts->n > 0;
-}
-
 static bool b6_limit(const struct ipx_jv *r, FILE *out)
 {
 	const struct ipx_jv *steps = ipx_jv_get(r, "limit.steps");
@@ -308,8 +286,12 @@ const struct ipx_plot_kind ipx_plots_b6[] = {
 	  "workstations' LAN and across the WAN bridge. Where the total "
 	  "stops rising the server or the link is saturated; the bridged "
 	  "curve is bound by the trunk and the bridge's hold.",
-	  b6_scaling,
-	  "set key autotitle columnhead outside right\nset logscale y\n"
+	  .rows = "scaling.points", .x = "workstations",
+	  .y = { { "local.ops_per_s_per_ws", "local, per ws" },
+		 { "bridged.ops_per_s_per_ws", "bridged, per ws" },
+		 { "local.total_ops_per_s", "local, total" },
+		 { "bridged.total_ops_per_s", "bridged, total" } },
+	  .script = "set key autotitle columnhead outside right\nset logscale y\n"
 	  "set grid\nset xlabel 'workstations'\nset xtics 1\n"
 	  "set ylabel 'ops/s (log scale)'\n"
 	  "plot for [i=2:5] data using 1:i with linespoints pt 7\n" },
@@ -319,8 +301,7 @@ const struct ipx_plot_kind ipx_plots_b6[] = {
 	  "1990 trunk's 950 kbit/s each way. Carried follows offered until "
 	  "the trunk is full; the last step whose copy completed is the "
 	  "limit.",
-	  b6_limit,
-	  "set key autotitle columnhead bottom right\nset grid\n"
+	  b6_limit, .script = "set key autotitle columnhead bottom right\nset grid\n"
 	  "set xlabel 'offered load each way, kbit/s (1000 bits)'\n"
 	  "set ylabel 'kbit/s'\nset yrange [0:*]\n"
 	  "plot for [i=2:4] data using ($1/1000):(column(i)/1000) "

@@ -17,6 +17,10 @@ extern const struct ipx_plot_kind ipx_plots_b3[];
 extern const struct ipx_plot_kind ipx_plots_b5[];
 extern const struct ipx_plot_kind ipx_plots_b6[];
 
+/* The data file of a kind described by its points (data NULL). */
+bool ipx_plot_points(const struct ipx_plot_kind *k, const struct ipx_jv *r,
+		     FILE *out);
+
 /* "b2-battery" of a benchmark (lower-case spec, name). */
 void ipx_suite_stem(const struct ipx_suite_bench *b, char *buf, size_t len);
 

@@ -3,7 +3,7 @@
 protocol (the Python standard library only: a minimal WebSocket client)
 and report what a person would see go wrong: console messages and errors
 (failed loads included), every <img> with its natural size, every table's
-caption and body rows; a screenshot of the whole page is saved.
+caption, body rows and the columns with no figure in any row; a screenshot of the whole page is saved.
 
 usage: chromium_report.py CHROMIUM PAGE.html SCREENSHOT.png > report.json
 Prints one JSON object: {"console": [...], "images": [...], "tables":
@@ -126,7 +126,10 @@ PROBE = """JSON.stringify({
    caption: t.caption ? t.caption.textContent : '',
    section: t.closest('section') ? t.closest('section').id : '',
    columns: t.tHead ? t.tHead.rows[0].cells.length : 0,
-   rows: t.tBodies.length ? t.tBodies[0].rows.length : 0})),
+   rows: t.tBodies.length ? t.tBodies[0].rows.length : 0,
+   empty: t.tHead ? Array.from(t.tHead.rows[0].cells).map((h, c) =>
+     Array.from(t.tBodies[0].rows).every(r => r.cells[c].textContent === '-')
+     ? h.textContent : null).filter(x => x) : []})),
  height: document.documentElement.scrollHeight
 })"""
 

@@ -99,10 +99,12 @@ if caps != want_tab:
 for t in d["tables"]:
     if t["rows"] < 1 or t["columns"] < 2:
         bad.append("empty table: %s" % t)
+    if t["empty"]:  # a key the result does not have
+        bad.append("%s: no figure in columns %s" % (t["caption"], t["empty"]))
 print("\n".join(bad) or "ok")
 sys.exit(1 if bad else 0)
 PY
-check "index.html: no console message, every plot an image with a size, every table with rows" $? "$TMP/page.check"
+check "index.html: no console message, every plot an image with a size, every table with rows and a figure in every column" $? "$TMP/page.check"
 [ -s "$SHOT" ] && head -c 8 "$SHOT" | od -An -tx1 | grep -q "89 50 4e 47"
 check "the screenshot saved as $SHOT" $?
 rm "$TMP/broken/plots/b3-copy.svg"
