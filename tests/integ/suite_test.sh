@@ -9,7 +9,7 @@
 # of the suite's table with rows, and a screenshot is saved under the
 # build directory (suite-report.png); the checker itself catches a
 # missing image. Without gnuplot the tables are still written, with a
-# message naming the package. 'bench plot' on stored --sim results
+# message naming the package. Ctrl-C stops it with the report written. 'bench plot' on stored --sim results
 # (tests/fixtures/suite/) writes the expected files; bad input is refused.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -123,6 +123,28 @@ rc=$?
 	! grep -q "<img" "$TMP/nognuplot/index.html" &&
 	[ -s "$TMP/nognuplot/plots/b3-copy.gp" ] && has "$TMP/ng.out" "^  File copy$"
 check "without gnuplot: a message naming the package, the tables, the scripts (exit $rc)" $? "$TMP/ng.err" "$TMP/ng.out"
+
+# Ctrl-C during B1 (SIGINT to the process group, as a terminal sends it):
+# B1 writes what finished, nothing more runs, the report is written.
+"$PY" - "$BIN" "$TMP/int" <<'PY' >"$TMP/int.out" 2>&1
+import json, os, signal, subprocess, sys, time
+p = subprocess.Popen([sys.argv[1], "bench", "suite", "--quick", "--sim", "-q",
+                      "-o", sys.argv[2]], stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, start_new_session=True)
+time.sleep(0.8)
+os.killpg(p.pid, signal.SIGINT)
+out, err = p.communicate(timeout=30)
+s = json.load(open(sys.argv[2] + "/suite.json"))
+b1 = json.load(open(sys.argv[2] + "/b1-protocols.json"))
+print(p.returncode, s["complete"], [b["benchmark"] for b in s["benchmarks"]],
+      b1["result"]["complete"])
+assert p.returncode == 1 and s["complete"] is False, (p.returncode, s)
+assert [b["benchmark"] for b in s["benchmarks"]] == ["protocols"], s
+assert b1["result"]["complete"] is False, b1
+assert b"Interrupted: the benchmarks after" in out, out[-300:]
+assert "Interrupted" in open(sys.argv[2] + "/index.html").read()
+PY
+check "interrupted during B1: exit 1, B1's partial result, no more run, the report says so" $? "$TMP/int.out"
 
 # bench plot on stored --sim results.
 P=$TMP/plot
