@@ -73,7 +73,7 @@ check "a result missing a figure does not validate" $? "$TMP/invalid"
 # index.html in headless Chromium.
 SHOT=$(dirname "$BIN")/suite-report.png
 t0=$(date +%s.%N)
-"$PY" "$REPO/tests/integ/chromium_report.py" chromium "$R/index.html" "$SHOT" \
+timeout 90 "$PY" "$REPO/tests/integ/chromium_report.py" chromium "$R/index.html" "$SHOT" \
 	>"$TMP/page.json" 2>"$TMP/page.err"
 rc=$?
 secs=$(echo "$(date +%s.%N) - $t0" | bc)
@@ -108,7 +108,7 @@ check "index.html: no console message, every plot an image with a size, every ta
 [ -s "$SHOT" ] && head -c 8 "$SHOT" | od -An -tx1 | grep -q "89 50 4e 47"
 check "the screenshot saved as $SHOT" $?
 rm "$TMP/broken/plots/b3-copy.svg"
-"$PY" "$REPO/tests/integ/chromium_report.py" chromium "$TMP/broken/index.html" \
+timeout 90 "$PY" "$REPO/tests/integ/chromium_report.py" chromium "$TMP/broken/index.html" \
 	"$TMP/broken.png" >"$TMP/broken.json" 2>&1
 grep -q "ERR_FILE_NOT_FOUND" "$TMP/broken.json" &&
 	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if [i for i in d["images"] if i["width"]==0] else 1)' "$TMP/broken.json"
