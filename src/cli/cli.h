@@ -371,6 +371,12 @@ void help_bench_arrival(FILE *out);
 /* "ipxlab bench wan" (cmd_bench_wan.c). */
 int bench_wan(int argc, char **argv);
 void help_bench_wan(FILE *out);
+/* "ipxlab bench suite", "ipxlab bench plot" (cmd_bench_suite.c,
+ * cmd_bench_plot.c); cmd_bench is the dispatch the suite's children run. */
+int bench_suite(int argc, char **argv);
+void help_bench_suite(FILE *out);
+int bench_plot(int argc, char **argv);
+void help_bench_plot(FILE *out);
 /* "ipxlab bench ncp" (cmd_bench_ncp.c). */
 int bench_ncp(int argc, char **argv);
 void help_bench_ncp(FILE *out);

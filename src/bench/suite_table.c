@@ -1,0 +1,214 @@
+/*
+ * suite_table.c - the suite's table of benchmarks (bench_suite.h): for
+ * each, the bench command and its quick and full arguments, and its report
+ * tables: where the rows are in its JSON and each column's key (the result
+ * writer's name for it), unit and meaning. The 1990 columns are the
+ * figures the benchmark itself prints beside its own (its JSON's
+ * published_* and ref_1990_* members); none is added here. A benchmark
+ * added later is a row of ipx_suite_benches and, if it has them, its
+ * tables here and its plot kinds in plot_kinds.c.
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "ipxlab/bench_suite.h"
+#include "suite_int.h"
+
+/* ---- B1 ---- */
+static const struct ipx_suite_col b1_rows[] = {
+	{ "name", "interface", "", "the interface measured (UDP is the "
+	  "baseline of this machine)", false },
+	{ "pps.median", "packets/s", "packets/s", "packets the receiver got "
+	  "per second, median of the runs", false },
+	{ "carried_kB_per_s.median", "carried", "kB/s", "payload delivered per "
+	  "second (kB = 1000 bytes)", false },
+	{ "loss.median", "loss", "packets", "sent but not delivered, median",
+	  false },
+	{ "ratio_ipx.median", "vs IPX", "", "this rate over IPX datagrams' in "
+	  "the same run", false },
+	{ "ref_1990_pps", "1990 packets/s", "packets/s", "the note's rate for "
+	  "this interface (1990 hardware)", true },
+	{ "ref_1990_ratio_ipx", "1990 vs IPX", "", "the note's rate over its "
+	  "IPX rate", true },
+};
+static const struct ipx_suite_col b1_targets[] = {
+	{ "name", "target", "", "the comparison", false },
+	{ "what", "what", "", "what is set against what", false },
+	{ "ratio.median", "ratio", "", "measured ratio, median", false },
+	{ "want", "want", "", "the ratio the project requires", false },
+	{ "pass", "pass", "", "ratio at least want", false },
+};
+static const struct ipx_suite_table b1_tables[] = {
+	IPX_SUITE_TABLE("Rates beside 1990's", "rows", b1_rows),
+	IPX_SUITE_TABLE("Targets", "targets", b1_targets),
+};
+
+/* ---- B2 ---- */
+static const struct ipx_suite_col b2_tests[] = {
+	{ "title", "test", "", "the file-server operation", false },
+	{ "workstations", "ws", "", "workstations running it at once", false },
+	{ "mean_ops_per_s", "ops/s per ws", "ops/s", "operations per second "
+	  "of one workstation, mean over them", false },
+	{ "total_ops_per_s", "total ops/s", "ops/s", "all workstations "
+	  "together", false },
+	{ "wire_kB_per_s", "link kB/s per ws", "kB/s", "IPX bytes a "
+	  "workstation's link sent and received, per second", false },
+	{ "analyzer_peak_kB_per_s.median", "analyzer peak", "kB/s", "the "
+	  "busiest 1 s window on the wire (all stations), as 1990's analyzer "
+	  "saw the LAN", false },
+	{ "published_peak_kbyte_per_s.local", "1990 peak local", "Kbyte/s",
+	  "the note's analyzer peak, one workstation, local LAN", true },
+	{ "published_peak_kbyte_per_s.bridged", "1990 peak bridged",
+	  "Kbyte/s", "the same across the 1990 WAN bridge", true },
+};
+static const struct ipx_suite_table b2_tables[] = {
+	IPX_SUITE_TABLE("Network Test Battery", "tests", b2_tests),
+};
+
+/* ---- B3 ---- */
+static const struct ipx_suite_col b3_sizes[] = {
+	{ "bytes", "file", "bytes", "the file copied (the note's sizes)",
+	  false },
+	{ "average", "copy s", "s", "seconds per copy, mean of the copies "
+	  "(median over repeats)", false },
+	{ "average_min", "min", "s", "the lowest repeat's mean", false },
+	{ "average_max", "max", "s", "the highest repeat's mean", false },
+	{ "published.local_avg", "1990 local", "s", "the note's mean copy "
+	  "time on the local LAN (its times include the copy program's "
+	  "start-up on a 1990 PC; ours are the copy alone)", true },
+	{ "published.bridged_avg", "1990 bridged", "s", "the note's mean "
+	  "copy time across the WAN bridge (start-up included too)", true },
+};
+static const struct ipx_suite_table b3_tables[] = {
+	IPX_SUITE_TABLE("File copy", "sizes", b3_sizes),
+};
+
+/* ---- B4 ---- */
+static const struct ipx_suite_col b4_ws[] = {
+	{ "#", "ws", "", "the workstation", false },
+	{ "records", "records", "", "records written in the run", false },
+	{ "kB_per_s", "kB/s", "kB/s", "data written per second as the user "
+	  "sees it (kB = 1000 bytes)", false },
+	{ "kB_per_s_min", "min", "kB/s", "the slowest repeat", false },
+	{ "kB_per_s_max", "max", "kB/s", "the fastest repeat", false },
+};
+static const struct ipx_suite_col b4_total[] = {
+	{ "total_kB_per_s", "total kB/s", "kB/s", "every workstation "
+	  "together (no 1990 figure was published)", false },
+	{ "total_kB_per_s_min", "min", "kB/s", "the slowest repeat", false },
+	{ "total_kB_per_s_max", "max", "kB/s", "the fastest repeat", false },
+};
+static const struct ipx_suite_table b4_tables[] = {
+	IPX_SUITE_TABLE("Per workstation", "per_workstation", b4_ws),
+	IPX_SUITE_TABLE("Total", NULL, b4_total),
+};
+
+/* ---- B5 ---- */
+#define B5_BUCKET(B) \
+	{ "summary.all.share_percent." B ".median", B " ms", "%", \
+	  "share of arrival gaps of " B " ms, median of the repeats", false }
+static const struct ipx_suite_col b5_sets[] = {
+	{ "workstations", "ws", "", "workstations copying at once", false },
+	{ "runs.0.all.packets", "packets", "", "packets on the wire in the "
+	  "first repeat", false },
+	B5_BUCKET("0-4"), B5_BUCKET("5-9"), B5_BUCKET("10-14"),
+	B5_BUCKET("15-19"), B5_BUCKET("20-24"), B5_BUCKET("25-29"),
+	B5_BUCKET(">=30"),
+	{ "runs.0.all.copy_ms_mean", "copy ms", "ms", "open to close of one "
+	  "transfer, mean (no 1990 figure is at hand)", false },
+};
+static const struct ipx_suite_table b5_tables[] = {
+	IPX_SUITE_TABLE("Arrival gaps", "sets", b5_sets),
+};
+
+/* ---- B6 ---- */
+static const struct ipx_suite_col b6_battery[] = {
+	{ "test", "test", "", "the battery test", false },
+	{ "workstations", "ws", "", "workstations at once", false },
+	{ "local.ops_per_s_per_ws", "local ops/s", "ops/s", "per "
+	  "workstation, server on the workstations' LAN", false },
+	{ "bridged.ops_per_s_per_ws", "bridged ops/s", "ops/s", "per "
+	  "workstation, server across the WAN bridge", false },
+	{ "ops_pct", "ops %", "%", "bridged over local", false },
+	{ "traffic_pct", "traffic %", "%", "bridged link traffic over local",
+	  false },
+	{ "published_peak_kbyte_per_s.local", "1990 peak local", "Kbyte/s",
+	  "the note's analyzer peak, local", true },
+	{ "published_peak_kbyte_per_s.bridged", "1990 peak bridged",
+	  "Kbyte/s", "the note's analyzer peak, bridged", true },
+};
+static const struct ipx_suite_col b6_traffic[] = {
+	{ "workstations", "ws", "", "workstations", false },
+	{ "pct", "traffic %", "%", "bridged traffic as a share of local, "
+	  "mean over the tests", false },
+	{ "published_pct", "1990 %", "%", "the note's share", true },
+};
+static const struct ipx_suite_col b6_steps[] = {
+	{ "load_bit_per_s", "offered", "bit/s", "the paced load offered each "
+	  "way", false },
+	{ "to_ws_carried_bit_per_s", "carried to ws", "bit/s", "what of it "
+	  "arrived on the workstations' side", false },
+	{ "to_server_carried_bit_per_s", "carried to server", "bit/s",
+	  "what arrived on the server's side", false },
+	{ "copy_bit_per_s", "copy", "bit/s", "the workstation's copy "
+	  "meanwhile", false },
+	{ "copy_max_s", "copy s", "s", "its slowest copy", false },
+	{ "deadline_s", "deadline", "s", "the time a copy must make", false },
+	{ "ok", "ok", "", "every copy made its deadline", false },
+};
+static const struct ipx_suite_col b6_limit[] = {
+	{ "last_completed.load_bit_per_s", "last completed", "bit/s", "the "
+	  "highest load at which every copy completed", false },
+	{ "published.trunk_bit_per_s_each_way", "1990 trunk", "bit/s", "the "
+	  "note's limit each way, above which packets were lost", true },
+};
+static const struct ipx_suite_col b6_scaling[] = {
+	{ "workstations", "ws", "", "workstations at once", false },
+	{ "local.ops_per_s_per_ws", "local per ws", "ops/s", "per "
+	  "workstation, local", false },
+	{ "bridged.ops_per_s_per_ws", "bridged per ws", "ops/s", "per "
+	  "workstation, bridged", false },
+	{ "local.total_ops_per_s", "local total", "ops/s", "all together, "
+	  "local", false },
+	{ "bridged.total_ops_per_s", "bridged total", "ops/s", "all "
+	  "together, bridged", false },
+};
+static const struct ipx_suite_table b6_tables[] = {
+	IPX_SUITE_TABLE("Battery with and without the bridge", "battery",
+			b6_battery),
+	IPX_SUITE_TABLE("Bridged traffic share", "traffic_pct_mean",
+			b6_traffic),
+	IPX_SUITE_TABLE("Throughput limit search", "limit.steps", b6_steps),
+	IPX_SUITE_TABLE("Throughput limit", "limit", b6_limit),
+	IPX_SUITE_TABLE("Scaling", "scaling.points", b6_scaling),
+};
+
+#define TABLES(T) (T), sizeof(T) / sizeof((T)[0])
+
+const struct ipx_suite_bench ipx_suite_benches[] = {
+	{ "B1", "protocols", "the 1990 protocol comparison",
+	  "-c 500 -r 1", "", false,
+	  "B1 has no simulated network: it runs in real time on loopback",
+	  60, 600, TABLES(b1_tables), (ipx_plots_b1) },
+	{ "B2", "battery", "the Network Test Battery", "--quick", "", true,
+	  NULL, 120, 1200, TABLES(b2_tables), (ipx_plots_b2) },
+	{ "B3", "copy", "the file copy", "", "", true, NULL, 60, 600,
+	  TABLES(b3_tables), (ipx_plots_b3) },
+	{ "B4", "perftest", "the performance test", "--quick", "", true,
+	  NULL, 60, 600, TABLES(b4_tables), ipx_plots_none },
+	{ "B5", "arrival", "the packet arrival times", "--quick", "", true,
+	  NULL, 60, 600, TABLES(b5_tables), (ipx_plots_b5) },
+	{ "B6", "wan", "the bridged network", "--quick", "", true, NULL,
+	  180, 1800, TABLES(b6_tables), (ipx_plots_b6) },
+};
+const size_t ipx_suite_nbenches =
+	sizeof(ipx_suite_benches) / sizeof(ipx_suite_benches[0]);
+
+const struct ipx_suite_bench *ipx_suite_find(const char *name)
+{
+	for (size_t i = 0; i < ipx_suite_nbenches; i++)
+		if (!strcmp(name, ipx_suite_benches[i].name) ||
+		    !strcasecmp(name, ipx_suite_benches[i].spec))
+			return &ipx_suite_benches[i];
+	return NULL;
+}

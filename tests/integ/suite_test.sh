@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# suite_test.sh - 'ipxlab bench suite' and 'ipxlab bench plot' as a user
+# meets them: the quick suite in simulated time (B1 on loopback) writes
+# every result, plot and index.html in well under a minute; every JSON
+# file it wrote validates against its schema in docs/schema (and a file
+# broken on purpose does not); index.html loaded in headless Chromium
+# (tests/integ/chromium_report.py, over its DevTools protocol) shows no
+# console message, every plot as an image of non-zero size, every table
+# of the suite's table with rows, and a screenshot is saved under the
+# build directory (suite-report.png); the checker itself catches a
+# missing image. Without gnuplot the tables are still written, with a
+# message naming the package. Ctrl-C stops it with the report written. 'bench plot' on stored --sim results
+# (tests/fixtures/suite/) writes the expected files; bad input is refused.
+set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+use_build "${1:-}"
+need_exe "$BIN"
+need_cmd gnuplot chromium
+make_tmp suite
+FIX=$REPO/tests/fixtures/suite
+SCHEMAS=$REPO/docs/schema
+# Debian's python3 with python3-jsonschema (another python3 first in PATH
+# may lack it)
+PY=
+for p in /usr/bin/python3 python3; do
+	"$p" -c 'import jsonschema' 2>/dev/null && PY=$p && break
+done
+[ -n "$PY" ] || skip "python3-jsonschema not installed (scripts/install-deps.sh)"
+
+PLOTS="b1-rates b2-ops b2-peak b3-copy b5-gaps b6-scaling b6-limit"
+TABLES="Rates beside 1990's|Targets|Network Test Battery|File copy|Per workstation|Total|Arrival gaps|Battery with and without the bridge|Bridged traffic share|Throughput limit search|Throughput limit|Scaling"
+
+# The quick suite, timed.
+R=$TMP/report
+t0=$(date +%s.%N)
+timeout 120 "$BIN" bench suite --quick --sim -o "$R" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+secs=$(echo "$(date +%s.%N) - $t0" | bc)
+echo "suite --quick --sim: ${secs} s"
+check "suite --quick --sim exits 0" $rc "$TMP/err" "$TMP/out"
+check "the quick --sim suite in under 60 s (${secs} s)" \
+	"$(echo "$secs < 60" | bc | grep -qx 1; echo $?)"
+ok=0
+for f in suite.json index.html b1-protocols.json b2-battery.json b3-copy.json \
+	b4-perftest.json b5-arrival.json b6-wan.json; do
+	[ -s "$R/$f" ] || { ok=1; echo "  missing $f"; }
+done
+for p in $PLOTS; do
+	for e in gp dat svg png; do
+		[ -s "$R/plots/$p.$e" ] || { ok=1; echo "  missing plots/$p.$e"; }
+	done
+done
+check "every result, plot (gp, dat, svg, png) and index.html written" $ok
+has "$TMP/out" "^Report: $R/index.html$" && has "$TMP/out" "1990 peak local" &&
+	has "$TMP/out" "^  File copy$"
+check "the text report: the tables with the 1990 columns, where index.html is" $? "$TMP/out"
+
+# The schemas.
+"$PY" "$REPO/tests/integ/validate_suite.py" "$R" "$SCHEMAS" >"$TMP/valid" 2>&1
+check "every JSON file of the suite validates against docs/schema" $? "$TMP/valid"
+cp -r "$R" "$TMP/broken"
+"$PY" - "$TMP/broken/b3-copy.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+del d["result"]["sizes"][0]["average"]
+json.dump(d, open(sys.argv[1], "w"))
+PY
+! "$PY" "$REPO/tests/integ/validate_suite.py" "$TMP/broken" "$SCHEMAS" >"$TMP/invalid" 2>&1 &&
+	has "$TMP/invalid" "INVALID b3-copy.json result at /sizes/0: 'average' is a required property"
+check "a result missing a figure does not validate" $? "$TMP/invalid"
+
+# index.html in headless Chromium.
+SHOT=$(dirname "$BIN")/suite-report.png
+t0=$(date +%s.%N)
+timeout 90 "$PY" "$REPO/tests/integ/chromium_report.py" chromium "$R/index.html" "$SHOT" \
+	>"$TMP/page.json" 2>"$TMP/page.err"
+rc=$?
+secs=$(echo "$(date +%s.%N) - $t0" | bc)
+echo "chromium: ${secs} s"
+check "chromium loads index.html" $rc "$TMP/page.err"
+"$PY" - "$TMP/page.json" "$PLOTS" "$TABLES" <<'PY' >"$TMP/page.check" 2>&1
+import json, sys
+d = json.load(open(sys.argv[1]))
+want_img = ["plots/%s.svg" % p for p in sys.argv[2].split()]
+want_tab = sys.argv[3].split("|")
+bad = []
+if d["console"]:
+    bad.append("console: %s" % d["console"])
+got = [i["src"] for i in d["images"]]
+if got != want_img:
+    bad.append("images %s, want %s" % (got, want_img))
+for i in d["images"]:
+    if not i["complete"] or i["width"] <= 0 or i["height"] <= 0:
+        bad.append("image not loaded: %s" % i)
+caps = [t["caption"] for t in d["tables"]]
+if caps != want_tab:
+    bad.append("tables %s, want %s" % (caps, want_tab))
+for t in d["tables"]:
+    if t["rows"] < 1 or t["columns"] < 2:
+        bad.append("empty table: %s" % t)
+    if t["empty"]:  # a key the result does not have
+        bad.append("%s: no figure in columns %s" % (t["caption"], t["empty"]))
+print("\n".join(bad) or "ok")
+sys.exit(1 if bad else 0)
+PY
+check "index.html: no console message, every plot an image with a size, every table with rows and a figure in every column" $? "$TMP/page.check"
+[ -s "$SHOT" ] && head -c 8 "$SHOT" | od -An -tx1 | grep -q "89 50 4e 47"
+check "the screenshot saved as $SHOT" $?
+rm "$TMP/broken/plots/b3-copy.svg"
+timeout 90 "$PY" "$REPO/tests/integ/chromium_report.py" chromium "$TMP/broken/index.html" \
+	"$TMP/broken.png" >"$TMP/broken.json" 2>&1
+grep -q "ERR_FILE_NOT_FOUND" "$TMP/broken.json" &&
+	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if [i for i in d["images"] if i["width"]==0] else 1)' "$TMP/broken.json"
+check "the page check sees a missing image (console error, width 0)" $? "$TMP/broken.json"
+
+# No gnuplot: the tables still, and a message.
+IPXLAB_GNUPLOT=/nonexistent/gnuplot timeout 120 "$BIN" bench suite --quick --sim \
+	--only B3,B4 -o "$TMP/nognuplot" >"$TMP/ng.out" 2>"$TMP/ng.err"
+rc=$?
+[ $rc = 0 ] && has "$TMP/ng.err" "gnuplot not found \(install Debian's gnuplot-nox" &&
+	grep -q "<caption>File copy</caption>" "$TMP/nognuplot/index.html" &&
+	! grep -q "<img" "$TMP/nognuplot/index.html" &&
+	[ -s "$TMP/nognuplot/plots/b3-copy.gp" ] && has "$TMP/ng.out" "^  File copy$"
+check "without gnuplot: a message naming the package, the tables, the scripts (exit $rc)" $? "$TMP/ng.err" "$TMP/ng.out"
+
+# Ctrl-C during B1 (SIGINT to the process group, as a terminal sends it):
+# B1 writes what finished, nothing more runs, the report is written.
+"$PY" - "$BIN" "$TMP/int" <<'PY' >"$TMP/int.out" 2>&1
+import json, os, signal, subprocess, sys, time
+p = subprocess.Popen([sys.argv[1], "bench", "suite", "--quick", "--sim", "-q",
+                      "-o", sys.argv[2]], stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, start_new_session=True)
+time.sleep(0.8)
+os.killpg(p.pid, signal.SIGINT)
+out, err = p.communicate(timeout=30)
+s = json.load(open(sys.argv[2] + "/suite.json"))
+b1 = json.load(open(sys.argv[2] + "/b1-protocols.json"))
+print(p.returncode, s["complete"], [b["benchmark"] for b in s["benchmarks"]],
+      b1["result"]["complete"])
+assert p.returncode == 1 and s["complete"] is False, (p.returncode, s)
+assert [b["benchmark"] for b in s["benchmarks"]] == ["protocols"], s
+assert b1["result"]["complete"] is False, b1
+assert b"Interrupted: the benchmarks after" in out, out[-300:]
+assert "Interrupted" in open(sys.argv[2] + "/index.html").read()
+PY
+check "interrupted during B1: exit 1, B1's partial result, no more run, the report says so" $? "$TMP/int.out"
+
+# bench plot on stored --sim results.
+P=$TMP/plot
+"$BIN" bench plot "$FIX/b2-battery.json" -o "$P" >"$TMP/plot.out" 2>&1
+rc=$?
+[ $rc = 0 ] && [ "$(find "$P" -maxdepth 1 -type f ! -name '*.log' -printf '%f\n' | sort | tr '\n' ' ')" = \
+	"b2-ops.dat b2-ops.gp b2-ops.png b2-ops.svg b2-peak.dat b2-peak.gp b2-peak.png b2-peak.svg " ] &&
+	has "$TMP/plot.out" "^B2 battery: 2 plots in $P$" &&
+	grep -q '"1 ws" "5 ws" "1990 local, 1 ws"' "$P/b2-peak.dat" &&
+	grep -q '^"open-multi" .* 31 9$' "$P/b2-peak.dat" &&
+	[ "$(grep -c '^"' "$P/b2-ops.dat")" = 11 ] &&
+	head -c 4 "$P/b2-ops.svg" | grep -q "<svg\|<?xm"
+check "bench plot on a suite result: its two plots (gp, dat, svg, png), 11 tests, the 1990 peaks" $? "$TMP/plot.out"
+"$BIN" bench plot "$FIX/copy.json" -o "$P/copy" >"$TMP/plot.out" 2>&1 &&
+	[ -s "$P/copy/b3-copy.svg" ] && [ -s "$P/copy/b3-copy.png" ] &&
+	[ "$(grep -c '^ *[0-9]' "$P/copy/b3-copy.dat")" = 7 ] &&
+	grep -q '^ *1205 .* 0.72 1.99$' "$P/copy/b3-copy.dat"
+check "bench plot on a bench's own --json: B3's copy plot, seven sizes beside 1990's" $? "$TMP/plot.out"
+mkdir -p "$TMP/beside" && cp "$FIX/wan.json" "$TMP/beside/" &&
+	"$BIN" bench plot "$TMP/beside/wan.json" >"$TMP/plot.out" 2>&1 &&
+	[ -s "$TMP/beside/plots/b6-scaling.png" ] && [ -s "$TMP/beside/plots/b6-limit.svg" ]
+check "bench plot without -o: plots/ beside the result" $? "$TMP/plot.out"
+"$BIN" bench plot "$FIX/../bench-sim/copy.txt" >"$TMP/bad1" 2>&1
+[ $? = 1 ] && has "$TMP/bad1" "ipxlab bench: plot: .*copy.txt: not JSON: .* at byte 0"
+check "bench plot on a file that is not JSON: exit 1, says so" $? "$TMP/bad1"
+echo '{"benchmark":"nope"}' >"$TMP/nope.json"
+"$BIN" bench plot "$TMP/nope.json" >"$TMP/bad2" 2>&1
+[ $? = 1 ] && has "$TMP/bad2" "not the result of a benchmark of the suite"
+check "bench plot on an unknown result: exit 1, says so" $? "$TMP/bad2"
+"$BIN" bench plot >"$TMP/bad3" 2>&1
+[ $? = 2 ] && has "$TMP/bad3" "which result\\?"
+check "bench plot without a file: exit 2" $? "$TMP/bad3"
+"$BIN" bench suite --only B9 >"$TMP/bad4" 2>&1
+[ $? = 2 ] && has "$TMP/bad4" "no benchmark 'B9' in the suite"
+check "bench suite --only B9: exit 2, names it" $? "$TMP/bad4"
+"$BIN" bench suite --profile nosuch >"$TMP/bad5" 2>&1
+[ $? = 2 ]
+check "bench suite --profile nosuch: exit 2" $? "$TMP/bad5"
+finish
