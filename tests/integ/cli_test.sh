@@ -43,7 +43,7 @@ for c in $(sed -n '/^commands:/,/^$/s/^  \([a-z][a-z0-9]*\) .*/\1/p' <<<"$out");
 	{ [ $rc = 2 ] && [ "$(head -1 "$TMP/e")" = "ipxlab $c: invalid option -- 'Z'" ]; } ||
 		bad+=" $c-Z(rc=$rc: $(head -1 "$TMP/e"))"
 done
-for v in $("$BIN" help bench | head -1 | sed 's/^usage: ipxlab bench//' | grep -oE '[a-z]+' | grep -vx options); do
+for v in $("$BIN" help bench | head -1 | sed 's/^usage: ipxlab bench//' | grep -oE '[a-z][a-z0-9]*' | grep -vx options); do
 	timeout 5 "$BIN" bench "$v" --frob </dev/null >/dev/null 2>"$TMP/e"; rc=$?
 	{ [ $rc = 2 ] && [ "$(head -1 "$TMP/e")" = "ipxlab bench $v: unrecognized option '--frob'" ]; } ||
 		bad+=" bench-$v(rc=$rc: $(head -1 "$TMP/e"))"
