@@ -64,7 +64,7 @@ static void print_table(const struct arrival *t)
 
 	printf("B5 packet arrival: the 25,184-byte file C25184.DAT from file server "
 	       "'%s' to every workstation at once, %u transfer%s\n",
-	       t->b.srvname, t->o.transfers, cli_s(t->o.transfers));
+	       t->b.n.srvname, t->o.transfers, cli_s(t->o.transfers));
 	fsbench_print_conditions(&t->b, stdout);
 	if (t->b.repeat > 1)
 		printf("# %u repeats: each share the median; [min-max] below, "

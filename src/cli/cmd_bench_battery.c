@@ -114,7 +114,7 @@ static void print_notes(const struct battery *t)
 	       ipx_b2_op_seconds(&t->o, IPX_BN_DIR_SEARCH),
 	       t->b.sim ? "of simulated time on the workstations' segment "
 			  "(every frame once, as the profile's wire bytes)"
-	       : t->b.cap.pcap[0] ? "on the hub (every workstation's and the "
+	       : t->b.n.cap.pcap[0] ? "on the hub (every workstation's and the "
 				"server's packets, each once, 14-byte "
 				"Ethernet header included; recorded on the "
 				"hub started here)"
@@ -163,7 +163,7 @@ static void print_table(const struct battery *t)
 {
 	printf("B2 Network Test Battery: ipxlab file server '%s', NCP over "
 	       "IPX\n",
-	       t->b.srvname);
+	       t->b.n.srvname);
 	fsbench_print_conditions(&t->b, stdout);
 	printf("# round trip %.1f us (ping of the server by ws1, %llu in "
 	       "%.1f s)\n",

@@ -64,7 +64,7 @@ static void print_table(const struct ncpb *t)
 
 	printf("NCP to file server '%s', one request outstanding (buffer %u "
 	       "bytes, %d MB file, %.1f s per row in %d rounds%s)\n",
-	       t->b.srvname, rep->bufsize, IPX_BN_LARGE_SIZE >> 20, t->secs,
+	       t->b.n.srvname, rep->bufsize, IPX_BN_LARGE_SIZE >> 20, t->secs,
 	       IPX_BNC_ROUNDS, rep->done > 1 ? "; medians of the repeats" : "");
 	fsbench_print_conditions(&t->b, stdout);
 	ipx_bnc_summary(rep, 0, 3, &e);
@@ -149,7 +149,7 @@ static int run(struct ncpb *t)
 	if (rc != CLI_OK)
 		return rc;
 	fsbench_net(&t->b, &o.net);
-	o.node = t->b.bsim ? ipx_bsim_station(t->b.bsim, 0) : t->b.node;
+	o.node = t->b.n.bsim ? ipx_bsim_station(t->b.n.bsim, 0) : t->b.n.node;
 	rc = ipx_bnc_run(&o, fsbench_progress, &t->b, &t->rep, err,
 			 sizeof(err));
 	if (rc != IPX_OK && t->rep.run_failed &&

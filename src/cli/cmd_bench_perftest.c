@@ -84,7 +84,7 @@ static void print(const struct perf *p)
 	}
 	printf("B4 performance test: %lu-byte records written overlaid to "
 	       "file server '%s', %.1f s\n",
-	       p->size, b->srvname, p->secs);
+	       p->size, b->n.srvname, p->secs);
 	fsbench_print_conditions(b, stdout);
 	if (b->repeat > 1)
 		printf("# %u runs: the median kB/s [min-max]; records of the "
@@ -105,7 +105,7 @@ static void print(const struct perf *p)
 
 static int run(struct perf *p)
 {
-	struct ipx_b4_opts o = { .net = { p->b.ctl, &p->b.ro },
+	struct ipx_b4_opts o = { .net = { p->b.n.ctl, &p->b.n.ro },
 				 .stations = p->n, .seconds = p->secs,
 				 .record = p->size, .repeat = p->b.repeat };
 	char err[768];

@@ -348,12 +348,19 @@ static int run(struct wan *t)
 {
 	int rc;
 
-	t->b.before_attach = wan_far_start;
+	t->b.far = &t->prof;	/* real time: the far side, the library's */
+	t->b.far_max_buffer = WAN_FAR_MAX_BUFFER;
 	rc = t->b.sim ? wan_sim_start(t) : fsbench_start(&t->b);
 	if (rc == CLI_OK && !t->b.sim) {	/* one controller, two servers */
-		t->o.ctl[0] = t->o.ctl[1] = t->b.ctl;
-		t->o.side[0] = t->b.ro;
-		t->o.side[1] = t->far;
+		const struct ipx_fsnet_far *f = &t->b.n.far;
+
+		t->o.ctl[0] = t->o.ctl[1] = t->b.n.ctl;
+		t->o.side[0] = t->b.n.ro;
+		t->o.side[1] = f->ro;
+		t->o.flood = f->flood;
+		t->o.lo.up = f->flood_up;
+		snprintf(t->far_hub, sizeof(t->far_hub), "%s", f->hub);
+		snprintf(t->far_name, sizeof(t->far_name), "%s", f->name);
 	}
 	if (rc == CLI_OK)
 		rc = run_parts(t);
@@ -371,8 +378,8 @@ static int run(struct wan *t)
 	}
 	if (t->b.sim)
 		wan_sim_stop(t);
-	else
-		wan_far_stop(t);
+	t->o.flood = NULL;	/* the library's, stopped with the network */
+	t->o.lo.up = NULL;
 	fsbench_stop(&t->b, rc == CLI_OK);
 	return rc;
 }
