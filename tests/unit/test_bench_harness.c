@@ -361,7 +361,7 @@ static void b1_summary_of_known_passes(void **state)
 	static const double spx2[5] = { 800, 900, 700, 950, 760 };
 	static const double spx[5] = { 100, 90, 110, 95, 105 };
 	static const double rtt[5] = { 125, 125, 125, 125, 125 };
-	struct ipx_b1_report *rep = malloc(sizeof(*rep));
+	struct ipx_b1_report *rep = calloc(1, sizeof(*rep));
 	const struct ipx_b1_row *w;
 
 	(void)state;
