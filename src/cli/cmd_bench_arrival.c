@@ -26,7 +26,7 @@
 #define QUICK_TRANSFERS 5
 #define MAX_TRANSFERS 200
 
-enum { OPT_TRANSFERS = FSB_OPT_FIRST, OPT_STATIONS, OPT_QUICK };
+enum { OPT_TRANSFERS = FSB_OPT_FIRST, OPT_QUICK };
 
 void help_bench_arrival(FILE *out)
 {
@@ -161,7 +161,7 @@ static int parse(struct arrival *t, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "transfers", required_argument, NULL, 'n' },
-		{ "stations", required_argument, NULL, OPT_STATIONS },
+		BENCH_STATIONS_LONGOPT,
 		{ "quick", no_argument, NULL, OPT_QUICK },
 		FSBENCH_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
@@ -186,7 +186,7 @@ static int parse(struct arrival *t, int argc, char **argv)
 		case OPT_QUICK:
 			quick = true;
 			continue;
-		case OPT_STATIONS:
+		case BENCH_OPT_STATIONS:
 			if (fsbench_parse_counts("--stations", optarg, t->o.sets,
 						  IPX_B5_MAX_SETS, &t->o.nsets) < 0)
 				return CLI_USAGE;

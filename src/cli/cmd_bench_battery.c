@@ -25,7 +25,7 @@
 #define CMD "bench"
 #define QUICK_SECONDS 1.0
 
-enum { OPT_SECONDS = FSB_OPT_FIRST, OPT_STATIONS, OPT_ONLY, OPT_QUICK };
+enum { OPT_ONLY = FSB_OPT_FIRST, OPT_QUICK };
 
 void help_bench_battery(FILE *out)
 {
@@ -220,8 +220,8 @@ static int run(struct battery *t)
 static int parse(struct battery *t, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "seconds", required_argument, NULL, 's' },
-		{ "stations", required_argument, NULL, OPT_STATIONS },
+		BENCH_SECONDS_LONGOPT,
+		BENCH_STATIONS_LONGOPT,
 		{ "only", required_argument, NULL, OPT_ONLY },
 		{ "quick", no_argument, NULL, OPT_QUICK },
 		FSBENCH_LONGOPTS,
@@ -237,15 +237,14 @@ static int parse(struct battery *t, int argc, char **argv)
 	       -1) {
 		switch (opt) {
 		case 's':
-			if (cli_parse_seconds(CMD, "--seconds", optarg, 0.1,
-					      3600, &t->o.seconds) < 0)
+			if (bench_seconds_opt(optarg, 3600, &t->o.seconds) < 0)
 				return CLI_USAGE;
 			seconds_given = true;
 			continue;
 		case OPT_QUICK:
 			quick = true;
 			continue;
-		case OPT_STATIONS:
+		case BENCH_OPT_STATIONS:
 			if (fsbench_parse_counts("--stations", optarg, t->o.sets,
 						  IPX_B2_MAX_SETS, &t->o.nsets) < 0)
 				return CLI_USAGE;

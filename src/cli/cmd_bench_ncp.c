@@ -28,7 +28,6 @@
 
 #define CMD "bench"
 
-enum { OPT_REPEAT = FSB_OPT_FIRST };
 
 void help_bench_ncp(FILE *out)
 {
@@ -96,12 +95,10 @@ static void print_table(const struct ncpb *t)
 static int parse(struct ncpb *t, int argc, char **argv, int *code)
 {
 	static const struct option longopts[] = {
-		{ "seconds", required_argument, NULL, 's' },
-		{ "repeat", required_argument, NULL, OPT_REPEAT },
+		BENCH_SECONDS_LONGOPT,
 		FSBENCH_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long v;
 	int opt, rc;
 
 	optind = 1;
@@ -109,14 +106,8 @@ static int parse(struct ncpb *t, int argc, char **argv, int *code)
 	while ((opt = getopt_long(argc, argv, ":s:qvh", longopts, NULL)) !=
 	       -1) {
 		if (opt == 's') {
-			if (cli_parse_seconds(CMD, "--seconds", optarg, 0.1,
-					      3600, &t->secs) < 0)
+			if (bench_seconds_opt(optarg, 3600, &t->secs) < 0)
 				return CLI_USAGE;
-		} else if (opt == OPT_REPEAT) {
-			if (cli_parse_uint(CMD, "--repeat", optarg, 1,
-					   IPX_BNC_MAX_REPEAT, &v) < 0)
-				return CLI_USAGE;
-			t->repeat = (unsigned)v;
 		} else if (opt == 'h') {
 			help_bench_ncp(stdout);
 			*code = CLI_OK;
@@ -180,7 +171,7 @@ int bench_ncp(int argc, char **argv)
 	t->b.wait = 10;
 	t->b.agents = 1;
 	t->secs = 5;
-	t->repeat = 1;
+	t->b.max_repeat = IPX_BNC_MAX_REPEAT;
 	rc = parse(t, argc, argv, &code);
 	if (rc < 0) {	/* --help or --fixtures: done */
 		free(t);
@@ -188,6 +179,7 @@ int bench_ncp(int argc, char **argv)
 	}
 	if (rc == CLI_OK)
 		rc = fsbench_check(&t->b);
+	t->repeat = t->b.repeat;	/* --repeat, 1 by default */
 	if (rc != CLI_OK) {
 		free(t);
 		return rc;

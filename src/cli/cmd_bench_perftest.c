@@ -25,7 +25,7 @@
 #define DEFAULT_SECONDS 10.0
 #define QUICK_SECONDS 2.0
 
-enum { OPT_STATIONS = FSB_OPT_FIRST, OPT_SIZE, OPT_QUICK };
+enum { OPT_SIZE = FSB_OPT_FIRST, OPT_QUICK };
 
 void help_bench_perftest(FILE *out)
 {
@@ -131,9 +131,9 @@ static int run(struct perf *p)
 static int parse(struct perf *p, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "seconds", required_argument, NULL, 's' },
+		BENCH_SECONDS_LONGOPT,
 		{ "quick", no_argument, NULL, OPT_QUICK },
-		{ "stations", required_argument, NULL, OPT_STATIONS },
+		BENCH_STATIONS_LONGOPT,
 		{ "size", required_argument, NULL, OPT_SIZE },
 		FSBENCH_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
@@ -148,13 +148,12 @@ static int parse(struct perf *p, int argc, char **argv)
 	       (opt = getopt_long(argc, argv, ":s:qvh", longopts, NULL)) !=
 		       -1) {
 		if (opt == 's') {
-			if (cli_parse_seconds(CMD, "--seconds", optarg, 0.1,
-					      3600, &p->secs) < 0)
+			if (bench_seconds_opt(optarg, 3600, &p->secs) < 0)
 				rc = CLI_USAGE;
 			secs_given = true;
 		} else if (opt == OPT_QUICK) {
 			quick = true;
-		} else if (opt == OPT_STATIONS) {
+		} else if (opt == BENCH_OPT_STATIONS) {
 			if (cli_parse_uint(CMD, "--stations", optarg, 1,
 					   IPX_BN_MAX_STATIONS, &n) < 0)
 				rc = CLI_USAGE;

@@ -19,8 +19,7 @@
 #define CMD "bench"
 
 enum {
-	OPT_SECONDS = FSB_OPT_FIRST,
-	OPT_STATIONS,
+	OPT_STATIONS = FSB_OPT_FIRST,	/* given[]'s slot of --stations */
 	OPT_ONLY,
 	OPT_QUICK,
 	OPT_PARTS,
@@ -110,8 +109,7 @@ static int parse_own(struct wan *t, int opt, const char *arg, bool *quick,
 
 	switch (opt) {
 	case 's':
-		if (cli_parse_seconds(CMD, "--seconds", arg, 0.1, 3600,
-				      &t->o.seconds) < 0)
+		if (bench_seconds_opt(arg, 3600, &t->o.seconds) < 0)
 			return -1;
 		*secs_given = true;
 		return 1;
@@ -120,7 +118,7 @@ static int parse_own(struct wan *t, int opt, const char *arg, bool *quick,
 		return 1;
 	case OPT_PARTS:
 		return parse_parts(t, arg) < 0 ? -1 : 1;
-	case OPT_STATIONS:
+	case BENCH_OPT_STATIONS:
 		return fsbench_parse_counts("--stations", arg, t->o.sets,
 					    WAN_MAX_SETS, &t->o.nsets) < 0
 			       ? -1
@@ -264,10 +262,10 @@ static void defaults(struct wan *t)
 static int parse(struct wan *t, int argc, char **argv, bool *done)
 {
 	static const struct option longopts[] = {
-		{ "seconds", required_argument, NULL, 's' },
+		BENCH_SECONDS_LONGOPT,
 		{ "quick", no_argument, NULL, OPT_QUICK },
 		{ "parts", required_argument, NULL, OPT_PARTS },
-		{ "stations", required_argument, NULL, OPT_STATIONS },
+		BENCH_STATIONS_LONGOPT,
 		{ "only", required_argument, NULL, OPT_ONLY },
 		{ "max-stations", required_argument, NULL, OPT_MAXST },
 		{ "wan-profile", required_argument, NULL, OPT_WANPROF },
@@ -300,11 +298,13 @@ static int parse(struct wan *t, int argc, char **argv, bool *done)
 		if (rc < 0)
 			return CLI_USAGE;
 		if (rc > 0) {
-			if (opt >= OPT_SECONDS && opt <= OPT_PROBES)
+			if (opt == BENCH_OPT_STATIONS)
+				given[OPT_STATIONS] = true;
+			else if (opt >= OPT_STATIONS && opt <= OPT_PROBES)
 				given[opt] = true;
 			continue;
 		}
-		if (opt == FSB_OPT_PROFILE)
+		if (opt == BENCH_OPT_PROFILE)
 			t->lan_arg = optarg;
 		rc = fsbench_opt(&t->b, opt, optarg, 0, &code);
 		if (rc < 0)

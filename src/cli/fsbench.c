@@ -88,12 +88,12 @@ int fsbench_opt(struct fsbench *b, int opt, const char *arg, unsigned stations,
 	unsigned long v;
 
 	switch (opt) {
-	case FSB_OPT_PROFILE:
+	case BENCH_OPT_PROFILE:
 		if (cli_profile_opt(CMD, "--profile", arg, &b->profile) < 0)
 			return -1;
 		b->have_profile = true;
 		return 1;
-	case FSB_OPT_SIM:
+	case BENCH_OPT_SIM:
 		b->sim = true;
 		return 1;
 	case FSB_OPT_BRIDGE:
@@ -107,7 +107,7 @@ int fsbench_opt(struct fsbench *b, int opt, const char *arg, unsigned stations,
 		}
 		b->have_bridge = true;
 		return 1;
-	case FSB_OPT_SEED:
+	case BENCH_OPT_SEED:
 		if (cli_parse_uint(CMD, "--seed", arg, 0, UINT32_MAX, &v) < 0)
 			return -1;
 		b->seed = v;
@@ -127,17 +127,18 @@ int fsbench_opt(struct fsbench *b, int opt, const char *arg, unsigned stations,
 	case OPT_WAIT:
 		return cli_parse_seconds(CMD, "--wait", arg, 0.1, 3600,
 					 &b->wait) < 0 ? -1 : 1;
-	case FSB_OPT_JSON:
+	case BENCH_OPT_JSON:
 		b->json = true;
 		return 1;
-	case FSB_OPT_CSV:
+	case BENCH_OPT_CSV:
 		b->csv = true;
 		return 1;
-	case FSB_OPT_AGENTS:
+	case BENCH_OPT_AGENTS:
 		return parse_agents(b, arg) < 0 ? -1 : 1;
-	case FSB_OPT_REPEAT:
-		if (cli_parse_uint(CMD, "--repeat", arg, 1, FSBENCH_MAX_REPEAT,
-				   &v) < 0)
+	case 'r':
+		if (bench_repeat_opt(arg, b->max_repeat ? b->max_repeat
+							: FSBENCH_MAX_REPEAT,
+				     &v) < 0)
 			return -1;
 		b->repeat = (unsigned)v;
 		return 1;
@@ -212,10 +213,8 @@ int fsbench_parse_ops(const char *arg, bool only[IPX_BN_BATTERY_OPS])
 
 int fsbench_check(struct fsbench *b)
 {
-	if (b->json && b->csv) {
-		cli_error(CMD, "--json and --csv exclude each other");
+	if (bench_output_check(b->json, b->csv) != CLI_OK)
 		return CLI_USAGE;
-	}
 	if (b->sim && (b->hub || b->server)) {
 		cli_error(CMD, "--sim builds the whole network in this process "
 			       "(its own file server and workstations): not "

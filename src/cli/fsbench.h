@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "bench_common.h"
 #include "ipxlab/bench_fs.h"
 #include "ipxlab/bench_fsnet.h"
 #include "ipxlab/bench_harness.h"
@@ -36,6 +37,7 @@ struct fsbench {
 	unsigned ngiven;
 	bool capture;		/* record the wire (the hub started here) */
 	unsigned repeat;	/* --repeat: each test this many times */
+	unsigned max_repeat;	/* its bound; 0: FSBENCH_MAX_REPEAT */
 	/* --sim, --profile, --seed */
 	bool sim;		/* the whole network here, simulated time */
 	bool have_profile;	/* --profile given (or --sim's default) */
@@ -87,17 +89,12 @@ struct fsbench {
 	"      --json, --csv   machine-readable output instead of the table\n" \
 	"  -q, --quiet         no progress line; -v, --verbose more log lines\n"
 
+/* The options only the file-server benchmarks take; the rest are the
+ * benchmarks' one table's (bench_common.h). */
 enum {
 	FSB_OPT_SERVER = 1200,
 	FSB_OPT_FIXTURES,
-	FSB_OPT_JSON,
-	FSB_OPT_CSV,
-	FSB_OPT_PROFILE,
-	FSB_OPT_SIM,
-	FSB_OPT_SEED,
 	FSB_OPT_BRIDGE,
-	FSB_OPT_AGENTS,
-	FSB_OPT_REPEAT,
 	FSB_OPT_FIRST,		/* each command's own from here */
 };
 
@@ -106,14 +103,11 @@ enum {
 	{ "hub", required_argument, NULL, OPT_HUB },                \
 	{ "fixtures", required_argument, NULL, FSB_OPT_FIXTURES },  \
 	{ "wait", required_argument, NULL, OPT_WAIT },              \
-	{ "json", no_argument, NULL, FSB_OPT_JSON },                \
-	{ "csv", no_argument, NULL, FSB_OPT_CSV },                  \
-	{ "profile", required_argument, NULL, FSB_OPT_PROFILE },    \
-	{ "sim", no_argument, NULL, FSB_OPT_SIM },                  \
-	{ "seed", required_argument, NULL, FSB_OPT_SEED },          \
+	BENCH_OUTPUT_LONGOPTS,                                      \
+	BENCH_SIM_LONGOPTS,                                         \
 	{ "bridge", required_argument, NULL, FSB_OPT_BRIDGE },      \
-	{ "agents", required_argument, NULL, FSB_OPT_AGENTS },      \
-	{ "repeat", required_argument, NULL, FSB_OPT_REPEAT },      \
+	BENCH_AGENTS_LONGOPT,                                       \
+	BENCH_REPEAT_LONGOPT,                                       \
 	{ "quiet", no_argument, NULL, 'q' },                        \
 	{ "verbose", no_argument, NULL, 'v' },                      \
 	{ "help", no_argument, NULL, 'h' }
