@@ -53,6 +53,11 @@ struct wan {
 int wan_sim_start(struct wan *t);
 void wan_sim_seconds(struct wan *t);
 void wan_sim_stop(struct wan *t);
+/* Real time: the network started (fsbench_start, its far side behind the
+ * bridge the library forked) into the run's options; and let go of it
+ * before fsbench_stop stops it. */
+void wan_far_take(struct wan *t);
+void wan_far_drop(struct wan *t);
 /* The table's helpers the JSON shares (benchwan_print.c): part of whole
  * in %; the mean bridged/local traffic of set s; the 1990 figure for ws
  * workstations (0: none); the limit searches' completed loads (how many). */

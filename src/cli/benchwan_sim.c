@@ -85,3 +85,24 @@ void wan_sim_stop(struct wan *t)
 		t->o.ctl[side] = NULL;
 	}
 }
+
+/* ---- real time: the network's (bench_fsnet.h), its far side among it ---- */
+
+void wan_far_take(struct wan *t)
+{
+	const struct ipx_fsnet_far *f = &t->b.n.far;
+
+	t->o.ctl[0] = t->o.ctl[1] = t->b.n.ctl;	/* one controller, */
+	t->o.side[0] = t->b.n.ro;		/* two servers */
+	t->o.side[1] = f->ro;
+	t->o.flood = f->flood;
+	t->o.lo.up = f->flood_up;
+	snprintf(t->far_hub, sizeof(t->far_hub), "%s", f->hub);
+	snprintf(t->far_name, sizeof(t->far_name), "%s", f->name);
+}
+
+void wan_far_drop(struct wan *t)
+{
+	t->o.flood = NULL;	/* the library's, stopped with the network */
+	t->o.lo.up = NULL;
+}

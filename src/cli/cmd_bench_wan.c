@@ -19,8 +19,8 @@
 #define CMD "bench"
 
 enum {
-	OPT_STATIONS = FSB_OPT_FIRST,	/* given[]'s slot of --stations */
-	OPT_ONLY,
+	OPT_ONLY = FSB_OPT_FIRST,
+
 	OPT_QUICK,
 	OPT_PARTS,
 	OPT_MAXST,
@@ -298,9 +298,7 @@ static int parse(struct wan *t, int argc, char **argv, bool *done)
 		if (rc < 0)
 			return CLI_USAGE;
 		if (rc > 0) {
-			if (opt == BENCH_OPT_STATIONS)
-				given[OPT_STATIONS] = true;
-			else if (opt >= OPT_STATIONS && opt <= OPT_PROBES)
+			if (opt <= OPT_PROBES)	/* --stations' among them */
 				given[opt] = true;
 			continue;
 		}
@@ -321,7 +319,7 @@ static int parse(struct wan *t, int argc, char **argv, bool *done)
 		return CLI_USAGE;
 	}
 	if (quick)
-		apply_quick(t, given[OPT_STATIONS], given[OPT_ONLY],
+		apply_quick(t, given[BENCH_OPT_STATIONS], given[OPT_ONLY],
 			    given[OPT_MAXST], given[OPT_FILE], given[OPT_STEP],
 			    given[OPT_MAXLOAD]);
 	/* as many workstations as the parts run need */
@@ -351,17 +349,8 @@ static int run(struct wan *t)
 	t->b.far = &t->prof;	/* real time: the far side, the library's */
 	t->b.far_max_buffer = WAN_FAR_MAX_BUFFER;
 	rc = t->b.sim ? wan_sim_start(t) : fsbench_start(&t->b);
-	if (rc == CLI_OK && !t->b.sim) {	/* one controller, two servers */
-		const struct ipx_fsnet_far *f = &t->b.n.far;
-
-		t->o.ctl[0] = t->o.ctl[1] = t->b.n.ctl;
-		t->o.side[0] = t->b.n.ro;
-		t->o.side[1] = f->ro;
-		t->o.flood = f->flood;
-		t->o.lo.up = f->flood_up;
-		snprintf(t->far_hub, sizeof(t->far_hub), "%s", f->hub);
-		snprintf(t->far_name, sizeof(t->far_name), "%s", f->name);
-	}
+	if (rc == CLI_OK && !t->b.sim)
+		wan_far_take(t);
 	if (rc == CLI_OK)
 		rc = run_parts(t);
 	if (t->b.sim)
@@ -378,8 +367,7 @@ static int run(struct wan *t)
 	}
 	if (t->b.sim)
 		wan_sim_stop(t);
-	t->o.flood = NULL;	/* the library's, stopped with the network */
-	t->o.lo.up = NULL;
+	wan_far_drop(t);
 	fsbench_stop(&t->b, rc == CLI_OK);
 	return rc;
 }
