@@ -8,7 +8,8 @@
  * all the traffic together and per workstation. No 1990 figures for
  * this test are at hand: none is printed.
  *
- * This file parses the options, builds the network (fsbench.c), calls
+ * This file parses the options, has the library build the network
+ * (fsbench_start: bench_fsnet.h), calls
  * ipx_b5_run (src/bench/b5_arrival.c) once and prints: the table here, the JSON
  * and CSV from the library's writers.
  */

@@ -8,7 +8,8 @@
  * on the wire, one workstation). The single-request operations
  * are set against what the round trip measured in the same run allows.
  *
- * This file parses the options, builds the network (fsbench.c), calls
+ * This file parses the options, has the library build the network
+ * (fsbench_start: bench_fsnet.h), calls
  * ipx_b2_run (src/bench/b2_battery.c) once and prints: the table here, the JSON
  * and CSV from the library's writers.
  */

@@ -6,7 +6,8 @@
  * beside the seconds the 1990 note published (three runs and their
  * average, local network and bridged).
  *
- * This file parses the options, builds the network (fsbench.c), calls
+ * This file parses the options, has the library build the network
+ * (fsbench_start: bench_fsnet.h), calls
  * ipx_b3_run (src/bench/b3_copy.c) once and prints: the table here, the JSON
  * and CSV from the library's writers.
  */

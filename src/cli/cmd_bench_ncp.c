@@ -2,9 +2,10 @@
  * cmd_bench_ncp.c - "ipxlab bench ncp": what one outstanding NCP request
  * per connection costs, against the round trip measured in the same run.
  *
- * The network is the file-server benchmarks' (fsbench.h): a hub, one
- * workstation agent and ipxlab's file server on a scratch volume with the
- * fixtures (or --sim: all of it in this process in simulated time). In
+ * The network is the file-server benchmarks' (bench_fsnet.h, built by
+ * the library: fsbench_start): a hub, one workstation agent and ipxlab's
+ * file server on a scratch volume with the fixtures (or --sim: all of it
+ * in this process in simulated time). In
  * turn, for --seconds each, the agent runs the NCP workload's operations
  * (bench_ncp.h): Novell pings of the server node (empty and with a buffer
  * of data), 1-byte reads (shared-small), open/close pairs (open-single)

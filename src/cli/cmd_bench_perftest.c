@@ -7,7 +7,8 @@
  * Novell's PERFORM gave each station a unique name; they start together
  * behind the harness's barrier. The note published no figure for it.
  *
- * This file parses the options, builds the network (fsbench.c), calls
+ * This file parses the options, has the library build the network
+ * (fsbench_start: bench_fsnet.h), calls
  * ipx_b4_run (src/bench/b4_perftest.c) once and prints: the table here, the JSON
  * and CSV from the library's writers.
  */

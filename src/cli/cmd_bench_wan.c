@@ -1,10 +1,11 @@
 /*
  * cmd_bench_wan.c - "ipxlab bench wan": B6, the bridged network of 1990
- * (docs/benchmarks.md): the options, then the networks (benchwan_sim.c:
- * in real time the workstations' hub with a server and, across the WAN
- * bridge the library forks, a far hub with a second server; with --sim
- * two simulated networks in this process), one ipx_b6_run (bench_b6.h:
- * battery, limit, scaling) and the figures (benchwan_print.c, _json.c).
+ * (docs/benchmarks.md): the options, then the networks (in real time the
+ * library's, bench_fsnet.h: the workstations' hub with a server and,
+ * across the WAN bridge it forks, a far hub with a second server; with
+ * --sim two simulated networks in this process, benchwan_sim.c), one
+ * ipx_b6_run (bench_b6.h: battery, limit, scaling) and the figures
+ * (benchwan_print.c, _json.c).
  */
 #include <getopt.h>
 #include <stdlib.h>
