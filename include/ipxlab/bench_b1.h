@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "ipxlab/bench_harness.h"
+#include "ipxlab/bench_result.h"
 #include "ipxlab/bench_stat.h"
 #include "ipxlab/bench_work.h"
 
@@ -52,6 +53,10 @@ struct ipx_b1_opts {
 	enum ipx_b1_pin pin;
 	double drain;		/* receivers: quiet this long = done */
 	double timeout;		/* a run's bound (s); 0: from count/seconds */
+	/* the network (ipx_b1_net_up): its controller and the two agents */
+	struct ipx_hctl *ctl;
+	size_t sender, receiver;
+	bool eth;		/* on Ethernet: the baseline row is frames */
 };
 
 /* The table's rows, in print order (the RTT kind is not a row). */
@@ -110,6 +115,12 @@ struct ipx_b1_report {
 	struct ipx_b1_row row[IPX_B1_KINDS];	/* by kind, RTT included */
 	struct ipx_b1_target target[IPX_B1_TARGETS];
 	bool all_pass;
+	/* ipx_b1_run's (kept by ipx_b1_summarize): every counted pass's
+	 * samples (ipx_b1_index; ipx_b1_report_free), the pass under way
+	 * (0: the warm-up), and whether a signal cut the run short */
+	struct ipx_b1_sample *samples;
+	unsigned pass;
+	bool interrupted;
 };
 
 /* The 1990 figure of a kind in packets/s, 0 if none. */
@@ -120,30 +131,54 @@ int ipx_b1_pin_parse(const char *text, enum ipx_b1_pin *out);
 /* The CPU a role runs on under a placement; -1 for none. */
 int ipx_b1_pin_cpu(enum ipx_b1_pin p, enum ipx_bw_role role);
 
-/* Summarise 'repeat' passes of samples (see ipx_b1_index). */
+/* Summarise 'repeat' passes of samples (see ipx_b1_index); out's
+ * samples, pass and interrupted stay. */
 void ipx_b1_summarize(const struct ipx_b1_sample *s, unsigned repeat,
 		      struct ipx_b1_report *out);
 
-/* Told before every run: pass 0 is the warm-up. */
-typedef void (*ipx_b1_progress_cb)(unsigned pass, unsigned passes,
-				   enum ipx_bw_kind kind, void *ctx);
-
 /*
- * Run B1 with agents 'sender' and 'receiver' of the controller: one
- * warm-up pass, then o->repeat passes into samples (o->repeat *
- * IPX_B1_KINDS). Returns IPX_OK or an error naming the agent and run.
+ * Run B1 on agents o->sender and o->receiver of o->ctl: one warm-up pass,
+ * then o->repeat passes into rep->samples (allocated here: free with
+ * ipx_b1_report_free, also after an error), summarised into rep. The
+ * progress line ("run 2/5: SPX") before every run (NULL: none). IPX_OK,
+ * or an error naming the agent and run; then ipx_b1_interrupted when a
+ * signal cut it short.
  */
-int ipx_b1_run(struct ipx_hctl *c, size_t sender, size_t receiver,
-	       const struct ipx_b1_opts *o, ipx_b1_progress_cb cb, void *ctx,
-	       struct ipx_b1_sample *samples, char *err, size_t errlen);
-
+int ipx_b1_run(const struct ipx_b1_opts *o, ipx_bench_progress_fn progress,
+	       void *ctx, struct ipx_b1_report *rep, char *err,
+	       size_t errlen);
+/* After a run a signal cut: the passes that finished summarised (their
+ * count returned; 0: none, nothing to print but the empty JSON). */
+unsigned ipx_b1_interrupted(struct ipx_b1_report *rep);
+void ipx_b1_report_free(struct ipx_b1_report *rep);
 
 /* ---- the network (b1_net.c) ---- */
 
+/* What B1's network is built from. */
+struct ipx_b1_net_opts {
+	const char *hub;	/* join this hub; NULL: start one here */
+	/* running agents, sender and receiver (needs hub or a node);
+	 * NULL: start both here (on a shared hub, names of this process) */
+	const char *const *agents;
+	const char *config;	/* SHELL.CFG for the agents started here */
+	const char *pcap;	/* the hub started here records; with hub, the
+				 * controller's node (not with a node given) */
+	const char *fault;	/* the agents' fault injection (harness) */
+	double wait;		/* joining the hub, finding the agents */
+	bool pin_given;		/* --pin asked for, not the default */
+	bool stop_on_signals;	/* SIGINT, SIGTERM stop the loop */
+};
+
+/* What a failed ipx_b1_net_up failed at. */
+enum ipx_b1_fail {
+	IPX_B1_FAIL_NET,	/* the hub, the node or the agents */
+	IPX_B1_FAIL_SETUP,	/* the settings or the capture file */
+	IPX_B1_FAIL_PIN,	/* --pin split with an agent of one CPU */
+};
+
 /* B1's network: the hub (started here or joined, ipx_hnet_start), the
- * controller's node on it or on an Ethernet link (opened by the caller),
- * and the two agents attached. The caller tears it down: ipx_hctl_free,
- * the node and loop, then ipx_hnet_stop. */
+ * controller's node on it or on an Ethernet link (opened by the caller:
+ * loop and node set before ipx_b1_net_up), and the two agents attached. */
 struct ipx_b1_net {
 	struct ipx_hnet *net;	/* NULL on an Ethernet link */
 	struct ipx_loop *loop;
@@ -152,25 +187,34 @@ struct ipx_b1_net {
 	char hubtext[280];	/* the hub HOST:PORT, or the --link text */
 	int hub_cpu;		/* the hub started here, pinned; -1: not */
 	bool pin_fallback;	/* split asked by default, 1 CPU: none */
+	bool own_node;		/* loop and node are ipx_b1_net_up's */
+	struct ipx_capture *cap;	/* pcap with hub: the controller's */
+	char names[2][IPX_HARNESS_NAME_MAX + 1];
+	enum ipx_b1_fail fail;	/* after ipx_b1_net_up failed */
 };
 
 /* The controller's node: SPX notices a silent agent within seconds. */
 void ipx_b1_controller_config(struct ipx_config *cfg);
-/* Start (or join) the hub of no and the controller's node on it (ccfg):
- * IPX_OK or an error in err; n->net may be set either way. */
-int ipx_b1_net_join(struct ipx_b1_net *n, const struct ipx_hnet_opts *no,
-		    const struct ipx_config *ccfg, char *err, size_t errlen);
-/* The controller on n->node, the agents 'names' (sender, receiver)
- * attached; watch: the agents are n->net's children. */
-int ipx_b1_net_attach(struct ipx_b1_net *n, const char *const *names,
-		      bool watch, ipx_time wait, char *err, size_t errlen);
-/* --pin split by default on an agent with one CPU: none (pin_fallback);
- * asked for (pin_given): IPX_EINVAL, the reason in err. */
-int ipx_b1_choose_pin(struct ipx_b1_net *n, struct ipx_b1_opts *o,
-		      bool pin_given, char *err, size_t errlen);
-/* The hub started here onto the receiver's CPU (hub_cpu). */
-int ipx_b1_pin_hub(struct ipx_b1_net *n, const struct ipx_b1_opts *o,
-		   char *err, size_t errlen);
+/* The settings of a controller's node the caller opens on an Ethernet
+ * link: the defaults as the agents', then ipx_b1_controller_config. */
+void ipx_b1_link_config(struct ipx_config *cfg);
+/*
+ * Build n (zeroed but for a caller's loop and node): the agents' settings,
+ * the hub and the controller's node on it (unless given), the agents
+ * attached, the placement chosen (o->pin: split falls back to none on an
+ * agent of one CPU unless pin_given) and the hub pinned; o->ctl, sender
+ * and receiver set. IPX_OK, or an error in err (n->fail says of what);
+ * ipx_b1_net_down either way.
+ */
+int ipx_b1_net_up(struct ipx_b1_net *n, const struct ipx_b1_net_opts *no,
+		  struct ipx_b1_opts *o, char *err, size_t errlen);
+/* Stop it: the controller (the agents started here exit), the node and
+ * loop if they are n's (a caller's node stays the caller's), the hub.
+ * ok: the agents get time to exit. IPX_OK, or IPX_EIO when the capture
+ * lost packets. */
+int ipx_b1_net_down(struct ipx_b1_net *n, bool ok);
+/* Did a failed run (rc) fail because a signal stopped n's loop? */
+bool ipx_b1_net_interrupted(struct ipx_b1_net *n, int rc);
 
 /* ---- the writers (b1_write.c) ---- */
 

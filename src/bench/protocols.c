@@ -194,8 +194,14 @@ void ipx_b1_summarize(const struct ipx_b1_sample *s, unsigned repeat,
 		      struct ipx_b1_report *out)
 {
 	double v[IPX_B1_MAX_REPEAT];
+	struct ipx_b1_sample *keep = out->samples;
+	unsigned pass = out->pass;
+	bool interrupted = out->interrupted;
 
 	memset(out, 0, sizeof(*out));
+	out->samples = keep;
+	out->pass = pass;
+	out->interrupted = interrupted;
 	if (repeat > IPX_B1_MAX_REPEAT)
 		repeat = IPX_B1_MAX_REPEAT;
 	out->repeat = repeat;
@@ -247,55 +253,108 @@ static ipx_time run_bound(const struct ipx_b1_opts *o)
 	return (ipx_time)(s * IPX_SEC);
 }
 
-int ipx_b1_run(struct ipx_hctl *c, size_t sender, size_t receiver,
-	       const struct ipx_b1_opts *o, ipx_b1_progress_cb cb, void *ctx,
-	       struct ipx_b1_sample *samples, char *err, size_t errlen)
+/* The progress line of a run: "warm-up: IPX", "run 2/5: SPX". */
+static void say(const struct ipx_b1_opts *o, unsigned pass,
+		enum ipx_bw_kind k, ipx_bench_progress_fn progress, void *ctx)
+{
+	char line[96];
+
+	if (!progress)
+		return;
+	if (pass)
+		snprintf(line, sizeof(line), "run %u/%u: %s", pass, o->repeat,
+			 ipx_b1_row_name(k, o->eth));
+	else
+		snprintf(line, sizeof(line), "warm-up: %s",
+			 ipx_b1_row_name(k, o->eth));
+	progress(ctx, line);
+}
+
+/* One run of kind k in pass 'pass' (0: the warm-up), its samples kept. */
+static int run_one(const struct ipx_b1_opts *o, struct ipx_hctl_run *run,
+		   unsigned pass, enum ipx_bw_kind k,
+		   struct ipx_b1_report *rep, char *err, size_t errlen)
 {
 	struct ipx_hctl_task task[2];
 	struct ipx_bw_result res[2];
+	char label[64];
+	int rc;
+
+	run->tasks = task;
+	fill_task(&task[0], o->sender, IPX_BW_SENDER, k, o);
+	fill_task(&task[1], o->receiver, IPX_BW_RECEIVER, k, o);
+	if (pass)
+		snprintf(label, sizeof(label), "%s run %u",
+			 ipx_bw_kind_name(k), pass);
+	else
+		snprintf(label, sizeof(label), "%s warm-up",
+			 ipx_bw_kind_name(k));
+	run->label = label;
+	run->repeat = (uint16_t)pass;
+	rc = ipx_hctl_run(o->ctl, run, res, err, errlen);
+	if (rc == IPX_OK && pass) {
+		struct ipx_b1_sample *x =
+			&rep->samples[ipx_b1_index(pass - 1, k)];
+
+		x->snd = res[0];
+		x->rcv = res[1];
+	}
+	return rc;
+}
+
+int ipx_b1_run(const struct ipx_b1_opts *o, ipx_bench_progress_fn progress,
+	       void *ctx, struct ipx_b1_report *rep, char *err,
+	       size_t errlen)
+{
 	struct ipx_hctl_run run = {
-		.tasks = task,
 		.ntasks = 2,
 		.ready_timeout = 15 * IPX_SEC,
 		.run_timeout = run_bound(o),
 		.finish_timeout = (ipx_time)((o->drain + 10) * IPX_SEC),
 	};
-	char label[64];
+	int rc = IPX_OK;
 
+	memset(rep, 0, sizeof(*rep));
+	rep->samples = calloc((size_t)o->repeat * IPX_B1_KINDS,
+			      sizeof(*rep->samples));
+	if (!rep->samples) {
+		snprintf(err, errlen, "out of memory");
+		return IPX_ENOMEM;
+	}
 	/* An explicit bound covers every wait, set-up included. */
 	if (o->timeout > 0 && run.ready_timeout > run.run_timeout)
 		run.ready_timeout = run.run_timeout;
 	if (o->timeout > 0 && run.finish_timeout > run.run_timeout)
 		run.finish_timeout = run.run_timeout;
-	for (unsigned pass = 0; pass <= o->repeat; pass++) {
-		for (int i = 0; i < IPX_B1_KINDS; i++) {
+	for (unsigned pass = 0; pass <= o->repeat && rc == IPX_OK; pass++) {
+		for (int i = 0; i < IPX_B1_KINDS && rc == IPX_OK; i++) {
 			enum ipx_bw_kind k =
 				schedule[pass % 2 ? IPX_B1_KINDS - 1 - i : i];
-			int rc;
 
-			if (cb)
-				cb(pass, o->repeat, k, ctx);
-			fill_task(&task[0], sender, IPX_BW_SENDER, k, o);
-			fill_task(&task[1], receiver, IPX_BW_RECEIVER, k, o);
-			if (pass)
-				snprintf(label, sizeof(label), "%s run %u",
-					 ipx_bw_kind_name(k), pass);
-			else
-				snprintf(label, sizeof(label), "%s warm-up",
-					 ipx_bw_kind_name(k));
-			run.label = label;
-			run.repeat = (uint16_t)pass;
-			rc = ipx_hctl_run(c, &run, res, err, errlen);
-			if (rc != IPX_OK)
-				return rc;
-			if (pass) {
-				struct ipx_b1_sample *x =
-					&samples[ipx_b1_index(pass - 1, k)];
-
-				x->snd = res[0];
-				x->rcv = res[1];
-			}
+			rep->pass = pass;
+			say(o, pass, k, progress, ctx);
+			rc = run_one(o, &run, pass, k, rep, err, errlen);
 		}
 	}
-	return IPX_OK;
+	if (progress)
+		progress(ctx, NULL);	/* the line cleared */
+	if (rc == IPX_OK)
+		ipx_b1_summarize(rep->samples, o->repeat, rep);
+	return rc;
+}
+
+unsigned ipx_b1_interrupted(struct ipx_b1_report *rep)
+{
+	unsigned done = rep->pass ? rep->pass - 1 : 0;
+
+	rep->interrupted = true;
+	if (done)
+		ipx_b1_summarize(rep->samples, done, rep);
+	return done;
+}
+
+void ipx_b1_report_free(struct ipx_b1_report *rep)
+{
+	free(rep->samples);
+	rep->samples = NULL;
 }

@@ -1,7 +1,8 @@
 /*
  * bench_common.c - the shared parts of the "ipxlab bench NAME" commands:
- * the option helpers (cli.h), grouped figures, and the terminal side of
- * the two-agent network (bench_common.h).
+ * the parsers of the one option table (bench_common.h) and the option
+ * helpers (cli.h), grouped figures, and the terminal side of the
+ * two-agent network.
  */
 #include "bench_common.h"
 
@@ -64,11 +65,29 @@ int bench_end_of_options(const char *name, int argc, char **argv, bool json,
 			  argv[optind]);
 		return CLI_USAGE;
 	}
+	return bench_output_check(json, csv);
+}
+
+int bench_output_check(bool json, bool csv)
+{
 	if (json && csv) {
 		cli_error("bench", "--json and --csv exclude each other");
 		return CLI_USAGE;
 	}
 	return CLI_OK;
+}
+
+int bench_seconds_opt(const char *arg, double max, double *out)
+{
+	return cli_parse_seconds("bench", "--seconds", arg, 0.1, max, out) < 0
+		       ? -1
+		       : 0;
+}
+
+int bench_repeat_opt(const char *arg, unsigned long max, unsigned long *out)
+{
+	return cli_parse_uint("bench", "--repeat", arg, 1, max, out) < 0 ? -1
+									 : 0;
 }
 
 int bench_window_opt(int opt, const char *arg, double *seconds,
@@ -77,8 +96,7 @@ int bench_window_opt(int opt, const char *arg, double *seconds,
 {
 	switch (opt) {
 	case 's':
-		return cli_parse_seconds("bench", "--seconds", arg, 0.1, 60,
-					 seconds) < 0 ? -1 : 1;
+		return bench_seconds_opt(arg, 60, seconds) < 0 ? -1 : 1;
 	case 'w':
 		if (!warmup) {
 			cli_error("bench", "this benchmark has no --warmup");
@@ -87,8 +105,7 @@ int bench_window_opt(int opt, const char *arg, double *seconds,
 		return cli_parse_seconds("bench", "--warmup", arg, 0, 10,
 					 warmup) < 0 ? -1 : 1;
 	case 'r':
-		return cli_parse_uint("bench", "--repeat", arg, 1, max_repeat,
-				      repeat) < 0 ? -1 : 1;
+		return bench_repeat_opt(arg, max_repeat, repeat) < 0 ? -1 : 1;
 	default:
 		return 0;
 	}

@@ -1,8 +1,9 @@
 /*
  * bench_common.h - what the "ipxlab bench NAME" commands share beside the
- * option helpers of cli.h: the terminal side of the two-agent network
- * (ipxlab/bench_pair.h): its progress line, Ctrl-C, and the conditions
- * it records, as text and as JSON members.
+ * option helpers of cli.h: the benchmarks' one option table (every option
+ * more than one of them takes, with its parser), and the terminal side of
+ * the two-agent network (ipxlab/bench_pair.h): its progress line, Ctrl-C,
+ * and the conditions it records, as text and as JSON members.
  */
 #ifndef IPXLAB_CLI_BENCH_COMMON_H
 #define IPXLAB_CLI_BENCH_COMMON_H
@@ -16,24 +17,59 @@
 #include "ipxlab/bench_result.h"
 
 /*
- * The options the "ipxlab bench NAME" commands on the two-agent network
- * share, written once: -s/--seconds, -w/--warmup (where there is one),
- * -r/--repeat, --json and --csv (one of them), -q, -v, -h. A command
- * puts BENCH_COMMON_LONGOPTS (and BENCH_WARMUP_LONGOPT,
- * BENCH_VERBOSE_LONGOPT if it has them) in its table, numbers its own
- * options below BENCH_OPT_JSON, and gives every option it does not know
- * to bench_common_opt.
+ * The benchmarks' one option table: each option more than one benchmark
+ * takes is written here once, with its code, and parsed by one function
+ * below (or, for the file-server benchmarks' network, fsbench_opt). A
+ * command puts the entries it has in its getopt_long table and numbers
+ * its own options apart from these codes (below BENCH_OPT_JSON, or from
+ * FSB_OPT_FIRST).
  */
-enum { BENCH_OPT_JSON = OPT_FIRST_CMD + 90, BENCH_OPT_CSV };
-#define BENCH_COMMON_LONGOPTS                                 \
-	{ "seconds", required_argument, NULL, 's' },          \
-	{ "repeat", required_argument, NULL, 'r' },           \
+enum {
+	BENCH_OPT_JSON = OPT_FIRST_CMD + 90,
+	BENCH_OPT_CSV,
+	BENCH_OPT_PROFILE,
+	BENCH_OPT_SIM,
+	BENCH_OPT_SEED,
+	BENCH_OPT_STATIONS,
+	BENCH_OPT_AGENTS,
+};
+#define BENCH_SECONDS_LONGOPT { "seconds", required_argument, NULL, 's' }
+#define BENCH_REPEAT_LONGOPT { "repeat", required_argument, NULL, 'r' }
+#define BENCH_OUTPUT_LONGOPTS                                 \
 	{ "json", no_argument, NULL, BENCH_OPT_JSON },        \
-	{ "csv", no_argument, NULL, BENCH_OPT_CSV },          \
-	{ "quiet", no_argument, NULL, 'q' },                  \
-	{ "help", no_argument, NULL, 'h' }
+	{ "csv", no_argument, NULL, BENCH_OPT_CSV }
+#define BENCH_SIM_LONGOPTS                                        \
+	{ "profile", required_argument, NULL, BENCH_OPT_PROFILE },\
+	{ "sim", no_argument, NULL, BENCH_OPT_SIM },              \
+	{ "seed", required_argument, NULL, BENCH_OPT_SEED }
+#define BENCH_STATIONS_LONGOPT                                    \
+	{ "stations", required_argument, NULL, BENCH_OPT_STATIONS }
+#define BENCH_AGENTS_LONGOPT                                      \
+	{ "agents", required_argument, NULL, BENCH_OPT_AGENTS }
 #define BENCH_WARMUP_LONGOPT { "warmup", required_argument, NULL, 'w' }
 #define BENCH_VERBOSE_LONGOPT { "verbose", no_argument, NULL, 'v' }
+
+/* --seconds S (0.1 to max), --repeat N (1 to max): 0, or -1 after the
+ * message. */
+int bench_seconds_opt(const char *arg, double max, double *out);
+int bench_repeat_opt(const char *arg, unsigned long max,
+		     unsigned long *out);
+/* --json with --csv: refused with the message (CLI_USAGE); else CLI_OK. */
+int bench_output_check(bool json, bool csv);
+
+/*
+ * The two-agent network's commands share -s/--seconds, -w/--warmup
+ * (where there is one), -r/--repeat, --json and --csv (one of them), -q,
+ * -v, -h: BENCH_COMMON_LONGOPTS (and BENCH_WARMUP_LONGOPT,
+ * BENCH_VERBOSE_LONGOPT if they have them) in the table, and every option
+ * the command does not know to bench_common_opt.
+ */
+#define BENCH_COMMON_LONGOPTS                                 \
+	BENCH_SECONDS_LONGOPT,                                \
+	BENCH_REPEAT_LONGOPT,                                 \
+	BENCH_OUTPUT_LONGOPTS,                                \
+	{ "quiet", no_argument, NULL, 'q' },                  \
+	{ "help", no_argument, NULL, 'h' }
 
 struct bench_common {
 	const char *name;	/* "hub", for messages */

@@ -1,7 +1,8 @@
 /*
  * benchwan.h - what "ipxlab bench wan" (cmd_bench_wan.c), its output
  * (benchwan_print.c) and its --sim network (benchwan_sim.c) share: the
- * run's options, network and figures.
+ * run's options, network and figures. In real time the network, its far
+ * side behind the WAN bridge among it, is the library's (bench_fsnet.h).
  */
 #ifndef IPXLAB_CLI_BENCHWAN_H
 #define IPXLAB_CLI_BENCHWAN_H
@@ -42,14 +43,9 @@ struct wan {
 	const char *lan_arg;	/* --profile as given: the bridge's --segment */
 	struct ipx_bsim *sim[2];	/* --sim: local, bridged */
 	double sim_seconds[2];
-	/* the far side */
-	int far_port;
+	/* the far side (in real time the library's: b.n.far) */
 	char far_hub[32], far_name[48];
-	pid_t bridge, far_srv;
-	struct ipx_node *far_node;	/* real time: the load's source, on
-					 * the far hub */
-	struct ipx_bwan_flood *flood_up;	/* the load back */
-	struct ipx_bn_run_opts far;
+	struct ipx_bwan_flood *flood_up;	/* --sim: the load back */
 };
 
 /* --sim (benchwan_sim.c): build both networks (CLI_ code, the error
@@ -57,11 +53,11 @@ struct wan {
 int wan_sim_start(struct wan *t);
 void wan_sim_seconds(struct wan *t);
 void wan_sim_stop(struct wan *t);
-/* Real time (benchwan_sim.c): the far side, started as fsbench's
- * before_attach (b: the wan's first member; CLI_ code, the error
- * printed), and stopped. */
-int wan_far_start(struct fsbench *b);
-void wan_far_stop(struct wan *t);
+/* Real time: the network started (fsbench_start, its far side behind the
+ * bridge the library forked) into the run's options; and let go of it
+ * before fsbench_stop stops it. */
+void wan_far_take(struct wan *t);
+void wan_far_drop(struct wan *t);
 /* The table's helpers the JSON shares (benchwan_print.c): part of whole
  * in %; the mean bridged/local traffic of set s; the 1990 figure for ws
  * workstations (0: none); the limit searches' completed loads (how many). */

@@ -84,14 +84,14 @@ static void print_sim_conditions(const struct wan *t, FILE *out)
 		     "joined by the in-process WAN bridge; %.1f simulated "
 		     "seconds in all (local %.1f, bridged %.1f); only the wire "
 		     "takes time (no server or workstation CPU)\n",
-		(unsigned long long)t->b.seed, t->b.srvname,
+		(unsigned long long)t->b.seed, t->b.n.srvname,
 		t->b.profile.name,
 		t->b.profile_default ? " (--sim's default)" : "", t->far_name,
 		t->b.profile.name, t->sim_seconds[0] + t->sim_seconds[1],
 		t->sim_seconds[0], t->sim_seconds[1]);
 	fprintf(out, "# workstations: %zu agent(s) on each network, each its "
 		     "own IPX node and NCP connection\n",
-		t->b.nseen);
+		t->b.n.nseen);
 }
 
 static void print_conditions(const struct wan *t, FILE *out)
@@ -116,7 +116,7 @@ static void print_conditions(const struct wan *t, FILE *out)
 		fprintf(out, "# local server '%s' on the workstations' hub %s; "
 			     "bridged server '%s' on the bridge's hub %s "
 			     "(--max-buffer " WAN_FAR_BUFFER ")%s%s\n",
-			t->b.srvname, t->b.hubtext, t->far_name, t->far_hub,
+			t->b.n.srvname, t->b.n.hubtext, t->far_name, t->far_hub,
 			t->lan_arg ? "; both hubs segments of " : "",
 			t->lan_arg ? t->b.profile.name : "");
 }

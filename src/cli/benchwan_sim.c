@@ -4,17 +4,14 @@
  * bench_sim.h, each its own fake clock: the local case on one segment of
  * the LAN profile, the bridged case on two such segments (the server
  * alone on one) joined by the in-process WAN bridge of --wan-profile,
- * with spare nodes on either side of it for the limit search's load;
- * and in real time the far side: the bridge, its hub, the server there
- * and the load's node, forked by the library (bench_fsnet.h).
+ * with spare nodes on either side of it for the limit search's load
+ * (in real time the library builds the far side: bench_fsnet.h).
  */
-#include <arpa/inet.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "benchwan.h"
 #include "cli.h"
-#include "ipxlab/bench_fsnet.h"
 #include "ipxlab/err.h"
 
 #define CMD "bench"
@@ -55,15 +52,15 @@ int wan_sim_start(struct wan *t)
 			  ipx_strerror(rc));
 		return CLI_FAIL;
 	}
-	snprintf(t->b.srvname, sizeof(t->b.srvname), "%s",
+	snprintf(t->b.n.srvname, sizeof(t->b.n.srvname), "%s",
 		 ipx_bsim_server_name(t->sim[0]));
 	snprintf(t->far_name, sizeof(t->far_name), "%s",
 		 ipx_bsim_server_name(t->sim[1]));
-	snprintf(t->b.hubtext, sizeof(t->b.hubtext), "in-process");
+	snprintf(t->b.n.hubtext, sizeof(t->b.n.hubtext), "in-process");
 	snprintf(t->far_hub, sizeof(t->far_hub), "in-process");
-	t->b.nseen = ipx_hctl_agent_count(t->o.ctl[0]);
-	for (size_t i = 0; i < t->b.nseen && i < IPX_BN_MAX_STATIONS; i++)
-		t->b.seen[i] = *ipx_hctl_agent_at(t->o.ctl[0], i);
+	t->b.n.nseen = ipx_hctl_agent_count(t->o.ctl[0]);
+	for (size_t i = 0; i < t->b.n.nseen && i < IPX_BN_MAX_STATIONS; i++)
+		t->b.n.seen[i] = *ipx_hctl_agent_at(t->o.ctl[0], i);
 	return CLI_OK;
 }
 
@@ -72,8 +69,8 @@ void wan_sim_seconds(struct wan *t)
 	for (int side = 0; side < 2; side++)
 		if (t->sim[side])
 			t->sim_seconds[side] = ipx_bsim_seconds(t->sim[side]);
-	/* what the shared conditions (fsbench_json_conditions) print */
-	t->b.sim_seconds = t->sim_seconds[0] + t->sim_seconds[1];
+	/* what the shared conditions (fsbench_jw_conditions) print */
+	t->b.n.sim_seconds = t->sim_seconds[0] + t->sim_seconds[1];
 }
 
 void wan_sim_stop(struct wan *t)
@@ -89,64 +86,23 @@ void wan_sim_stop(struct wan *t)
 	}
 }
 
-/* ---- the far side: the bridge, its hub, the server there ---- */
+/* ---- real time: the network's (bench_fsnet.h), its far side among it ---- */
 
-int wan_far_start(struct fsbench *b)
+void wan_far_take(struct wan *t)
 {
-	struct wan *t = (struct wan *)b;	/* b is its first member */
-	struct sockaddr_in near, far;
-	struct ipx_config cfg;
-	ipx_time wait = (ipx_time)(t->b.wait * IPX_SEC);
-	char err[768];
-	int rc;
+	const struct ipx_fsnet_far *f = &t->b.n.far;
 
-	ipx_hnet_hub(t->b.net, &near);
-	rc = ipx_wanbr_fork(&near, &t->prof,
-			    t->b.have_profile ? &t->b.profile : NULL, wait,
-			    &far, &t->bridge, err, sizeof(err));
-	if (rc != IPX_OK) {
-		cli_error(CMD, "wan: cannot start the bridge: %s", err);
-		return CLI_FAIL;
-	}
-	t->far_port = ntohs(far.sin_port);
-	snprintf(t->far_hub, sizeof(t->far_hub), "127.0.0.1:%d", t->far_port);
-	snprintf(t->far_name, sizeof(t->far_name), "WANFAR-%d", (int)getpid());
-	rc = ipx_fsrv_fork_buf(&far, t->far_name, t->b.dir, WAN_FAR_MAX_BUFFER,
-			       wait, &t->far_srv, err, sizeof(err));
-	if (rc != IPX_OK) {
-		cli_error(CMD, "wan: cannot start the far server: %s", err);
-		return CLI_FAIL;
-	}
-	/* the load's source: a node of ours on the far hub */
-	ipx_config_defaults(&cfg);
-	rc = ipx_hnet_join_on(t->b.loop, &far, &cfg, wait, &t->far_node, err,
-			      sizeof(err));
-	if (rc != IPX_OK) {
-		cli_error(CMD, "wan: the bridge's hub at %s: %s", t->far_hub,
-			  err);
-		return CLI_FAIL;
-	}
-	rc = ipx_bwan_flood_new(t->far_node, t->b.node, &t->o.flood);
-	if (rc == IPX_OK)	/* and the same load back */
-		rc = ipx_bwan_flood_new(t->b.node, t->far_node, &t->flood_up);
-	t->o.lo.up = t->flood_up;
-	if (rc != IPX_OK) {
-		cli_error(CMD, "wan: the load's sockets: %s",
-			  ipx_strerror(rc));
-		return CLI_FAIL;
-	}
-	t->far = t->b.ro;
-	return fsbench_find_server(&t->b, t->far_name, &t->far.server);
+	t->o.ctl[0] = t->o.ctl[1] = t->b.n.ctl;	/* one controller, */
+	t->o.side[0] = t->b.n.ro;		/* two servers */
+	t->o.side[1] = f->ro;
+	t->o.flood = f->flood;
+	t->o.lo.up = f->flood_up;
+	snprintf(t->far_hub, sizeof(t->far_hub), "%s", f->hub);
+	snprintf(t->far_name, sizeof(t->far_name), "%s", f->name);
 }
 
-void wan_far_stop(struct wan *t)
+void wan_far_drop(struct wan *t)
 {
-	ipx_bwan_flood_free(t->o.flood);
-	ipx_bwan_flood_free(t->flood_up);
-	t->o.flood = t->flood_up = NULL;
+	t->o.flood = NULL;	/* the library's, stopped with the network */
 	t->o.lo.up = NULL;
-	ipx_node_free(t->far_node);
-	t->far_node = NULL;
-	ipx_fsrv_stop(&t->far_srv);
-	ipx_fsrv_stop(&t->bridge);
 }

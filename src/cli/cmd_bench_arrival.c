@@ -8,7 +8,8 @@
  * all the traffic together and per workstation. No 1990 figures for
  * this test are at hand: none is printed.
  *
- * This file parses the options, builds the network (fsbench.c), calls
+ * This file parses the options, has the library build the network
+ * (fsbench_start: bench_fsnet.h), calls
  * ipx_b5_run (src/bench/b5_arrival.c) once and prints: the table here, the JSON
  * and CSV from the library's writers.
  */
@@ -26,7 +27,7 @@
 #define QUICK_TRANSFERS 5
 #define MAX_TRANSFERS 200
 
-enum { OPT_TRANSFERS = FSB_OPT_FIRST, OPT_STATIONS, OPT_QUICK };
+enum { OPT_TRANSFERS = FSB_OPT_FIRST, OPT_QUICK };
 
 void help_bench_arrival(FILE *out)
 {
@@ -64,7 +65,7 @@ static void print_table(const struct arrival *t)
 
 	printf("B5 packet arrival: the 25,184-byte file C25184.DAT from file server "
 	       "'%s' to every workstation at once, %u transfer%s\n",
-	       t->b.srvname, t->o.transfers, cli_s(t->o.transfers));
+	       t->b.n.srvname, t->o.transfers, cli_s(t->o.transfers));
 	fsbench_print_conditions(&t->b, stdout);
 	if (t->b.repeat > 1)
 		printf("# %u repeats: each share the median; [min-max] below, "
@@ -161,7 +162,7 @@ static int parse(struct arrival *t, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "transfers", required_argument, NULL, 'n' },
-		{ "stations", required_argument, NULL, OPT_STATIONS },
+		BENCH_STATIONS_LONGOPT,
 		{ "quick", no_argument, NULL, OPT_QUICK },
 		FSBENCH_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
@@ -186,7 +187,7 @@ static int parse(struct arrival *t, int argc, char **argv)
 		case OPT_QUICK:
 			quick = true;
 			continue;
-		case OPT_STATIONS:
+		case BENCH_OPT_STATIONS:
 			if (fsbench_parse_counts("--stations", optarg, t->o.sets,
 						  IPX_B5_MAX_SETS, &t->o.nsets) < 0)
 				return CLI_USAGE;

@@ -8,7 +8,8 @@
  * on the wire, one workstation). The single-request operations
  * are set against what the round trip measured in the same run allows.
  *
- * This file parses the options, builds the network (fsbench.c), calls
+ * This file parses the options, has the library build the network
+ * (fsbench_start: bench_fsnet.h), calls
  * ipx_b2_run (src/bench/b2_battery.c) once and prints: the table here, the JSON
  * and CSV from the library's writers.
  */
@@ -25,7 +26,7 @@
 #define CMD "bench"
 #define QUICK_SECONDS 1.0
 
-enum { OPT_SECONDS = FSB_OPT_FIRST, OPT_STATIONS, OPT_ONLY, OPT_QUICK };
+enum { OPT_ONLY = FSB_OPT_FIRST, OPT_QUICK };
 
 void help_bench_battery(FILE *out)
 {
@@ -114,7 +115,7 @@ static void print_notes(const struct battery *t)
 	       ipx_b2_op_seconds(&t->o, IPX_BN_DIR_SEARCH),
 	       t->b.sim ? "of simulated time on the workstations' segment "
 			  "(every frame once, as the profile's wire bytes)"
-	       : t->b.cap.pcap[0] ? "on the hub (every workstation's and the "
+	       : t->b.n.cap.pcap[0] ? "on the hub (every workstation's and the "
 				"server's packets, each once, 14-byte "
 				"Ethernet header included; recorded on the "
 				"hub started here)"
@@ -163,7 +164,7 @@ static void print_table(const struct battery *t)
 {
 	printf("B2 Network Test Battery: ipxlab file server '%s', NCP over "
 	       "IPX\n",
-	       t->b.srvname);
+	       t->b.n.srvname);
 	fsbench_print_conditions(&t->b, stdout);
 	printf("# round trip %.1f us (ping of the server by ws1, %llu in "
 	       "%.1f s)\n",
@@ -220,8 +221,8 @@ static int run(struct battery *t)
 static int parse(struct battery *t, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "seconds", required_argument, NULL, 's' },
-		{ "stations", required_argument, NULL, OPT_STATIONS },
+		BENCH_SECONDS_LONGOPT,
+		BENCH_STATIONS_LONGOPT,
 		{ "only", required_argument, NULL, OPT_ONLY },
 		{ "quick", no_argument, NULL, OPT_QUICK },
 		FSBENCH_LONGOPTS,
@@ -237,15 +238,14 @@ static int parse(struct battery *t, int argc, char **argv)
 	       -1) {
 		switch (opt) {
 		case 's':
-			if (cli_parse_seconds(CMD, "--seconds", optarg, 0.1,
-					      3600, &t->o.seconds) < 0)
+			if (bench_seconds_opt(optarg, 3600, &t->o.seconds) < 0)
 				return CLI_USAGE;
 			seconds_given = true;
 			continue;
 		case OPT_QUICK:
 			quick = true;
 			continue;
-		case OPT_STATIONS:
+		case BENCH_OPT_STATIONS:
 			if (fsbench_parse_counts("--stations", optarg, t->o.sets,
 						  IPX_B2_MAX_SETS, &t->o.nsets) < 0)
 				return CLI_USAGE;

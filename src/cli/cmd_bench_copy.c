@@ -6,7 +6,8 @@
  * beside the seconds the 1990 note published (three runs and their
  * average, local network and bridged).
  *
- * This file parses the options, builds the network (fsbench.c), calls
+ * This file parses the options, has the library build the network
+ * (fsbench_start: bench_fsnet.h), calls
  * ipx_b3_run (src/bench/b3_copy.c) once and prints: the table here, the JSON
  * and CSV from the library's writers.
  */
@@ -54,7 +55,7 @@ static void print_table(const struct copyb *c)
 {
 	printf("B3 file copy: file server '%s' to ws1's local disk, %u "
 	       "consecutive cop%s per size\n",
-	       c->b.srvname, c->copies, c->copies == 1 ? "y" : "ies");
+	       c->b.n.srvname, c->copies, c->copies == 1 ? "y" : "ies");
 	fsbench_print_conditions(&c->b, stdout);
 	if (c->b.repeat > 1)
 		printf("# the series %u times: each copy's median, the "
@@ -84,7 +85,7 @@ static void print_table(const struct copyb *c)
 
 static int run(struct copyb *c)
 {
-	struct ipx_b3_opts o = { .net = { c->b.ctl, &c->b.ro },
+	struct ipx_b3_opts o = { .net = { c->b.n.ctl, &c->b.n.ro },
 				 .copies = c->copies, .repeat = c->b.repeat };
 	char err[768];
 

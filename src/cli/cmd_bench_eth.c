@@ -158,10 +158,8 @@ static int parse(struct opts *o, int argc, char **argv)
 			       "MAC); bench/eth.sh makes one");
 		return CLI_USAGE;
 	}
-	if (o->c.json && o->c.csv) {
-		cli_error(CMD, "--json and --csv exclude each other");
+	if (bench_output_check(o->c.json, o->c.csv) != CLI_OK)
 		return CLI_USAGE;
-	}
 	if (IPX_HDR_LEN + o->e.payload > ipx_frame_mtu(o->e.frame)) {
 		cli_error(CMD, "eth: a %s frame carries at most %zu payload "
 			       "bytes (--size %zu)",

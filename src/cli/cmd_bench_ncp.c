@@ -2,9 +2,10 @@
  * cmd_bench_ncp.c - "ipxlab bench ncp": what one outstanding NCP request
  * per connection costs, against the round trip measured in the same run.
  *
- * The network is the file-server benchmarks' (fsbench.h): a hub, one
- * workstation agent and ipxlab's file server on a scratch volume with the
- * fixtures (or --sim: all of it in this process in simulated time). In
+ * The network is the file-server benchmarks' (bench_fsnet.h, built by
+ * the library: fsbench_start): a hub, one workstation agent and ipxlab's
+ * file server on a scratch volume with the fixtures (or --sim: all of it
+ * in this process in simulated time). In
  * turn, for --seconds each, the agent runs the NCP workload's operations
  * (bench_ncp.h): Novell pings of the server node (empty and with a buffer
  * of data), 1-byte reads (shared-small), open/close pairs (open-single)
@@ -28,7 +29,6 @@
 
 #define CMD "bench"
 
-enum { OPT_REPEAT = FSB_OPT_FIRST };
 
 void help_bench_ncp(FILE *out)
 {
@@ -64,7 +64,7 @@ static void print_table(const struct ncpb *t)
 
 	printf("NCP to file server '%s', one request outstanding (buffer %u "
 	       "bytes, %d MB file, %.1f s per row in %d rounds%s)\n",
-	       t->b.srvname, rep->bufsize, IPX_BN_LARGE_SIZE >> 20, t->secs,
+	       t->b.n.srvname, rep->bufsize, IPX_BN_LARGE_SIZE >> 20, t->secs,
 	       IPX_BNC_ROUNDS, rep->done > 1 ? "; medians of the repeats" : "");
 	fsbench_print_conditions(&t->b, stdout);
 	ipx_bnc_summary(rep, 0, 3, &e);
@@ -96,12 +96,10 @@ static void print_table(const struct ncpb *t)
 static int parse(struct ncpb *t, int argc, char **argv, int *code)
 {
 	static const struct option longopts[] = {
-		{ "seconds", required_argument, NULL, 's' },
-		{ "repeat", required_argument, NULL, OPT_REPEAT },
+		BENCH_SECONDS_LONGOPT,
 		FSBENCH_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long v;
 	int opt, rc;
 
 	optind = 1;
@@ -109,14 +107,8 @@ static int parse(struct ncpb *t, int argc, char **argv, int *code)
 	while ((opt = getopt_long(argc, argv, ":s:qvh", longopts, NULL)) !=
 	       -1) {
 		if (opt == 's') {
-			if (cli_parse_seconds(CMD, "--seconds", optarg, 0.1,
-					      3600, &t->secs) < 0)
+			if (bench_seconds_opt(optarg, 3600, &t->secs) < 0)
 				return CLI_USAGE;
-		} else if (opt == OPT_REPEAT) {
-			if (cli_parse_uint(CMD, "--repeat", optarg, 1,
-					   IPX_BNC_MAX_REPEAT, &v) < 0)
-				return CLI_USAGE;
-			t->repeat = (unsigned)v;
 		} else if (opt == 'h') {
 			help_bench_ncp(stdout);
 			*code = CLI_OK;
@@ -149,7 +141,7 @@ static int run(struct ncpb *t)
 	if (rc != CLI_OK)
 		return rc;
 	fsbench_net(&t->b, &o.net);
-	o.node = t->b.bsim ? ipx_bsim_station(t->b.bsim, 0) : t->b.node;
+	o.node = t->b.n.bsim ? ipx_bsim_station(t->b.n.bsim, 0) : t->b.n.node;
 	rc = ipx_bnc_run(&o, fsbench_progress, &t->b, &t->rep, err,
 			 sizeof(err));
 	if (rc != IPX_OK && t->rep.run_failed &&
@@ -180,7 +172,7 @@ int bench_ncp(int argc, char **argv)
 	t->b.wait = 10;
 	t->b.agents = 1;
 	t->secs = 5;
-	t->repeat = 1;
+	t->b.max_repeat = IPX_BNC_MAX_REPEAT;
 	rc = parse(t, argc, argv, &code);
 	if (rc < 0) {	/* --help or --fixtures: done */
 		free(t);
@@ -188,6 +180,7 @@ int bench_ncp(int argc, char **argv)
 	}
 	if (rc == CLI_OK)
 		rc = fsbench_check(&t->b);
+	t->repeat = t->b.repeat;	/* --repeat, 1 by default */
 	if (rc != CLI_OK) {
 		free(t);
 		return rc;

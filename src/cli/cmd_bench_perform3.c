@@ -26,7 +26,7 @@
 #define QUICK_SECONDS 0.5
 #define CURVE_ROWS 16
 
-enum { OPT_STATIONS = FSB_OPT_FIRST, OPT_WRITE, OPT_ONLY, OPT_QUICK };
+enum { OPT_WRITE = FSB_OPT_FIRST, OPT_ONLY, OPT_QUICK };
 
 void help_bench_perform3(FILE *out)
 {
@@ -136,7 +136,7 @@ static void print(const struct p3 *p)
 	printf("B7 throughput against block size: %u workstation%s %s file "
 	       "server '%s', %.1f s per size%s\n",
 	       p->n, p->n == 1 ? "" : "s", p->write ? "writing to" : "reading from",
-	       b->srvname, p->secs, p->rep.interrupted ? " (interrupted)" : "");
+	       b->n.srvname, p->secs, p->rep.interrupted ? " (interrupted)" : "");
 	fsbench_print_conditions(b, stdout);
 	for (unsigned k = 0; k < IPX_B7_CONFIGS; k++)
 		if (p->only[k])
@@ -207,14 +207,14 @@ static int own_opt(struct p3 *p, int opt, bool *quick, bool *secs,
 {
 	if (opt == 's') {
 		*secs = true;
-		return cli_parse_seconds(CMD, "--seconds", optarg, 0.1, 3600,
-					 &p->secs) < 0 ? CLI_USAGE : 0;
+		return bench_seconds_opt(optarg, 3600, &p->secs) < 0
+			       ? CLI_USAGE : 0;
 	}
 	if (opt == OPT_QUICK)
 		*quick = true;
 	else if (opt == OPT_WRITE)
 		p->write = true;
-	else if (opt == OPT_STATIONS)
+	else if (opt == BENCH_OPT_STATIONS)
 		return cli_parse_uint(CMD, "--stations", optarg, 1,
 				      IPX_BN_MAX_STATIONS, n) < 0 ? CLI_USAGE
 								  : 0;
@@ -249,9 +249,9 @@ static int check(struct p3 *p, int argc, char **argv, bool quick, bool secs)
 static int parse(struct p3 *p, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "seconds", required_argument, NULL, 's' },
+		BENCH_SECONDS_LONGOPT,
 		{ "quick", no_argument, NULL, OPT_QUICK },
-		{ "stations", required_argument, NULL, OPT_STATIONS },
+		BENCH_STATIONS_LONGOPT,
 		{ "write", no_argument, NULL, OPT_WRITE },
 		{ "only", required_argument, NULL, OPT_ONLY },
 		FSBENCH_LONGOPTS,

@@ -7,7 +7,8 @@
  * Novell's PERFORM gave each station a unique name; they start together
  * behind the harness's barrier. The note published no figure for it.
  *
- * This file parses the options, builds the network (fsbench.c), calls
+ * This file parses the options, has the library build the network
+ * (fsbench_start: bench_fsnet.h), calls
  * ipx_b4_run (src/bench/b4_perftest.c) once and prints: the table here, the JSON
  * and CSV from the library's writers.
  */
@@ -25,7 +26,7 @@
 #define DEFAULT_SECONDS 10.0
 #define QUICK_SECONDS 2.0
 
-enum { OPT_STATIONS = FSB_OPT_FIRST, OPT_SIZE, OPT_QUICK };
+enum { OPT_SIZE = FSB_OPT_FIRST, OPT_QUICK };
 
 void help_bench_perftest(FILE *out)
 {
@@ -84,7 +85,7 @@ static void print(const struct perf *p)
 	}
 	printf("B4 performance test: %lu-byte records written overlaid to "
 	       "file server '%s', %.1f s\n",
-	       p->size, b->srvname, p->secs);
+	       p->size, b->n.srvname, p->secs);
 	fsbench_print_conditions(b, stdout);
 	if (b->repeat > 1)
 		printf("# %u runs: the median kB/s [min-max]; records of the "
@@ -105,7 +106,7 @@ static void print(const struct perf *p)
 
 static int run(struct perf *p)
 {
-	struct ipx_b4_opts o = { .net = { p->b.ctl, &p->b.ro },
+	struct ipx_b4_opts o = { .net = { p->b.n.ctl, &p->b.n.ro },
 				 .stations = p->n, .seconds = p->secs,
 				 .record = p->size, .repeat = p->b.repeat };
 	char err[768];
@@ -131,9 +132,9 @@ static int run(struct perf *p)
 static int parse(struct perf *p, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "seconds", required_argument, NULL, 's' },
+		BENCH_SECONDS_LONGOPT,
 		{ "quick", no_argument, NULL, OPT_QUICK },
-		{ "stations", required_argument, NULL, OPT_STATIONS },
+		BENCH_STATIONS_LONGOPT,
 		{ "size", required_argument, NULL, OPT_SIZE },
 		FSBENCH_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
@@ -148,13 +149,12 @@ static int parse(struct perf *p, int argc, char **argv)
 	       (opt = getopt_long(argc, argv, ":s:qvh", longopts, NULL)) !=
 		       -1) {
 		if (opt == 's') {
-			if (cli_parse_seconds(CMD, "--seconds", optarg, 0.1,
-					      3600, &p->secs) < 0)
+			if (bench_seconds_opt(optarg, 3600, &p->secs) < 0)
 				rc = CLI_USAGE;
 			secs_given = true;
 		} else if (opt == OPT_QUICK) {
 			quick = true;
-		} else if (opt == OPT_STATIONS) {
+		} else if (opt == BENCH_OPT_STATIONS) {
 			if (cli_parse_uint(CMD, "--stations", optarg, 1,
 					   IPX_BN_MAX_STATIONS, &n) < 0)
 				rc = CLI_USAGE;

@@ -1,10 +1,11 @@
 /*
  * cmd_bench_wan.c - "ipxlab bench wan": B6, the bridged network of 1990
- * (docs/benchmarks.md): the options, then the networks (benchwan_sim.c:
- * in real time the workstations' hub with a server and, across the WAN
- * bridge the library forks, a far hub with a second server; with --sim
- * two simulated networks in this process), one ipx_b6_run (bench_b6.h:
- * battery, limit, scaling) and the figures (benchwan_print.c, _json.c).
+ * (docs/benchmarks.md): the options, then the networks (in real time the
+ * library's, bench_fsnet.h: the workstations' hub with a server and,
+ * across the WAN bridge it forks, a far hub with a second server; with
+ * --sim two simulated networks in this process, benchwan_sim.c), one
+ * ipx_b6_run (bench_b6.h: battery, limit, scaling) and the figures
+ * (benchwan_print.c, _json.c).
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -19,9 +20,8 @@
 #define CMD "bench"
 
 enum {
-	OPT_SECONDS = FSB_OPT_FIRST,
-	OPT_STATIONS,
-	OPT_ONLY,
+	OPT_ONLY = FSB_OPT_FIRST,
+
 	OPT_QUICK,
 	OPT_PARTS,
 	OPT_MAXST,
@@ -110,8 +110,7 @@ static int parse_own(struct wan *t, int opt, const char *arg, bool *quick,
 
 	switch (opt) {
 	case 's':
-		if (cli_parse_seconds(CMD, "--seconds", arg, 0.1, 3600,
-				      &t->o.seconds) < 0)
+		if (bench_seconds_opt(arg, 3600, &t->o.seconds) < 0)
 			return -1;
 		*secs_given = true;
 		return 1;
@@ -120,7 +119,7 @@ static int parse_own(struct wan *t, int opt, const char *arg, bool *quick,
 		return 1;
 	case OPT_PARTS:
 		return parse_parts(t, arg) < 0 ? -1 : 1;
-	case OPT_STATIONS:
+	case BENCH_OPT_STATIONS:
 		return fsbench_parse_counts("--stations", arg, t->o.sets,
 					    WAN_MAX_SETS, &t->o.nsets) < 0
 			       ? -1
@@ -264,10 +263,10 @@ static void defaults(struct wan *t)
 static int parse(struct wan *t, int argc, char **argv, bool *done)
 {
 	static const struct option longopts[] = {
-		{ "seconds", required_argument, NULL, 's' },
+		BENCH_SECONDS_LONGOPT,
 		{ "quick", no_argument, NULL, OPT_QUICK },
 		{ "parts", required_argument, NULL, OPT_PARTS },
-		{ "stations", required_argument, NULL, OPT_STATIONS },
+		BENCH_STATIONS_LONGOPT,
 		{ "only", required_argument, NULL, OPT_ONLY },
 		{ "max-stations", required_argument, NULL, OPT_MAXST },
 		{ "wan-profile", required_argument, NULL, OPT_WANPROF },
@@ -300,11 +299,11 @@ static int parse(struct wan *t, int argc, char **argv, bool *done)
 		if (rc < 0)
 			return CLI_USAGE;
 		if (rc > 0) {
-			if (opt >= OPT_SECONDS && opt <= OPT_PROBES)
+			if (opt <= OPT_PROBES)	/* --stations' among them */
 				given[opt] = true;
 			continue;
 		}
-		if (opt == FSB_OPT_PROFILE)
+		if (opt == BENCH_OPT_PROFILE)
 			t->lan_arg = optarg;
 		rc = fsbench_opt(&t->b, opt, optarg, 0, &code);
 		if (rc < 0)
@@ -321,7 +320,7 @@ static int parse(struct wan *t, int argc, char **argv, bool *done)
 		return CLI_USAGE;
 	}
 	if (quick)
-		apply_quick(t, given[OPT_STATIONS], given[OPT_ONLY],
+		apply_quick(t, given[BENCH_OPT_STATIONS], given[OPT_ONLY],
 			    given[OPT_MAXST], given[OPT_FILE], given[OPT_STEP],
 			    given[OPT_MAXLOAD]);
 	/* as many workstations as the parts run need */
@@ -348,13 +347,11 @@ static int run(struct wan *t)
 {
 	int rc;
 
-	t->b.before_attach = wan_far_start;
+	t->b.far = &t->prof;	/* real time: the far side, the library's */
+	t->b.far_max_buffer = WAN_FAR_MAX_BUFFER;
 	rc = t->b.sim ? wan_sim_start(t) : fsbench_start(&t->b);
-	if (rc == CLI_OK && !t->b.sim) {	/* one controller, two servers */
-		t->o.ctl[0] = t->o.ctl[1] = t->b.ctl;
-		t->o.side[0] = t->b.ro;
-		t->o.side[1] = t->far;
-	}
+	if (rc == CLI_OK && !t->b.sim)
+		wan_far_take(t);
 	if (rc == CLI_OK)
 		rc = run_parts(t);
 	if (t->b.sim)
@@ -371,8 +368,7 @@ static int run(struct wan *t)
 	}
 	if (t->b.sim)
 		wan_sim_stop(t);
-	else
-		wan_far_stop(t);
+	wan_far_drop(t);
 	fsbench_stop(&t->b, rc == CLI_OK);
 	return rc;
 }

@@ -1,11 +1,11 @@
 /*
  * cmd_protocols.c - "ipxlab bench protocols" (and a bare "ipxlab bench"):
- * B1, the protocol comparison, on the benchmark harness. Brings up the
- * network through the library (src/bench/b1_net.c: the hub started or
- * joined, the agents attached, the CPUs chosen), or runs its node on the
- * Ethernet interface given through cli_node_open; calls ipx_b1_run once;
- * prints the table (cmd_protocols_text.c) or the library's JSON / CSV.
- * The options are cmd_protocols_opts.c's.
+ * B1, the protocol comparison, on the benchmark harness. The network is
+ * the library's (bench_b1.h's ipx_b1_net_up: the hub started or joined,
+ * the agents attached, the CPUs chosen; on --link eth: the node opened
+ * here through cli_node_open, the link spec being the command line's);
+ * one ipx_b1_run; the table (cmd_protocols_text.c) or the library's JSON
+ * / CSV. The options are cmd_protocols_opts.c's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,42 +15,33 @@
 #include "ipxlab/err.h"
 #include "ipxlab/log.h"
 
-#define AGENT_NB_DELAY 2	/* ticks between name-claim broadcasts */
-
 /* ---- the run ---- */
 
+/* The network down (the library's; the node on --link is ours). */
 static void teardown(struct run_ctx *r, bool ok)
 {
-	ipx_hctl_free(r->n.ctl);	/* QUIT: the agents started here exit */
-	r->n.ctl = NULL;
-	if (r->cn.loop) {
+	if (ipx_b1_net_down(&r->n, ok) != IPX_OK)
+		cli_error(CMD, "--pcap: some packets could not be written");
+	if (r->cn.loop)
 		cli_node_close(&r->cn);
-	} else {
-		ipx_node_free(r->n.node);	/* closes its link first */
-		if (r->cap && ipx_capture_close(r->cap) != IPX_OK)
-			cli_error(CMD, "--pcap: some packets could not be "
-				       "written");
-		r->cap = NULL;
-		ipx_loop_free(r->n.loop);
-	}
 	r->n.node = NULL;
 	r->n.loop = NULL;
-	ipx_hnet_stop(r->n.net, ok ? 2 * IPX_SEC : 0);
-	r->n.net = NULL;
 }
 
 /* --link eth:...: the controller's node on that interface, through the
  * link options every node command takes. A CLI_ exit code (the message
  * is printed). */
-static int open_on_link(struct run_ctx *r, const struct ipx_config *cfg)
+static int open_on_link(struct run_ctx *r)
 {
+	struct ipx_config cfg;
 	struct cli_node_opts no;
 	int rc;
 
+	ipx_b1_link_config(&cfg);
 	cli_node_opts_init(&no);
 	no.link = r->link;
 	no.pcap = r->pcap;
-	no.base = cfg;
+	no.base = &cfg;
 	no.register_timeout = r->wait;
 	rc = cli_node_open(&r->cn, &no);
 	if (rc != CLI_OK)
@@ -58,114 +49,46 @@ static int open_on_link(struct run_ctx *r, const struct ipx_config *cfg)
 	r->n.loop = r->cn.loop;
 	r->n.node = r->cn.node;
 	snprintf(r->n.hubtext, sizeof(r->n.hubtext), "%s", r->link);
-	r->eth = true;
+	r->o.eth = true;
 	return CLI_OK;
 }
 
-/* The node settings (SHELL.CFG or the defaults), the agents' names and
- * the network's options; CLI_OK or CLI_FAIL with a message. */
-static int prepare(struct run_ctx *r, struct ipx_config *cfg,
-		   struct ipx_hnet_opts *no, const char **names)
+/* Up to the attached agents, pinned: CLI_OK, or the exit code with the
+ * message printed and the network down. */
+static int bring_up(struct run_ctx *r)
 {
+	const char *agents[2] = { r->names[0], r->names[1] };
+	struct ipx_b1_net_opts bo = {
+		.hub = r->hub, .agents = r->agents ? agents : NULL,
+		.config = r->config, .pcap = r->pcap, .wait = r->wait,
+		.fault = getenv("IPXLAB_AGENT_FAULT"),
+		.pin_given = r->pin_given, .stop_on_signals = true,
+	};
 	char err[768];
-
-	ipx_config_defaults(cfg);
-	/* Agents started here claim their NetBIOS names (set-up, outside
-	 * every measurement) with a short broadcast delay, unless a
-	 * SHELL.CFG says otherwise: seconds per run saved. */
-	if (!r->config)
-		cfg->netbios_broadcast_delay = AGENT_NB_DELAY;
-	if (r->config &&
-	    ipx_config_load(cfg, r->config, err, sizeof(err)) != IPX_OK) {
-		cli_error(CMD, "%s", err);
-		return CLI_FAIL;
-	}
-	memset(no, 0, sizeof(*no));
-	if (!r->agents) {
-		snprintf(r->names[0], sizeof(r->names[0]), "sender");
-		snprintf(r->names[1], sizeof(r->names[1]), "receiver");
-		/* On a shared hub, names nobody else uses. */
-		if (r->hub) {
-			snprintf(r->names[0], sizeof(r->names[0]),
-				 "sender-%d", (int)getpid());
-			snprintf(r->names[1], sizeof(r->names[1]),
-				 "receiver-%d", (int)getpid());
-		}
-		no->agents = names;
-		no->nagents = 2;
-	}
-	no->hub = r->hub;
-	no->cfg = cfg;
-	no->fault = getenv("IPXLAB_AGENT_FAULT");
-	no->wait = (ipx_time)(r->wait * IPX_SEC);
-	if (!r->hub)
-		no->pcap = r->pcap;	/* the hub started here records */
-	return CLI_OK;
-}
-
-/* The hub network (started here or joined) and the controller's node on
- * it; IPX_OK, an error in err, or (*rc_cli) a CLI_ code already said,
- * torn down. */
-static int join_hub(struct run_ctx *r, const struct ipx_hnet_opts *no,
-		    const struct ipx_config *ccfg, int *rc_cli, char *err,
-		    size_t errlen)
-{
-	int rc = ipx_b1_net_join(&r->n, no, ccfg, err, errlen);
-
-	if (rc == IPX_OK)
-		cli_stop_on_signals(r->n.loop);
-	if (rc == IPX_OK && r->hub && r->pcap) {
-		/* not our hub: the controller's own traffic */
-		if (cli_capture_open(CMD, r->n.loop, r->pcap, &r->cap) !=
-		    CLI_OK) {
-			teardown(r, false);
-			*rc_cli = CLI_FAIL;
-			return IPX_EINVAL;
-		}
-		ipx_capture_attach(r->cap, ipx_node_link(r->n.node, 0));
-	}
-	return rc;
-}
-
-/* Up to the attached agents, pinned; IPX_OK, an error in err, or
- * (*rc_cli not CLI_OK) a CLI_ code already said, nothing left open. */
-static int bring_up(struct run_ctx *r, const struct ipx_hnet_opts *no,
-		    const struct ipx_config *cfg, const char **names,
-		    int *rc_cli, char *err, size_t errlen)
-{
-	struct ipx_config ccfg = *cfg;
 	int rc;
 
-	ipx_b1_controller_config(&ccfg);
-	if (r->link) {
-		rc = open_on_link(r, &ccfg);
-		if (rc != CLI_OK) {
-			*rc_cli = rc;
-			return IPX_EINVAL;
-		}
+	if (r->link && (rc = open_on_link(r)) != CLI_OK)
+		return rc;
+	rc = ipx_b1_net_up(&r->n, &bo, &r->o, err, sizeof(err));
+	if (rc == IPX_OK)
+		return CLI_OK;
+	r->interrupted = r->n.fail == IPX_B1_FAIL_NET &&
+			 ipx_b1_net_interrupted(&r->n, rc);
+	if (r->interrupted) {
+		cli_error(CMD, "protocols: interrupted; printing the 0 passes "
+			       "that finished");
+		if (r->json)
+			ipx_b1_write_json_empty(stdout);
+	} else if (r->n.fail == IPX_B1_FAIL_NET) {
+		cli_error(CMD, "protocols: %s", err);
 	} else {
-		rc = join_hub(r, no, &ccfg, rc_cli, err, errlen);
-		if (*rc_cli != CLI_OK)
-			return rc;
-	}
-	if (rc == IPX_OK)
-		rc = ipx_b1_net_attach(&r->n, names, !r->agents, no->wait, err,
-				       errlen);
-	if (rc == IPX_OK &&
-	    ipx_b1_choose_pin(&r->n, &r->o, r->pin_given, err, errlen) !=
-		    IPX_OK) {
 		cli_error(CMD, "%s", err);
-		teardown(r, false);
-		*rc_cli = CLI_USAGE;
-		return IPX_EINVAL;
 	}
-	if (rc == IPX_OK)
-		rc = ipx_b1_pin_hub(&r->n, &r->o, err, errlen);
-	return rc;
+	teardown(r, false);
+	return r->n.fail == IPX_B1_FAIL_PIN ? CLI_USAGE : CLI_FAIL;
 }
 
 static void print_json(const struct run_ctx *r,
-		       const struct ipx_b1_sample *samples,
 		       const struct ipx_b1_report *rep)
 {
 	struct ipx_b1_where wh = {
@@ -174,40 +97,44 @@ static void print_json(const struct run_ctx *r,
 		.complete = !r->interrupted,
 	};
 
-	ipx_b1_write_json(stdout, &r->o, rep, samples, &wh);
+	ipx_b1_write_json(stdout, &r->o, rep, rep->samples, &wh);
+}
+
+static void progress(void *ctx, const char *line)
+{
+	const struct run_ctx *r = ctx;
+
+	if (!r->progress)
+		return;
+	if (line)
+		fprintf(stderr, "\r\033[K  %s", line);
+	else
+		fprintf(stderr, "\r\033[K");
+	fflush(stderr);
 }
 
 /* After ipx_b1_run: a signal? Then the passes that finished. The figures
  * printed; the CLI_ exit code. */
-static int finish(struct run_ctx *r, int rc, struct ipx_b1_sample *samples,
-		  struct ipx_b1_report *rep, const char *err)
+static int finish(struct run_ctx *r, int rc, struct ipx_b1_report *rep,
+		  const char *err)
 {
-	if (rc != IPX_OK && r->n.loop) {	/* SIGINT, SIGTERM? */
-		if (rc != IPX_ECLOSED)	/* an agent killed by the same ^C */
-			ipx_loop_run_once(r->n.loop, 0);
-		r->interrupted = rc == IPX_ECLOSED ||
-				 ipx_loop_stopped(r->n.loop);
-	}
+	r->interrupted = ipx_b1_net_interrupted(&r->n, rc);
 	if (r->interrupted) {
-		unsigned done = r->pass_seen ? r->pass_seen - 1 : 0;
+		unsigned done = ipx_b1_interrupted(rep);
 
 		cli_error(CMD, "protocols: interrupted; printing the %u "
 			       "pass%s that finished",
 			  done, done == 1 ? "" : "es");
-		if (done) {
-			ipx_b1_summarize(samples, done, rep);
+		if (done)
 			rc = IPX_OK;
-		} else if (r->json) {
+		else if (r->json)
 			ipx_b1_write_json_empty(stdout);
-		}
-	} else if (rc == IPX_OK) {
-		ipx_b1_summarize(samples, r->o.repeat, rep);
 	}
 	if (rc == IPX_OK) {
 		if (r->json)
-			print_json(r, samples, rep);
+			print_json(r, rep);
 		else if (r->csv)
-			ipx_b1_write_csv(stdout, rep, r->eth);
+			ipx_b1_write_csv(stdout, rep, r->o.eth);
 		else
 			protocols_print_table(r, rep);
 	}
@@ -223,38 +150,20 @@ static int finish(struct run_ctx *r, int rc, struct ipx_b1_sample *samples,
 
 static int run(struct run_ctx *r)
 {
-	const char *names[2] = { r->names[0], r->names[1] };
-	struct ipx_hnet_opts no;
-	struct ipx_config cfg;
-	struct ipx_b1_sample *samples;
-	struct ipx_b1_report *rep;
+	struct ipx_b1_report *rep = calloc(1, sizeof(*rep));
 	char err[768];
-	int rc, rc_cli = CLI_OK;
+	int rc;
 
-	rc = prepare(r, &cfg, &no, names);
-	if (rc != CLI_OK)
-		return rc;
-	samples = calloc((size_t)r->o.repeat * IPX_B1_KINDS, sizeof(*samples));
-	rep = malloc(sizeof(*rep));
-	if (!samples || !rep) {
-		free(samples);
-		free(rep);
+	if (!rep) {
 		cli_error(CMD, "out of memory");
 		return CLI_FAIL;
 	}
-	rc = bring_up(r, &no, &cfg, names, &rc_cli, err, sizeof(err));
-	if (rc_cli != CLI_OK) {	/* said, and torn down */
-		free(samples);
-		free(rep);
-		return rc_cli;
+	rc = bring_up(r);
+	if (rc == CLI_OK) {
+		rc = ipx_b1_run(&r->o, progress, r, rep, err, sizeof(err));
+		rc = finish(r, rc, rep, err);
 	}
-	if (rc == IPX_OK)
-		rc = ipx_b1_run(r->n.ctl, 0, 1, &r->o, protocols_on_progress, r, samples,
-				err, sizeof(err));
-	if (r->progress)
-		fprintf(stderr, "\r\033[K");
-	rc = finish(r, rc, samples, rep, err);
-	free(samples);
+	ipx_b1_report_free(rep);
 	free(rep);
 	return rc;
 }

@@ -16,10 +16,8 @@
 struct run_ctx {
 	struct ipx_b1_opts o;
 	bool json, csv, progress;
-	/* the pass under way (0: the warm-up), and whether SIGINT/SIGTERM
-	 * cut the run short: then the passes that finished are printed,
-	 * the JSON with "complete": false */
-	unsigned pass_seen;
+	/* whether SIGINT/SIGTERM cut the run short: then the passes that
+	 * finished are printed, the JSON with "complete": false */
 	bool interrupted;
 	bool pin_given;
 	const char *hub, *agents, *config;
@@ -27,19 +25,14 @@ struct run_ctx {
 	char hubwhere[256];	/* --link hub:WHERE */
 	struct cli_node cn;	/* the node on 'link' */
 	double wait;
-	char names[2][IPX_HARNESS_NAME_MAX + 1];
+	char names[2][IPX_HARNESS_NAME_MAX + 1];	/* --agents S,R */
 	struct ipx_b1_net n;	/* the hub, the controller, the agents */
 	const char *pcap;	/* --pcap FILE */
-	struct ipx_capture *cap;	/* --pcap with --hub: the controller's */
-	bool eth;		/* on Ethernet: the baseline row is frames */
 };
 
 /* The options into r: CLI_OK to run, a CLI_ exit code, or -1 after
  * --help. */
 int protocols_parse(struct run_ctx *r, int argc, char **argv);
-/* ipx_b1_run's progress callback (ctx: r). */
-void protocols_on_progress(unsigned pass, unsigned passes,
-			   enum ipx_bw_kind k, void *ctx);
 /* The table with the 1990 reference beside ours, and the notes. */
 void protocols_print_table(const struct run_ctx *r,
 			   const struct ipx_b1_report *rep);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench_common.h"
 #include "cmd_protocols.h"
 #include "ipxlab/err.h"
 #include "ipxlab/log.h"
@@ -68,10 +69,7 @@ static void help_protocols(FILE *out)
 enum {
 	OPT_SIZE = OPT_FIRST_CMD,
 	OPT_PIN,
-	OPT_JSON,
-	OPT_CSV,
 	OPT_LINK,
-	OPT_AGENTS,
 	OPT_TIMEOUT,
 };
 
@@ -143,7 +141,7 @@ static int net_opt(struct run_ctx *r, int opt, const char *arg)
 		else if (parse_link(r, arg) < 0)
 			return -1;
 		return 1;
-	case OPT_AGENTS:
+	case BENCH_OPT_AGENTS:
 		if (parse_agents(r, arg) < 0)
 			return -1;
 		r->agents = arg;
@@ -186,10 +184,8 @@ static int check_options(struct run_ctx *r, int argc, char **argv,
 	}
 	if (seconds_given)
 		r->o.count = 0;
-	if (r->json && r->csv) {
-		cli_error(CMD, "--json and --csv exclude each other");
+	if (bench_output_check(r->json, r->csv) != CLI_OK)
 		return -1;
-	}
 	if (r->link && !r->agents) {
 		cli_error(CMD, "--link %s needs --agents S,R: on Ethernet the "
 			       "agents run on the other machines (start 'ipxlab "
@@ -228,8 +224,7 @@ static int run_opt(struct run_ctx *r, int opt, const char *arg,
 		*count_given = true;
 		return 1;
 	case 's':
-		if (cli_parse_seconds(CMD, "--seconds", arg, 0.1, 600,
-				      &r->o.seconds) < 0)
+		if (bench_seconds_opt(arg, 600, &r->o.seconds) < 0)
 			return -1;
 		*seconds_given = true;
 		return 1;
@@ -244,8 +239,7 @@ static int run_opt(struct run_ctx *r, int opt, const char *arg,
 		r->o.size = v;
 		return 1;
 	case 'r':
-		if (cli_parse_uint(CMD, "--repeat", arg, 1,
-				   IPX_B1_MAX_REPEAT, &v) < 0)
+		if (bench_repeat_opt(arg, IPX_B1_MAX_REPEAT, &v) < 0)
 			return -1;
 		r->o.repeat = (unsigned)v;
 		return 1;
@@ -267,14 +261,13 @@ int protocols_parse(struct run_ctx *r, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "count", required_argument, NULL, 'c' },
-		{ "seconds", required_argument, NULL, 's' },
+		BENCH_SECONDS_LONGOPT,
 		{ "size", required_argument, NULL, OPT_SIZE },
-		{ "repeat", required_argument, NULL, 'r' },
+		BENCH_REPEAT_LONGOPT,
 		{ "pin", required_argument, NULL, OPT_PIN },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "csv", no_argument, NULL, OPT_CSV },
+		BENCH_OUTPUT_LONGOPTS,
 		{ "link", required_argument, NULL, OPT_LINK },
-		{ "agents", required_argument, NULL, OPT_AGENTS },
+		BENCH_AGENTS_LONGOPT,
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		CLI_NODE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
@@ -287,10 +280,10 @@ int protocols_parse(struct run_ctx *r, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":c:s:r:vqh", longopts, NULL)) !=
 	       -1) {
 		switch (opt) {
-		case OPT_JSON:
+		case BENCH_OPT_JSON:
 			r->json = true;
 			break;
-		case OPT_CSV:
+		case BENCH_OPT_CSV:
 			r->csv = true;
 			break;
 		case 'v':

@@ -35,23 +35,6 @@ static const char *us(uint64_t ns, char *buf, size_t len)
 	return buf;
 }
 
-void protocols_on_progress(unsigned pass, unsigned passes,
-			   enum ipx_bw_kind k, void *ctx)
-{
-	struct run_ctx *r = ctx;
-
-	r->pass_seen = pass;
-	if (!r->progress)
-		return;
-	if (pass)
-		fprintf(stderr, "\r\033[K  run %u/%u: %s", pass, passes,
-			ipx_b1_row_name(k, r->eth));
-	else
-		fprintf(stderr, "\r\033[K  warm-up: %s",
-			ipx_b1_row_name(k, r->eth));
-	fflush(stderr);
-}
-
 /* After the table: why the rows differ, the targets, the columns. */
 static void print_notes(const struct ipx_b1_report *rep, bool eth)
 {
@@ -132,17 +115,17 @@ void protocols_print_table(const struct run_ctx *r,
 		grouped(w->pps.median, snt, sizeof(snt));
 		printf("%-17s %9s %-21s %9s %11s %5.2f%% %9.1f %5.2f | %8s %5s | "
 		       "%13s %5s\n",
-		       ipx_b1_row_name(w->kind, r->eth),
+		       ipx_b1_row_name(w->kind, r->o.eth),
 		       grouped(w->carried.median, c, sizeof(c)), rng, snt, del,
 		       w->loss.median * 100, w->kbps.median,
 		       w->ratio_ipx.median, ref, rr, lat, cpu);
 	}
 	printf("%-17s %9s round trips/s [%s - %s]; per round trip p50 %.1f "
 	       "us, p99 %.1f us\n",
-	       ipx_b1_row_name(IPX_BW_RTT, r->eth), grouped(rtt->pps.median, a, sizeof(a)),
+	       ipx_b1_row_name(IPX_BW_RTT, r->o.eth), grouped(rtt->pps.median, a, sizeof(a)),
 	       grouped(rtt->pps.min, b, sizeof(b)),
 	       grouped(rtt->pps.max, c, sizeof(c)), rtt->lat_p50 / 1e3,
 	       rtt->lat_p99 / 1e3);
-	print_notes(rep, r->eth);
+	print_notes(rep, r->o.eth);
 }
 

@@ -1,11 +1,10 @@
 /*
  * fsbench.h - what the file-server benchmarks' commands (bench battery,
- * bench copy) share: their common options, and the network they run on:
- * a hub and N workstation agents as child processes (or an existing hub),
- * ipxlab's file server started on a scratch volume filled with the
- * fixtures (or an existing server by name), and the controller attached.
- * With --sim the whole network is built in this process on a fake clock
- * instead (bench_sim.h); --profile gives the link either way.
+ * copy, perftest, arrival, ncp, wan) share: their common options, parsed
+ * into what the library's network takes (bench_fsnet.h: the hub, agents
+ * and file server, or with --sim all of it in this process on a fake
+ * clock), the calls that start and stop it with the error printed, and
+ * the run's conditions as text and JSON members.
  */
 #ifndef IPXLAB_CLI_FSBENCH_H
 #define IPXLAB_CLI_FSBENCH_H
@@ -14,19 +13,14 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "ipxlab/analyze.h"
+#include "bench_common.h"
 #include "ipxlab/bench_fs.h"
+#include "ipxlab/bench_fsnet.h"
 #include "ipxlab/bench_harness.h"
 #include "ipxlab/bench_result.h"
 #include "ipxlab/bench_ncp.h"
 #include "ipxlab/bench_sim.h"
 #include "ipxlab/link_profile.h"
-
-/* Which packets of a window count (bench_fs.h's scopes). */
-enum fsbench_scope {
-	FSB_WIRE_ALL = IPX_BFS_WIRE_ALL,
-	FSB_WIRE_STATION = IPX_BFS_WIRE_STATION,
-};
 
 struct fsbench {
 	/* options */
@@ -43,6 +37,7 @@ struct fsbench {
 	unsigned ngiven;
 	bool capture;		/* record the wire (the hub started here) */
 	unsigned repeat;	/* --repeat: each test this many times */
+	unsigned max_repeat;	/* its bound; 0: FSBENCH_MAX_REPEAT */
 	/* --sim, --profile, --seed */
 	bool sim;		/* the whole network here, simulated time */
 	bool have_profile;	/* --profile given (or --sim's default) */
@@ -52,39 +47,13 @@ struct fsbench {
 	bool seed_given;
 	bool have_bridge;	/* --bridge: the server behind a WAN bridge */
 	struct ipx_profile bridge;
-	struct ipx_bsim *bsim;
-	double sim_seconds;	/* its simulated time, kept when it stops */
-	/* Called by fsbench_start once the server is found, before the
-	 * controller opens its sockets (SAP among them): more of the
-	 * network, more servers to find. NULL: none. CLI_ code. */
-	int (*before_attach)(struct fsbench *b);
-	/* the run */
-	char dir[64];		/* the scratch volume ("" none) */
-	char srvname[48];
-	char hubtext[64];
-	pid_t srv;
-	struct ipx_hnet *net;
-	struct ipx_loop *loop;
-	struct ipx_node *node;
-	struct ipx_hctl *ctl;
-	struct ipx_bn_run_opts ro;
-	/* the agents attached (kept for the conditions after the stop) */
-	struct ipx_hctl_agent seen[IPX_BN_MAX_STATIONS];
-	size_t nseen;
-	/* the wire: the capture and its windows (bench_fs.h) */
-	struct ipx_bfs_capture cap;
-	struct ipx_bfs_wire_ops wire_ops;	/* fsbench_net's */
+	/* bench wan in real time: the far side behind a bridge of this
+	 * profile, its server's largest buffer (bench_fsnet.h) */
+	const struct ipx_profile *far;
+	unsigned far_max_buffer;
+	/* the network (fsbench_start: the options above, the library's) */
+	struct ipx_fsnet n;
 };
-
-/* Before a test: with --sim the simulated analyzer starts afresh (the
- * window of fsbench_window takes what it saw since); nothing in real
- * time, where the capture is windowed afterwards. */
-void fsbench_wire_begin(struct fsbench *b);
-/* Did a failed run (rc) fail because SIGINT or SIGTERM stopped it? Then
- * the command prints what finished, marked incomplete, and exits 1. */
-bool fsbench_interrupted(struct fsbench *b, int rc);
-/* --sim: what the simulated analyzer saw since then (fsbench_window). */
-void fsbench_wire_sim(struct fsbench *b, struct ipx_bfs_wire *out);
 
 /* The options both commands take (fsbench_opt); for their help texts. */
 #define FSBENCH_HELP                                                          \
@@ -120,17 +89,12 @@ void fsbench_wire_sim(struct fsbench *b, struct ipx_bfs_wire *out);
 	"      --json, --csv   machine-readable output instead of the table\n" \
 	"  -q, --quiet         no progress line; -v, --verbose more log lines\n"
 
+/* The options only the file-server benchmarks take; the rest are the
+ * benchmarks' one table's (bench_common.h). */
 enum {
 	FSB_OPT_SERVER = 1200,
 	FSB_OPT_FIXTURES,
-	FSB_OPT_JSON,
-	FSB_OPT_CSV,
-	FSB_OPT_PROFILE,
-	FSB_OPT_SIM,
-	FSB_OPT_SEED,
 	FSB_OPT_BRIDGE,
-	FSB_OPT_AGENTS,
-	FSB_OPT_REPEAT,
 	FSB_OPT_FIRST,		/* each command's own from here */
 };
 
@@ -139,14 +103,11 @@ enum {
 	{ "hub", required_argument, NULL, OPT_HUB },                \
 	{ "fixtures", required_argument, NULL, FSB_OPT_FIXTURES },  \
 	{ "wait", required_argument, NULL, OPT_WAIT },              \
-	{ "json", no_argument, NULL, FSB_OPT_JSON },                \
-	{ "csv", no_argument, NULL, FSB_OPT_CSV },                  \
-	{ "profile", required_argument, NULL, FSB_OPT_PROFILE },    \
-	{ "sim", no_argument, NULL, FSB_OPT_SIM },                  \
-	{ "seed", required_argument, NULL, FSB_OPT_SEED },          \
+	BENCH_OUTPUT_LONGOPTS,                                      \
+	BENCH_SIM_LONGOPTS,                                         \
 	{ "bridge", required_argument, NULL, FSB_OPT_BRIDGE },      \
-	{ "agents", required_argument, NULL, FSB_OPT_AGENTS },      \
-	{ "repeat", required_argument, NULL, FSB_OPT_REPEAT },      \
+	BENCH_AGENTS_LONGOPT,                                       \
+	BENCH_REPEAT_LONGOPT,                                       \
 	{ "quiet", no_argument, NULL, 'q' },                        \
 	{ "verbose", no_argument, NULL, 'v' },                      \
 	{ "help", no_argument, NULL, 'h' }
@@ -163,23 +124,18 @@ int fsbench_parse_counts(const char *opt, const char *arg, unsigned *out,
 int fsbench_parse_ops(const char *arg, bool only[IPX_BN_BATTERY_OPS]);
 /* After parsing: checks and the progress decision. CLI_ code. */
 int fsbench_check(struct fsbench *b);
-/* Build the network, start or find the server, attach the agents. */
+/* Build the network (bench_fsnet.h's ipx_fsnet_start on the options
+ * parsed; Ctrl-C stops its loop). CLI_ code, the error printed. */
 int fsbench_start(struct fsbench *b);
-/* A file server's address by SAP from the controller's node (repeated
- * until --wait). CLI_ code, the error printed. */
-int fsbench_find_server(struct fsbench *b, const char *name,
-			struct ipx_addr *out);
 /* Stop everything started; remove the scratch volume. */
 void fsbench_stop(struct fsbench *b, bool ok);
-/* Only the processes and the controller (what fsbench_stop does first;
- * the scratch files stay). Safe to call twice. */
-void fsbench_stop_network(struct fsbench *b, bool ok);
-/* The run's conditions as one JSON object's members (no braces). */
-void fsbench_json_conditions(const struct fsbench *b, FILE *out);
-/* The same as members of the object open in w (bench_result.h). */
+/* Did a failed run (rc) fail because SIGINT or SIGTERM stopped it? Then
+ * the command prints what finished, marked incomplete, and exits 1. */
+bool fsbench_interrupted(struct fsbench *b, int rc);
+/* The run's conditions as members of the object open in w
+ * (bench_result.h). */
 void fsbench_jw_conditions(const struct fsbench *b, struct ipx_jw *w);
-/* The network started, for a bench_fs.h entry point: the controller, the
- * run options and the wire (fsbench_window). */
+/* The network started, for a bench_fs.h entry point. */
 void fsbench_net(struct fsbench *b, struct ipx_bfs_net *out);
 /* fsbench_jw_conditions as a bench_fs.h conditions callback (ctx: b). */
 void fsbench_jw_cond(struct ipx_jw *w, const void *b);
@@ -188,23 +144,12 @@ void fsbench_jw_cond(struct ipx_jw *w, const void *b);
 void fsbench_progress(void *ctx, const char *line);
 /* The same as "# ..." lines above the table. */
 void fsbench_print_conditions(const struct fsbench *b, FILE *out);
-/* A JSON string (quotes added, escaped). */
-void fsbench_json_str(FILE *out, const char *s);
 /* --stations needs n workstations: with --agents, n of them given?
  * (CLI_USAGE with a message if not.) */
 int fsbench_need(const struct fsbench *b, unsigned n);
 
-/* ---- the wire (fsbench_wire.c) ---- */
-
 #define FSBENCH_MAX_REPEAT IPX_BFS_MAX_REPEAT	/* as FSBENCH_HELP says */
-/* Most bytes of a packet the capture keeps: the IPX header and the
- * first bytes inside (the analyzer counts the rest by its length). */
-#define FSBENCH_SNAPLEN 64
 
-/* Add a window for the run just made on the first n agents (out->valid
- * stays false without a capture). IPX_OK or IPX_ENOMEM. */
-int fsbench_window(struct fsbench *b, unsigned n, enum fsbench_scope scope,
-		   unsigned station, struct ipx_bfs_wire *out);
 /* After the last run: stop the network (the capture closes), then
  * analyze every window in one pass over the file. CLI_ code. */
 int fsbench_wire_collect(struct fsbench *b);

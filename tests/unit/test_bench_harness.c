@@ -387,7 +387,7 @@ static void b1_summary_of_known_passes(void **state)
 	static const double spx2[5] = { 800, 900, 700, 950, 760 };
 	static const double spx[5] = { 100, 90, 110, 95, 105 };
 	static const double rtt[5] = { 125, 125, 125, 125, 125 };
-	struct ipx_b1_report *rep = malloc(sizeof(*rep));
+	struct ipx_b1_report *rep = calloc(1, sizeof(*rep));
 	const struct ipx_b1_row *w;
 
 	(void)state;
@@ -461,6 +461,23 @@ static void b1_summary_of_known_passes(void **state)
 		    1e-9);
 	assert_false(rep->target[IPX_B1_T_NBS_RTT].pass);
 	assert_false(rep->all_pass);
+
+	/* a signal during counted pass 4: the 3 that finished summarised,
+	 * the samples kept with the report */
+	rep->samples = samples;
+	rep->pass = 4;
+	assert_int_equal(ipx_b1_interrupted(rep), 3);
+	assert_true(rep->interrupted);
+	assert_ptr_equal(rep->samples, samples);
+	assert_int_equal(rep->repeat, 3);
+	w = &rep->row[IPX_BW_IPX];	/* 1000 900 1100 */
+	assert_true(w->pps.median == 1000 && w->pps.min == 900 &&
+		    w->pps.max == 1100);
+	/* cut in the first counted pass or the warm-up: nothing finished */
+	rep->pass = 1;
+	assert_int_equal(ipx_b1_interrupted(rep), 0);
+	rep->pass = 0;
+	assert_int_equal(ipx_b1_interrupted(rep), 0);
 	free(rep);
 }
 
