@@ -176,6 +176,30 @@ static int opt_limit(struct ncp_server_opts *so, int opt, const char *arg)
 	return CLI_OK;
 }
 
+/* What the options must say together: CLI_OK or the exit code. */
+static int server_check(const struct ncp_server_opts *so, const char *passwd)
+{
+	if (passwd && !so->users_file) {
+		cli_error("server", "--passwd needs --users FILE (the file "
+				    "to keep the password in)");
+		return CLI_USAGE;
+	}
+	if (passwd)
+		return CLI_OK;
+	if (so->nvolumes == 0) {
+		cli_error("server", "needs --volume SYS=DIR (and any other "
+				    "volumes as NAME=DIR[,ro])");
+		return CLI_USAGE;
+	}
+	if (!ipx_sap_name_ok(so->name)) {
+		cli_error("server", "--name must be 1 to %d printable "
+				    "characters",
+			  IPX_SAP_NAME_MAX);
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
+
 /* The options into so and no; CLI_OK to go on, -1 after --help, else
  * the exit code. */
 static int server_parse(int argc, char **argv, struct ncp_server_opts *so,
@@ -245,25 +269,7 @@ static int server_parse(int argc, char **argv, struct ncp_server_opts *so,
 		cli_error("server", "unexpected argument '%s'", argv[optind]);
 		return CLI_USAGE;
 	}
-	if (*passwd && !so->users_file) {
-		cli_error("server", "--passwd needs --users FILE (the file "
-				    "to keep the password in)");
-		return CLI_USAGE;
-	}
-	if (*passwd)
-		return CLI_OK;
-	if (so->nvolumes == 0) {
-		cli_error("server", "needs --volume SYS=DIR (and any other "
-				    "volumes as NAME=DIR[,ro])");
-		return CLI_USAGE;
-	}
-	if (!ipx_sap_name_ok(so->name)) {
-		cli_error("server", "--name must be 1 to %d printable "
-				    "characters",
-			  IPX_SAP_NAME_MAX);
-		return CLI_USAGE;
-	}
-	return CLI_OK;
+	return server_check(so, *passwd);
 }
 
 /* --passwd: the password from the terminal (twice) or a line of stdin,
