@@ -1,7 +1,7 @@
 /*
  * fn_login.c - login and passwords (fn_info.c's 0x17 sends them here):
  * 0x17 0x14 clear-text login (refused with 0xD6 unless the server takes
- * them), 0x17 0x15 Get Object Connection List, 0x17 0x17 Get Login Key (8 random bytes, good for one keyed
+ * them), 0x17 0x15 / 0x1B Get Object Connection List, 0x17 0x17 Get Login Key (8 random bytes, good for one keyed
  * call of this connection), 0x17 0x18 Keyed Object Login, 0x17 0x4A
  * Keyed Verify Password and 0x17 0x4B Keyed Change Password. The server
  * keeps only NetWare's password hash (bindery.c, ncp_crypt.h); a wrong
@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ipxlab/bytes.h"
 #include "ipxlab/log.h"
 #include "ipxlab/ncp_crypt.h"
 #include "srv_int.h"
@@ -192,14 +193,18 @@ static void change_password(struct ncp_call *c)
 		 c->conn->number, u->name);
 }
 
-/* 0x15 Get Object Connection List: +0 type BE2, +2 name. Reply: count,
- * then the numbers of the connections logged in as it (1 byte each). */
-static void conn_list(struct ncp_call *c)
+/* 0x15 Get Object Connection List: +0 type BE2, +2 name; reply count,
+ * then the connections logged in as it, 1 byte each. 0x1B (the new
+ * form, nsend's): +0 the connection to search after LE4, then type and
+ * name; reply count, numbers LE4. */
+static void conn_list(struct ncp_call *c, bool wide)
 {
+	const uint8_t *after = wide ? ncp_rdn(&c->rd, 4) : NULL;
 	uint16_t type = ncp_rd16(&c->rd);
+	uint32_t from = after ? ipx_get16le(after) : 0;
 	const struct ncp_user *u;
-	uint8_t list[255];
-	unsigned n = 0;
+	unsigned n = 0, max = wide ? 62 : 255;
+	uint8_t list[255 * 4];
 	char name[64];
 
 	ncp_rdstr(&c->rd, name, sizeof(name));
@@ -212,12 +217,22 @@ static void conn_list(struct ncp_call *c)
 		c->cc = NCP_CC_NO_OBJECT;
 		return;
 	}
-	for (unsigned i = 0; i < c->srv->max_conns && i < 255 && n < 255; i++)
-		if (c->srv->conns[i].used && c->srv->conns[i].logged_in &&
-		    c->srv->conns[i].user_id == u->id)
-			list[n++] = (uint8_t)c->srv->conns[i].number;
+	for (unsigned i = 0; i < c->srv->max_conns && n < max; i++) {
+		const struct ncp_conn *t = &c->srv->conns[i];
+
+		if (!t->used || !t->logged_in || t->user_id != u->id ||
+		    t->number <= from || (!wide && t->number > 255))
+			continue;
+		if (wide) {
+			ipx_put16le(list + 4 * n, t->number);
+			ipx_put16le(list + 4 * n + 2, 0);
+		} else {
+			list[n] = (uint8_t)t->number;
+		}
+		n++;
+	}
 	ncp_wr8(&c->wr, (uint8_t)n);
-	ncp_wrn(&c->wr, list, n);
+	ncp_wrn(&c->wr, list, wide ? 4 * n : n);
 }
 
 bool ncp_fn_login(struct ncp_call *c, uint8_t sub)
@@ -229,7 +244,8 @@ bool ncp_fn_login(struct ncp_call *c, uint8_t sub)
 		clear_login(c);
 		return true;
 	case 0x15:
-		conn_list(c);
+	case 0x1B:
+		conn_list(c, sub == 0x1B);
 		return true;
 	case 0x17:
 		get_key(c);

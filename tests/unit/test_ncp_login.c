@@ -316,6 +316,21 @@ static void messages_held_announced_fetched(void **state)
 	assert_int_equal(ncp_user_connections(a, "SUPERVISOR", conns, 4, &n),
 			 0);
 	assert_int_equal(n, 0);
+	/* The new form (0x17 0x1B): after connection 0, then after hers. */
+	{
+		uint8_t q[20] = { 0, 13, 0x1B, 0, 0, 0, 0, 0, 1, 5,
+				  'A', 'L', 'I', 'C', 'E' };
+
+		rep = rawconn_call(r, raw, 0x17, q, 15, &l);
+		assert_int_equal(rep[6], 0);
+		assert_int_equal(l, 8 + 5);
+		assert_int_equal(rep[8], 1);
+		assert_int_equal(ipx_get16le(rep + 9), ncp_connection(b));
+		q[3] = (uint8_t)ncp_connection(b);
+		rep = rawconn_call(r, raw, 0x17, q, 15, &l);
+		assert_int_equal(l, 8 + 1);
+		assert_int_equal(rep[8], 0);
+	}
 	/* To alice, to nobody (200), to the raw one. */
 	to[0] = ncp_connection(b);
 	to[1] = 200;
