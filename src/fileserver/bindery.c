@@ -249,6 +249,7 @@ static int take_lines(struct ncp_server *srv, const char *file,
 				u->has_password = true;
 			} else {
 				ncp_user_set_password(u, l->clear);
+				srv->clear_lines++;
 			}
 		}
 	return IPX_OK;

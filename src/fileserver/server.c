@@ -743,6 +743,11 @@ int ncp_server_new(struct ipx_node *node, const struct ncp_server_opts *o,
 		rc = open_volumes(srv, o, err, errlen);
 	if (rc == IPX_OK)
 		rc = ncp_bindery_load(srv, o->users_file, err, errlen);
+	if (rc == IPX_OK && srv->clear_lines)
+		ipx_warn("ncp: %s holds %u password(s) in clear text; "
+			 "`ipxlab server --users %s --passwd USER` rewrites it "
+			 "with hashes only", o->users_file, srv->clear_lines,
+			 o->users_file);
 	srv->allow_clear = o->allow_clear_text;
 	srv->no_key = o->no_login_key;
 	if (rc == IPX_OK && o->users_file &&

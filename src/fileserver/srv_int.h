@@ -171,6 +171,7 @@ struct ncp_server {
 	struct ncp_user *users;
 	size_t nusers;
 	char *users_file;	/* copy of --users: password changes go there */
+	unsigned clear_lines;	/* its "NAME PASSWORD" lines (hashed on load) */
 	bool allow_clear;	/* 0x17 0x14 taken (opts.allow_clear_text) */
 	bool no_key;		/* opts.no_login_key */
 	struct ncp_seen seen[NCP_SEEN_MAX];
