@@ -33,6 +33,7 @@ struct ipx_mount_opts {
 	const char *server;	/* NULL: the nearest */
 	const char *user;	/* NULL: no login (SYS:LOGIN only) */
 	const char *password;	/* "" for none */
+	bool clear_text;	/* clear-text login if the server gives no key */
 	unsigned conns;		/* connections in the pool; 0 = 4 */
 	double retry_time;	/* seconds a request is retried; 0 = 10 */
 	double find_timeout;	/* seconds to look for the server; 0 = 3 */

@@ -44,6 +44,8 @@ enum {
 	NCP_E_LOCAL,		/* a local file could not be read or written */
 	NCP_E_NOT83,		/* a name in a path is not a DOS 8.3 name */
 	NCP_E_CANCELLED,	/* ncp_client_cancel() ended the wait */
+	NCP_E_NOKEY,		/* no login key, and clear text not allowed */
+	NCP_E_NOTLOGGED,	/* a user logged in nowhere (a message to) */
 };
 
 /* The message for any error a client call returns. */
@@ -79,6 +81,11 @@ struct ncp_client_opts {
 	/* Never ask for packet burst (0x65); reads and writes one request
 	 * at a time (ncp get/put --no-burst). */
 	bool no_burst;
+	/* ncp_login: when the server refuses the login key (0xFB or 0xFF
+	 * to 0x17 0x17), send the password in clear text (0x17 0x14);
+	 * false: NCP_E_NOKEY. */
+	bool allow_clear_text;
+
 };
 
 struct ncp_client_stats {
@@ -116,8 +123,32 @@ int ncp_find_server(struct ncp_client *cl, struct ipx_sap *sap,
  * handle on SYS:LOGIN. */
 int ncp_connect(struct ncp_client *cl, const struct ipx_addr *server);
 uint16_t ncp_connection(const struct ncp_client *cl);
-/* Clear-text login (0x17 0x14); then the directory handle is SYS:. */
+/* Log in (the password upper-cased, as NetWare clients send it): keyed
+ * (0x17 0x17, the user's ID by 0x17 0x35, 0x17 0x18), or in clear text
+ * (0x17 0x14) if the server refuses the key and opts.allow_clear_text;
+ * then the directory handle is SYS:. A wrong password is
+ * NCP_CC_BAD_PASSWORD (the server answers a keyed one 0xFF), an unknown
+ * user NCP_CC_NO_OBJECT. */
 int ncp_login(struct ncp_client *cl, const char *user, const char *password);
+/* Keyed change of password (0x17 0x17, 0x35, 0x4B). */
+int ncp_change_password(struct ncp_client *cl, const char *user,
+			const char *old_pw, const char *new_pw);
+/* The connections logged in as 'user' (0x17 0x15): *n of them in out;
+ * an unknown user is NCP_CC_NO_OBJECT. */
+int ncp_user_connections(struct ncp_client *cl, const char *user,
+			 uint16_t *out, size_t cap, size_t *n);
+#define NCP_MSG_MAX 58	/* what NetWare 3.x carries in a message */
+/* Send a broadcast message (0x15 0x0A; 0x15 0x00 where the server has
+ * not that) to n connections; status[i] is the server's answer for
+ * each: 0 held for it, 0xFC it holds one already, 0xFD no such
+ * connection, 0xFF it refuses messages. */
+int ncp_send_message(struct ncp_client *cl, const uint16_t *conns, size_t n,
+		     const char *msg, uint8_t *status);
+/* The message held for this connection ("" if none: 0x15 0x0B, or
+ * 0x15 0x01). */
+int ncp_get_message(struct ncp_client *cl, char *out, size_t cap);
+/* True when the last reply said a message is waiting (status 0x40). */
+bool ncp_message_waiting(const struct ncp_client *cl);
 int ncp_logout(struct ncp_client *cl);
 /* 0x61 (big packets), falling back to 0x21; the size is then used. */
 int ncp_negotiate(struct ncp_client *cl, uint16_t want);

@@ -58,7 +58,9 @@ extern "C" {
 	X(DIR_AS_FILE, "dir_as_file", "a file name ending in '\\', '/', '.' or '..' (9C)") \
 	X(LOGIN_DIR, "login_dir", "SYS:LOGIN deleted (9F) or renamed (8B)") \
 	X(SHARE, "share_conflict", "an open another handle's open mode denies, or whose deny another handle's open breaks (80)") \
-	X(MALFORMED, "malformed", "request data shorter than the function needs (FF)")
+	X(MALFORMED, "malformed", "request data shorter than the function needs (FF)") \
+	X(CLEAR_TEXT, "clear_text_login", "a clear-text login while they are refused (D6)") \
+	X(NO_KEY, "no_login_key", "a keyed login or change of password with no key issued (FF)")
 
 #define NCP_SRV_DROP_ENUM_(id, name, desc) NCP_SRV_DROP_##id,
 enum ncp_srv_drop { NCP_SRV_DROPS(NCP_SRV_DROP_ENUM_) NCP_SRV_DROP_COUNT };
@@ -86,7 +88,13 @@ struct ncp_server_opts {
 	const char *name;		/* server name, 1..47 characters */
 	struct ncp_volume_spec volumes[NCP_MAX_VOLUMES];
 	size_t nvolumes;		/* SYS must be one */
-	const char *users_file;		/* "NAME PASSWORD" lines, or NULL */
+	const char *users_file;		/* "NAME ID HASH" lines, or NULL */
+	/* Take clear-text logins (0x17 0x14); false: refused with 0xD6, as
+	 * NetWare 3.x does by default (ALLOW UNENCRYPTED PASSWORDS OFF). */
+	bool allow_clear_text;
+	/* Answer 0x17 0x17 with 0xFB, as a server without encrypted login
+	 * (mars_nwe's password scheme 9): for trying clients' fallback. */
+	bool no_login_key;
 	unsigned max_connections;	/* 0 = 250 */
 	unsigned max_handles;		/* per connection; 0 = 64 */
 	unsigned max_locks;		/* per connection; 0 = 64 */
@@ -114,6 +122,8 @@ struct ncp_server_stats {
 	uint64_t created, destroyed, full;	/* 1111 ok / 5555 / 1111 F9 */
 	uint64_t wdog_sent, wdog_answers, wdog_cleared;
 	uint64_t logins, bad_logins;
+	uint64_t keys_issued, passwords_changed;
+	uint64_t messages_sent, messages_refused, messages_fetched;
 	uint64_t bytes_read, bytes_written;
 	uint64_t fsyncs;
 	uint64_t drops[NCP_SRV_DROP_COUNT];
@@ -132,6 +142,11 @@ int ncp_server_new(struct ipx_node *node, const struct ncp_server_opts *opts,
 /* Closes every connection and file; SAP: the server goes down. */
 void ncp_server_free(struct ncp_server *srv);
 const struct ncp_server_stats *ncp_server_stats(const struct ncp_server *srv);
+/* `ipxlab server --passwd`: set 'user's password in the users file (made
+ * if absent; the user added if new), every line written hashed. IPX_OK,
+ * or an error with a message in err. */
+int ncp_users_set_password(const char *file, const char *user,
+			   const char *password, char *err, size_t errlen);
 /* Connections in use now. */
 unsigned ncp_server_connections(const struct ncp_server *srv);
 /* Record locks held or logged now (all connections). */

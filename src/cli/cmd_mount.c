@@ -28,6 +28,9 @@ void help_mount(FILE *out)
 		"  --password-file F   the password is F's first line (default:\n"
 		"                      $IPXLAB_NCP_PASSWORD, else none)\n"
 		"  --no-login          stay logged out (only SYS:LOGIN)\n"
+		"  --clear-text        send the password in clear text if the\n"
+		"                      server gives no login key (default: the\n"
+		"                      keyed login NetWare 3.x asks for, or fail)\n"
 		"  --conns N           NCP connections in flight (1-16, default 4)\n"
 		"  --retry-time SECONDS\n"
 		"                      how long a request is retried before it\n"
@@ -46,6 +49,7 @@ void help_mount(FILE *out)
 
 enum {
 	OPT_PWFILE = OPT_FIRST_CMD,
+	OPT_CLEAR,
 	OPT_NOLOGIN,
 	OPT_CONNS,
 	OPT_RETRY,
@@ -115,6 +119,7 @@ static const struct option mount_longopts[] = {
 	{ "user", required_argument, NULL, 'u' },
 	{ "password-file", required_argument, NULL, OPT_PWFILE },
 	{ "no-login", no_argument, NULL, OPT_NOLOGIN },
+	{ "clear-text", no_argument, NULL, OPT_CLEAR },
 	{ "conns", required_argument, NULL, OPT_CONNS },
 	{ "retry-time", required_argument, NULL, OPT_RETRY },
 	{ "attr-timeout", required_argument, NULL, OPT_ATTR },
@@ -144,6 +149,9 @@ static int mount_opt(int opt, struct ipx_mount_opts *mo, struct mount_args *a)
 		return CLI_OK;
 	case OPT_NOLOGIN:
 		a->login = false;
+		return CLI_OK;
+	case OPT_CLEAR:
+		mo->clear_text = true;
 		return CLI_OK;
 	case OPT_CONNS:
 		if (cli_parse_uint("mount", "--conns", optarg, 1, 16, &n) < 0)

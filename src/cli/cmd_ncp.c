@@ -2,8 +2,8 @@
  * cmd_ncp.c - "ipxlab ncp": a NetWare client for people, in the manner of
  * smbclient and the NetWare utilities: find a file server (by name or the
  * nearest), log in, then one command: ls, get, put, rm, mkdir, rmdir, mv,
- * stat, info, whoami (docs/ncp.md). Remote paths are VOL:DIR\NAME or
- * relative to SYS:, '/' or '\' between names; ls, get and rm take DOS
+ * stat, info, whoami, send, messages, passwd (docs/ncp.md). Remote
+ * paths are VOL:DIR\NAME or relative to SYS:, '/' or '\' between names; ls, get and rm take DOS
  * wildcards (* and ?) in the last name.
  */
 #include <getopt.h>
@@ -28,6 +28,13 @@ void help_ncp(FILE *out)
 		"  mkdir PATH, rmdir PATH, mv FROM TO, stat PATH\n"
 		"  info                the server's name, version, connections\n"
 		"  whoami              the user and station of this connection\n"
+		"  send USER|CONN MSG  a message (at most 58 characters) to every\n"
+		"                      connection of USER, or to connection CONN\n"
+		"  messages            the message the server holds for us (one\n"
+		"                      held after any command is printed too)\n"
+		"  passwd              change the --user's password (keyed); the\n"
+		"                      new one asked twice on a terminal, else\n"
+		"                      one line of stdin\n"
 		"Paths: VOL:DIR\\NAME, or relative to SYS:; options go anywhere\n"
 		"(after -- a path may start with -); names are DOS 8.3. Exit 0\n"
 		"success, 1 a failure (named, with the server's completion\n"
@@ -41,6 +48,9 @@ void help_ncp(FILE *out)
 		"  -p, --password PW   its password (default: $IPXLAB_NCP_PASSWORD,\n"
 		"                      else asked on a terminal, else none)\n"
 		"  --no-login          stay logged out (only SYS:LOGIN is visible)\n"
+		"  --clear-text        send the password in clear text if the\n"
+		"                      server gives no login key (default: keyed\n"
+		"                      login only, as NetWare 3.x asks)\n"
 		"  --bufsize N         buffer size to ask for (512-4096, default\n"
 		"                      4096: the server answers what fits a packet)\n"
 		"  --find-timeout SECONDS\n"
@@ -48,7 +58,7 @@ void help_ncp(FILE *out)
 		CLI_NODE_OPTS_HELP);
 }
 
-enum { OPT_NOLOGIN = OPT_FIRST_CMD, OPT_BUFSIZE, OPT_FINDTO };
+enum { OPT_NOLOGIN = OPT_FIRST_CMD, OPT_BUFSIZE, OPT_FINDTO, OPT_CLEAR };
 
 /* parse_opts: -h answered, nothing more to do. */
 #define CLI_DONE (-1)
@@ -58,8 +68,10 @@ static int check_args(int argc, char **argv)
 {
 	const char *c = argv[0];
 	int want = !strcmp(c, "ls") ? -1
-		   : !strcmp(c, "info") || !strcmp(c, "whoami") ? 0
-		   : !strcmp(c, "mv") ? 2
+		   : !strcmp(c, "info") || !strcmp(c, "whoami") ||
+				   !strcmp(c, "messages") || !strcmp(c, "passwd")
+			   ? 0
+		   : !strcmp(c, "mv") || !strcmp(c, "send") ? 2
 		   : !strcmp(c, "get") || !strcmp(c, "put") ? -2
 							     : 1;
 
@@ -78,6 +90,8 @@ static int check_names(int argc, char **argv)
 {
 	const char *c = argv[0];
 
+	if (!strcmp(c, "send"))
+		return CLI_OK;	/* a user and a message, not paths */
 	for (int i = 1; i < argc; i++) {
 		bool remote = strcmp(c, "get") ? strcmp(c, "put") || i == 2
 					       : i == 1;
@@ -90,7 +104,8 @@ static int check_names(int argc, char **argv)
 
 static const char *const commands[] = { "ls", "get", "put", "rm", "mkdir",
 					"rmdir", "mv", "stat", "info",
-					"whoami", NULL };
+					"whoami", "send", "messages",
+					"passwd", NULL };
 
 
 /* The options, in a; the command's words from optind. CLI_OK to go on,
@@ -105,6 +120,7 @@ static int parse_opts(int argc, char **argv, struct cli_opts *o,
 		{ "user", required_argument, NULL, 'u' },
 		{ "password", required_argument, NULL, 'p' },
 		{ "no-login", no_argument, NULL, OPT_NOLOGIN },
+		{ "clear-text", no_argument, NULL, OPT_CLEAR },
 		{ "bufsize", required_argument, NULL, OPT_BUFSIZE },
 		{ "find-timeout", required_argument, NULL, OPT_FINDTO },
 		{ NULL, 0, NULL, 0 },
@@ -128,6 +144,9 @@ static int parse_opts(int argc, char **argv, struct cli_opts *o,
 			break;
 		case OPT_NOLOGIN:
 			a->login = false;
+			break;
+		case OPT_CLEAR:
+			a->clear_text = true;
 			break;
 		case OPT_BUFSIZE:
 			if (cli_parse_uint("ncp", "--bufsize", optarg, 512, 4096,
@@ -153,14 +172,16 @@ static int check_command(int argc, char **argv)
 
 	if (argc < 1) {
 		cli_error("ncp", "needs a command: ls, get, put, rm, mkdir, "
-				 "rmdir, mv, stat, info, whoami");
+				 "rmdir, mv, stat, info, whoami, send, messages, "
+				 "passwd");
 		return CLI_USAGE;
 	}
 	for (const char *const *c = commands; *c; c++)
 		known |= !strcmp(*c, argv[0]);
 	if (!known) {
 		cli_error("ncp", "unknown command '%s' (ls, get, put, rm, "
-				 "mkdir, rmdir, mv, stat, info, whoami)",
+				 "mkdir, rmdir, mv, stat, info, whoami, send, "
+				 "messages, passwd)",
 			  argv[0]);
 		return CLI_USAGE;
 	}
@@ -201,8 +222,10 @@ int cmd_ncp(int argc, char **argv)
 	if (rc != CLI_OK)
 		return rc;
 	rc = ncpc_connect(&s, &a);
-	if (rc == CLI_OK)
+	if (rc == CLI_OK) {
 		rc = ncpc_run(&s, argc - optind, argv + optind);
+		ncpc_show_held(&s);
+	}
 	ncpc_end(&s);
 	return rc;
 }

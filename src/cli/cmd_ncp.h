@@ -2,7 +2,8 @@
  * cmd_ncp.h - what the files of "ipxlab ncp" share (cmd_ncp.c: options
  * and the command; cmd_ncp_conn.c: the connection, found again when the
  * server moves; cmd_ncp_get.c, cmd_ncp_put.c: the transfers;
- * cmd_ncp_ops.c: ls, stat and the one-call commands). Private to src/cli.
+ * cmd_ncp_ops.c: ls, stat and the one-call commands; cmd_ncp_msg.c:
+ * send, messages, passwd). Private to src/cli.
  */
 #ifndef IPXLAB_CLI_CMD_NCP_H
 #define IPXLAB_CLI_CMD_NCP_H
@@ -40,7 +41,7 @@ struct session {
 /* What the options asked for. */
 struct ncp_args {
 	const char *server, *user, *pass;
-	bool login, user_given;
+	bool login, user_given, clear_text;
 	unsigned long bufsize;
 	double findto;
 };
@@ -61,6 +62,11 @@ int ncpc_connect(struct session *s, const struct ncp_args *a);
 void ncpc_end(struct session *s);
 int ncpc_get(struct session *s, const char *remote, const char *local);
 int ncpc_put(struct session *s, const char *local, const char *remote);
+/* cmd_ncp_msg.c: send, messages, passwd; a held message to stderr. */
+int ncpc_send(struct session *s, const char *to, const char *msg);
+int ncpc_messages(struct session *s);
+int ncpc_passwd(struct session *s);
+void ncpc_show_held(struct session *s);
 /* One command, argv[0] its name, its arguments checked. */
 int ncpc_run(struct session *s, int argc, char **argv);
 

@@ -80,6 +80,12 @@ int ncpc_run(struct session *s, int argc, char **argv)
 		return ncpc_get(s, argv[1], argc > 2 ? argv[2] : NULL);
 	if (!strcmp(c, "put"))
 		return ncpc_put(s, argv[1], argc > 2 ? argv[2] : NULL);
+	if (!strcmp(c, "send"))
+		return ncpc_send(s, argv[1], argv[2]);
+	if (!strcmp(c, "messages"))
+		return ncpc_messages(s);
+	if (!strcmp(c, "passwd"))
+		return ncpc_passwd(s);
 	if (!strcmp(c, "rm"))
 		rc = ncp_erase(s->cl, argv[1]);
 	else if (!strcmp(c, "mkdir")) {

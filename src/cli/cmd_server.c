@@ -28,9 +28,19 @@ void help_server(FILE *out)
 		"                      required; ',ro' refuses every change\n"
 		"  -n, --name NAME     the server name (default: the host name in\n"
 		"                      upper case)\n"
-		"  --users FILE        users, 'NAME PASSWORD' per line ('-' = no\n"
-		"                      password); SUPERVISOR needs one here to log\n"
-		"                      in; GUEST has none unless given\n"
+		"  --users FILE        users: 'NAME ID HASH' per line, NetWare's\n"
+		"                      password hash, as --passwd writes it (a\n"
+		"                      hand-written 'NAME PASSWORD' line, '-' = no\n"
+		"                      password, is read too); SUPERVISOR needs\n"
+		"                      one here to log in; GUEST has none unless\n"
+		"                      given\n"
+		"  --passwd USER       set USER's password in the --users file\n"
+		"                      (asked on a terminal, else one line of\n"
+		"                      stdin; added if new; every line rewritten\n"
+		"                      hashed) and exit\n"
+		"  --allow-clear-text  take clear-text logins (0x17 0x14); by\n"
+		"                      default they are refused (0xD6) as on\n"
+		"                      NetWare 3.x, and clients log in keyed\n"
 		"  --max-connections N connections at once (default 250)\n"
 		"  --max-handles N     open files per connection (default 64)\n"
 		"  --max-locks N       record locks per connection (default 64)\n"
@@ -55,6 +65,8 @@ enum {
 	OPT_MAXLOCKS,
 	OPT_MAXBUFFER,
 	OPT_WATCHDOG,
+	OPT_PASSWD,
+	OPT_CLEAR,
 };
 
 /* --watchdog DELAY[,INTERVAL[,COUNT]]: 0, or -1 with the error printed. */
@@ -164,10 +176,34 @@ static int opt_limit(struct ncp_server_opts *so, int opt, const char *arg)
 	return CLI_OK;
 }
 
+/* What the options must say together: CLI_OK or the exit code. */
+static int server_check(const struct ncp_server_opts *so, const char *passwd)
+{
+	if (passwd && !so->users_file) {
+		cli_error("server", "--passwd needs --users FILE (the file "
+				    "to keep the password in)");
+		return CLI_USAGE;
+	}
+	if (passwd)
+		return CLI_OK;
+	if (so->nvolumes == 0) {
+		cli_error("server", "needs --volume SYS=DIR (and any other "
+				    "volumes as NAME=DIR[,ro])");
+		return CLI_USAGE;
+	}
+	if (!ipx_sap_name_ok(so->name)) {
+		cli_error("server", "--name must be 1 to %d printable "
+				    "characters",
+			  IPX_SAP_NAME_MAX);
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
+
 /* The options into so and no; CLI_OK to go on, -1 after --help, else
  * the exit code. */
 static int server_parse(int argc, char **argv, struct ncp_server_opts *so,
-			struct cli_node_opts *no)
+			struct cli_node_opts *no, const char **passwd)
 {
 	static const struct option longopts[] = {
 		CLI_NODE_LONGOPTS,
@@ -179,6 +215,8 @@ static int server_parse(int argc, char **argv, struct ncp_server_opts *so,
 		{ "max-locks", required_argument, NULL, OPT_MAXLOCKS },
 		{ "max-buffer", required_argument, NULL, OPT_MAXBUFFER },
 		{ "watchdog", required_argument, NULL, OPT_WATCHDOG },
+		{ "passwd", required_argument, NULL, OPT_PASSWD },
+		{ "allow-clear-text", no_argument, NULL, OPT_CLEAR },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt, rc;
@@ -195,6 +233,12 @@ static int server_parse(int argc, char **argv, struct ncp_server_opts *so,
 			break;
 		case OPT_USERS:
 			so->users_file = optarg;
+			break;
+		case OPT_PASSWD:
+			*passwd = optarg;
+			break;
+		case OPT_CLEAR:
+			so->allow_clear_text = true;
 			break;
 		case OPT_MAXCONN:
 		case OPT_MAXHANDLES:
@@ -225,17 +269,35 @@ static int server_parse(int argc, char **argv, struct ncp_server_opts *so,
 		cli_error("server", "unexpected argument '%s'", argv[optind]);
 		return CLI_USAGE;
 	}
-	if (so->nvolumes == 0) {
-		cli_error("server", "needs --volume SYS=DIR (and any other "
-				    "volumes as NAME=DIR[,ro])");
-		return CLI_USAGE;
+	return server_check(so, *passwd);
+}
+
+/* --passwd: the password from the terminal (twice) or a line of stdin,
+ * never from the command line, into the users file. */
+static int set_passwd(const char *file, const char *user)
+{
+	char pw[130], again[130], err[512];
+	const char *p = cli_ask_password(user, pw, sizeof(pw));
+	int rc;
+
+	if (p && (!cli_ask_password(user, again, sizeof(again)) ||
+		  strcmp(pw, again))) {
+		cli_error("server", "--passwd: the two passwords differ");
+		return CLI_FAIL;
 	}
-	if (!ipx_sap_name_ok(so->name)) {
-		cli_error("server", "--name must be 1 to %d printable "
-				    "characters",
-			  IPX_SAP_NAME_MAX);
-		return CLI_USAGE;
+	if (!p) {
+		if (!fgets(pw, sizeof(pw), stdin))
+			pw[0] = '\0';
+		pw[strcspn(pw, "\r\n")] = '\0';
 	}
+	rc = ncp_users_set_password(file, user, pw, err, sizeof(err));
+	memset(pw, 0, sizeof(pw));
+	memset(again, 0, sizeof(again));
+	if (rc != IPX_OK) {
+		cli_error("server", "--passwd %s: %s", user, err);
+		return rc == IPX_EINVAL ? CLI_USAGE : CLI_FAIL;
+	}
+	fprintf(stderr, "password of %s set in %s\n", user, file);
 	return CLI_OK;
 }
 
@@ -247,6 +309,7 @@ int cmd_server(int argc, char **argv)
 	struct cli_node cn;
 	struct ncp_server *srv;
 	char name[48], err[512], as[IPX_ADDR_STRLEN];
+	const char *passwd = NULL;
 	int rc;
 
 	memset(&so, 0, sizeof(so));
@@ -254,9 +317,11 @@ int cmd_server(int argc, char **argv)
 	cli_node_opts_init(&no);
 	default_name(name, sizeof(name));
 	so.name = name;
-	rc = server_parse(argc, argv, &so, &no);
+	rc = server_parse(argc, argv, &so, &no, &passwd);
 	if (rc != CLI_OK)
 		return rc < 0 ? CLI_OK : rc;
+	if (passwd)
+		return set_passwd(so.users_file, passwd);
 	rc = cli_node_open(&cn, &no);
 	if (rc != CLI_OK)
 		return rc;

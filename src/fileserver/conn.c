@@ -133,6 +133,9 @@ int ncp_conn_new(struct ncp_server *srv, const struct ipx_addr *a,
 	memset(conn->dirh, 0, sizeof(conn->dirh));
 	memset(conn->search, 0, sizeof(conn->search));
 	conn->pending.active = false;
+	conn->key_issued = false;
+	conn->msg_held = false;
+	conn->msg_off = false;
 	srv->in_use++;
 	if (srv->in_use > srv->peak)
 		srv->peak = srv->in_use;

@@ -1,7 +1,7 @@
 /*
  * dispatch.c - the NCP server's dispatcher: a request's function number
  * to the file of handlers that answers it (fn_info.c, fn_dir.c,
- * fn_search.c, fn_file.c, locks.c); an unknown one is counted and answered
+ * fn_search.c, fn_file.c, locks.c, fn_msg.c); an unknown one is counted and answered
  * 0xFB. server.c calls it once per request it executes.
  */
 #include "srv_int.h"
@@ -12,6 +12,9 @@ void ncp_fn_dispatch(struct ncp_call *c)
 	case 0x12: case 0x13: case 0x14: case 0x17: case 0x18: case 0x19:
 	case 0x21: case 0x61:
 		ncp_fn_info(c);
+		return;
+	case 0x15:
+		ncp_fn_msg(c);
 		return;
 	case 0x16:
 		ncp_fn_dir(c);

@@ -2,9 +2,9 @@
  * fn_info.c - the functions about the server and the connection
  * (dispatch.c sends them here): volume info (0x12), station (0x13), date
  * and time (0x14), volume and purge info (0x16 0x2C), the 0x17 family
- * (server info, internet address, clear-text login, logged info in the old
- * and the new form, object ID, description strings; bindery scans in
- * fn_bindery.c), end of job (0x18), logout (0x19), buffer size (0x21) and
+ * (server info, internet address, logged info in the old and the new
+ * form, object ID, description strings; logins in fn_login.c, bindery
+ * scans in fn_bindery.c), end of job (0x18), logout (0x19), buffer size (0x21) and
  * big packets (0x61). Offsets are in ncp.h and docs/ncp.md.
  */
 #include <stdio.h>
@@ -210,40 +210,6 @@ static bool internet_address(struct ncp_call *c, const struct ncp_conn *t)
 	return true;
 }
 
-static void login(struct ncp_call *c)
-{
-	char name[64], pass[256];
-	uint16_t type = ncp_rd16(&c->rd);
-	const struct ncp_user *u;
-
-	ncp_rdstr(&c->rd, name, sizeof(name));
-	ncp_rdstr(&c->rd, pass, sizeof(pass));
-	if (c->rd.bad) {
-		ncp_malformed(c);
-		return;
-	}
-	/* Logging in again is a logout first, as on NetWare. */
-	ncp_conn_release(c->srv, c->conn, -1);
-	c->conn->logged_in = false;
-	u = type == NCP_OBJ_USER ? ncp_bindery_find(c->srv, name) : NULL;
-	if (!u) {
-		c->srv->stats.bad_logins++;
-		c->cc = NCP_CC_NO_OBJECT;
-		return;
-	}
-	/* Passwords compare without case: DOS LOGIN upper-cases them. */
-	if (!u->has_password || strcasecmp(u->password, pass)) {
-		c->srv->stats.bad_logins++;
-		c->cc = NCP_CC_BAD_PASSWORD;
-		return;
-	}
-	c->srv->stats.logins++;
-	c->conn->logged_in = true;
-	c->conn->user_id = u->id;
-	snprintf(c->conn->user, sizeof(c->conn->user), "%s", u->name);
-	c->conn->login_time = (ipx_time)time(NULL);
-}
-
 static void fn_17(struct ncp_call *c)
 {
 	uint16_t len = ncp_rd16(&c->rd);
@@ -269,9 +235,6 @@ static void fn_17(struct ncp_call *c)
 		if (internet_address(c, target_conn32(c)))
 			ncp_wr8(&c->wr, 2);	/* IPX */
 		return;
-	case 0x14:
-		login(c);
-		return;
 	case 0x16:	/* +10 connection (1 byte) */
 		logged_info(c, target_conn(c, ncp_rd8(&c->rd)));
 		return;
@@ -284,8 +247,9 @@ static void fn_17(struct ncp_call *c)
 	case 0x35:
 		ncp_rd16(&c->rd);
 		ncp_rdstr(&c->rd, name, sizeof(name));
+		/* Before login too: keyed login needs the user's ID. */
 		u = c->rd.bad ? NULL : ncp_bindery_find(c->srv, name);
-		if (!u || !c->conn->logged_in) {
+		if (!u) {
 			c->cc = NCP_CC_NO_OBJECT;
 			return;
 		}
@@ -293,9 +257,8 @@ static void fn_17(struct ncp_call *c)
 		ncp_wr16(&c->wr, NCP_OBJ_USER);
 		ncp_wrfixed(&c->wr, u->name, 48);
 		return;
-	default:	/* 0x17 "get login key" too: clients fall back to
-			 * the clear-text login. */
-		if (!ncp_fn_bindery(c, sub))
+	default:	/* login and passwords in fn_login.c */
+		if (!ncp_fn_login(c, sub) && !ncp_fn_bindery(c, sub))
 			ncp_unknown(c, true);
 	}
 }

@@ -151,8 +151,10 @@ static void reply(struct ncp_server *srv, struct ncp_conn *conn,
 		  const struct ncp_req_hdr *rq, uint8_t cc,
 		  const uint8_t *data, size_t len)
 {
+	/* A held broadcast message shows in every reply (NetWare). */
 	struct ncp_rep_hdr h = { NCP_TYPE_REPLY, rq->seq, conn->number,
-				 rq->task, cc, 0 };
+				 rq->task, cc,
+				 conn->msg_held ? NCP_STATUS_BROADCAST : 0 };
 
 	if (len > NCP_MAX_PACKET - NCP_REP_HDR_LEN)
 		len = 0;
@@ -431,6 +433,18 @@ static void on_tick(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 		send_to(srv, srv->wsock ? srv->wsock : srv->sock, conn, &to, b,
 			sizeof(b));
 	}
+}
+
+void ncp_send_notice(struct ncp_server *srv, struct ncp_conn *conn,
+		     uint8_t sig)
+{
+	struct ipx_addr to = conn->addr;
+	uint8_t b[NCP_WDOG_LEN] = { (uint8_t)conn->number, sig };
+
+	/* The message signal goes to the client's socket + 2 (mars_nwe). */
+	to.socket = (uint16_t)(to.socket + 2);
+	send_to(srv, srv->wsock ? srv->wsock : srv->sock, conn, &to, b,
+		sizeof(b));
 }
 
 /* ---- life ---- */
@@ -729,6 +743,16 @@ int ncp_server_new(struct ipx_node *node, const struct ncp_server_opts *o,
 		rc = open_volumes(srv, o, err, errlen);
 	if (rc == IPX_OK)
 		rc = ncp_bindery_load(srv, o->users_file, err, errlen);
+	if (rc == IPX_OK && srv->clear_lines)
+		ipx_warn("ncp: %s holds %u password(s) in clear text; "
+			 "`ipxlab server --users %s --passwd USER` rewrites it "
+			 "with hashes only", o->users_file, srv->clear_lines,
+			 o->users_file);
+	srv->allow_clear = o->allow_clear_text;
+	srv->no_key = o->no_login_key;
+	if (rc == IPX_OK && o->users_file &&
+	    !(srv->users_file = strdup(o->users_file)))
+		rc = IPX_ENOMEM;
 	if (rc == IPX_OK)
 		rc = open_sockets(srv, err, errlen);
 	if (rc == IPX_OK)
@@ -769,6 +793,7 @@ void ncp_server_free(struct ncp_server *srv)
 	free(srv->conns);
 	free(srv->locks);
 	free(srv->users);
+	free(srv->users_file);
 	free(srv);
 }
 
@@ -805,7 +830,9 @@ void ncp_server_print_stats(const struct ncp_server *srv, FILE *out)
 #define P_(f) fprintf(out, #f " %llu\n", (unsigned long long)s->f)
 	P_(requests); P_(repeats); P_(busy); P_(bad_conn); P_(created);
 	P_(destroyed); P_(full); P_(wdog_sent); P_(wdog_answers);
-	P_(wdog_cleared); P_(logins); P_(bad_logins); P_(bytes_read);
+	P_(wdog_cleared); P_(logins); P_(bad_logins); P_(keys_issued);
+	P_(passwords_changed); P_(messages_sent); P_(messages_refused);
+	P_(messages_fetched); P_(bytes_read);
 	P_(bytes_written); P_(fsyncs);
 #undef P_
 	for (int d = 0; d < NCP_SRV_DROP_COUNT; d++)

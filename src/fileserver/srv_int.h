@@ -111,6 +111,13 @@ struct ncp_conn {
 	unsigned next_search;
 	unsigned nlocks;
 	struct ncp_pending pending;
+	/* fn_login.c: the key of 0x17 0x17, good for one keyed call. */
+	uint8_t login_key[8];
+	bool key_issued;
+	/* fn_msg.c: the broadcast message held for it (0x15). */
+	char msg[256];
+	bool msg_held;
+	bool msg_off;		/* 0x15 02: broadcasts disabled */
 };
 
 struct ncp_lock {
@@ -126,7 +133,7 @@ struct ncp_lock {
 
 struct ncp_user {
 	char name[48];
-	char password[128];
+	uint8_t hash[16];	/* NetWare's password hash (ncp_crypt.h) */
 	bool has_password;	/* false: no login at all (SUPERVISOR unset) */
 	uint32_t id;
 	unsigned line;		/* of the users file; 0: built in */
@@ -163,6 +170,10 @@ struct ncp_server {
 	uint64_t next_ticket;		/* of the next lock request to wait */
 	struct ncp_user *users;
 	size_t nusers;
+	char *users_file;	/* copy of --users: password changes go there */
+	unsigned clear_lines;	/* its "NAME PASSWORD" lines (hashed on load) */
+	bool allow_clear;	/* 0x17 0x14 taken (opts.allow_clear_text) */
+	bool no_key;		/* opts.no_login_key */
 	struct ncp_seen seen[NCP_SEEN_MAX];
 	size_t nseen;
 	const struct ipx_header *rx;	/* the packet being handled, or NULL */
@@ -296,6 +307,11 @@ void ncp_unknown(struct ncp_call *c, bool sub);
 void ncp_finish_pending(struct ncp_server *srv, struct ncp_conn *conn,
 			uint8_t cc);
 
+/* The 2-byte signal [connection, sig] to the client's socket + 2 ('!':
+ * a broadcast message is waiting). */
+void ncp_send_notice(struct ncp_server *srv, struct ncp_conn *conn,
+		     uint8_t sig);
+
 /* ---- locks.c ---- */
 /* Drop the locks of a connection (of one task if task >= 0). */
 void ncp_locks_release(struct ncp_server *srv, struct ncp_conn *conn,
@@ -318,5 +334,15 @@ const struct ncp_user *ncp_bindery_find(const struct ncp_server *srv,
 					const char *name);
 const struct ncp_user *ncp_bindery_by_id(const struct ncp_server *srv,
 					 uint32_t id);
+/* Hash an (upper-cased) password into u with its ID. */
+void ncp_user_set_password(struct ncp_user *u, const char *pw);
+/* Write the users of a file (line != 0) back, hashed, atomically. */
+int ncp_bindery_save(const struct ncp_server *srv, const char *file,
+		     char *err, size_t errlen);
+
+/* ---- fn_login.c: 0x17 0x14, 0x17, 0x18, 0x4A, 0x4B; false: another ---- */
+bool ncp_fn_login(struct ncp_call *c, uint8_t sub);
+/* ---- fn_msg.c: 0x15, and the status bit of a held message ---- */
+void ncp_fn_msg(struct ncp_call *c);
 
 #endif

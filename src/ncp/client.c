@@ -1,7 +1,8 @@
 /*
  * client.c - the NCP client transport: connection create and destroy,
  * one request at a time with retransmission and back-off, 0x9999, the
- * watchdog answer, finding a server with SAP, login and buffer size.
+ * watchdog answer, finding a server with SAP, logout and buffer size
+ * (login, passwords and messages in login.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,11 @@ const char *ncp_strerror(int err)
 		return "a local file could not be read or written";
 	case NCP_E_CANCELLED:
 		return "cancelled";
+	case NCP_E_NOKEY:
+		return "the server gives no login key (no encrypted login); "
+		       "allow a clear-text password with --clear-text";
+	case NCP_E_NOTLOGGED:
+		return "that user is not logged in";
 	case NCP_E_NOT83:
 		return "not an 8.3 name (DOS names: 1 to 8 characters, then "
 		       "optionally a dot and 1 to 3 more)";
@@ -335,6 +341,7 @@ static int transact(struct ncp_client *cl, uint16_t type, uint8_t function,
 	ncp_rep_decode(cl->reply, cl->reply_len, &rh);
 	if (type == NCP_TYPE_CREATE && rh.cc == 0)
 		cl->conn = rh.conn;
+	cl->msg_waiting = rh.status & NCP_STATUS_BROADCAST;
 	if (rh.status & (NCP_STATUS_BAD_CONN | NCP_STATUS_SERVER_DOWN))
 		return NCP_E_STATUS | rh.status;
 	return rh.cc;
@@ -456,7 +463,7 @@ int ncp_find_server(struct ncp_client *cl, struct ipx_sap *sap,
 
 /* ---- connection ---- */
 
-static int alloc_dh(struct ncp_client *cl, const char *path)
+int ncp_alloc_dh(struct ncp_client *cl, const char *path)
 {
 	uint8_t b[260], r[8];
 	size_t n = strlen(path), rl;
@@ -493,7 +500,7 @@ int ncp_connect(struct ncp_client *cl, const struct ipx_addr *server)
 	if (rc)
 		return rc;
 	cl->connected = true;
-	return alloc_dh(cl, "SYS:LOGIN");
+	return ncp_alloc_dh(cl, "SYS:LOGIN");
 }
 
 uint16_t ncp_connection(const struct ncp_client *cl)
@@ -513,33 +520,13 @@ int ncp_disconnect(struct ncp_client *cl)
 	return rc;
 }
 
-int ncp_login(struct ncp_client *cl, const char *user, const char *password)
-{
-	uint8_t b[2 + 1 + 48 + 1 + 128];
-	size_t un = strlen(user), pn = strlen(password);
-	int rc;
-
-	if (un == 0 || un > 47 || pn > 127)
-		return IPX_EINVAL;
-	ipx_put16(b, NCP_OBJ_USER);
-	b[2] = (uint8_t)un;
-	memcpy(b + 3, user, un);
-	b[3 + un] = (uint8_t)pn;
-	memcpy(b + 4 + un, password, pn);
-	rc = ncp_request_sub(cl, 0x17, 0x14, b, 4 + un + pn, NULL, 0, NULL);
-	if (rc)
-		return rc;
-	cl->dh = 0;	/* the login freed every handle */
-	return alloc_dh(cl, "SYS:");
-}
-
 int ncp_logout(struct ncp_client *cl)
 {
 	int rc = ncp_request(cl, 0x19, NULL, 0, NULL, 0, NULL);
 
 	cl->dh = 0;
 	if (rc == 0)
-		rc = alloc_dh(cl, "SYS:LOGIN");
+		rc = ncp_alloc_dh(cl, "SYS:LOGIN");
 	return rc;
 }
 

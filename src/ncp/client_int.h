@@ -29,6 +29,7 @@ struct ncp_client {
 	uint16_t want_type;	/* request type sent */
 	bool got, busy;
 	bool cancel;		/* ncp_client_cancel */
+	bool msg_waiting;	/* the last reply's status bit 0x40 */
 	uint8_t reply[NCP_CLI_MAX];
 	size_t reply_len;
 	/* SAP search. */
@@ -43,5 +44,8 @@ struct ncp_client {
 int ncp_request_sub(struct ncp_client *cl, uint8_t function, uint8_t sub,
 		    const void *data, size_t len, uint8_t *reply, size_t cap,
 		    size_t *rlen);
+
+/* Allocate the directory handle of the connection on 'path' (client.c). */
+int ncp_alloc_dh(struct ncp_client *cl, const char *path);
 
 #endif

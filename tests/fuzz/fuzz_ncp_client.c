@@ -10,12 +10,14 @@
  *   bit 1  send a 9999 before the reply
  *   bit 2  also deliver the bytes to the watchdog socket
  * Calls: read (even/odd offset), list, stat, whoami, server info,
- * negotiate, open, size, a raw request.
+ * negotiate, open, size, a raw request, keyed login, get message, the
+ * connections of a user, send message.
  *
  * Invariants: no crash; every result has a name; a read never reports
  * more than it asked for.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "ipxlab/bytes.h"
 #include "ipxlab/ncp_client.h"
@@ -125,7 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* The watchdog socket of the first client (0x4010 + 1). */
 		ipx_socket_sendto(ss, &wd, 17, fz, fzlen);
 	}
-	switch (data[1] % 10) {
+	switch (data[1] % 14) {
 	case 0:
 	case 1:
 		rc = ncp_read(cl, &fh, data[1] % 2, buf, 3000, &got);
@@ -153,6 +155,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 8:
 		rc = ncp_file_size(cl, &fh, &sz);
 		break;
+	case 10:	/* keyed login: key, object ID, login fuzzed */
+		rc = ncp_login(cl, "GUEST", "pw");
+		break;
+	case 11:
+		rc = ncp_get_message(cl, user, sizeof(user));
+		if (rc == 0)
+			CHECK(strlen(user) < sizeof(user));
+		break;
+	case 12: {
+		uint16_t conns[4];
+		size_t n;
+
+		rc = ncp_user_connections(cl, "GUEST", conns, 4, &n);
+		CHECK(n <= 4);
+		break;
+	}
+	case 13: {
+		uint16_t to[2] = { 1, 300 };
+		uint8_t st[2];
+
+		rc = ncp_send_message(cl, to, 2, "hi", st);
+		break;
+	}
 	default:
 		rc = ncp_request(cl, 0x14, NULL, 0, r, sizeof(r), &rl);
 		if (rc == 0)

@@ -36,6 +36,23 @@ SERVER = {
     "destroy": b"\x55\x55\x00\x00\x01\x00\x00",
     "server_info": sub(0x17, 0x11),
     "login": sub(0x17, 0x14, b"\x00\x01" + nstr(b"GUEST") + nstr(b"")),
+    "login_key": sub(0x17, 0x17),
+    "keyed_login": sub(0x17, 0x18, b"\x01\x23\x45\x67\x89\xab\xcd\xef" +
+                       b"\x00\x01" + nstr(b"GUEST")),
+    "keyed_verify": sub(0x17, 0x4A, b"\x01\x23\x45\x67\x89\xab\xcd\xef" +
+                        b"\x00\x01" + nstr(b"GUEST")),
+    "keyed_change": sub(0x17, 0x4B, b"\x01\x23\x45\x67\x89\xab\xcd\xef" +
+                        b"\x00\x01" + nstr(b"GUEST") + b"\x62" + bytes(range(16))),
+    "conn_list": sub(0x17, 0x15, b"\x00\x01" + nstr(b"GUEST")),
+    "conn_list32": sub(0x17, 0x1B, b"\x00\x00\x00\x00\x00\x01" + nstr(b"GUEST")),
+    "msg_send_old": sub(0x15, 0x00, b"\x02\x01\x07" + nstr(b"hello")),
+    "msg_send": sub(0x15, 0x0A, b"\x02\x00\x01\x00\x00\x00\x07\x00\x00\x00" +
+                    nstr(b"hello")),
+    "msg_get_old": sub(0x15, 0x01),
+    "msg_get": sub(0x15, 0x0B),
+    "msg_off": sub(0x15, 0x02),
+    "msg_on": sub(0x15, 0x03),
+    "msg_console": sub(0x15, 0x09, nstr(b"to the console")),
     "logged_info": sub(0x17, 0x16, b"\x01"),
     "logged_info32": sub(0x17, 0x1C, b"\x01\x00\x00\x00"),
     "inet_addr32": sub(0x17, 0x1A, b"\x01\x00\x00\x00"),
@@ -107,6 +124,11 @@ CLIENT = {
     "busy": b"\x03\x09" + HDR + b"\x7e\x01\x02\x03\x04\x05\x06",
     "bad_conn": b"\x00\x09" + struct.pack(">HBBBBBB", 0x3333, 1, 3, 1, 0, 0, 1),
     "watchdog": b"\x04\x09" + b"\x03?",
+    "login_key": b"\x01\x0a" + HDR + b"\x01\x23\x45\x67\x89\xab\xcd\xef",
+    "get_message": b"\x01\x0b" + HDR + nstr(b"hello"),
+    "get_message_long": b"\x01\x0b" + HDR + b"\xff" + b"m" * 20,
+    "conn_list": b"\x01\x0c" + HDR + b"\x02\x01\x03",
+    "send_message": b"\x01\x0d" + HDR + b"\x02\x00\x00\x00\x00\x00\xfd\x00\x00\x00",
 }
 
 

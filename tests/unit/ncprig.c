@@ -12,6 +12,7 @@
 
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
+#include "ipxlab/ncp_crypt.h"
 #include "ncprig.h"
 
 static void write_file(const char *dir, const char *name, const char *text)
@@ -175,8 +176,16 @@ struct rawconn *rawconn_open(struct ncprig *r, bool login)
 		b->conn = h.conn;
 	if (login) {
 		assert_int_equal(h.cc, 0);
-		rep = rawconn_call(r, b, 0x17,
-				   "\x00\x0A\x14\x00\x01\x05GUEST\x00", 12, &l);
+		uint8_t q[3 + 8 + 8] = { 0x00, 0x11, 0x18 }, ph[16];
+
+		/* Keyed, as GUEST (ID 00010001, empty password). */
+		rep = rawconn_call(r, b, 0x17, "\x00\x01\x17", 3, &l);
+		assert_int_equal(rep[6], 0);
+		assert_int_equal(l, 16);
+		ncp_pw_hash(0x00010001, "", 0, ph);
+		ncp_pw_key_answer(rep + 8, ph, q + 3);
+		memcpy(q + 11, "\x00\x01\x05GUEST", 8);
+		rep = rawconn_call(r, b, 0x17, q, sizeof(q), &l);
 		assert_int_equal(rep[6], 0);
 		rep = rawconn_call(r, b, 0x16,
 				   "\x00\x07\x12\x00\x5A\x04SYS:", 10, &l);

@@ -306,7 +306,7 @@ static void test_more_functions(void **state)
 {
 	struct ncprig *r = *state;
 	struct ncp_client *cl = ncprig_login(r, "GUEST", "");
-	uint8_t b[300], rep[200], h[6];
+	uint8_t b[300], rep[200], h[8];
 	size_t rl, n;
 	struct ncp_fh fh, fh2;
 	struct stat st;
@@ -384,11 +384,14 @@ static void test_more_functions(void **state)
 	assert_int_equal(ncp_request(cl, 0x17, b, n, rep, sizeof(rep), &rl), 0);
 	assert_int_equal(ipx_get32(rep), 1);
 	assert_string_equal((char *)rep + 6, "SUPERVISOR");
-	/* 0x17 17 (login key): not supported, so clients use clear text. */
+	/* 0x17 17 (login key): 8 bytes, another each time. */
 	n = sub16(b, 0x17, NULL, 0);
-	assert_int_equal(ncp_request(cl, 0x17, b, n, NULL, 0, NULL),
-			 NCP_CC_UNKNOWN_REQUEST);
-	assert_int_equal(ncp_server_stats(r->srv)->unknown_sub[0x17], 1);
+	assert_int_equal(ncp_request(cl, 0x17, b, n, rep, sizeof(rep), &rl), 0);
+	assert_int_equal(rl, 8);
+	memcpy(h, rep, 8);
+	assert_int_equal(ncp_request(cl, 0x17, b, n, rep, sizeof(rep), &rl), 0);
+	assert_memory_not_equal(h, rep, 8);
+	assert_int_equal(ncp_server_stats(r->srv)->unknown_sub[0x17], 0);
 	/* 0x54 open/create: create, then open, then create-only refused. */
 	b[0] = 1;
 	b[1] = 0;
