@@ -85,7 +85,6 @@ struct ncp_client_opts {
 	 * to 0x17 0x17), send the password in clear text (0x17 0x14);
 	 * false: NCP_E_NOKEY. */
 	bool allow_clear_text;
-
 };
 
 struct ncp_client_stats {
