@@ -2,7 +2,8 @@
  * cmd_ncp.h - what the files of "ipxlab ncp" share (cmd_ncp.c: options
  * and the command; cmd_ncp_conn.c: the connection, found again when the
  * server moves; cmd_ncp_get.c, cmd_ncp_put.c: the transfers;
- * cmd_ncp_ops.c: ls, stat and the one-call commands). Private to src/cli.
+ * cmd_ncp_ops.c: ls, stat and the one-call commands; cmd_ncp_rights.c:
+ * rights, grant, revoke). Private to src/cli.
  */
 #ifndef IPXLAB_CLI_CMD_NCP_H
 #define IPXLAB_CLI_CMD_NCP_H
@@ -61,6 +62,8 @@ int ncpc_connect(struct session *s, const struct ncp_args *a);
 void ncpc_end(struct session *s);
 int ncpc_get(struct session *s, const char *remote, const char *local);
 int ncpc_put(struct session *s, const char *local, const char *remote);
+/* rights, grant, revoke (cmd_ncp_rights.c). */
+int ncpc_rights(struct session *s, int argc, char **argv);
 /* One command, argv[0] its name, its arguments checked. */
 int ncpc_run(struct session *s, int argc, char **argv);
 

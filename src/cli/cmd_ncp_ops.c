@@ -80,6 +80,9 @@ int ncpc_run(struct session *s, int argc, char **argv)
 		return ncpc_get(s, argv[1], argc > 2 ? argv[2] : NULL);
 	if (!strcmp(c, "put"))
 		return ncpc_put(s, argv[1], argc > 2 ? argv[2] : NULL);
+	if (!strcmp(c, "rights") || !strcmp(c, "grant") ||
+	    !strcmp(c, "revoke"))
+		return ncpc_rights(s, argc, argv);
 	if (!strcmp(c, "rm"))
 		rc = ncp_erase(s->cl, argv[1]);
 	else if (!strcmp(c, "mkdir")) {

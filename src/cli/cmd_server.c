@@ -31,6 +31,11 @@ void help_server(FILE *out)
 		"  --users FILE        users, 'NAME PASSWORD' per line ('-' = no\n"
 		"                      password); SUPERVISOR needs one here to log\n"
 		"                      in; GUEST has none unless given\n"
+		"  --rights FILE       trustee rights, 'PATH USER RIGHTS' per line\n"
+		"                      (RIGHTS of SRWCEMFA, e.g. SYS:DATA ALICE RWCEF):\n"
+		"                      then enforced, and 'ipxlab ncp grant/revoke'\n"
+		"                      write it; without it every logged-in user\n"
+		"                      has all rights\n"
 		"  --max-connections N connections at once (default 250)\n"
 		"  --max-handles N     open files per connection (default 64)\n"
 		"  --max-locks N       record locks per connection (default 64)\n"
@@ -55,6 +60,7 @@ enum {
 	OPT_MAXLOCKS,
 	OPT_MAXBUFFER,
 	OPT_WATCHDOG,
+	OPT_RIGHTS,
 };
 
 /* --watchdog DELAY[,INTERVAL[,COUNT]]: 0, or -1 with the error printed. */
@@ -179,6 +185,7 @@ static int server_parse(int argc, char **argv, struct ncp_server_opts *so,
 		{ "max-locks", required_argument, NULL, OPT_MAXLOCKS },
 		{ "max-buffer", required_argument, NULL, OPT_MAXBUFFER },
 		{ "watchdog", required_argument, NULL, OPT_WATCHDOG },
+		{ "rights", required_argument, NULL, OPT_RIGHTS },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt, rc;
@@ -204,6 +211,9 @@ static int server_parse(int argc, char **argv, struct ncp_server_opts *so,
 			break;
 		case OPT_WATCHDOG:
 			rc = parse_watchdog(optarg, so) < 0 ? CLI_USAGE : CLI_OK;
+			break;
+		case OPT_RIGHTS:
+			so->rights_file = optarg;
 			break;
 		case 'h':
 			cli_usage_line(stdout, "server");

@@ -730,6 +730,8 @@ int ncp_server_new(struct ipx_node *node, const struct ncp_server_opts *o,
 	if (rc == IPX_OK)
 		rc = ncp_bindery_load(srv, o->users_file, err, errlen);
 	if (rc == IPX_OK)
+		rc = ncp_rights_load(srv, o->rights_file, err, errlen);
+	if (rc == IPX_OK)
 		rc = open_sockets(srv, err, errlen);
 	if (rc == IPX_OK)
 		rc = start_sap(srv, o, err, errlen);
@@ -769,6 +771,7 @@ void ncp_server_free(struct ncp_server *srv)
 	free(srv->conns);
 	free(srv->locks);
 	free(srv->users);
+	ncp_rights_free(srv);
 	free(srv);
 }
 
