@@ -176,8 +176,11 @@ static const char *parse_line(struct ncp_server *srv, char *line)
 int ncp_rights_load(struct ncp_server *srv, const char *file, char *err,
 		    size_t errlen)
 {
-	char line[1024];
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
 	unsigned lineno = 0;
+	const char *e = NULL;
 	FILE *f;
 
 	if (!file)
@@ -194,20 +197,18 @@ int ncp_rights_load(struct ncp_server *srv, const char *file, char *err,
 		snprintf(err, errlen, "--rights %s: %s", file, strerror(errno));
 		return IPX_EIO;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		const char *e;
-
+	while (!e && (len = getline(&line, &cap, f)) >= 0) {
 		lineno++;
-		e = strlen(line) == sizeof(line) - 1 && !strchr(line, '\n')
-			    ? "line too long"
-			    : parse_line(srv, line);
-		if (e) {
-			snprintf(err, errlen, "%s:%u: %s", file, lineno, e);
-			fclose(f);
-			return IPX_EINVAL;
-		}
+		e = len > 1024 ? "line too long"
+		    : memchr(line, '\0', (size_t)len) ? "a NUL byte"
+						      : parse_line(srv, line);
 	}
+	free(line);
 	fclose(f);
+	if (e) {
+		snprintf(err, errlen, "%s:%u: %s", file, lineno, e);
+		return IPX_EINVAL;
+	}
 	return IPX_OK;
 }
 
