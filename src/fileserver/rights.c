@@ -14,6 +14,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +174,44 @@ static const char *parse_line(struct ncp_server *srv, char *line)
 	return NULL;
 }
 
+/* The store must not be where clients can reach it (inside a volume):
+ * NULL, or what is wrong. */
+static const char *outside_volumes(const struct ncp_server *srv,
+				   const char *file, char *why, size_t cap)
+{
+	char dir[4096], real[PATH_MAX], vol[PATH_MAX];
+	char *slash;
+	size_t n;
+
+	snprintf(dir, sizeof(dir), "%s", file);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (!realpath(dir, real)) {
+		snprintf(why, cap, "--rights %s: %s: %s", file, dir,
+			 strerror(errno));
+		return why;
+	}
+	for (size_t i = 0; i < srv->nvols; i++) {
+		if (!realpath(srv->vols[i].dir, vol))
+			continue;
+		n = strlen(vol);
+		if (!strncmp(real, vol, n) && (real[n] == '/' || !real[n] ||
+					       n == 1)) {
+			snprintf(why, cap, "--rights %s is inside volume %s, "
+				 "where clients could change it: keep it "
+				 "outside the volumes", file,
+				 srv->vols[i].name);
+			return why;
+		}
+	}
+	return NULL;
+}
+
 int ncp_rights_load(struct ncp_server *srv, const char *file, char *err,
 		    size_t errlen)
 {
@@ -185,6 +224,8 @@ int ncp_rights_load(struct ncp_server *srv, const char *file, char *err,
 
 	if (!file)
 		return IPX_OK;
+	if (outside_volumes(srv, file, err, errlen))
+		return IPX_EINVAL;
 	srv->rights_file = strdup(file);
 	if (!srv->rights_file) {
 		snprintf(err, errlen, "out of memory");

@@ -130,6 +130,34 @@ static void test_store_errors(void **state)
 	rmdir(dir);
 }
 
+/* A store inside a volume (clients could rewrite it) or in a directory
+ * that is not there is refused at start. */
+static void test_store_placement(void **state)
+{
+	struct ncprig *r = ncprig_new(NULL);
+	struct ncp_server_opts o;
+	struct ncp_server *srv;
+	char file[400], err[600];
+
+	(void)state;
+	ncprig_default_opts(&o);
+	o.name = "OTHER";
+	snprintf(o.volumes[0].name, sizeof(o.volumes[0].name), "SYS");
+	snprintf(o.volumes[0].dir, sizeof(o.volumes[0].dir), "%s", r->sys);
+	o.nvolumes = 1;
+	o.users_file = r->users;
+	snprintf(file, sizeof(file), "%s/LOGIN/RIGHTS", r->sys);
+	o.rights_file = file;
+	assert_int_equal(ncp_server_new(r->srvnode->node, &o, &srv, err,
+					sizeof(err)), IPX_EINVAL);
+	assert_non_null(strstr(err, "inside volume SYS"));
+	snprintf(file, sizeof(file), "%s/nodir/rights", r->root);
+	assert_int_not_equal(ncp_server_new(r->srvnode->node, &o, &srv, err,
+					    sizeof(err)), IPX_OK);
+	assert_non_null(strstr(err, "nodir"));
+	ncprig_free(r);
+}
+
 /* ALICE with R and F only in SYS:PUB: each change refused, by its code. */
 static void test_read_only_user(void **state)
 {
@@ -329,6 +357,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_store_errors),
+		cmocka_unit_test(test_store_placement),
 		cmocka_unit_test(test_read_only_user),
 		cmocka_unit_test(test_file_scan),
 		cmocka_unit_test(test_inheritance),
