@@ -86,6 +86,52 @@ static uint16_t eff(struct ncp_client *cl, const char *path)
 	return r;
 }
 
+/* A 0x16 request with dh 1 (SYS:, after login): sub, then 'd'. */
+static int dir16(struct ncp_client *cl, uint8_t sf, const void *d, size_t len,
+		 uint8_t *rep, size_t cap, size_t *rl)
+{
+	uint8_t b[300];
+
+	b[0] = 0;
+	b[1] = (uint8_t)(len + 1);
+	b[2] = sf;
+	memcpy(b + 3, d, len);
+	return ncp_request(cl, 0x16, b, len + 3, rep, cap, rl);
+}
+
+/* The one-byte answers (0x16 0x03, 0x16 0x02, 0x3E) and 0x40, 0x16 0x02
+ * under File Scan, by hand. */
+static void test_raw_calls(void **state)
+{
+	struct rt *t = rt_new("SYS:PUB ALICE RF\nSYS:A ALICE R\n");
+	struct ncp_client *cl = ncprig_login(t->r, "alice", "Secret");
+	uint8_t rep[64];
+	size_t rl;
+
+	(void)state;
+	/* 0x16 0x03 of PUB: Read, File Scan and the 2.x Open bit */
+	assert_int_equal(dir16(cl, 0x03, "\x01\x03PUB", 5, rep, sizeof(rep), &rl),
+			 0);
+	assert_int_equal(rl, 1);
+	assert_int_equal(rep[0], 0x45);
+	assert_int_equal(dir16(cl, 0x03, "\x01\x00", 2, rep, sizeof(rep), &rl), 0);
+	assert_int_equal(rep[0], 0x00);	/* nothing in SYS: */
+	/* 0x16 0x02 Scan Directory Information needs F: in SYS:A, no */
+	assert_int_equal(dir16(cl, 0x02, "\x01\x00\x00\x03" "A\\*", 7, rep,
+			       sizeof(rep), &rl), NCP_CC_NO_SEARCH);
+	/* 0x40 in PUB (F): the file; in A (R only): 0x89 */
+	assert_int_equal(ncp_request(cl, 0x40, "\xff\xff\x01\x06\x05PUB\\*", 10,
+				     rep, sizeof(rep), &rl), 0);
+	assert_int_equal(ncp_request(cl, 0x40, "\xff\xff\x01\x06\x03" "A\\*", 8,
+				     rep, sizeof(rep), &rl), NCP_CC_NO_SEARCH);
+	/* 0x3E on PUB answers the same byte */
+	assert_int_equal(ncp_request(cl, 0x3E, "\x01\x03PUB", 5, rep,
+				     sizeof(rep), &rl), 0);
+	assert_int_equal(rep[5], 0x45);
+	ncp_client_free(cl);
+	rt_free(t);
+}
+
 static void test_store_errors(void **state)
 {
 	static const struct {
@@ -358,6 +404,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_store_errors),
 		cmocka_unit_test(test_store_placement),
+		cmocka_unit_test(test_raw_calls),
 		cmocka_unit_test(test_read_only_user),
 		cmocka_unit_test(test_file_scan),
 		cmocka_unit_test(test_inheritance),
