@@ -10,7 +10,8 @@
  *   bit 1  send a 9999 before the reply
  *   bit 2  also deliver the bytes to the watchdog socket
  * Calls: read (even/odd offset), list, stat, whoami, server info,
- * negotiate, open, size, a raw request.
+ * negotiate, open, size, a raw request, effective rights (0x16 0x2A),
+ * the trustee scan (0x16 0x0C), a user's name by ID (0x17 0x37).
  *
  * Invariants: no crash; every result has a name; a read never reports
  * more than it asked for.
@@ -76,6 +77,13 @@ static void on_request(struct ipx_socket *s, const struct ipx_header *h,
 	reply(h, out, fzlen);
 }
 
+static int each_trustee(const struct ncp_trustee_entry *e, void *ctx)
+{
+	(void)ctx;
+	CHECK(e->id != 0 && e->rights <= 0xFF);
+	return 0;
+}
+
 static int each(const struct ncp_entry *e, void *ctx)
 {
 	(void)ctx;
@@ -125,7 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* The watchdog socket of the first client (0x4010 + 1). */
 		ipx_socket_sendto(ss, &wd, 17, fz, fzlen);
 	}
-	switch (data[1] % 10) {
+	switch (data[1] % 13) {
 	case 0:
 	case 1:
 		rc = ncp_read(cl, &fh, data[1] % 2, buf, 3000, &got);
@@ -152,6 +160,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case 8:
 		rc = ncp_file_size(cl, &fh, &sz);
+		break;
+	case 10:
+		rc = ncp_effective_rights(cl, "SYS:", &(uint16_t){ 0 });
+		break;
+	case 11:
+		rc = ncp_scan_trustees(cl, "SYS:A", each_trustee, NULL);
+		break;
+	case 12:
+		rc = ncp_user_name(cl, 5, user, sizeof(user));
+		if (rc == 0)
+			CHECK(strlen(user) < sizeof(user));
 		break;
 	default:
 		rc = ncp_request(cl, 0x14, NULL, 0, r, sizeof(r), &rl);

@@ -105,6 +105,14 @@ ENTRY = b"A.TXT".ljust(14, b"\0") + b"\x20\x00" + struct.pack(">IHHHH", 5, 1, 1,
 DIRENT = b"SUB".ljust(14, b"\0") + b"\x10\xff" + struct.pack(">HHIHH", 1, 1, 1, 0, 0xD1D1)
 CLIENT = {
     "read_even": b"\x01\x00" + HDR + b"\x00\x03abc",
+    "rights_word": b"\x01\x0a" + HDR + b"\xfb\x01",
+    "rights_short": b"\x01\x0a" + HDR + b"\xfb",
+    "trustees": b"\x01\x0b" + HDR + b"A".ljust(16, b"\0") + b"\x00\x01\x00\x01"
+                + b"\x00\x00\x00\x01" + b"\x00\x01\x00\x02" + b"\x00" * 16
+                + b"\x41\x00\x00\x00\x00",
+    "trustees_short": b"\x01\x0b" + HDR + b"A" * 20,
+    "user_name": b"\x01\x0c" + HDR + b"\x00\x00\x00\x05\x00\x01"
+                 + b"ALICE".ljust(48, b"\0") + b"\x00\x31\x00",
     "read_odd": b"\x01\x01" + HDR + b"\x00\x03\x00abc",
     "read_overlong": b"\x01\x00" + HDR + b"\xff\xff",
     "list_file": b"\x01\x02" + HDR + b"\x00\x00\x00\x01\xff\xff" ,
