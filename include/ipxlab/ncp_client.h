@@ -265,6 +265,42 @@ int ncp_lock_record(struct ncp_client *cl, const struct ncp_fh *fh,
 int ncp_clear_record(struct ncp_client *cl, const struct ncp_fh *fh,
 		     uint32_t start, uint32_t len);
 
+/* ---- trustee rights (client_rights.c; NetWare 3.x rights word) ---- */
+enum {
+	NCP_TRUSTEE_READ = 0x01, NCP_TRUSTEE_WRITE = 0x02,
+	NCP_TRUSTEE_CREATE = 0x08, NCP_TRUSTEE_ERASE = 0x10,
+	NCP_TRUSTEE_ACCESS = 0x20, NCP_TRUSTEE_SCAN = 0x40,
+	NCP_TRUSTEE_MODIFY = 0x80, NCP_TRUSTEE_SUPER = 0x100,
+};
+struct ncp_trustee_entry {
+	uint32_t id;		/* bindery object */
+	uint16_t rights;	/* NCP_TRUSTEE_* (0x0C gives the low byte) */
+};
+/* "SRWCEMFA" letters to a rights word (any order and case, "-" none):
+ * 0, or -1 for a letter that is not one. */
+int ncp_rights_parse(const char *text, uint16_t *out);
+/* A rights word as NetWare's RIGHTS shows it: "[SRWCEMFA]" with a space
+ * for each right not held ("[ RWCE F ]"); cap at least 11. */
+void ncp_rights_format(uint16_t rights, char *out, size_t cap);
+/* This connection's effective rights in a directory or file (0x16 0x2A). */
+int ncp_effective_rights(struct ncp_client *cl, const char *path,
+			 uint16_t *rights);
+/* The trustees of a directory (0x16 0x0C, five at a time); cb returning
+ * nonzero stops. 0 also when there are none. */
+int ncp_scan_trustees(struct ncp_client *cl, const char *path,
+		      int (*cb)(const struct ncp_trustee_entry *e, void *ctx),
+		      void *ctx);
+/* Give object 'id' these rights in directory 'path' (0x16 0x0D; 0x16
+ * 0x27 when Supervisory is among them), replacing what it had there. */
+int ncp_add_trustee(struct ncp_client *cl, const char *path, uint32_t id,
+		    uint16_t rights);
+/* Take object 'id' off the trustees of 'path' (0x16 0x0E). */
+int ncp_delete_trustee(struct ncp_client *cl, const char *path, uint32_t id);
+/* A user's object ID by name, and a user's name by ID (0x17 0x37). */
+int ncp_user_id(struct ncp_client *cl, const char *name, uint32_t *id);
+int ncp_user_name(struct ncp_client *cl, uint32_t id, char *name,
+		  size_t cap);
+
 #ifdef __cplusplus
 }
 #endif

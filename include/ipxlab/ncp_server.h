@@ -60,7 +60,14 @@ extern "C" {
 	X(SHARE, "share_conflict", "an open another handle's open mode denies, or whose deny another handle's open breaks (80)") \
 	X(MALFORMED, "malformed", "request data shorter than the function needs (FF)") \
 	X(CLEAR_TEXT, "clear_text_login", "a clear-text login while they are refused (D6)") \
-	X(NO_KEY, "no_login_key", "a keyed login or change of password with no key issued (FF)")
+	X(NO_KEY, "no_login_key", "a keyed login or change of password with no key issued (FF)") \
+	X(NO_READ_RIGHT, "no_read_right", "an open for reading without the Read right (93)") \
+	X(NO_WRITE_RIGHT, "no_write_right", "an open for writing without the Write right (94)") \
+	X(NO_CREATE_RIGHT, "no_create_right", "a create, mkdir or move in without the Create right (84/8B)") \
+	X(NO_ERASE_RIGHT, "no_erase_right", "an erase, rmdir or overwrite without the Erase right (8A/85)") \
+	X(NO_MODIFY_RIGHT, "no_modify_right", "a rename or attribute change without the Modify right (8B/8C)") \
+	X(NO_SCAN_RIGHT, "no_scan_right", "a directory search without the File Scan right (89)") \
+	X(NO_ACCESS_RIGHT, "no_access_control_right", "a trustee change without the Access Control right (8C)")
 
 #define NCP_SRV_DROP_ENUM_(id, name, desc) NCP_SRV_DROP_##id,
 enum ncp_srv_drop { NCP_SRV_DROPS(NCP_SRV_DROP_ENUM_) NCP_SRV_DROP_COUNT };
@@ -95,6 +102,10 @@ struct ncp_server_opts {
 	/* Answer 0x17 0x17 with 0xFB, as a server without encrypted login
 	 * (mars_nwe's password scheme 9): for trying clients' fallback. */
 	bool no_login_key;
+	/* Trustee rights ("PATH USER RIGHTS" lines, docs/ncp.md): given, the
+	 * rights are enforced and changes are written back to it (it need
+	 * not exist yet); NULL: every logged-in user has all rights. */
+	const char *rights_file;
 	unsigned max_connections;	/* 0 = 250 */
 	unsigned max_handles;		/* per connection; 0 = 64 */
 	unsigned max_locks;		/* per connection; 0 = 64 */

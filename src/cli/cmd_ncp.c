@@ -35,6 +35,11 @@ void help_ncp(FILE *out)
 		"  passwd              change the --user's password (keyed); the\n"
 		"                      new one asked twice on a terminal, else\n"
 		"                      one line of stdin\n"
+		"  rights [PATH]       effective rights there, and its trustees\n"
+		"                      (with Access Control)\n"
+		"  grant USER RIGHTS PATH, revoke USER PATH\n"
+		"                      set or remove USER's trustee assignment on\n"
+		"                      directory PATH (RIGHTS: letters of SRWCEMFA)\n"
 		"Paths: VOL:DIR\\NAME, or relative to SYS:; options go anywhere\n"
 		"(after -- a path may start with -); names are DOS 8.3. Exit 0\n"
 		"success, 1 a failure (named, with the server's completion\n"
@@ -67,7 +72,9 @@ enum { OPT_NOLOGIN = OPT_FIRST_CMD, OPT_BUFSIZE, OPT_FINDTO, OPT_CLEAR };
 static int check_args(int argc, char **argv)
 {
 	const char *c = argv[0];
-	int want = !strcmp(c, "ls") ? -1
+	int want = !strcmp(c, "ls") || !strcmp(c, "rights") ? -1
+		   : !strcmp(c, "grant") ? 3
+		   : !strcmp(c, "revoke") ? 2
 		   : !strcmp(c, "info") || !strcmp(c, "whoami") ||
 				   !strcmp(c, "messages") || !strcmp(c, "passwd")
 			   ? 0
@@ -96,6 +103,9 @@ static int check_names(int argc, char **argv)
 		bool remote = strcmp(c, "get") ? strcmp(c, "put") || i == 2
 					       : i == 1;
 
+		if (!strcmp(c, "grant") || !strcmp(c, "revoke"))
+			remote = i == argc - 1;	/* USER [RIGHTS] PATH */
+
 		if (remote && ncp_check_path(argv[i]))
 			return ncpc_fail(c, argv[i], NCP_E_NOT83);
 	}
@@ -105,7 +115,8 @@ static int check_names(int argc, char **argv)
 static const char *const commands[] = { "ls", "get", "put", "rm", "mkdir",
 					"rmdir", "mv", "stat", "info",
 					"whoami", "send", "messages",
-					"passwd", NULL };
+					"passwd", "rights", "grant",
+					"revoke", NULL };
 
 
 /* The options, in a; the command's words from optind. CLI_OK to go on,
@@ -173,7 +184,7 @@ static int check_command(int argc, char **argv)
 	if (argc < 1) {
 		cli_error("ncp", "needs a command: ls, get, put, rm, mkdir, "
 				 "rmdir, mv, stat, info, whoami, send, messages, "
-				 "passwd");
+				 "passwd, rights, grant, revoke");
 		return CLI_USAGE;
 	}
 	for (const char *const *c = commands; *c; c++)
@@ -181,7 +192,7 @@ static int check_command(int argc, char **argv)
 	if (!known) {
 		cli_error("ncp", "unknown command '%s' (ls, get, put, rm, "
 				 "mkdir, rmdir, mv, stat, info, whoami, send, "
-				 "messages, passwd)",
+				 "messages, passwd, rights, grant, revoke)",
 			  argv[0]);
 		return CLI_USAGE;
 	}

@@ -3,7 +3,8 @@
  * and the command; cmd_ncp_conn.c: the connection, found again when the
  * server moves; cmd_ncp_get.c, cmd_ncp_put.c: the transfers;
  * cmd_ncp_ops.c: ls, stat and the one-call commands; cmd_ncp_msg.c:
- * send, messages, passwd). Private to src/cli.
+ * send, messages, passwd; cmd_ncp_rights.c: rights, grant, revoke).
+ * Private to src/cli.
  */
 #ifndef IPXLAB_CLI_CMD_NCP_H
 #define IPXLAB_CLI_CMD_NCP_H
@@ -67,6 +68,8 @@ int ncpc_send(struct session *s, const char *to, const char *msg);
 int ncpc_messages(struct session *s);
 int ncpc_passwd(struct session *s);
 void ncpc_show_held(struct session *s);
+/* rights, grant, revoke (cmd_ncp_rights.c). */
+int ncpc_rights(struct session *s, int argc, char **argv);
 /* One command, argv[0] its name, its arguments checked. */
 int ncpc_run(struct session *s, int argc, char **argv);
 

@@ -86,6 +86,9 @@ int ncpc_run(struct session *s, int argc, char **argv)
 		return ncpc_messages(s);
 	if (!strcmp(c, "passwd"))
 		return ncpc_passwd(s);
+	if (!strcmp(c, "rights") || !strcmp(c, "grant") ||
+	    !strcmp(c, "revoke"))
+		return ncpc_rights(s, argc, argv);
 	if (!strcmp(c, "rm"))
 		rc = ncp_erase(s->cl, argv[1]);
 	else if (!strcmp(c, "mkdir")) {

@@ -41,6 +41,11 @@ void help_server(FILE *out)
 		"  --allow-clear-text  take clear-text logins (0x17 0x14); by\n"
 		"                      default they are refused (0xD6) as on\n"
 		"                      NetWare 3.x, and clients log in keyed\n"
+		"  --rights FILE       trustee rights, 'PATH USER RIGHTS' per line\n"
+		"                      (RIGHTS of SRWCEMFA, e.g. SYS:DATA ALICE RWCEF):\n"
+		"                      then enforced, and 'ipxlab ncp grant/revoke'\n"
+		"                      write it; without it every logged-in user\n"
+		"                      has all rights\n"
 		"  --max-connections N connections at once (default 250)\n"
 		"  --max-handles N     open files per connection (default 64)\n"
 		"  --max-locks N       record locks per connection (default 64)\n"
@@ -67,6 +72,7 @@ enum {
 	OPT_WATCHDOG,
 	OPT_PASSWD,
 	OPT_CLEAR,
+	OPT_RIGHTS,
 };
 
 /* --watchdog DELAY[,INTERVAL[,COUNT]]: 0, or -1 with the error printed. */
@@ -217,6 +223,7 @@ static int server_parse(int argc, char **argv, struct ncp_server_opts *so,
 		{ "watchdog", required_argument, NULL, OPT_WATCHDOG },
 		{ "passwd", required_argument, NULL, OPT_PASSWD },
 		{ "allow-clear-text", no_argument, NULL, OPT_CLEAR },
+		{ "rights", required_argument, NULL, OPT_RIGHTS },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt, rc;
@@ -248,6 +255,9 @@ static int server_parse(int argc, char **argv, struct ncp_server_opts *so,
 			break;
 		case OPT_WATCHDOG:
 			rc = parse_watchdog(optarg, so) < 0 ? CLI_USAGE : CLI_OK;
+			break;
+		case OPT_RIGHTS:
+			so->rights_file = optarg;
 			break;
 		case 'h':
 			cli_usage_line(stdout, "server");

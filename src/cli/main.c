@@ -58,7 +58,7 @@ static const struct cli_cmd cli_commands[] = {
 	{ "server", "--volume SYS=DIR [--volume NAME=DIR[,ro]]... [options]",
 	  "a NetWare file server (NCP) serving host directories",
 	  cmd_server, help_server },
-	{ "ncp", "[--server NAME] [-u USER -p PW] ls|get|put|rm|mkdir|rmdir|mv|stat|info|whoami|send|messages|passwd ...",
+	{ "ncp", "[--server NAME] [-u USER -p PW] ls|get|put|rm|mkdir|rmdir|mv|stat|info|whoami|send|messages|passwd|rights|grant|revoke ...",
 	  "a NetWare client: list, copy, remove files on a server",
 	  cmd_ncp, help_ncp },
 	{ "mount", "[--server NAME] [--user U] [--password-file F] VOLUME MOUNTPOINT",

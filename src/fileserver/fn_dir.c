@@ -32,12 +32,6 @@ static struct ncp_dirh *dirh_get(struct ncp_call *c, uint8_t dh)
 	return &c->conn->dirh[dh - 1];
 }
 
-static uint8_t rights_of(struct ncp_call *c, int vol)
-{
-	if (!c->conn->logged_in || c->srv->vols[vol].ro)
-		return NCP_RIGHT_READ | NCP_RIGHT_OPEN | NCP_RIGHT_SEARCH;
-	return NCP_RIGHTS_ALL;
-}
 
 static void alloc_handle(struct ncp_call *c, bool temp)
 {
@@ -69,7 +63,7 @@ static void alloc_handle(struct ncp_call *c, bool temp)
 	c->conn->dirh[i].task = c->hdr.task;
 	c->conn->dirh[i].path = p;
 	ncp_wr8(&c->wr, (uint8_t)(i + 1));
-	ncp_wr8(&c->wr, rights_of(c, p.vol));
+	ncp_wr8(&c->wr, ncp_rights_byte(c, &p));
 }
 
 static void scan_dir(struct ncp_call *c)
@@ -86,6 +80,8 @@ static void scan_dir(struct ncp_call *c)
 		return;
 	if (!pat[0])
 		strcpy(pat, "*");
+	if ((c->cc = ncp_rights_check(c, &p, NCP_OP_SCAN)))
+		return;
 	fd = ncp_path_open_dir(c, &p, &c->cc);
 	if (fd < 0)
 		return;
@@ -94,13 +90,17 @@ static void scan_dir(struct ncp_call *c)
 	c->cc = NCP_CC_FAILURE;
 	/* Search numbers count from 1: entry k is number k + 1. */
 	for (size_t k = start; k < n; k++) {
+		struct ncp_path sub = p;
+
 		if (!S_ISDIR(v[k].st.st_mode) || !ncp_wild_match(pat, v[k].name))
 			continue;
+		if (sub.depth < NCP_MAX_DEPTH)
+			strcpy(sub.comp[sub.depth++], v[k].name);
 		ncp_wrfixed(&c->wr, v[k].name, 16);
 		ncp_wr16(&c->wr, ncp_dos_date(v[k].st.st_mtime));
 		ncp_wr16(&c->wr, ncp_dos_time(v[k].st.st_mtime));
 		ncp_wr32(&c->wr, 1);	/* creator: SUPERVISOR */
-		ncp_wr8(&c->wr, rights_of(c, p.vol));
+		ncp_wr8(&c->wr, ncp_rights_byte(c, &sub));
 		ncp_wr8(&c->wr, 0);
 		ncp_wr16(&c->wr, (uint16_t)(k + 1));
 		c->cc = NCP_CC_OK;
@@ -115,6 +115,7 @@ static void make_dir(struct ncp_call *c, bool create)
 	struct ncp_path p;
 	char last[NCP_NAME_LEN + 1], host[256];
 	struct stat st;
+	struct ncp_path target;
 	int fd, r;
 
 	ncp_rd8(&c->rd);	/* rights mask / reserved */
@@ -132,6 +133,14 @@ static void make_dir(struct ncp_call *c, bool create)
 	if (fd < 0)
 		return;
 	r = ncp_lookup(c, fd, last, host, sizeof(host), &st);
+	target = p;
+	if (p.depth < NCP_MAX_DEPTH)	/* rmdir: E in the directory */
+		strcpy(target.comp[target.depth++], last);
+	if ((c->cc = ncp_rights_check(c, create ? &p : &target,
+				      create ? NCP_OP_MKDIR : NCP_OP_RMDIR))) {
+		close(fd);
+		return;
+	}
 	if (create) {
 		if (r != 1)
 			c->cc = NCP_CC_FAILURE;	/* exists */
@@ -148,6 +157,8 @@ static void make_dir(struct ncp_call *c, bool create)
 			c->cc = errno == ENOTEMPTY || errno == EEXIST
 					? NCP_CC_DIR_IN_USE
 					: NCP_CC_DIR_IO;
+		else
+			ncp_rights_moved(c->srv, &target, NULL);
 	}
 	close(fd);
 }
@@ -158,7 +169,7 @@ static void rename_dir(struct ncp_call *c)
 	size_t len, nlen;
 	const uint8_t *t = rd_path(c, &len);
 	const uint8_t *nt = rd_path(c, &nlen);
-	struct ncp_path p;
+	struct ncp_path p, from, to;
 	char last[NCP_NAME_LEN + 1], host[256], nhost[256], nname[NCP_NAME_LEN + 1];
 	struct stat st;
 	int fd, ref;
@@ -186,6 +197,13 @@ static void rename_dir(struct ncp_call *c)
 		c->cc = ncp_refuse(c, NCP_SRV_REF_LOGIN_DIR, NCP_CC_NO_RENAME);
 		return;
 	}
+	from = to = p;
+	if (p.depth < NCP_MAX_DEPTH) {	/* M in the directory renamed */
+		strcpy(from.comp[from.depth++], last);
+		strcpy(to.comp[to.depth++], nname);
+	}
+	if ((c->cc = ncp_rights_check(c, &from, NCP_OP_RENAME)))
+		return;
 	fd = ncp_path_open_dir(c, &p, &c->cc);
 	if (fd < 0)
 		return;
@@ -196,6 +214,8 @@ static void rename_dir(struct ncp_call *c)
 		c->cc = NCP_CC_FAILURE;
 	else if (renameat(fd, host, fd, nname) < 0)
 		c->cc = NCP_CC_DIR_IO;
+	else
+		ncp_rights_moved(c->srv, &from, &to);
 	close(fd);
 }
 
@@ -233,7 +253,7 @@ static void effective_rights(struct ncp_call *c)
 	}
 	c->cc = ncp_path_resolve_dir(c, dh, t, n, &p);
 	if (!c->cc)
-		ncp_wr8(&c->wr, rights_of(c, p.vol));
+		ncp_wr8(&c->wr, ncp_rights_byte(c, &p));
 }
 
 /* 0x05: a volume's number from its name. */
@@ -297,6 +317,9 @@ void ncp_fn_dir(struct ncp_call *c)
 		return;
 	case 0x0F:
 		rename_dir(c);
+		return;
+	case 0x0C: case 0x0D: case 0x0E: case 0x27: case 0x2A:
+		ncp_fn_trustee(c, sub);	/* fn_rights.c */
 		return;
 	case 0x12:
 		alloc_handle(c, false);

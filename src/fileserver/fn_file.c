@@ -152,8 +152,26 @@ static void take_file(struct ncp_call *c, struct ncp_file *f, int fd,
 	ncp_put_file_entry(&c->wr, last, st);
 }
 
+/* The rights an open needs in its directory: Create for a new file,
+ * Erase and Write to truncate one, else Read and/or Write as it opens. */
+static uint8_t open_rights(struct ncp_call *c, const struct ncp_path *p,
+			   bool wr, bool create, bool trunc, uint8_t share)
+{
+	uint8_t cc = 0;
+
+	if (create)
+		return ncp_rights_check(c, p, NCP_OP_CREATE);
+	if (trunc && (cc = ncp_rights_check(c, p, NCP_OP_OVERWRITE)))
+		return cc;
+	if (wr && (cc = ncp_rights_check(c, p, NCP_OP_WRITE)))
+		return cc;
+	if (share & NCP_SHARE_READ)
+		cc = ncp_rights_check(c, p, NCP_OP_READ);
+	return cc;
+}
+
 static void open_file(struct ncp_call *c, enum how how, uint8_t dh,
-		      uint8_t rights, uint8_t attr, uint8_t action)
+		      uint8_t rights, uint8_t attr, uint8_t action, bool old)
 {
 	struct ncp_path p;
 	char last[NCP_NAME_LEN + 1], host[256];
@@ -186,6 +204,13 @@ static void open_file(struct ncp_call *c, enum how how, uint8_t dh,
 		goto out;
 	}
 	open_action(c, how, action, r, &create, &trunc);
+	if (!c->cc && old && wr && c->srv->rights_file &&
+	    !(ncp_rights_of(c, &p) & NCP_TR_WRITE)) {
+		wr = false;	/* 0x41 without Write: read only */
+		share = (share & ~NCP_SHARE_WRITE) | NCP_SHARE_READ;
+	}
+	if (!c->cc)
+		c->cc = open_rights(c, &p, wr, create, trunc, share);
 	if (!c->cc && r == 0 && share_conflict(c->srv, st.st_dev, st.st_ino,
 						share))
 		c->cc = ncp_refuse(c, NCP_SRV_REF_SHARE, NCP_CC_LOCK_FAIL);
@@ -358,6 +383,8 @@ static void erase(struct ncp_call *c)
 		c->cc = NCP_CC_NO_DELETE;
 		return;
 	}
+	if ((c->cc = ncp_rights_check(c, &p, NCP_OP_ERASE)))
+		return;
 	fd = ncp_path_open_dir(c, &p, &c->cc);
 	if (fd < 0)
 		return;
@@ -426,6 +453,10 @@ static void rename_file(struct ncp_call *c)
 		c->cc = NCP_CC_NO_RENAME;
 		return;
 	}
+	if ((c->cc = ncp_rights_check(c, &p, NCP_OP_RENAME)) ||
+	    (!ncp_path_same(&p, &p2) &&
+	     (c->cc = ncp_rights_check(c, &p2, NCP_OP_MOVE_INTO))))
+		return;
 	if ((fd = ncp_path_open_dir(c, &p, &c->cc)) < 0 ||
 	    (fd2 = ncp_path_open_dir(c, &p2, &c->cc)) < 0)
 		goto out;
@@ -459,6 +490,8 @@ static void set_attributes(struct ncp_call *c)
 		c->cc = NCP_CC_NO_MODIFY;
 		return;
 	}
+	if ((c->cc = ncp_rights_check(c, &p, NCP_OP_MODIFY)))
+		return;
 	dfd = ncp_path_open_dir(c, &p, &c->cc);
 	if (dfd < 0)
 		return;
@@ -520,7 +553,7 @@ static void open_old(struct ncp_call *c)
 			  !c->srv->vols[c->conn->dirh[dh - 1].path.vol].ro
 		      ? NCP_RIGHT_READ | NCP_RIGHT_WRITE
 		      : NCP_RIGHT_READ,
-		  0, 0);
+		  0, 0, true);
 	if (c->cc == NCP_CC_NO_WRITE ||	/* a read-only file */
 	    c->cc == NCP_CC_LOCK_FAIL) {	/* or one denying writes */
 		c->cc = 0;
@@ -528,7 +561,7 @@ static void open_old(struct ncp_call *c)
 		ncp_rd_init(&c->rd, c->rd.p, c->rd.len);
 		ncp_rd8(&c->rd);
 		ncp_rd8(&c->rd);
-		open_file(c, OPEN, dh, NCP_RIGHT_READ, 0, 0);
+		open_file(c, OPEN, dh, NCP_RIGHT_READ, 0, 0, true);
 	}
 }
 
@@ -558,7 +591,7 @@ void ncp_fn_file(struct ncp_call *c)
 		dh = ncp_rd8(&c->rd);
 		a = ncp_rd8(&c->rd);
 		open_file(c, c->hdr.function == 0x43 ? CREATE_TRUNC : CREATE_NEW,
-			  dh, NCP_RIGHT_READ | NCP_RIGHT_WRITE, a, 0);
+			  dh, NCP_RIGHT_READ | NCP_RIGHT_WRITE, a, 0, false);
 		return;
 	case 0x44:
 		erase(c);
@@ -590,14 +623,14 @@ void ncp_fn_file(struct ncp_call *c)
 		dh = ncp_rd8(&c->rd);
 		ncp_rd8(&c->rd);	/* search attributes */
 		b = ncp_rd8(&c->rd);
-		open_file(c, OPEN, dh, b, 0, 0);
+		open_file(c, OPEN, dh, b, 0, 0, false);
 		return;
 	case 0x54:
 		dh = ncp_rd8(&c->rd);
 		a = ncp_rd8(&c->rd);
 		b = ncp_rd8(&c->rd);
 		act = ncp_rd8(&c->rd);
-		open_file(c, OPEN_CREATE, dh, b, a, act);
+		open_file(c, OPEN_CREATE, dh, b, a, act, false);
 		return;
 	}
 }

@@ -43,6 +43,20 @@ static void put_dir_entry(struct ncp_wr *w, const char *name,
 	ncp_wr16(w, 0xD1D1);
 }
 
+/* The rights byte of subdirectory 'name' of 'dir'. Without a store, as
+ * before: all once logged in, else Read. */
+static uint8_t sub_rights(const struct ncp_call *c, const struct ncp_path *dir,
+			  const char *name)
+{
+	struct ncp_path p = *dir;
+
+	if (!c->srv->rights_file)
+		return c->conn->logged_in ? NCP_RIGHTS_ALL : NCP_RIGHT_READ;
+	if (p.depth < NCP_MAX_DEPTH)
+		strcpy(p.comp[p.depth++], name);
+	return ncp_rights_byte(c, &p);
+}
+
 /* The first entry after 'seq' (0xFFFF: from the start) that matches;
  * its index, or -1. */
 static long next_match(const struct ncp_dirent *v, size_t n, uint16_t seq,
@@ -103,10 +117,7 @@ static void search_init(struct ncp_call *c)
 	ncp_wr8(&c->wr, (uint8_t)p.vol);
 	ncp_wr16(&c->wr, (uint16_t)(slot + 1));
 	ncp_wr16(&c->wr, 0xFFFF);
-	ncp_wr8(&c->wr, c->conn->logged_in && !c->srv->vols[p.vol].ro
-				? NCP_RIGHTS_ALL
-				: NCP_RIGHT_READ | NCP_RIGHT_OPEN |
-					  NCP_RIGHT_SEARCH);
+	ncp_wr8(&c->wr, ncp_rights_byte(c, &p));
 }
 
 static void search_continue(struct ncp_call *c)
@@ -130,6 +141,8 @@ static void search_continue(struct ncp_call *c)
 		return;
 	}
 	s = &c->conn->search[id - 1];
+	if ((c->cc = ncp_rights_check(c, &s->path, NCP_OP_SCAN)))
+		return;
 	fd = ncp_path_open_dir(c, &s->path, &c->cc);
 	if (fd < 0)
 		return;
@@ -143,8 +156,7 @@ static void search_continue(struct ncp_call *c)
 		ncp_wr16(&c->wr, id);
 		if (S_ISDIR(v[k].st.st_mode))
 			put_dir_entry(&c->wr, v[k].name, &v[k].st,
-				      c->conn->logged_in ? NCP_RIGHTS_ALL
-							 : NCP_RIGHT_READ);
+				      sub_rights(c, &s->path, v[k].name));
 		else
 			ncp_put_file_entry(&c->wr, v[k].name, &v[k].st);
 	}
@@ -167,6 +179,8 @@ static void search_file(struct ncp_call *c)
 		return;
 	if (!pat[0])
 		strcpy(pat, "*.*");
+	if ((c->cc = ncp_rights_check(c, &p, NCP_OP_SCAN)))
+		return;
 	fd = ncp_path_open_dir(c, &p, &c->cc);
 	if (fd < 0)
 		return;

@@ -754,6 +754,8 @@ int ncp_server_new(struct ipx_node *node, const struct ncp_server_opts *o,
 	    !(srv->users_file = strdup(o->users_file)))
 		rc = IPX_ENOMEM;
 	if (rc == IPX_OK)
+		rc = ncp_rights_load(srv, o->rights_file, err, errlen);
+	if (rc == IPX_OK)
 		rc = open_sockets(srv, err, errlen);
 	if (rc == IPX_OK)
 		rc = start_sap(srv, o, err, errlen);
@@ -794,6 +796,7 @@ void ncp_server_free(struct ncp_server *srv)
 	free(srv->locks);
 	free(srv->users);
 	free(srv->users_file);
+	ncp_rights_free(srv);
 	free(srv);
 }
 

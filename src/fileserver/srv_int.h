@@ -139,6 +139,13 @@ struct ncp_user {
 	unsigned line;		/* of the users file; 0: built in */
 };
 
+/* A trustee assignment (rights.c): a user's rights in a directory. */
+struct ncp_trustee {
+	struct ncp_path path;	/* the directory (dir_form unused) */
+	char user[48];		/* upper case, a bindery user */
+	uint16_t rights;	/* NCP_TR_* */
+};
+
 /* A file server heard by SAP (fn_bindery.c), for the bindery scans. */
 #define NCP_SEEN_MAX 64
 struct ncp_seen {
@@ -174,6 +181,9 @@ struct ncp_server {
 	unsigned clear_lines;	/* its "NAME PASSWORD" lines (hashed on load) */
 	bool allow_clear;	/* 0x17 0x14 taken (opts.allow_clear_text) */
 	bool no_key;		/* opts.no_login_key */
+	struct ncp_trustee *trustees;	/* rights.c */
+	size_t ntrustees;
+	char *rights_file;		/* NULL: no store, all rights */
 	struct ncp_seen seen[NCP_SEEN_MAX];
 	size_t nseen;
 	const struct ipx_header *rx;	/* the packet being handled, or NULL */
@@ -344,5 +354,58 @@ int ncp_bindery_save(const struct ncp_server *srv, const char *file,
 bool ncp_fn_login(struct ncp_call *c, uint8_t sub);
 /* ---- fn_msg.c: 0x15, and the status bit of a held message ---- */
 void ncp_fn_msg(struct ncp_call *c);
+
+/* ---- rights.c: trustee rights (docs/ncp.md "Trustee rights") ---- */
+/* NetWare 3.x rights bits (a word; 0x16 0x03 answers the low byte). */
+enum {
+	NCP_TR_READ = 0x01, NCP_TR_WRITE = 0x02, NCP_TR_CREATE = 0x08,
+	NCP_TR_ERASE = 0x10, NCP_TR_ACCESS = 0x20, NCP_TR_SCAN = 0x40,
+	NCP_TR_MODIFY = 0x80, NCP_TR_SUPER = 0x100, NCP_TR_ALL = 0x1FB,
+};
+/* What a request does in a directory; each needs one right and has its
+ * refusal code. */
+enum ncp_op {
+	NCP_OP_READ,		/* open for reading: R, 93 */
+	NCP_OP_WRITE,		/* open for writing: W, 94 */
+	NCP_OP_CREATE,		/* create a file: C, 84 */
+	NCP_OP_OVERWRITE,	/* create over (truncate) a file: E, 85 */
+	NCP_OP_ERASE,		/* erase files: E, 8A */
+	NCP_OP_RENAME,		/* rename from here: M, 8B */
+	NCP_OP_MOVE_INTO,	/* rename into here: C, 8B */
+	NCP_OP_MODIFY,		/* attributes: M, 8C */
+	NCP_OP_SCAN,		/* search, list: F, 89 */
+	NCP_OP_MKDIR,		/* create a subdirectory: C, 84 */
+	NCP_OP_RMDIR,		/* delete this directory: E, 8A */
+	NCP_OP_TRUSTEE,		/* change its trustees: A, 8C */
+};
+/* The same directory (volume and components). */
+bool ncp_path_same(const struct ncp_path *a, const struct ncp_path *b);
+/* Load --rights (a missing file is an empty store). */
+int ncp_rights_load(struct ncp_server *srv, const char *file, char *err,
+		    size_t errlen);
+void ncp_rights_free(struct ncp_server *srv);
+/* The effective rights (NCP_TR_*) of c's connection in directory 'dir'. */
+uint16_t ncp_rights_of(const struct ncp_call *c, const struct ncp_path *dir);
+/* The one-byte rights of 0x16 0x03, 0x16 0x12 and the scans. */
+uint8_t ncp_rights_byte(const struct ncp_call *c, const struct ncp_path *dir);
+/*
+ * The check every request that touches files makes (the 0x57 name-space
+ * calls too): 0 if c's user holds the right 'op' needs in 'dir' (for a
+ * file: the directory it is in; for rmdir: the directory itself), else
+ * the completion code, the refusal counted. Always 0 without a store.
+ */
+uint8_t ncp_rights_check(struct ncp_call *c, const struct ncp_path *dir,
+			 enum ncp_op op);
+/* A directory renamed (to != NULL) or deleted: its assignments and those
+ * below it follow or go (and the store is written). */
+void ncp_rights_moved(struct ncp_server *srv, const struct ncp_path *from,
+		      const struct ncp_path *to);
+/* 0x16 0x0C, 0x0D, 0x0E, 0x2A (fn_rights.c). */
+void ncp_fn_trustee(struct ncp_call *c, uint8_t sub);
+/* Set (rights >= 0) or remove (rights < 0) a user's assignment in 'dir'
+ * and write the store: 0, 0xFE (no such trustee to remove) or 0xA1 (the
+ * store could not be written: nothing changed). */
+uint8_t ncp_rights_set(struct ncp_server *srv, const struct ncp_path *dir,
+		       const char *user, int rights);
 
 #endif

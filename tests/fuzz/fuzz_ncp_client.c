@@ -11,7 +11,8 @@
  *   bit 2  also deliver the bytes to the watchdog socket
  * Calls: read (even/odd offset), list, stat, whoami, server info,
  * negotiate, open, size, a raw request, keyed login, get message, the
- * connections of a user, send message.
+ * connections of a user, send message, effective rights (0x16 0x2A),
+ * the trustee scan (0x16 0x0C), a user's name by ID (0x17 0x37).
  *
  * Invariants: no crash; every result has a name; a read never reports
  * more than it asked for.
@@ -78,6 +79,13 @@ static void on_request(struct ipx_socket *s, const struct ipx_header *h,
 	reply(h, out, fzlen);
 }
 
+static int each_trustee(const struct ncp_trustee_entry *e, void *ctx)
+{
+	(void)ctx;
+	CHECK(e->id != 0 && e->rights <= 0xFF);
+	return 0;
+}
+
 static int each(const struct ncp_entry *e, void *ctx)
 {
 	(void)ctx;
@@ -127,7 +135,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* The watchdog socket of the first client (0x4010 + 1). */
 		ipx_socket_sendto(ss, &wd, 17, fz, fzlen);
 	}
-	switch (data[1] % 14) {
+	switch (data[1] % 17) {
 	case 0:
 	case 1:
 		rc = ncp_read(cl, &fh, data[1] % 2, buf, 3000, &got);
@@ -178,6 +186,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rc = ncp_send_message(cl, to, 2, "hi", st);
 		break;
 	}
+	case 14:
+		rc = ncp_effective_rights(cl, "SYS:", &(uint16_t){ 0 });
+		break;
+	case 15:
+		rc = ncp_scan_trustees(cl, "SYS:A", each_trustee, NULL);
+		break;
+	case 16:
+		rc = ncp_user_name(cl, 5, user, sizeof(user));
+		if (rc == 0)
+			CHECK(strlen(user) < sizeof(user));
+		break;
 	default:
 		rc = ncp_request(cl, 0x14, NULL, 0, r, sizeof(r), &rl);
 		if (rc == 0)

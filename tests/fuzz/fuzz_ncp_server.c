@@ -12,8 +12,9 @@
  *   bit 3  use IPX packet type 0 instead of 17
  *
  * Invariants: no crash; the file outside the volume keeps its bytes; no
- * new entry appears beside the volume; every reply is at least a full
- * header; the connection table and open files stay within their limits.
+ * new entry appears beside the volume (the server's trustee store, GUEST
+ * with RWCEMFA in SYS:, lives in a directory of its own); every reply is
+ * at least a full header; the connection table and open files stay within their limits.
  */
 #include <dirent.h>
 #include <ftw.h>
@@ -31,7 +32,7 @@
 static struct ncp_world w;
 static struct ncp_server *srv;
 static struct ipx_socket *cs;
-static char root[64], outside[128];
+static char root[64], outside[128], rdir[64];
 static uint16_t conn;
 static uint8_t seq;
 static size_t replies, short_replies;
@@ -96,6 +97,7 @@ static void cleanup(void)
 {
 	ncp_server_free(srv);
 	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	nftw(rdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 static void world(void)
@@ -104,6 +106,7 @@ static void world(void)
 	struct ncp_server_opts o = { .name = "FUZZSRV", .nvolumes = 1,
 				     .max_connections = 4, .max_handles = 8,
 				     .max_locks = 8, .allow_clear_text = true };
+	static char rfile[128];
 	char err[256], p[256];
 	uint8_t create[7] = { 0x11, 0x11, 0, 0xFF, 2, 0xFF, 0 };
 	FILE *f;
@@ -125,6 +128,17 @@ static void world(void)
 	CHECK(symlink(outside, p) == 0);
 	strcpy(o.volumes[0].name, "SYS");
 	snprintf(o.volumes[0].dir, sizeof(o.volumes[0].dir), "%s/sys", root);
+	/* A trustee store (beside the volume's directory, not in it): GUEST
+	 * has every right but Supervisory in SYS:, so the trustee calls and
+	 * the checks are reached. */
+	snprintf(rdir, sizeof(rdir), "/tmp/fuzz-ncp-rights.XXXXXX");
+	CHECK(mkdtemp(rdir));
+	snprintf(rfile, sizeof(rfile), "%s/rights", rdir);
+	f = fopen(rfile, "w");
+	CHECK(f);
+	fputs("SYS: GUEST RWCEMFA\n", f);
+	fclose(f);
+	o.rights_file = rfile;
 	CHECK(ncp_server_new(w.a, &o, &srv, err, sizeof(err)) == IPX_OK);
 	CHECK(ipx_socket_open(w.b, 0x4020, on_reply, NULL, &cs) == IPX_OK);
 	send_pkt(create, sizeof(create), 17);

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """gen_corpus_ncp.py - write the seed corpora of the NCP harnesses under
-tests/fuzz/corpus/{ncp_server,ncp_client}/.
+tests/fuzz/corpus/{ncp_server,ncp_client,ncp_rights}/.
 
 The seeds are committed; run this again only to change them:
 
@@ -8,7 +8,8 @@ The seeds are committed; run this again only to change them:
 
 Server seeds: the flags byte of fuzz_ncp_server.c (bit 0 patch into a
 request of the live connection), then an NCP request. Client seeds: the
-flags byte and the call byte of fuzz_ncp_client.c, then a reply.
+flags byte and the call byte of fuzz_ncp_client.c, then a reply. Rights
+seeds: --rights files for fuzz_ncp_rights.c, valid and each error.
 """
 import os
 import shutil
@@ -82,6 +83,17 @@ SERVER = {
     "open_exclusive": req(0x4C, b"\x01\x06\x0f" + nstr(b"A.TXT")),
     "open_trailing": req(0x4C, b"\x01\x06\x01" + nstr(b"A.TXT\\")),
     "rename_login": sub(0x16, 0x0F, b"\x01" + nstr(b"LOGIN") + nstr(b"X")),
+    # Trustee calls (0x16 0x0C/0x0D/0x0E/0x27/0x2A); GUEST (ID 0x10001)
+    # has RWCEMFA in SYS: by the harness's store.
+    "trustee_scan": sub(0x16, 0x0C, b"\x01\x00" + nstr(b"")),
+    "trustee_scan_set9": sub(0x16, 0x0C, b"\x01\x09" + nstr(b"SYS:")),
+    "trustee_add": sub(0x16, 0x0D, b"\x01\x00\x01\x00\x01\x41" + nstr(b"")),
+    "trustee_add_sup": sub(0x16, 0x27, b"\x01\x00\x01\x00\x01\xfb\x01" + nstr(b"")),
+    "trustee_add_nobody": sub(0x16, 0x0D, b"\x01\x00\x00\x77\x77\x01" + nstr(b"")),
+    "trustee_del": sub(0x16, 0x0E, b"\x01\x00\x01\x00\x01\x00" + nstr(b"")),
+    "trustee_short": sub(0x16, 0x0D, b"\x01\x00\x01"),
+    "rights_word": sub(0x16, 0x2A, b"\x01" + nstr(b"SYS:")),
+    "rights_word_file": sub(0x16, 0x2A, b"\x01" + nstr(b"A.TXT")),
     "open_link": req(0x4C, b"\x01\x06\x01" + nstr(b"LINK\\SECRET.TXT")),
     "dotdot": req(0x4C, b"\x01\x06\x01" + nstr(b"..\\outside\\SECRET.TXT")),
     "read": req(0x48, b"\x00" + HANDLE + b"\x00\x00\x00\x01\x00\x10"),
@@ -110,6 +122,14 @@ ENTRY = b"A.TXT".ljust(14, b"\0") + b"\x20\x00" + struct.pack(">IHHHH", 5, 1, 1,
 DIRENT = b"SUB".ljust(14, b"\0") + b"\x10\xff" + struct.pack(">HHIHH", 1, 1, 1, 0, 0xD1D1)
 CLIENT = {
     "read_even": b"\x01\x00" + HDR + b"\x00\x03abc",
+    "rights_word": b"\x01\x0e" + HDR + b"\xfb\x01",
+    "rights_short": b"\x01\x0e" + HDR + b"\xfb",
+    "trustees": b"\x01\x0f" + HDR + b"A".ljust(16, b"\0") + b"\x00\x01\x00\x01"
+                + b"\x00\x00\x00\x01" + b"\x00\x01\x00\x02" + b"\x00" * 16
+                + b"\x41\x00\x00\x00\x00",
+    "trustees_short": b"\x01\x0f" + HDR + b"A" * 20,
+    "user_name": b"\x01\x10" + HDR + b"\x00\x00\x00\x05\x00\x01"
+                 + b"ALICE".ljust(48, b"\0") + b"\x00\x31\x00",
     "read_odd": b"\x01\x01" + HDR + b"\x00\x03\x00abc",
     "read_overlong": b"\x01\x00" + HDR + b"\xff\xff",
     "list_file": b"\x01\x02" + HDR + b"\x00\x00\x00\x01\xff\xff" ,
@@ -142,4 +162,26 @@ def write(name, seeds):
 
 
 write("ncp_server", {k: b"\x01" + v for k, v in SERVER.items()})
+# The --rights store (fuzz_ncp_rights.c: users ALICE and BOB, volumes SYS
+# and a read-only DATA): valid files and each of the parser's errors.
+write("ncp_rights", {
+    "valid": b"# store\nSYS: ALICE RF\nSYS:PUB\\DOCS bob RWCEMF\n"
+             b"DATA:X ALICE S\nsys:/a/b ALICE -\n",
+    "empty": b"",
+    "comments": b"# only\n\n   \t\n# more\n",
+    "no_newline": b"SYS: ALICE SRWCEMFA",
+    "crlf": b"SYS: ALICE RF\r\nSYS:A BOB R # why\r\n",
+    "err_user": b"SYS: ALICE R\nSYS: NOBODY R\n",
+    "err_letter": b"SYS: ALICE RQ\n",
+    "err_volume": b"VOL1:X ALICE R\n",
+    "err_no_colon": b"SYS ALICE R\n",
+    "err_dup": b"SYS:A ALICE R\nsys:a alice W\n",
+    "err_fields": b"SYS: ALICE\n",
+    "err_more": b"SYS: ALICE R F\n",
+    "err_name": b"SYS:LONGNAME123 ALICE R\n",
+    "err_deep": b"SYS:" + b"\\D" * 17 + b" ALICE R\n",
+    "err_nul": b"SYS: ALICE R\x00 x\n",
+    "err_long": b"SYS: ALICE R" + b" " * 1100 + b"\n",
+    "err_empty_rights": b"SYS: ALICE \n",
+})
 write("ncp_client", CLIENT)

@@ -21,7 +21,8 @@
 # Prints PASS:/FAIL: per check and "N passed, N failed"; exits 1 if any
 # check failed, 77 (SKIP) without tshark or mergecap. Then the watchdog:
 # the server's polls of a silent client, in the server's own capture, are
-# "IPX Message" frames from socket 0x4001 and none is malformed.
+# "IPX Message" frames from socket 0x4001 and none is malformed. Last,
+# the trustee calls against a server with a rights store.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -150,4 +151,43 @@ ncpwd=$(frames "$TMP/server.pcap" "ncp && ipx.len == 32")
 [ "$polls" -ge 2 ] && [ "$bad" = 0 ] && [ "$ncpwd" = 0 ]
 check "watchdog polls are IPX Message frames from 0x4001 ($polls), none malformed ($bad), none taken for NCP ($ncpwd)" $? \
 	"$(tshark -r "$TMP/server.pcap" -Y 'ipxmsg || _ws.malformed' 2>/dev/null | head)"
+# Trustee rights (a second server, with a store): 0x16 0x2A effective
+# rights, 0x0C scan, 0x0D add, 0x27 add with Supervisory, 0x0E delete,
+# and a refusal for a right not held (84) decode with nothing malformed,
+# every request matched to its reply.
+mkdir -p "$TMP/rsys/PUB"
+printf 'alice Secret\nSUPERVISOR sup\n' >"$TMP/rusers"
+printf 'SYS:PUB ALICE RF\n' >"$TMP/rights"
+timeout -k 2 60 "$BIN" server --hub "$HUB" --name NCPRTS --volume SYS="$TMP/rsys" \
+	--users "$TMP/rusers" --rights "$TMP/rights" >/dev/null 2>"$TMP/rserver.err" </dev/null &
+PIDS+=($!)
+wait_for "$TMP/rserver.err" "ready at" 50 || { fail "rights server starts" "$TMP/rserver.err"; finish; }
+r() {
+	local want=0
+	[ "$1" = --expect-fail ] && { want=1; shift; }
+	k=$((k + 1))
+	timeout 30 "$BIN" ncp --hub "$HUB" --server NCPRTS --pcap "$TMP/r$k.pcap" "$@" \
+		>"$TMP/r$k.out" 2>&1
+	local rc=$?
+	[ $rc = $want ] || fail "client: $*" "rc=$rc, want $want" "$TMP/r$k.out"
+}
+r -u SUPERVISOR -p sup rights SYS:PUB
+r -u SUPERVISOR -p sup grant alice RWCF SYS:PUB
+r -u SUPERVISOR -p sup grant alice S SYS:PUB
+r -u SUPERVISOR -p sup revoke alice SYS:PUB
+r -u alice -p Secret rights SYS:PUB
+r --expect-fail -u alice -p Secret put "$TMP/in.bin" 'PUB\X.BIN'
+RCAP=$TMP/rights.pcap
+mergecap -a -w "$RCAP" "$TMP"/r[0-9]*.pcap 2>"$TMP/mergecap.err"
+bad=$(frames "$RCAP" "_ws.malformed || _ws.expert.severity == 0x00600000")
+subs=$(tshark -r "$RCAP" -Y "ncp.type == 0x2222 && ncp.func == 0x16" -T fields \
+	-e ncp.subfunc 2>/dev/null | sort -u | tr '\n' ' ')
+req=$(frames "$RCAP" "ncp.type == 0x2222 || ncp.type == 0x1111 || ncp.type == 0x5555")
+matched=$(frames "$RCAP" "ncp.type == 0x3333 && ncp.req_frame_num")
+miss=""
+# tshark prints subfunctions in decimal: 0x0C 0x0D 0x0E 0x27 0x2A
+for f in 12 13 14 39 42; do grep -qw -- "$f" <<<"$subs" || miss="$miss $f"; done
+[ "$bad" = 0 ] && [ -z "$miss" ] && [ "$req" -gt 10 ] && [ "$req" = "$matched" ]
+check "trustee calls 0x16 0x0C 0x0D 0x0E 0x27 0x2A decode: none malformed ($bad), missing:${miss:- none}, $matched of $req matched" $? \
+	"$(tshark -r "$RCAP" -Y '_ws.malformed || _ws.expert.severity == 0x00600000' 2>/dev/null | head)"
 finish
