@@ -4,7 +4,7 @@
  * tables: where the rows are in its JSON and each column's key (the result
  * writer's name for it), unit and meaning. The 1990 columns are the
  * figures the benchmark itself prints beside its own (its JSON's
- * published_* and ref_1990_* members); none is added here. A benchmark
+ * published* and ref_1990_* members); none is added here. A benchmark
  * added later is a row of ipx_suite_benches and, if it has them, its
  * tables here and its plot kinds in plot_kinds.c.
  */
