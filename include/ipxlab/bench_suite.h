@@ -1,14 +1,14 @@
 /*
  * bench_suite.h - the whole benchmark suite in one run, and its report
  * (docs/benchmarks.md, "The suite"): every benchmark of the 1990 note
- * (B1-B6 now) with its quick or full settings, each result saved as one
+ * (B1-B7 now) with its quick or full settings, each result saved as one
  * JSON file with the run's conditions, gnuplot plots of each result and
  * an index.html holding every table (the 1990 figures beside ours), every
  * plot and the conditions.
  *
  * The benchmarks are a table (ipx_suite_benches): a row names the bench
  * command, its quick and full arguments, whether it has --sim, its report
- * tables and its plot kinds. A benchmark added later (B7-B9) is one row.
+ * tables and its plot kinds. A benchmark added later (B8, B9) is one row.
  * A report table is data too: where its rows are in the result's JSON and
  * its columns, each a JSON key of the result writer's (bench_result.h)
  * with its unit and what it means, so the text report and index.html say

@@ -6,7 +6,8 @@
  * series keys (ipx_plot_points writes those), and the gnuplot body that
  * draws it. The 1990 series are the
  * figures the benchmark's JSON carries (published_*, ref_1990_*). A new
- * benchmark's plots are an array here, named in its suite_table.c row.
+ * benchmark's plots are an array here (B7's in plot_b7.c), named in its
+ * suite_table.c row.
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,8 +17,7 @@
 
 const struct ipx_plot_kind ipx_plots_none[] = { { NULL } };
 
-/* A number at path, or NaN (gnuplot leaves the point out). */
-static void num(FILE *out, const struct ipx_jv *v, const char *path)
+void ipx_plot_num(FILE *out, const struct ipx_jv *v, const char *path)
 {
 	double d;
 
@@ -27,8 +27,7 @@ static void num(FILE *out, const struct ipx_jv *v, const char *path)
 		fputs(" NaN", out);
 }
 
-/* A label in gnuplot's quotes (a double quote in it becomes '). */
-static void label(FILE *out, const char *s)
+void ipx_plot_label(FILE *out, const char *s)
 {
 	fputc('"', out);
 	for (; s && *s; s++)
@@ -45,7 +44,7 @@ bool ipx_plot_points(const struct ipx_plot_kind *k, const struct ipx_jv *r,
 	fprintf(out, "%s", k->x);
 	for (size_t i = 0; i < IPX_PLOT_SERIES && k->y[i].key; i++) {
 		fputc(' ', out);
-		label(out, k->y[i].title);
+		ipx_plot_label(out, k->y[i].title);
 	}
 	fputc('\n', out);
 	for (size_t p = 0; rows && rows->type == IPX_JARR && p < rows->n; p++) {
@@ -53,11 +52,11 @@ bool ipx_plot_points(const struct ipx_plot_kind *k, const struct ipx_jv *r,
 		const char *s = ipx_jv_str(row, k->x);
 
 		if (s)
-			label(out, s);
+			ipx_plot_label(out, s);
 		else
-			num(out, row, k->x);
+			ipx_plot_num(out, row, k->x);
 		for (size_t i = 0; i < IPX_PLOT_SERIES && k->y[i].key; i++)
-			num(out, row, k->y[i].key);
+			ipx_plot_num(out, row, k->y[i].key);
 		fputc('\n', out);
 		n++;
 	}
@@ -150,12 +149,14 @@ static bool b2_write(const struct ipx_jv *r, FILE *out, const char *path,
 		if (!t || !ipx_jv_num(x, "workstations", &w) ||
 		    (unsigned)w != sets[0])
 			continue;	/* each test once, by its first set */
-		label(out, t);
+		ipx_plot_label(out, t);
 		for (size_t s = 0; s < ns; s++)
-			num(out, b2_test(tests, t, sets[s]), path);
+			ipx_plot_num(out, b2_test(tests, t, sets[s]), path);
 		if (y1990) {
-			num(out, x, "published_peak_kbyte_per_s.local");
-			num(out, x, "published_peak_kbyte_per_s.bridged");
+			ipx_plot_num(out, x,
+				     "published_peak_kbyte_per_s.local");
+			ipx_plot_num(out, x,
+				     "published_peak_kbyte_per_s.bridged");
 		}
 		fputc('\n', out);
 		lines++;
@@ -239,7 +240,7 @@ static bool b5_gaps(const struct ipx_jv *r, FILE *out)
 		snprintf(path, sizeof(path),
 			 "summary.all.share_percent.%s.median", b5_buckets[b]);
 		for (size_t s = 0; s < sets->n; s++)
-			num(out, ipx_jv_at(sets, s), path);
+			ipx_plot_num(out, ipx_jv_at(sets, s), path);
 		fputc('\n', out);
 	}
 	return true;
@@ -269,11 +270,11 @@ static bool b6_limit(const struct ipx_jv *r, FILE *out)
 	for (size_t i = 0; steps && i < steps->n; i++) {
 		const struct ipx_jv *s = ipx_jv_at(steps, i);
 
-		num(out, s, "load_bit_per_s");
-		num(out, s, "to_ws_carried_bit_per_s");
-		num(out, s, "to_server_carried_bit_per_s");
-		num(out, s, "copy_bit_per_s");
-		num(out, pub, "trunk_bit_per_s_each_way");
+		ipx_plot_num(out, s, "load_bit_per_s");
+		ipx_plot_num(out, s, "to_ws_carried_bit_per_s");
+		ipx_plot_num(out, s, "to_server_carried_bit_per_s");
+		ipx_plot_num(out, s, "copy_bit_per_s");
+		ipx_plot_num(out, pub, "trunk_bit_per_s_each_way");
 		fputc('\n', out);
 	}
 	return steps && steps->n > 0;

@@ -16,7 +16,12 @@ extern const struct ipx_plot_kind ipx_plots_b2[];
 extern const struct ipx_plot_kind ipx_plots_b3[];
 extern const struct ipx_plot_kind ipx_plots_b5[];
 extern const struct ipx_plot_kind ipx_plots_b6[];
+extern const struct ipx_plot_kind ipx_plots_b7[];
 
+/* A number at path in a data file, or NaN (gnuplot leaves the point
+ * out); a label in gnuplot's quotes (a double quote in it becomes '). */
+void ipx_plot_num(FILE *out, const struct ipx_jv *v, const char *path);
+void ipx_plot_label(FILE *out, const char *s);
 /* The data file of a kind described by its points (data NULL). */
 bool ipx_plot_points(const struct ipx_plot_kind *k, const struct ipx_jv *r,
 		     FILE *out);

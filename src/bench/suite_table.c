@@ -4,7 +4,7 @@
  * tables: where the rows are in its JSON and each column's key (the result
  * writer's name for it), unit and meaning. The 1990 columns are the
  * figures the benchmark itself prints beside its own (its JSON's
- * published_* and ref_1990_* members); none is added here. A benchmark
+ * published* and ref_1990_* members); none is added here. A benchmark
  * added later is a row of ipx_suite_benches and, if it has them, its
  * tables here and its plot kinds in plot_kinds.c.
  */
@@ -183,6 +183,68 @@ static const struct ipx_suite_table b6_tables[] = {
 	IPX_SUITE_TABLE("Scaling", "scaling.points", b6_scaling),
 };
 
+/* ---- B7 ---- */
+static const struct ipx_suite_col b7_configs[] = {
+	{ "name", "configuration", "", "request mode / buffer: one request "
+	  "at a time or packet burst, the default or the tuned buffer",
+	  false },
+	{ "buffer_asked_bytes", "asked", "bytes", "the buffer asked for "
+	  "(0x61)", false },
+	{ "status", "status", "", "measured, or why there are no figures: "
+	  "burst not offered (the server did not grant packet burst), not "
+	  "run (not chosen, or the run was cut short first)", false },
+	{ "buffer_granted_bytes", "granted", "bytes", "the buffer the server "
+	  "granted", false },
+	{ "sizes_measured", "sizes", "", "block sizes measured, from 64,512 "
+	  "bytes down (16 in a whole run)", false },
+	{ "average_total_kB_per_s", "average", "kB/s", "every workstation's "
+	  "data per second together (kB = 1000 bytes), mean over the sizes",
+	  false },
+	{ "peak_total_kB_per_s", "peak", "kB/s", "the largest total of a "
+	  "size", false },
+	{ "peak_block_bytes", "peak at", "bytes", "the block size of the "
+	  "peak", false },
+};
+static const struct ipx_suite_col b7_published[] = {
+	{ "published.best_average_kbyte_per_s", "1990 best average", "KB/s",
+	  "the bulletin's best configuration's average over the sizes (its "
+	  "KB, not said to be 1000 or 1024 bytes)", true },
+	{ "published.best_peak_kbyte_per_s", "1990 best peak", "KB/s",
+	  "the same configuration's peak", true },
+	{ "published.ceiling_MB_per_s", "1990 ceiling", "MB/s", "10 Mbit/s "
+	  "Ethernet's ceiling, which the bulletin called not reachable",
+	  true },
+};
+/* The total of size S (sizes run from the largest down, so S is always
+ * the same block: 64,512 - 4,096 S bytes). */
+#define B7_SIZE(S, BYTES) \
+	{ "sizes." #S ".total_kB_per_s", BYTES, "kB/s", "all workstations' " \
+	  "data per second with blocks of " BYTES " bytes", false }
+#define B7_WHICH \
+	{ "name", "configuration", "", "request mode / buffer", false }, \
+	{ "status", "status", "", "why a row has no figures (- is none)", \
+	  false }
+static const struct ipx_suite_col b7_large[] = {
+	B7_WHICH,
+	B7_SIZE(0, "64512"), B7_SIZE(1, "60416"), B7_SIZE(2, "56320"),
+	B7_SIZE(3, "52224"), B7_SIZE(4, "48128"), B7_SIZE(5, "44032"),
+	B7_SIZE(6, "39936"), B7_SIZE(7, "35840"),
+};
+static const struct ipx_suite_col b7_small[] = {
+	B7_WHICH,
+	B7_SIZE(8, "31744"), B7_SIZE(9, "27648"), B7_SIZE(10, "23552"),
+	B7_SIZE(11, "19456"), B7_SIZE(12, "15360"), B7_SIZE(13, "11264"),
+	B7_SIZE(14, "7168"), B7_SIZE(15, "3072"),
+};
+static const struct ipx_suite_table b7_tables[] = {
+	IPX_SUITE_TABLE("Configurations", "configurations", b7_configs),
+	IPX_SUITE_TABLE("The bulletin's best", NULL, b7_published),
+	IPX_SUITE_TABLE("Total kB/s, blocks of 64,512 to 35,840 bytes",
+			"configurations", b7_large),
+	IPX_SUITE_TABLE("Total kB/s, blocks of 31,744 to 3,072 bytes",
+			"configurations", b7_small),
+};
+
 #define TABLES(T) (T), sizeof(T) / sizeof((T)[0])
 
 const struct ipx_suite_bench ipx_suite_benches[] = {
@@ -200,6 +262,8 @@ const struct ipx_suite_bench ipx_suite_benches[] = {
 	  NULL, 60, 600, TABLES(b5_tables), (ipx_plots_b5) },
 	{ "B6", "wan", "the bridged network", "--quick", "", true, NULL,
 	  180, 1800, TABLES(b6_tables), (ipx_plots_b6) },
+	{ "B7", "perform3", "throughput against block size", "--quick", "",
+	  true, NULL, 120, 900, TABLES(b7_tables), (ipx_plots_b7) },
 };
 const size_t ipx_suite_nbenches =
 	sizeof(ipx_suite_benches) / sizeof(ipx_suite_benches[0]);

@@ -61,7 +61,7 @@
 	  "  sequential write and read through 'ipxlab mount'\n" \
 	  "         beside the same transfer by the NCP client\n") \
 	X(suite, bench_suite, \
-	  "  every benchmark of the note (B1-B6) in turn into one\n" \
+	  "  every benchmark of the note (B1-B7) in turn into one\n" \
 	  "         directory: results, gnuplot plots, index.html\n") \
 	X(plot, bench_plot, \
 	  "   one saved result's plots, drawn by gnuplot\n")

@@ -9,8 +9,12 @@
 # of the suite's table with rows, and a screenshot is saved under the
 # build directory (suite-report.png); the checker itself catches a
 # missing image. Without gnuplot the tables are still written, with a
-# message naming the package. Ctrl-C stops it with the report written. 'bench plot' on stored --sim results
-# (tests/fixtures/suite/) writes the expected files; bad input is refused.
+# message naming the package. Ctrl-C stops it with the report written.
+# B7's configurations without figures (burst not offered) are '-' with
+# their reason in the tables and in the plot's key; its schema takes a
+# real-time and an interrupted run. 'bench plot' on stored results
+# (tests/fixtures/suite/: --sim, B7's in real time) writes the expected
+# files; bad input is refused.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -28,8 +32,8 @@ for p in /usr/bin/python3 python3; do
 done
 [ -n "$PY" ] || skip "python3-jsonschema not installed (scripts/install-deps.sh)"
 
-PLOTS="b1-rates b2-ops b2-peak b3-copy b5-gaps b6-scaling b6-limit"
-TABLES="Rates beside 1990's|Targets|Network Test Battery|File copy|Per workstation|Total|Arrival gaps|Battery with and without the bridge|Bridged traffic share|Throughput limit search|Throughput limit|Scaling"
+PLOTS="b1-rates b2-ops b2-peak b3-copy b5-gaps b6-scaling b6-limit b7-curve"
+TABLES="Rates beside 1990's|Targets|Network Test Battery|File copy|Per workstation|Total|Arrival gaps|Battery with and without the bridge|Bridged traffic share|Throughput limit search|Throughput limit|Scaling|Configurations|The bulletin's best|Total kB/s, blocks of 64,512 to 35,840 bytes|Total kB/s, blocks of 31,744 to 3,072 bytes"
 
 # The quick suite, timed.
 R=$TMP/report
@@ -43,7 +47,7 @@ check "the quick --sim suite in under 60 s (${secs} s)" \
 	"$(echo "$secs < 60" | bc | grep -qx 1; echo $?)"
 ok=0
 for f in suite.json index.html b1-protocols.json b2-battery.json b3-copy.json \
-	b4-perftest.json b5-arrival.json b6-wan.json; do
+	b4-perftest.json b5-arrival.json b6-wan.json b7-perform3.json; do
 	[ -s "$R/$f" ] || { ok=1; echo "  missing $f"; }
 done
 for p in $PLOTS; do
@@ -55,6 +59,32 @@ check "every result, plot (gp, dat, svg, png) and index.html written" $ok
 has "$TMP/out" "^Report: $R/index.html$" && has "$TMP/out" "1990 peak local" &&
 	has "$TMP/out" "^  File copy$"
 check "the text report: the tables with the 1990 columns, where index.html is" $? "$TMP/out"
+
+# B7's configurations in the text: a measured one with its figures, one
+# without (burst not offered, not run) with its reason and '-' for each.
+"$PY" - "$R/b7-perform3.json" "$TMP/out" "$R/plots/b7-curve.dat" <<'PY' >"$TMP/b7" 2>&1
+import json, re, sys
+cfgs = json.load(open(sys.argv[1]))["result"]["configurations"]
+text = open(sys.argv[2]).read()
+dat = open(sys.argv[3]).read().splitlines()
+assert [c["name"] for c in cfgs] == ["request/default", "request/tuned",
+                                     "burst/default", "burst/tuned"], cfgs
+assert len(dat) == 17, dat  # the header, 16 sizes
+for c in cfgs:
+    if c["status"] == "measured":
+        want = r"\n  %s +%d +measured +%d +16 +%.3f +%.3f +%d\n" % (
+            re.escape(c["name"]), c["buffer_asked_bytes"],
+            c["buffer_granted_bytes"], c["average_total_kB_per_s"],
+            c["peak_total_kB_per_s"], c["peak_block_bytes"])
+        assert '"%s"' % c["name"] in dat[0], dat[0]
+    else:
+        want = r"\n  %s +%d +%s( +-){5}\n" % (
+            re.escape(c["name"]), c["buffer_asked_bytes"], c["status"])
+        assert '"%s: %s, no figures"' % (c["name"], c["status"]) in dat[0], dat[0]
+    assert re.search(want, text), want
+print("ok", [c["status"] for c in cfgs])
+PY
+check "B7 in the text report: measured configurations' figures, the others '-' with their reason; its plot data" $? "$TMP/b7"
 
 # The schemas.
 "$PY" "$REPO/tests/integ/validate_suite.py" "$R" "$SCHEMAS" >"$TMP/valid" 2>&1
@@ -69,6 +99,31 @@ PY
 ! "$PY" "$REPO/tests/integ/validate_suite.py" "$TMP/broken" "$SCHEMAS" >"$TMP/invalid" 2>&1 &&
 	has "$TMP/invalid" "INVALID b3-copy.json result at /sizes/0: 'average' is a required property"
 check "a result missing a figure does not validate" $? "$TMP/invalid"
+# B7's schema on stored real-time runs (one whole, one interrupted with
+# the later configurations not run) and on figures where there are none.
+"$PY" - "$SCHEMAS/bench-perform3.json" "$FIX/perform3-realtime.json" \
+	"$FIX/perform3-interrupted.json" <<'PY' >"$TMP/b7schema" 2>&1
+import copy, json, sys
+import jsonschema
+s = json.load(open(sys.argv[1]))
+v = jsonschema.validators.validator_for(s)(s)
+rt, cut = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+for d in (rt, cut):
+    errs = list(v.iter_errors(d))
+    assert not errs, [e.message for e in errs[:3]]
+assert rt["conditions"]["simulated"] is False and "complete" not in rt
+assert cut["complete"] is False
+assert [c["status"] for c in cut["configurations"]][1:] == ["not run"] * 3
+bad = copy.deepcopy(rt)
+no = [c for c in bad["configurations"] if c["status"] != "measured"][0]
+no["sizes"] = bad["configurations"][0]["sizes"]
+assert list(v.iter_errors(bad)), "figures in a configuration without them"
+bad = copy.deepcopy(cut)
+del bad["configurations"][0]["sizes"][3]["total_kB_per_s"]
+assert list(v.iter_errors(bad)), "a size without its total"
+print("ok")
+PY
+check "bench-perform3.json: a real-time and an interrupted run validate, figures where there are none do not" $? "$TMP/b7schema"
 
 # index.html in headless Chromium.
 SHOT=$(dirname "$BIN")/suite-report.png
@@ -167,6 +222,16 @@ mkdir -p "$TMP/beside" && cp "$FIX/wan.json" "$TMP/beside/" &&
 	"$BIN" bench plot "$TMP/beside/wan.json" >"$TMP/plot.out" 2>&1 &&
 	[ -s "$TMP/beside/plots/b6-scaling.png" ] && [ -s "$TMP/beside/plots/b6-limit.svg" ]
 check "bench plot without -o: plots/ beside the result" $? "$TMP/plot.out"
+"$BIN" bench plot "$FIX/perform3-interrupted.json" -o "$P/cut" >"$TMP/plot.out" 2>&1 &&
+	[ -s "$P/cut/b7-curve.svg" ] && [ -s "$P/cut/b7-curve.png" ] &&
+	[ "$(grep -c '^[0-9]' "$P/cut/b7-curve.dat")" = 10 ] &&
+	grep -q '^64512 988 1077 1.25 1007.74 NaN NaN NaN$' "$P/cut/b7-curve.dat" &&
+	grep -q 'burst/tuned: not run, no figures' "$P/cut/b7-curve.svg" &&
+	"$BIN" bench plot "$FIX/perform3-realtime.json" -o "$P/rt" >>"$TMP/plot.out" 2>&1 &&
+	[ "$(grep -c '^[0-9]' "$P/rt/b7-curve.dat")" = 16 ] &&
+	grep -q 'burst/default: burst not offered, no figures' "$P/rt/b7-curve.svg" &&
+	grep -q '>request/tuned<' "$P/rt/b7-curve.svg"
+check "bench plot on B7's runs: interrupted (10 sizes, the rest 'not run' in the key), real time (16 sizes, burst not offered in the key)" $? "$TMP/plot.out"
 "$BIN" bench plot "$FIX/../bench-sim/copy.txt" >"$TMP/bad1" 2>&1
 [ $? = 1 ] && has "$TMP/bad1" "ipxlab bench: plot: .*copy.txt: not JSON: .* at byte 0"
 check "bench plot on a file that is not JSON: exit 1, says so" $? "$TMP/bad1"
