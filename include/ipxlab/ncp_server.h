@@ -58,7 +58,9 @@ extern "C" {
 	X(DIR_AS_FILE, "dir_as_file", "a file name ending in '\\', '/', '.' or '..' (9C)") \
 	X(LOGIN_DIR, "login_dir", "SYS:LOGIN deleted (9F) or renamed (8B)") \
 	X(SHARE, "share_conflict", "an open another handle's open mode denies, or whose deny another handle's open breaks (80)") \
-	X(MALFORMED, "malformed", "request data shorter than the function needs (FF)")
+	X(MALFORMED, "malformed", "request data shorter than the function needs (FF)") \
+	X(NAME_SPACE, "bad_name_space", "a name space not loaded, or a name not of the name space asked (BF/9E)") \
+	X(BAD_DIR_BASE, "bad_dir_base", "a directory base not given out, or gone (9B)")
 
 #define NCP_SRV_DROP_ENUM_(id, name, desc) NCP_SRV_DROP_##id,
 enum ncp_srv_drop { NCP_SRV_DROPS(NCP_SRV_DROP_ENUM_) NCP_SRV_DROP_COUNT };

@@ -768,6 +768,7 @@ void ncp_server_free(struct ncp_server *srv)
 			close(srv->vols[i].fd);
 	free(srv->conns);
 	free(srv->locks);
+	ncp_ns_free(srv);
 	free(srv->users);
 	free(srv);
 }
