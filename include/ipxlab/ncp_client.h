@@ -76,6 +76,9 @@ struct ncp_client_opts {
 	void (*on_stall)(void *ctx, bool answering);
 	void *stall_ctx;
 	ipx_time stall_after;
+	/* Never use the LONG name space, even on a server that has it:
+	 * names are DOS 8.3 names (and a server's aliases) only. */
+	bool dos_names;
 };
 
 struct ncp_client_stats {
@@ -109,9 +112,13 @@ int ncp_find_server(struct ncp_client *cl, struct ipx_sap *sap,
 		    const char *name, ipx_time timeout, struct ipx_addr *addr,
 		    char *found);
 
-/* Create the service connection (0x1111) and allocate a directory
- * handle on SYS:LOGIN. */
+/* Create the service connection (0x1111), allocate a directory handle on
+ * SYS:LOGIN and ask which name spaces SYS has (0x57 0x18): with the LONG
+ * (OS/2) one, and opts.dos_names not set, the file calls below go
+ * through it (0x57), so names may be long, have spaces and any case. */
 int ncp_connect(struct ncp_client *cl, const struct ipx_addr *server);
+/* True if this connection's file calls use the LONG name space. */
+bool ncp_long_names(const struct ncp_client *cl);
 uint16_t ncp_connection(const struct ncp_client *cl);
 /* Clear-text login (0x17 0x14); then the directory handle is SYS:. */
 int ncp_login(struct ncp_client *cl, const char *user, const char *password);
@@ -140,8 +147,11 @@ void ncp_client_input(struct ncp_client *cl, const struct ipx_addr *from,
 
 /* ---- files (paths "VOL:DIR\NAME", or relative to the handle: SYS:) ---- */
 
+/* The longest name of the LONG (OS/2) name space. */
+#define NCP_LONG_NAME 255
+
 struct ncp_entry {
-	char name[15];
+	char name[NCP_LONG_NAME + 1];	/* 8.3, or a long name (LONG) */
 	uint8_t attr;		/* NCP_ATTR_* */
 	uint32_t size;
 	uint16_t date, time;	/* DOS, of the last update */
@@ -205,6 +215,9 @@ int ncp_stat(struct ncp_client *cl, const char *path, struct ncp_entry *out);
  * NCP_E_NOT83: a server answers such a name with BAD_PATH or BAD_NAME,
  * which does not say why. */
 int ncp_check_path(const char *path);
+/* ncp_check_path, unless the connection uses long names: then 0 for any
+ * path whose names are at most 255 bytes. */
+int ncp_check_path_on(const struct ncp_client *cl, const char *path);
 /* The last name of a path: after the last '\\', '/' or "VOL:" ("" if
  * the path ends with one). */
 const char *ncp_path_name(const char *path);

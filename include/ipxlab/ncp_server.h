@@ -106,6 +106,11 @@ struct ncp_server_opts {
 	 * (answering for itself); one found refuses the start
 	 * (IPX_EINUSE). 0 = no check. */
 	ipx_time name_check;
+	/* DOS name space only: the name-space calls (0x57) answered 0xFB,
+	 * as a NetWare server without the OS/2 name space or mars_nwe
+	 * without WITH_NAME_SPACE_CALLS; names that are not 8.3 still have
+	 * their DOS aliases. */
+	bool dos_only;
 };
 
 struct ncp_server_stats {

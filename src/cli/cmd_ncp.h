@@ -41,6 +41,7 @@ struct session {
 struct ncp_args {
 	const char *server, *user, *pass;
 	bool login, user_given;
+	bool dos_names;		/* --dos-names */
 	unsigned long bufsize;
 	double findto;
 };

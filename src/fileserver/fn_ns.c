@@ -596,6 +596,10 @@ void ncp_fn_ns(struct ncp_call *c)
 {
 	uint8_t sub = ncp_rd8(&c->rd), ns;
 
+	if (c->srv->dos_only) {
+		ncp_unknown(c, false);
+		return;
+	}
 	if (sub == 0x18) {
 		ns_loaded(c);
 		return;

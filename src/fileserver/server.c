@@ -626,6 +626,7 @@ static void set_limits(struct ncp_server *srv, const struct ncp_server_opts *o)
 	srv->wdog_count = o->wdog_count ? o->wdog_count : DEFAULT_WDOG_COUNT;
 	srv->max_buffer = o->max_buffer ? o->max_buffer : DEFAULT_BUFFER;
 	srv->max_buffer_set = o->max_buffer != 0;
+	srv->dos_only = o->dos_only;
 }
 
 /* The connection table, each slot's lock wait bound to it. */

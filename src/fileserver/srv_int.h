@@ -171,6 +171,7 @@ struct ncp_server {
 	struct ipx_addr taken_by;
 	struct ncp_server_stats stats;
 	struct ncp_ns_bases *ns_bases;	/* fn_ns.c: directory bases given out */
+	bool dos_only;			/* no name-space calls (0x57) */
 };
 
 /* What a handler is given and fills. */

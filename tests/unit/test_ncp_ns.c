@@ -667,6 +667,109 @@ static void confinement(void **state)
 	assert_int_equal(access(p, F_OK), -1);
 }
 
+static int collect_names(const struct ncp_entry *e, void *ctx)
+{
+	strcat(ctx, e->name);
+	strcat(ctx, "|");
+	return 0;
+}
+
+/* The client library on a server with the LONG name space: long names
+ * with spaces and any case through open, list, stat, rename, erase,
+ * mkdir, rmdir; and the escapes refused through it too. */
+static void client_long_names(void **state)
+{
+	struct ns *s = *state;
+	struct ncp_client *cl = ncprig_login_long(s->r, "GUEST", "");
+	struct ncp_fh fh;
+	struct ncp_entry e;
+	char list[2000] = "", p[800], buf[32];
+	size_t got;
+
+	assert_true(ncp_long_names(cl));
+	assert_int_equal(ncp_check_path_on(cl, "SYS:A Long Name.txt"), 0);
+	assert_int_equal(ncp_open(cl, "SYS:Quarterly Report 2026.txt",
+				  NCP_OPEN_READ, &fh), 0);
+	assert_int_equal(fh.size, 7);
+	assert_int_equal(ncp_read(cl, &fh, 0, buf, sizeof(buf), &got), 0);
+	assert_int_equal(got, 7);
+	assert_memory_equal(buf, "report\n", 7);
+	assert_int_equal(ncp_close(cl, &fh), 0);
+	assert_int_equal(ncp_open(cl, "SYS:My Documents\\New Budget 2027.xlsx",
+				  NCP_OPEN_CREATE_DENY_WRITE, &fh), 0);
+	assert_int_equal(ncp_write(cl, &fh, 0, "budget", 6), 0);
+	assert_int_equal(ncp_close(cl, &fh), 0);
+	snprintf(p, sizeof(p), "%s/My Documents/New Budget 2027.xlsx",
+		 s->r->sys);
+	assert_int_equal(access(p, F_OK), 0);
+	assert_int_equal(ncp_open(cl, "SYS:My Documents\\New Budget 2027.xlsx",
+				  NCP_OPEN_CREATE_NEW, &fh), NCP_CC_NAME_EXISTS);
+	assert_int_equal(ncp_list(cl, "SYS:", NULL, collect_names, list), 0);
+	assert_non_null(strstr(list, "Quarterly Report 2026.txt|"));
+	assert_non_null(strstr(list, "My Documents|"));
+	assert_non_null(strstr(list, "short.txt|"));
+	assert_non_null(strstr(list, "LOGIN|"));
+	list[0] = '\0';
+	assert_int_equal(ncp_list(cl, "SYS:My Documents", "*.doc",
+				  collect_names, list), 0);
+	assert_string_equal(list, "Letter to Anna.doc|");
+	assert_int_equal(ncp_stat(cl, "SYS:my documents\\LETTER TO ANNA.DOC",
+				  &e), 0);
+	assert_string_equal(e.name, "Letter to Anna.doc");
+	assert_int_equal(e.size, 7);
+	assert_int_equal(ncp_stat(cl, "SYS:My Documents", &e), 0);
+	assert_true(e.attr & NCP_ATTR_DIRECTORY);
+	assert_int_equal(ncp_stat(cl, "SYS:nope nope", &e), NCP_CC_FAILURE);
+	assert_int_equal(ncp_rename(cl, "SYS:My Documents\\Letter to Anna.doc",
+				    "SYS:My Documents\\Letter to Bob.doc"), 0);
+	snprintf(p, sizeof(p), "%s/My Documents/Letter to Bob.doc", s->r->sys);
+	assert_int_equal(access(p, F_OK), 0);
+	assert_int_equal(ncp_erase(cl, "SYS:My Documents\\*.doc"), 0);
+	assert_int_equal(access(p, F_OK), -1);
+	assert_int_equal(ncp_erase(cl, "SYS:My Documents\\*.doc"),
+			 NCP_CC_FAILURE);
+	assert_int_equal(ncp_mkdir(cl, "SYS:Photos 2026"), 0);
+	assert_int_equal(ncp_mkdir(cl, "SYS:Photos 2026"), NCP_CC_FAILURE);
+	assert_int_equal(ncp_rmdir(cl, "SYS:Photos 2026"), 0);
+	snprintf(p, sizeof(p), "%s/Photos 2026", s->r->sys);
+	assert_int_equal(access(p, F_OK), -1);
+	/* The escapes, through the library's long names. */
+	assert_int_equal(ncp_open(cl, "SYS:..\\outside\\SECRET.TXT",
+				  NCP_OPEN_READ, &fh), NCP_CC_BAD_PATH);
+	assert_int_equal(ncp_open(cl, "SYS:Link Out\\SECRET.TXT",
+				  NCP_OPEN_READ, &fh), NCP_CC_BAD_PATH);
+	assert_int_equal(ncp_open(cl, "SYS:Link Out\\x.txt",
+				  NCP_OPEN_CREATE, &fh), NCP_CC_BAD_PATH);
+	assert_int_equal(ncp_open(cl, "/etc/passwd", NCP_OPEN_READ, &fh),
+			 NCP_CC_BAD_PATH);
+	assert_int_equal(ncp_erase(cl, "SYS:Secret Link.txt"), NCP_CC_BAD_PATH);
+	ncp_client_free(cl);
+}
+
+/* A server of the DOS name space only: the client stays with DOS names
+ * (the aliases) and refuses long ones before asking. */
+static void client_dos_only(void **state)
+{
+	struct ncp_server_opts o;
+	struct ncprig *r;
+	struct ncp_client *cl;
+	char list[2000] = "";
+
+	(void)state;
+	ncprig_default_opts(&o);
+	o.dos_only = true;
+	r = ncprig_new(&o);
+	cl = ncprig_login_long(r, "GUEST", "");
+	assert_false(ncp_long_names(cl));
+	assert_int_equal(ncp_check_path_on(cl, "SYS:A Long Name.txt"),
+			 NCP_E_NOT83);
+	assert_int_equal(ncp_list(cl, "SYS:", NULL, collect_names, list), 0);
+	assert_string_equal(list, "LOGIN|");
+	assert_int_equal(ncp_server_stats(r->srv)->unknown[0x57], 1);
+	ncp_client_free(cl);
+	ncprig_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -682,6 +785,9 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(confinement, setup, teardown),
+		cmocka_unit_test_setup_teardown(client_long_names, setup,
+						teardown),
+		cmocka_unit_test(client_dos_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
