@@ -9,7 +9,7 @@
  * name of the LONG name space, the other case twins among them, gets an
  * alias: up to 2 letters of its base, 4 hex digits of an FNV-1a hash of
  * the exact host name and the attempt k, '~', k (1..9), and up to 3
- * letters of its extension ("Quarterly Report 2026.txt" -> "QU7C1D~1.TXT").
+ * letters of its extension ("Quarterly Report 2026.txt" -> "QUD004~1.TXT").
  * Aliases are made in the byte order of the host names; an alias already
  * taken (by a real 8.3 name, or an earlier alias) moves to k + 1. So an
  * alias depends only on its own name unless two hashes collide, and a
