@@ -76,9 +76,11 @@ struct ncp_client_opts {
 	void (*on_stall)(void *ctx, bool answering);
 	void *stall_ctx;
 	ipx_time stall_after;
-	/* Never use the LONG name space, even on a server that has it:
-	 * names are DOS 8.3 names (and a server's aliases) only. */
-	bool dos_names;
+	/* Use the LONG (OS/2) name space when the server has it (asked at
+	 * connect, 0x57 0x18): names may then be long. Not set, the DOS
+	 * name space only, as a DOS workstation: 8.3 names (and a server's
+	 * aliases for the others) through the older calls. */
+	bool long_names;
 };
 
 struct ncp_client_stats {
@@ -112,10 +114,10 @@ int ncp_find_server(struct ncp_client *cl, struct ipx_sap *sap,
 		    const char *name, ipx_time timeout, struct ipx_addr *addr,
 		    char *found);
 
-/* Create the service connection (0x1111), allocate a directory handle on
- * SYS:LOGIN and ask which name spaces SYS has (0x57 0x18): with the LONG
- * (OS/2) one, and opts.dos_names not set, the file calls below go
- * through it (0x57), so names may be long, have spaces and any case. */
+/* Create the service connection (0x1111) and allocate a directory handle
+ * on SYS:LOGIN; with opts.long_names, ask which name spaces SYS has (0x57
+ * 0x18): with the LONG (OS/2) one the file calls below go through it
+ * (0x57), so names may be long, have spaces and any case. */
 int ncp_connect(struct ncp_client *cl, const struct ipx_addr *server);
 /* True if this connection's file calls use the LONG name space. */
 bool ncp_long_names(const struct ncp_client *cl);

@@ -376,9 +376,6 @@ int mnt_pool_open(struct mnt *m)
 	pthread_mutex_init(&m->mu, NULL);
 	pthread_cond_init(&m->cv, NULL);
 	mnt_client_opts(m->retry, &co);
-	/* Names are DOS 8.3 (names.c), so the DOS name space, where the
-	 * server's long names show as their aliases. */
-	co.dos_names = true;
 	for (unsigned k = 0; k < m->n; k++) {
 		struct mconn *c = &m->c[k];
 

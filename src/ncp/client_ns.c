@@ -1,7 +1,7 @@
 /*
  * client_ns.c - the client's file calls through the LONG (OS/2) name
- * space, NCP 0x57, when the server has it on SYS (0x57 0x18 asked at
- * connect; docs/ncp.md): open/create, erase, rename, list, stat, mkdir,
+ * space, NCP 0x57, when the caller asks for it (opts.long_names) and the
+ * server has it on SYS (0x57 0x18 asked at connect; docs/ncp.md): open/create, erase, rename, list, stat, mkdir,
  * rmdir take names of up to 255 bytes with spaces and any case. Paths
  * are the same strings as in the DOS calls ("VOL:DIR\NAME", or relative
  * to the directory handle); they become a handle path: style 0xFF with
@@ -106,7 +106,7 @@ int ncp_ns_detect(struct ncp_client *cl)
 	size_t rl;
 
 	cl->ns = 0;
-	if (cl->opts.dos_names)
+	if (!cl->opts.long_names)
 		return 0;
 	b8(&q, 0x18);
 	b16(&q, 0);

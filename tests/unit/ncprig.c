@@ -106,7 +106,7 @@ static struct ncp_client *login_as(struct ncprig *r, const char *user,
 				    const char *pass, bool dos)
 {
 	struct ncp_client *cl;
-	struct ncp_client_opts o = { .retries = -1, .dos_names = dos };
+	struct ncp_client_opts o = { .retries = -1, .long_names = !dos };
 	struct ipx_addr a;
 
 	assert_int_equal(ncp_client_new(r->cli->node, &o, &cl), IPX_OK);
