@@ -611,7 +611,7 @@ void ncp_fn_ns(struct ncp_call *c)
 	}
 	switch (sub) {
 	case 0x01: case 0x02: case 0x03: case 0x04: case 0x06: case 0x07:
-	case 0x08: case 0x0C: case 0x16: case 0x1D:
+	case 0x08: case 0x0C: case 0x14: case 0x16: case 0x1D:
 		break;
 	default:
 		ncp_unknown(c, true);
@@ -628,6 +628,7 @@ void ncp_fn_ns(struct ncp_call *c)
 	case 0x07: ns_modify(c, ns); break;
 	case 0x08: ns_delete(c, ns); break;
 	case 0x0C: alloc_short(c, ns); break;
+	case 0x14: ns_search_set(c, ns); break;
 	case 0x16: gen_base(c, ns); break;
 	case 0x1D: obtain_info(c, ns, true); break;
 	}

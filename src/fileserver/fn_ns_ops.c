@@ -1,7 +1,7 @@
 /*
  * fn_ns_ops.c - the 0x57 calls that list or change entries: open/create
  * (0x01), search (0x03), rename (0x04), modify DOS info (0x07), delete
- * (0x08). Requests as ncpfs libncp and mars_nwe send and read them; the
+ * (0x08), search for a set (0x14, what Linux's kernel ncpfs lists with). Requests as ncpfs libncp and mars_nwe send and read them; the
  * open modes, share rules and refusals are those of 0x4C/0x54 (fn_file.c).
  */
 #include <errno.h>
@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ipxlab/bytes.h"
 #include "ns_int.h"
 
 /* Open/create modes and actions (mars_nwe OPC_*, ncpfs OC_MODE_*). */
@@ -243,63 +244,127 @@ static bool attr_ok(uint16_t sattr, const struct stat *st)
 				 : S_ISREG(st->st_mode);
 }
 
-/* 0x03: data stream, search attributes LE2, return-info mask LE4, the
- * search sequence (volume, base LE4, sequence LE4), pattern -> the
- * sequence again, reserved, info. Sequence = index in the sorted list. */
-void ns_search(struct ncp_call *c, uint8_t ns)
+/* The entries of the directory of a search sequence (volume, base),
+ * sorted by DOS name: 0 with *v, *n and the directory's path. */
+static int search_dir(struct ncp_call *c, uint8_t vol, uint32_t base,
+		      struct ncp_path *p, struct ncp_dirent **v, size_t *n)
 {
-	uint16_t sattr;
+	struct ns_ent d;
+	int fd;
+
+	if ((c->cc = ns_base_find(c, vol, base, &d)))
+		return -1;
+	if (!S_ISDIR(d.st.st_mode)) {
+		c->cc = NCP_CC_FAILURE;
+		return -1;
+	}
+	ns_full_path(&d, p);
+	if ((fd = ncp_path_open_dir(c, p, &c->cc)) < 0)
+		return -1;
+	ncp_list_path(c, p, fd, v, n);
+	close(fd);
+	return 0;
+}
+
+/* The next entry from index 'from' matching: its index, or -1. */
+static long next_entry(const struct ncp_dirent *v, size_t n, size_t from,
+		       uint8_t ns, uint16_t sattr, const char *pat)
+{
+	for (size_t i = from; i < n; i++) {
+		const char *name = ns == NS_LONG ? v[i].host : v[i].name;
+
+		if (attr_ok(sattr, &v[i].st) &&
+		    (ns == NS_DOS ? ncp_wild_match(pat, name)
+				  : glob_ci(pat, name)))
+			return (long)i;
+	}
+	return -1;
+}
+
+static void put_entry(struct ncp_call *c, const struct ncp_path *p,
+		      const struct ncp_dirent *d, uint32_t rim, uint8_t ns)
+{
+	struct ns_ent e;
+
+	memset(&e, 0, sizeof(e));
+	e.dir = *p;
+	e.exists = true;
+	memcpy(e.dos, d->name, sizeof(e.dos));
+	snprintf(e.host, sizeof(e.host), "%s", d->host);
+	e.st = d->st;
+	ns_put_info(c, &e, rim, ns);
+}
+
+/* 0x03 (one entry) and 0x14 (a set: a count LE2 after the mask): data
+ * stream, search attributes LE2, return-info mask LE4, [count,] the
+ * search sequence (volume, base LE4, sequence LE4), pattern -> the
+ * sequence again, then 0x03: reserved, the info; 0x14: more entries
+ * (0xFF) or not, the count LE2, the infos (each with its name, as many
+ * as asked and fit the packet). Sequence = index in the sorted list. */
+static void search(struct ncp_call *c, uint8_t ns, bool set)
+{
+	uint16_t sattr, want = 1, got = 0;
 	uint32_t rim, base, seq;
 	uint8_t vol;
 	char pat[256];
-	struct ns_ent d, e;
 	struct ncp_path p;
 	struct ncp_dirent *v;
-	size_t n;
-	int fd;
+	size_t n, head;
+	long i;
 
 	ncp_rd8(&c->rd);
 	sattr = ns_get16(&c->rd);
 	rim = ns_get32(&c->rd);
+	if (set)
+		want = ns_get16(&c->rd);
 	vol = ncp_rd8(&c->rd);
 	base = ns_get32(&c->rd);
 	seq = ns_get32(&c->rd);
-	if (!rd_pattern(c, ns, pat))
+	if (!rd_pattern(c, ns, pat) || search_dir(c, vol, base, &p, &v, &n))
 		return;
-	if ((c->cc = ns_base_find(c, vol, base, &d)))
-		return;
-	if (!S_ISDIR(d.st.st_mode)) {
+	if (set)
+		rim |= NS_RIM_NAME;	/* entries are told apart by it */
+	i = next_entry(v, n, seq == 0xFFFFFFFF ? 0 : seq + 1, ns, sattr, pat);
+	if (i < 0) {
 		c->cc = NCP_CC_FAILURE;
+		free(v);
 		return;
 	}
-	ns_full_path(&d, &p);
-	if ((fd = ncp_path_open_dir(c, &p, &c->cc)) < 0)
-		return;
-	ncp_list_path(c, &p, fd, &v, &n);
-	close(fd);
-	c->cc = NCP_CC_FAILURE;
-	for (size_t i = seq == 0xFFFFFFFF ? 0 : seq + 1; i < n; i++) {
-		const char *name = ns == NS_LONG ? v[i].host : v[i].name;
+	ncp_wr8(&c->wr, vol);
+	ns_put32(&c->wr, base);
+	head = c->wr.len;
+	ns_put32(&c->wr, 0);	/* the sequence, filled in below */
+	ncp_wr8(&c->wr, 0);	/* reserved / more entries */
+	if (set)
+		ns_put16(&c->wr, 0);	/* the count, below */
+	for (; i >= 0 && got < (want ? want : 1); got++) {
+		size_t room = c->wr.cap - c->wr.len;
 
-		if (!attr_ok(sattr, &v[i].st) ||
-		    !(ns == NS_DOS ? ncp_wild_match(pat, name)
-				   : glob_ci(pat, name)))
-			continue;
-		memset(&e, 0, sizeof(e));
-		e.dir = p;
-		e.exists = true;
-		memcpy(e.dos, v[i].name, sizeof(e.dos));
-		snprintf(e.host, sizeof(e.host), "%s", v[i].host);
-		e.st = v[i].st;
-		ncp_wr8(&c->wr, vol);
-		ns_put32(&c->wr, base);
-		ns_put32(&c->wr, (uint32_t)i);
-		ncp_wr8(&c->wr, 0);
-		ns_put_info(c, &e, rim, ns);
-		c->cc = NCP_CC_OK;
-		break;
+		if (got && room < 77 + strlen(ns == NS_LONG ? v[i].host
+								 : v[i].name))
+			break;
+		put_entry(c, &p, &v[i], rim, ns);
+		ipx_put16le(c->wr.p + head, (uint16_t)i);
+		ipx_put16le(c->wr.p + head + 2, (uint16_t)((size_t)i >> 16));
+		if (!set)
+			break;
+		i = next_entry(v, n, (size_t)i + 1, ns, sattr, pat);
+	}
+	if (set) {
+		c->wr.p[head + 4] = i >= 0 ? 0xFF : 0;
+		ipx_put16le(c->wr.p + head + 5, got);
 	}
 	free(v);
+}
+
+void ns_search(struct ncp_call *c, uint8_t ns)
+{
+	search(c, ns, false);
+}
+
+void ns_search_set(struct ncp_call *c, uint8_t ns)
+{
+	search(c, ns, true);
 }
 
 static bool is_login_dir(const struct ns_ent *e)

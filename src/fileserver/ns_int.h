@@ -71,8 +71,9 @@ uint8_t ns_resolve(struct ncp_call *c, uint8_t ns, const struct ns_hpath *h,
 bool ns_rd_resolve(struct ncp_call *c, uint8_t ns, struct ns_ent *e);
 /* The full path of an existing entry (dir + its DOS name). */
 void ns_full_path(const struct ns_ent *e, struct ncp_path *out);
-/* The 77-byte NetWare info structure of an entry (and its name in name
- * space ns when 'rim' asks for it); the entry's base is remembered. */
+/* The 76-byte NetWare info structure of an entry, then its name in name
+ * space ns (length-prefixed) when 'rim' asks for it; the entry's base is
+ * remembered. */
 void ns_put_info(struct ncp_call *c, const struct ns_ent *e, uint32_t rim,
 		 uint8_t ns);
 /* Remember an entry's directory base (its inode's low 32 bits). */
@@ -92,6 +93,7 @@ uint8_t ns_rights(struct ncp_call *c, int vol);
 /* fn_ns_ops.c */
 void ns_open_create(struct ncp_call *c, uint8_t ns);	/* 0x01 */
 void ns_search(struct ncp_call *c, uint8_t ns);		/* 0x03 */
+void ns_search_set(struct ncp_call *c, uint8_t ns);	/* 0x14 */
 void ns_rename(struct ncp_call *c, uint8_t ns);		/* 0x04 */
 void ns_modify(struct ncp_call *c, uint8_t ns);		/* 0x07 */
 void ns_delete(struct ncp_call *c, uint8_t ns);		/* 0x08 */

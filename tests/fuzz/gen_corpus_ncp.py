@@ -111,6 +111,9 @@ SERVER.update({
     "ns_init_search": req(0x57, b"\x02\x04\x00" + hp(b"SYS")),
     "ns_search": req(0x57, b"\x03\x04\x00" + struct.pack("<HIBII", 0x8006, 0xFFF, 0, 0,
                                                               0xFFFFFFFF) + nstr(b"\xff*")),
+    "ns_search_set": req(0x57, b"\x14\x04\x00" + struct.pack("<HIHBII", 0x8006, 0xFFF,
+                                                                  32767, 0, 0, 0xFFFFFFFF) +
+                         nstr(b"\xff*")),
     "ns_rename": req(0x57, b"\x04\x04\x01" + struct.pack("<H", 0x8006) +
                      hp(b"SYS", LONG)[:7] + hp(b"SYS", b"Other Name")[:7] +
                      nstr(b"SYS") + nstr(LONG) + nstr(b"SYS") + nstr(b"Other Name")),

@@ -2,7 +2,7 @@
  * test_ncp_ns.c - the name-space calls (NCP 0x57) of the server, sent by
  * hand on the in-memory link: name spaces loaded, the volume lookup
  * ncpfs's ncptest makes, obtain info in either name space, open/create,
- * initialize search and search, rename, delete, modify, short directory
+ * initialize search and search (one and a set), rename, delete, modify, short directory
  * handles, directory bases; the DOS aliases of long names and how they
  * stay; every refusal with its completion code and counter; and the
  * path-confinement tests of test_ncp_safety.c repeated through the LONG
@@ -143,7 +143,7 @@ static const uint8_t *info(struct ns *s, uint8_t ns, uint8_t dns, int n,
 	return call(s, &q);
 }
 
-/* The name at the end of a 77-byte info structure starting at p. */
+/* The name after the 76 bytes of an info structure starting at p. */
 static void name_of(const uint8_t *p, char *out)
 {
 	memcpy(out, p + 77, p[76]);
@@ -389,6 +389,67 @@ static void search(void **state)
 	assert_null(strstr(list, "LOGIN"));
 	search_all(s, LONG, "My Documents", "\xFF*", list);
 	assert_string_equal(list, "Letter to Anna.doc|");
+}
+
+/* 0x14, search for a set (Linux's kernel ncpfs lists with it): as many
+ * entries as asked and fit, a more flag, and the sequence to go on. */
+static void search_set(void **state)
+{
+	struct ns *s = *state;
+	struct req q = { .n = 0 };
+	const uint8_t *rep;
+	uint8_t seq[9];
+	char all[2000], part[2000] = "", name[300];
+	size_t at;
+
+	search_all(s, LONG, NULL, "\xFF*", all);
+	u8(&q, 0x02); u8(&q, LONG); u8(&q, 0);
+	hpath(&q, 0, 0, 0xFF, 1, (const char *[]){ "SYS" });
+	rep = call(s, &q);
+	memcpy(seq, rep + 8, 9);
+	for (int round = 0;; round++) {
+		assert_true(round < 10);
+		q.n = 0;
+		u8(&q, 0x14); u8(&q, LONG); u8(&q, 0); le16(&q, 0x8006);
+		le32(&q, RIM_ALL); le16(&q, 2);
+		memcpy(q.b + q.n, seq, 9);
+		q.n += 9;
+		comp(&q, "\xFF*");
+		rep = call(s, &q);
+		if (rep[6] == 0xFF)
+			break;
+		assert_int_equal(rep[6], 0);
+		memcpy(seq, rep + 8, 9);
+		at = 8 + 12;
+		for (unsigned k = 0; k < ipx_get16le(rep + 18); k++) {
+			name_of(rep + at, name);
+			strcat(part, name);
+			strcat(part, "|");
+			at += 77 + rep[at + 76];
+		}
+		assert_int_equal(at, s->len);
+		if (rep[17] == 0)	/* no more */
+			break;
+		assert_int_equal(ipx_get16le(rep + 18), 2);
+	}
+	assert_string_equal(part, all);
+	/* All at once: the count as large as asked (32767) allows. */
+	q.n = 0;
+	u8(&q, 0x14); u8(&q, LONG); u8(&q, 0); le16(&q, 0x8006);
+	le32(&q, RIM_ALL); le16(&q, 32767);
+	u8(&q, 0); le32(&q, get32le(seq + 1)); le32(&q, 0xFFFFFFFF);
+	comp(&q, "\xFF*");
+	rep = call(s, &q);
+	assert_int_equal(rep[6], 0);
+	assert_int_equal(rep[17], 0);
+	{
+		unsigned bars = 0;
+
+		for (const char *c = all; *c; c++)
+			bars += *c == '|';
+		assert_int_equal(ipx_get16le(rep + 18), bars);
+		assert_true(bars >= 4);
+	}
 }
 
 static void rename_delete_modify(void **state)
@@ -779,6 +840,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(create_write_read, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(search, setup, teardown),
+		cmocka_unit_test_setup_teardown(search_set, setup, teardown),
 		cmocka_unit_test_setup_teardown(rename_delete_modify, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(handles_and_bases, setup,
