@@ -38,6 +38,8 @@ static struct mnt *self(void)
 
 static int map(struct mnt *m, const char *path, char *out)
 {
+	if (m->long_names)
+		return ipx_mount_name_long(m->vol, path, out, NAME_CAP);
 	return ipx_mount_name(m->vol, path, out, NAME_CAP);
 }
 

@@ -263,6 +263,16 @@ int ncp_rename_dir(struct ncp_client *cl, const char *path, const char *name)
 	uint8_t b[600];
 	size_t n, m;
 
+	if (cl->ns) {	/* the same parent, through the LONG name space */
+		char to[600];
+		size_t dl = (size_t)(ncp_path_name(path) - path);
+
+		if (dl + strlen(name) >= sizeof(to))
+			return IPX_EINVAL;
+		memcpy(to, path, dl);
+		strcpy(to + dl, name);
+		return ncp_ns_rename(cl, path, to);
+	}
 	b[0] = cl->dh;
 	if (!(n = put_path(b + 1, path)) || !(m = put_path(b + 1 + n, name)))
 		return IPX_EINVAL;
@@ -274,6 +284,8 @@ int ncp_set_attributes(struct ncp_client *cl, const char *path, uint8_t attr)
 	uint8_t b[300];
 	size_t n;
 
+	if (cl->ns)
+		return ncp_ns_set_attributes(cl, path, attr);
 	b[0] = attr;
 	b[1] = cl->dh;
 	b[2] = NCP_SATTR_HIDDEN | NCP_SATTR_SYSTEM;

@@ -58,5 +58,7 @@ int ncp_ns_list(struct ncp_client *cl, const char *dir, const char *pattern,
 		int (*cb)(const struct ncp_entry *e, void *ctx), void *ctx);
 int ncp_ns_stat(struct ncp_client *cl, const char *path,
 		struct ncp_entry *out);
+int ncp_ns_set_attributes(struct ncp_client *cl, const char *path,
+			  uint8_t attr);
 
 #endif

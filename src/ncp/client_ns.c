@@ -397,3 +397,22 @@ int ncp_ns_stat(struct ncp_client *cl, const char *path,
 		return NCP_E_BADREPLY;
 	return 0;
 }
+
+int ncp_ns_set_attributes(struct ncp_client *cl, const char *path,
+			  uint8_t attr)
+{
+	struct nsb q = { .n = 0 };
+
+	/* 0x57 0x07, modify DOS info: the attributes only (mask 0x0002),
+	 * then the 38-byte DOS modify information. */
+	b8(&q, 0x07);
+	b8(&q, NS_LONG);
+	b8(&q, 0);
+	b16(&q, SA_ALL);
+	b32(&q, 0x0002);
+	b32(&q, attr);
+	for (int i = 0; i < 34; i++)
+		b8(&q, 0);
+	bpath(cl, &q, path);
+	return call(cl, &q, NULL, 0, NULL);
+}

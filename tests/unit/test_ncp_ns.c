@@ -794,6 +794,34 @@ static void client_long_names(void **state)
 	assert_int_equal(ncp_rmdir(cl, "SYS:Photos 2026"), 0);
 	snprintf(p, sizeof(p), "%s/Photos 2026", s->r->sys);
 	assert_int_equal(access(p, F_OK), -1);
+	/* A rename over a name erased first (what the mount does), and a
+	 * directory renamed (0x16 0x0F's library call, through 0x57 too). */
+	assert_int_equal(ncp_open(cl, "SYS:My Documents\\c.txt",
+				  NCP_OPEN_CREATE, &fh), 0);
+	assert_int_equal(ncp_close(cl, &fh), 0);
+	assert_int_equal(ncp_open(cl, "SYS:My Documents\\b.txt",
+				  NCP_OPEN_CREATE, &fh), 0);
+	assert_int_equal(ncp_close(cl, &fh), 0);
+	assert_int_equal(ncp_erase(cl, "SYS:My Documents\\b.txt"), 0);
+	assert_int_equal(ncp_rename(cl, "SYS:My Documents\\c.txt",
+				    "SYS:My Documents\\b.txt"), 0);
+	assert_int_equal(ncp_stat(cl, "SYS:My Documents\\b.txt", &e), 0);
+	assert_string_equal(e.name, "b.txt");
+	assert_int_equal(ncp_rename_dir(cl, "SYS:My Documents", "Old Papers"),
+			 0);
+	snprintf(p, sizeof(p), "%s/Old Papers/b.txt", s->r->sys);
+	assert_int_equal(access(p, F_OK), 0);
+	assert_int_equal(ncp_rename_dir(cl, "SYS:Old Papers", "My Documents"),
+			 0);
+	/* Attributes (0x46's library call, through 0x57 0x07): read-only. */
+	assert_int_equal(ncp_set_attributes(cl, "SYS:My Documents\\b.txt",
+					    NCP_ATTR_READ_ONLY), 0);
+	assert_int_equal(ncp_stat(cl, "SYS:My Documents\\b.txt", &e), 0);
+	assert_true(e.attr & NCP_ATTR_READ_ONLY);
+	assert_int_equal(ncp_set_attributes(cl, "SYS:My Documents\\b.txt", 0),
+			 0);
+	assert_int_equal(ncp_stat(cl, "SYS:My Documents\\b.txt", &e), 0);
+	assert_false(e.attr & NCP_ATTR_READ_ONLY);
 	/* The escapes, through the library's long names. */
 	assert_int_equal(ncp_open(cl, "SYS:..\\outside\\SECRET.TXT",
 				  NCP_OPEN_READ, &fh), NCP_CC_BAD_PATH);
