@@ -155,6 +155,19 @@ CLIENT = {
     "watchdog": b"\x04\x09" + b"\x03?",
 }
 
+# Long names (flag 8): NetWare's 76-byte info structure, then the name.
+INFO = (struct.pack("<IIHIIH", 7, 0x20, 0x20, 7, 7, 0) + b"\x00" * 26 +
+        struct.pack("<HIII", 0xFF, 5, 5, 0) + b"\x00" * 12 +
+        struct.pack("<I", 4) + nstr(b"Long Name.txt"))
+CLIENT.update({
+    "long_list_init": b"\x09\x02" + HDR + b"\x00\x05\x00\x00\x00\xff\xff\xff\xff",
+    "long_list_entry": b"\x09\x02" + HDR + b"\x00\x05\x00\x00\x00\x00\x00\x00\x00\x00" +
+                       INFO,
+    "long_stat": b"\x09\x03" + HDR + INFO,
+    "long_open": b"\x09\x07" + HDR + b"\x01\x00\x00\x00\x01\x00" + INFO,
+    "long_short_name": b"\x09\x03" + HDR + INFO[:76] + b"\xff",
+})
+
 
 def write(name, seeds):
     d = os.path.join(CORPUS, name)
