@@ -3,8 +3,8 @@
  * DOS (0) and LONG (OS/2, 4) name spaces. Handle paths, directory bases,
  * NetWare's info structure, and the small calls: initialize search
  * (0x02), obtain info (0x06), allocate short directory handle (0x0C),
- * generate directory base (0x16), name spaces loaded (0x18), effective
- * rights (0x1D). fn_ns_ops.c has the others.
+ * generate directory base (0x16), name spaces loaded (0x18), the full
+ * path string (0x1C), effective rights (0x1D). fn_ns_ops.c has the others.
  *
  * Layouts (mars_nwe namspace.c, ncpfs libncp, Wireshark ncp2222.py):
  * every number is little-endian here, unlike the older calls. A handle
@@ -572,6 +572,71 @@ static void gen_base(struct ncp_call *c, uint8_t ns)
 	ncp_wr8(&c->wr, (uint8_t)e.dir.vol);
 }
 
+/* The name of component i of full path p in name space ns. */
+static bool comp_name(struct ncp_call *c, const struct ncp_path *p, int i,
+		      uint8_t ns, char *out)
+{
+	struct ncp_path d = *p;
+	struct stat st;
+	uint8_t cc;
+	int fd, r;
+
+	if (ns == NS_DOS) {
+		snprintf(out, NCP_LONG_MAX + 1, "%s", p->comp[i]);
+		return true;
+	}
+	d.depth = i;
+	if ((fd = ncp_path_open_dir(c, &d, &cc)) < 0)
+		return false;
+	r = ncp_lookup(c, fd, p->comp[i], out, NCP_LONG_MAX + 1, &st);
+	close(fd);
+	return r == 0;
+}
+
+/* 0x1C: destination name space, flags LE2, two cookies LE4, handle path
+ * -> flags, the cookies (the second 0xFFFFFFFF: complete), the size of
+ * the components LE2, their count LE2, the names from the entry up to
+ * the volume (ncpfs reads them so; mars_nwe). */
+static void full_path(struct ncp_call *c, uint8_t ns)
+{
+	uint8_t dns = ncp_rd8(&c->rd);
+	struct ns_ent e;
+	struct ncp_path p;
+	size_t at;
+	uint16_t size = 0;
+
+	ns_get16(&c->rd);	/* flags */
+	ns_get32(&c->rd);
+	ns_get32(&c->rd);
+	if (!ns_ok(c, dns) || !ns_rd_resolve(c, ns, &e))
+		return;
+	if (!e.exists) {
+		c->cc = NCP_CC_FAILURE;
+		return;
+	}
+	ns_full_path(&e, &p);
+	ns_put16(&c->wr, S_ISDIR(e.st.st_mode) ? 0 : 1);
+	ns_put32(&c->wr, 0);
+	ns_put32(&c->wr, 0xFFFFFFFF);
+	at = c->wr.len;
+	ns_put16(&c->wr, 0);
+	ns_put16(&c->wr, (uint16_t)(p.depth + 1));
+	for (int i = p.depth - 1; i >= 0; i--) {
+		char name[NCP_LONG_MAX + 1];
+
+		if (!comp_name(c, &p, i, dns, name)) {
+			c->cc = NCP_CC_BAD_PATH;
+			return;
+		}
+		ncp_wrstr(&c->wr, name);
+		size = (uint16_t)(size + 1 + strlen(name));
+	}
+	ncp_wrstr(&c->wr, c->srv->vols[p.vol].name);
+	size = (uint16_t)(size + 1 + strlen(c->srv->vols[p.vol].name));
+	if (!c->wr.bad)
+		ipx_put16le(c->wr.p + at, size);
+}
+
 /* 0x18: 2 reserved, volume -> count LE2, the name spaces. */
 static void ns_loaded(struct ncp_call *c)
 {
@@ -611,7 +676,7 @@ void ncp_fn_ns(struct ncp_call *c)
 	}
 	switch (sub) {
 	case 0x01: case 0x02: case 0x03: case 0x04: case 0x06: case 0x07:
-	case 0x08: case 0x0C: case 0x14: case 0x16: case 0x1D:
+	case 0x08: case 0x0C: case 0x14: case 0x16: case 0x1C: case 0x1D:
 		break;
 	default:
 		ncp_unknown(c, true);
@@ -630,6 +695,7 @@ void ncp_fn_ns(struct ncp_call *c)
 	case 0x0C: alloc_short(c, ns); break;
 	case 0x14: ns_search_set(c, ns); break;
 	case 0x16: gen_base(c, ns); break;
+	case 0x1C: full_path(c, ns); break;
 	case 0x1D: obtain_info(c, ns, true); break;
 	}
 }

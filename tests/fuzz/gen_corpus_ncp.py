@@ -121,6 +121,9 @@ SERVER.update({
                      b"\x01" + b"\x00" * 37 + hp(b"SYS", LONG)),
     "ns_delete": req(0x57, b"\x08\x04\x00" + struct.pack("<H", 0x8006) + hp(b"SYS", LONG)),
     "ns_short_handle": req(0x57, b"\x0c\x04\x00\x00\x00" + hp(b"SYS", b"LOGIN")),
+    "ns_full_path": req(0x57, b"\x1c\x04\x04" + struct.pack("<HII", 0, 0xFFFFFFFF,
+                                                             0xFFFFFFFF) +
+                        hp(b"SYS", b"LOGIN", b"")),
     "ns_rights": req(0x57, b"\x1d\x00\x00" + struct.pack("<HI", 0x8006, 0) + hp(b"SYS")),
     "ns_dotdot": req(0x57, b"\x06\x04\x04" + struct.pack("<HI", 0x8006, 0xFFF) +
                      hp(b"SYS", b"", b"outside", b"SECRET.TXT")),

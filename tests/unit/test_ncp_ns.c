@@ -577,8 +577,30 @@ static void handles_and_bases(void **state)
 	assert_int_equal(rep[6], 0);
 	name_of(rep + 8, name);
 	assert_memory_equal(name, "LE", 2);
+	/* 0x1C: the full path, from the entry up to the volume, in the
+	 * destination name space. */
+	q.n = 0;
+	u8(&q, 0x1C); u8(&q, LONG); u8(&q, LONG); le16(&q, 0);
+	le32(&q, 0xFFFFFFFF); le32(&q, 0xFFFFFFFF);
+	hpath(&q, 0, base, 1, 1, (const char *[]){ "letter to anna.doc" });
+	rep = call(s, &q);
+	assert_int_equal(rep[6], 0);
+	assert_int_equal(ipx_get16le(rep + 8), 1);		/* a file */
+	assert_int_equal(get32le(rep + 14), 0xFFFFFFFF);	/* complete */
+	assert_int_equal(ipx_get16le(rep + 20), 3);
+	assert_int_equal(ipx_get16le(rep + 18), s->len - 22);
+	assert_memory_equal(rep + 22, "\x12Letter to Anna.doc\x0cMy Documents"
+			    "\x03SYS", 19 + 13 + 4);
+	q.b[2] = DOS;
+	rep = call(s, &q);
+	assert_int_equal(rep[6], 0);
+	assert_int_equal(rep[22], 12);
+	assert_memory_equal(rep + 23, "LE", 2);
 	/* 0x1D: the rights first, then the info. */
-	q.b[0] = 0x1D;
+	q.n = 0;
+	u8(&q, 0x1D); u8(&q, LONG); u8(&q, DOS); le16(&q, 0x8006);
+	le32(&q, RIM_ALL);
+	hpath(&q, 0, base, 1, 1, (const char *[]){ "Letter to Anna.doc" });
 	rep = call(s, &q);
 	assert_int_equal(rep[6], 0);
 	assert_int_equal(ipx_get16le(rep + 8), 0xFF);
