@@ -99,12 +99,43 @@ static int by_host(const void *a, const void *b)
 		      ((const struct ncp_dirent *)b)->host);
 }
 
-static bool taken(const struct ncp_dirent *v, size_t n, const char *name)
+/* The DOS names given so far in a directory: an open-addressing set, so
+ * a directory of n names costs O(n), not O(n * n). */
+struct nameset {
+	char (*slot)[NCP_NAME_LEN + 1];
+	size_t cap;
+};
+
+static size_t name_hash(const char *s)
 {
-	for (size_t i = 0; i < n; i++)
-		if (v[i].name[0] && !strcmp(v[i].name, name))
-			return true;
-	return false;
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return h;
+}
+
+static int set_init(struct nameset *ns, size_t n)
+{
+	ns->cap = 64;
+	while (ns->cap < 2 * n + 2)
+		ns->cap *= 2;
+	ns->slot = calloc(ns->cap, sizeof(*ns->slot));
+	return ns->slot ? 0 : -1;
+}
+
+/* Add name: true, or false if it was there already. */
+static bool set_add(struct nameset *ns, const char *name)
+{
+	size_t i = name_hash(name) & (ns->cap - 1);
+
+	while (ns->slot[i][0]) {
+		if (!strcmp(ns->slot[i], name))
+			return false;
+		i = (i + 1) & (ns->cap - 1);
+	}
+	snprintf(ns->slot[i], sizeof(ns->slot[i]), "%s", name);
+	return true;
 }
 
 /* Read every regular file and directory of the LONG or DOS name space. */
@@ -158,6 +189,7 @@ static int read_entries(int dirfd, struct ncp_dirent **out, size_t *n)
 int ncp_list_dir(int dirfd, struct ncp_dirent **out, size_t *n)
 {
 	struct ncp_dirent *v;
+	struct nameset set;
 	size_t cnt;
 
 	*out = NULL;
@@ -166,6 +198,10 @@ int ncp_list_dir(int dirfd, struct ncp_dirent **out, size_t *n)
 		return -1;
 	if (cnt)
 		qsort(v, cnt, sizeof(*v), by_host);
+	if (set_init(&set, cnt) < 0) {
+		free(v);
+		return -1;
+	}
 	/* Real 8.3 names first: in host order the smallest of case twins
 	 * comes first and keeps the name. */
 	for (size_t i = 0; i < cnt; i++) {
@@ -174,7 +210,7 @@ int ncp_list_dir(int dirfd, struct ncp_dirent **out, size_t *n)
 		if (!ncp_name_visible(v[i].host))
 			continue;
 		ncp_name_check(v[i].host, strlen(v[i].host), false, up);
-		if (!taken(v, cnt, up))
+		if (set_add(&set, up))
 			memcpy(v[i].name, up, sizeof(up));
 	}
 	for (size_t i = 0; i < cnt; i++) {
@@ -184,13 +220,14 @@ int ncp_list_dir(int dirfd, struct ncp_dirent **out, size_t *n)
 			char a[NCP_NAME_LEN + 1];
 
 			ncp_alias_make(v[i].host, k, a);
-			if (!taken(v, cnt, a)) {
+			if (set_add(&set, a)) {
 				memcpy(v[i].name, a, sizeof(a));
 				v[i].alias = true;
 				break;
 			}
 		}
 	}
+	free(set.slot);
 	/* What got no name (nine collisions) is left out. */
 	size_t k = 0;
 	for (size_t i = 0; i < cnt; i++)
