@@ -259,6 +259,7 @@ static uint8_t step(struct ncp_call *c, uint8_t ns, const struct ncp_path *cur,
 				  last ? NCP_CC_BAD_NAME : NCP_CC_BAD_PATH);
 	memcpy(name, n, len);
 	name[len] = '\0';
+	memcpy(e->asked, name, len + 1);
 	if (ns == NS_DOS) {
 		int ref = ncp_name_check(name, len, false, e->dos);
 
@@ -347,6 +348,7 @@ uint8_t ns_resolve(struct ncp_call *c, uint8_t ns, const struct ns_hpath *h,
 {
 	struct piece pc[NS_MAX_COMP * 4];
 	struct ncp_path cur;
+	char asked[NCP_LONG_MAX + 1] = "";	/* the last name, as asked */
 	bool have;
 	size_t n = split(h, comp, pc, sizeof(pc) / sizeof(pc[0]));
 	uint8_t cc = start_at(c, h, &cur, &have);
@@ -368,6 +370,7 @@ uint8_t ns_resolve(struct ncp_call *c, uint8_t ns, const struct ns_hpath *h,
 			have = true;
 			continue;
 		}
+		asked[0] = '\0';
 		if (len == 1 && p[0] == '.')
 			continue;
 		if (len == 0 || (len == 2 && p[0] == '.' && p[1] == '.')) {
@@ -386,6 +389,7 @@ uint8_t ns_resolve(struct ncp_call *c, uint8_t ns, const struct ns_hpath *h,
 		cc = step(c, ns, &cur, p, len, i + 1 == n, e);
 		if (cc)
 			return cc;
+		memcpy(asked, e->asked, sizeof(asked));
 		if (!e->exists)
 			goto check;
 		memcpy(cur.comp[cur.depth++], e->dos, NCP_NAME_LEN + 1);
@@ -393,6 +397,7 @@ uint8_t ns_resolve(struct ncp_call *c, uint8_t ns, const struct ns_hpath *h,
 	if (!have)
 		return ncp_refuse(c, NCP_SRV_REF_NO_VOLUME, NCP_CC_BAD_PATH);
 	cc = stat_path(c, &cur, e);
+	memcpy(e->asked, asked, sizeof(asked));
 	if (cc)
 		return cc;
 check:

@@ -396,6 +396,15 @@ void ns_rename(struct ncp_call *c, uint8_t ns)
 		c->cc = NCP_CC_FAILURE;
 		return;
 	}
+	/* The destination found is the source itself (any case finds it):
+	 * a new case of the name, as OS/2 allows; the same name: done. */
+	if (d.exists && d.st.st_dev == s.st.st_dev &&
+	    d.st.st_ino == s.st.st_ino && ns == NS_LONG) {
+		if (!strcmp(d.asked, s.host))
+			return;
+		d.exists = false;
+		snprintf(d.host, sizeof(d.host), "%s", d.asked);
+	}
 	if (d.exists) {
 		c->cc = NCP_CC_NAME_EXISTS;
 		return;

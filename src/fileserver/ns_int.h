@@ -48,6 +48,7 @@ struct ns_ent {
 	char dos[NCP_NAME_LEN + 1];	/* its DOS name (real or alias) */
 	char host[NCP_LONG_MAX + 1];	/* its host name; the name asked
 					 * for when it does not exist */
+	char asked[NCP_LONG_MAX + 1];	/* the last name as asked */
 	struct stat st;
 };
 

@@ -198,6 +198,10 @@ echo report >"$TMP/m1/$LN" && mkdir "$TMP/m1/My Documents" &&
 check "long names: made, moved, listed and read as they are; the host file of that name" $? "$(ls -R "$TMP/sys")"
 ls "$TMP/m3" | grep -Eq '^MY[0-9A-F]{4}~1$'
 check "--dos-names: a long name shows as its 8.3 alias" $? "$(ls "$TMP/m3")"
+mv "$TMP/m1/My Documents/$LN" "$TMP/m1/My Documents/QUARTERLY report 2026.TXT" &&
+	[ "$(ls "$TMP/m1/My Documents")" = "QUARTERLY report 2026.TXT" ] &&
+	[ "$(cat "$TMP/m1/My Documents/QUARTERLY report 2026.TXT")" = report ]
+check "long names: mv to another case of the same name keeps the file" $? "$(ls -la "$TMP/m1/My Documents" 2>&1)"
 rm -rf "$TMP/m1/My Documents" && [ ! -e "$TMP/sys/My Documents" ]
 check "long names: rm -r" $? "$(ls "$TMP/sys")"
 fusermount3 -u "$TMP/m3"; wait "$M3" 2>/dev/null

@@ -835,6 +835,15 @@ static void client_long_names(void **state)
 	assert_int_equal(access(p, F_OK), 0);
 	assert_int_equal(ncp_rename_dir(cl, "SYS:Old Papers", "My Documents"),
 			 0);
+	/* A new case of a name (the destination found is the source). */
+	assert_int_equal(ncp_rename(cl, "SYS:My Documents\\b.txt",
+				    "SYS:My Documents\\B.Txt"), 0);
+	snprintf(p, sizeof(p), "%s/My Documents/B.Txt", s->r->sys);
+	assert_int_equal(access(p, F_OK), 0);
+	assert_int_equal(ncp_rename(cl, "SYS:My Documents\\B.Txt",
+				    "SYS:My Documents\\b.txt"), 0);
+	assert_int_equal(ncp_rename(cl, "SYS:My Documents\\b.txt",
+				    "SYS:My Documents\\b.txt"), 0);
 	/* Attributes (0x46's library call, through 0x57 0x07): read-only. */
 	assert_int_equal(ncp_set_attributes(cl, "SYS:My Documents\\b.txt",
 					    NCP_ATTR_READ_ONLY), 0);
