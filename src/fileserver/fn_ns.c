@@ -254,9 +254,11 @@ static uint8_t step(struct ncp_call *c, uint8_t ns, const struct ncp_path *cur,
 
 	memset(e, 0, sizeof(*e));
 	e->dir = *cur;
+	/* A name the name space cannot have: 0x9C "invalid path", the code
+	 * NetWare gives for it in every 0x57 call (Wireshark's tables), for
+	 * the last name too (the older calls say 0x9E there). */
 	if (len > NCP_LONG_MAX || memchr(n, '\0', len))
-		return ncp_refuse(c, NCP_SRV_REF_BAD_BYTES,
-				  last ? NCP_CC_BAD_NAME : NCP_CC_BAD_PATH);
+		return ncp_refuse(c, NCP_SRV_REF_BAD_BYTES, NCP_CC_BAD_PATH);
 	memcpy(name, n, len);
 	name[len] = '\0';
 	memcpy(e->asked, name, len + 1);
@@ -267,12 +269,10 @@ static uint8_t step(struct ncp_call *c, uint8_t ns, const struct ncp_path *cur,
 			enum ncp_srv_refusal why =
 			    ncp_long_visible(name) ? NCP_SRV_REF_NAME_SPACE
 						   : (enum ncp_srv_refusal)(ref - 1);
-			return ncp_refuse(c, why, last ? NCP_CC_BAD_NAME
-						       : NCP_CC_BAD_PATH);
+			return ncp_refuse(c, why, NCP_CC_BAD_PATH);
 		}
 	} else if (!ncp_long_visible(name)) {
-		return ncp_refuse(c, NCP_SRV_REF_BAD_BYTES,
-				  last ? NCP_CC_BAD_NAME : NCP_CC_BAD_PATH);
+		return ncp_refuse(c, NCP_SRV_REF_BAD_BYTES, NCP_CC_BAD_PATH);
 	}
 	fd = ncp_path_open_dir(c, cur, &cc);
 	if (fd < 0)

@@ -15,7 +15,8 @@
 # "Error/Response" for replies whose completion code is not 0 (it marks
 # every such reply), and each of those is one the session meant to get;
 # every request has exactly one reply that Wireshark matches to it
-# (ncp.req_frame_num) and no reply lacks its request record.
+# (ncp.req_frame_num) and no reply lacks its request record. Then every
+# 0x57 call the server answers, from tests/interop/ns_capture.c.
 #
 # Prints PASS:/FAIL: per check and "N passed, N failed"; exits 1 if any
 # check failed, 77 (SKIP) without tshark or mergecap. Then the watchdog:
@@ -126,6 +127,23 @@ for f in 1 2 3 4 6 8 24; do
 	grep -qw -- "$f" <<<"$subs" || { fail "the session used 0x57 subfunction $f" "seen: $subs"; }
 done
 pass "the LONG name space calls 0x57 1, 2, 3, 4, 6, 8, 24 decode without a malformed frame ($subs)"
+
+# Every 0x57 call the server answers, from BUILD/tools/ns_capture
+# (tests/interop/ns_capture.c: the in-memory link), the ones the client
+# does not make among them (0x07, 0x0C, 0x14, 0x16, 0x1C, 0x1D) and two
+# refusals: none malformed or warned, errors only for those two.
+NSCAP=$TMP/ns.pcap
+if [ -x "$TOOLS/ns_capture" ] && timeout 60 "$TOOLS/ns_capture" "$NSCAP" 2>"$TMP/ns.err"; then
+	subs=$(tshark -r "$NSCAP" -Y "ncp.type == 0x2222 && ncp.func == 0x57" -T fields -e ncp.subfunc 2>/dev/null | sort -un | tr '\n' ' ')
+	bad=$(frames "$NSCAP" "_ws.malformed || _ws.expert.severity == 0x00600000")
+	errs=$(frames "$NSCAP" "_ws.expert.severity >= 0x00800000")
+	codes=$(tshark -r "$NSCAP" -Y "ncp.type == 0x3333 && ncp.completion_code != 0" -T fields -e ncp.completion_code 2>/dev/null | tr '\n' ' ')
+	[ "$subs" = "1 2 3 4 6 7 8 12 20 22 24 28 29 " ] && [ "$bad" = 0 ] && [ "$errs" = 2 ] && [ "$codes" = "0xbf 0x9c " ]
+	check "the 0x57 calls of ns_capture decode: subfunctions $subs, none malformed ($bad), errors only the refusals asked for ($codes)" $? \
+		"$(tshark -r "$NSCAP" -Y '_ws.malformed || _ws.expert' 2>/dev/null | head)"
+else
+	fail "ns_capture writes its capture" "$TMP/ns.err"
+fi
 
 # The watchdog (the server polls after 2 s of silence, every 0.5 s): a
 # client connected and then stuck opening a FIFO for its put answers

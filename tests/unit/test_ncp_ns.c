@@ -617,16 +617,16 @@ static void refusals(void **state)
 	assert_int_equal(info(s, 2, DOS, 1, (const char *[]){ "SYS" })[6], 0xBF);
 	assert_int_equal(info(s, DOS, 1, 1, (const char *[]){ "SYS" })[6], 0xBF);
 	assert_int_equal(refused(s, NCP_SRV_REF_NAME_SPACE), before + 2);
-	/* A long name in the DOS name space: 0x9E (last) / 0x9C, counted. */
+	/* A long name in the DOS name space: 0x9C, counted. */
 	assert_int_equal(info(s, DOS, DOS, 2, (const char *[]){
-		"SYS", "Quarterly Report 2026.txt" })[6], 0x9E);
+		"SYS", "Quarterly Report 2026.txt" })[6], 0x9C);
 	assert_int_equal(info(s, DOS, DOS, 3, (const char *[]){
 		"SYS", "My Documents", "X" })[6], 0x9C);
 	assert_int_equal(refused(s, NCP_SRV_REF_NAME_SPACE), before + 4);
-	/* A LONG name of bytes no name has: 0x9E. */
+	/* A LONG name of bytes no name has: 0x9C. */
 	before = refused(s, NCP_SRV_REF_BAD_BYTES);
 	assert_int_equal(info(s, LONG, LONG, 2,
-			      (const char *[]){ "SYS", "a*b" })[6], 0x9E);
+			      (const char *[]){ "SYS", "a*b" })[6], 0x9C);
 	assert_int_equal(refused(s, NCP_SRV_REF_BAD_BYTES), before + 1);
 	/* A short directory handle not in use, a base never given out, a
 	 * style that is none of 0, 1, 0xFF. */
