@@ -41,6 +41,9 @@ struct ipx_mount_opts {
 	uint16_t bufsize;	/* 0 = 4096 */
 	bool debug;		/* libfuse's -d */
 	bool read_only;
+	/* DOS 8.3 names only, even on a server with the LONG name space
+	 * (whose long names then show as their 8.3 aliases). */
+	bool dos_names;
 	int (*open_node)(void *ctx, struct ipx_mount_node *out);
 	void (*close_node)(void *ctx, struct ipx_mount_node *n);
 	void *ctx;
@@ -66,6 +69,14 @@ int ipx_mount_run(const struct ipx_mount_opts *o);
  */
 int ipx_mount_name(const char *volume, const char *path, char *out,
 		   size_t cap);
+/*
+ * The same for a server whose LONG (OS/2) name space the mount uses:
+ * each name kept as it is (case too), 1-255 bytes; -EINVAL for a control
+ * character or one of \ : * ? " < > | (no host name shown has them);
+ * -ENAMETOOLONG for a longer name or a path over cap.
+ */
+int ipx_mount_name_long(const char *volume, const char *path, char *out,
+			size_t cap);
 
 #ifdef __cplusplus
 }

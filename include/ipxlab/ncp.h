@@ -159,6 +159,7 @@ enum { NCP_OBJ_USER = 0x0001 };
 	X(DIR_IN_USE, 0x9F, "directory in use / not empty")                 \
 	X(DIR_IO, 0xA1, "directory I/O error")                              \
 	X(REGION_LOCKED, 0xA2, "region locked by another connection")       \
+	X(BAD_NAME_SPACE, 0xBF, "invalid name space")                      \
 	X(NO_PLAINTEXT, 0xD6, "unencrypted passwords not allowed")          \
 	X(BAD_PASSWORD, 0xDE, "bad password")                               \
 	X(NO_SLOTS, 0xF9, "no free connection slots")                       \

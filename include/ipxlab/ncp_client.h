@@ -85,6 +85,11 @@ struct ncp_client_opts {
 	 * to 0x17 0x17), send the password in clear text (0x17 0x14);
 	 * false: NCP_E_NOKEY. */
 	bool allow_clear_text;
+	/* Use the LONG (OS/2) name space when the server has it (asked at
+	 * connect, 0x57 0x18): names may then be long. Not set, the DOS
+	 * name space only, as a DOS workstation: 8.3 names (and a server's
+	 * aliases for the others) through the older calls. */
+	bool long_names;
 };
 
 struct ncp_client_stats {
@@ -118,9 +123,13 @@ int ncp_find_server(struct ncp_client *cl, struct ipx_sap *sap,
 		    const char *name, ipx_time timeout, struct ipx_addr *addr,
 		    char *found);
 
-/* Create the service connection (0x1111) and allocate a directory
- * handle on SYS:LOGIN. */
+/* Create the service connection (0x1111) and allocate a directory handle
+ * on SYS:LOGIN; with opts.long_names, ask which name spaces SYS has (0x57
+ * 0x18): with the LONG (OS/2) one the file calls below go through it
+ * (0x57), so names may be long, have spaces and any case. */
 int ncp_connect(struct ncp_client *cl, const struct ipx_addr *server);
+/* True if this connection's file calls use the LONG name space. */
+bool ncp_long_names(const struct ncp_client *cl);
 uint16_t ncp_connection(const struct ncp_client *cl);
 /* Log in (the password upper-cased, as NetWare clients send it): keyed
  * (0x17 0x17, the user's ID by 0x17 0x35, 0x17 0x18), or in clear text
@@ -176,8 +185,11 @@ void ncp_client_input(struct ncp_client *cl, const struct ipx_addr *from,
 
 /* ---- files (paths "VOL:DIR\NAME", or relative to the handle: SYS:) ---- */
 
+/* The longest name of the LONG (OS/2) name space. */
+#define NCP_LONG_NAME 255
+
 struct ncp_entry {
-	char name[15];
+	char name[NCP_LONG_NAME + 1];	/* 8.3, or a long name (LONG) */
 	uint8_t attr;		/* NCP_ATTR_* */
 	uint32_t size;
 	uint16_t date, time;	/* DOS, of the last update */
@@ -241,6 +253,9 @@ int ncp_stat(struct ncp_client *cl, const char *path, struct ncp_entry *out);
  * NCP_E_NOT83: a server answers such a name with BAD_PATH or BAD_NAME,
  * which does not say why. */
 int ncp_check_path(const char *path);
+/* ncp_check_path, unless the connection uses long names: then 0 for any
+ * path whose names are at most 255 bytes. */
+int ncp_check_path_on(const struct ncp_client *cl, const char *path);
 /* The last name of a path: after the last '\\', '/' or "VOL:" ("" if
  * the path ends with one). */
 const char *ncp_path_name(const char *path);

@@ -67,7 +67,9 @@ extern "C" {
 	X(NO_ERASE_RIGHT, "no_erase_right", "an erase, rmdir or overwrite without the Erase right (8A/85)") \
 	X(NO_MODIFY_RIGHT, "no_modify_right", "a rename or attribute change without the Modify right (8B/8C)") \
 	X(NO_SCAN_RIGHT, "no_scan_right", "a directory search without the File Scan right (89)") \
-	X(NO_ACCESS_RIGHT, "no_access_control_right", "a trustee change without the Access Control right (8C)")
+	X(NO_ACCESS_RIGHT, "no_access_control_right", "a trustee change without the Access Control right (8C)") \
+	X(NAME_SPACE, "bad_name_space", "a name space not loaded, or a name not of the name space asked (BF/9E)") \
+	X(BAD_DIR_BASE, "bad_dir_base", "a directory base not given out, or gone (9B)")
 
 #define NCP_SRV_DROP_ENUM_(id, name, desc) NCP_SRV_DROP_##id,
 enum ncp_srv_drop { NCP_SRV_DROPS(NCP_SRV_DROP_ENUM_) NCP_SRV_DROP_COUNT };
@@ -123,6 +125,11 @@ struct ncp_server_opts {
 	 * (answering for itself); one found refuses the start
 	 * (IPX_EINUSE). 0 = no check. */
 	ipx_time name_check;
+	/* DOS name space only: the name-space calls (0x57) answered 0xFB,
+	 * as a NetWare server without the OS/2 name space or mars_nwe
+	 * without WITH_NAME_SPACE_CALLS; names that are not 8.3 still have
+	 * their DOS aliases. */
+	bool dos_only;
 };
 
 struct ncp_server_stats {

@@ -41,6 +41,8 @@ void help_mount(FILE *out)
 		"  --find-timeout SECONDS\n"
 		"                      how long to look for the server (default 3)\n"
 		"  --bufsize N         NCP buffer size to ask for (512-4096)\n"
+		"  --dos-names         DOS 8.3 names only, even on a server with\n"
+		"                      long names (its aliases for the others)\n"
 		"  -r, --read-only     mount read-only\n"
 		"  -d, --debug         libfuse's debugging: every request logged\n"
 		CLI_NODE_OPTS_HELP,
@@ -56,6 +58,7 @@ enum {
 	OPT_ATTR,
 	OPT_FINDTO,
 	OPT_BUFSIZE,
+	OPT_DOSNAMES,
 };
 
 static int open_node(void *ctx, struct ipx_mount_node *out)
@@ -125,6 +128,7 @@ static const struct option mount_longopts[] = {
 	{ "attr-timeout", required_argument, NULL, OPT_ATTR },
 	{ "find-timeout", required_argument, NULL, OPT_FINDTO },
 	{ "bufsize", required_argument, NULL, OPT_BUFSIZE },
+	{ "dos-names", no_argument, NULL, OPT_DOSNAMES },
 	{ "read-only", no_argument, NULL, 'r' },
 	{ "debug", no_argument, NULL, 'd' },
 	{ NULL, 0, NULL, 0 },
@@ -176,6 +180,9 @@ static int mount_opt(int opt, struct ipx_mount_opts *mo, struct mount_args *a)
 		return cli_parse_seconds("mount", "--find-timeout", optarg,
 					 0.1, 600, &mo->find_timeout) < 0 ?
 			       CLI_USAGE : CLI_OK;
+	case OPT_DOSNAMES:
+		mo->dos_names = true;
+		return CLI_OK;
 	case 'r':
 		mo->read_only = true;
 		return CLI_OK;

@@ -41,7 +41,9 @@ void help_ncp(FILE *out)
 		"                      set or remove USER's trustee assignment on\n"
 		"                      directory PATH (RIGHTS: letters of SRWCEMFA)\n"
 		"Paths: VOL:DIR\\NAME, or relative to SYS:; options go anywhere\n"
-		"(after -- a path may start with -); names are DOS 8.3. Exit 0\n"
+		"(after -- a path may start with -); names are long (spaces, any\n"
+		"case, up to 255) on a server with the LONG name space, else\n"
+		"DOS 8.3. Exit 0\n"
 		"success, 1 a failure (named, with the server's completion\n"
 		"code) or Ctrl-C, 2 bad usage. Large transfers show progress on\n"
 		"a terminal; a silent server is said after 2 s and looked for\n"
@@ -60,10 +62,13 @@ void help_ncp(FILE *out)
 		"                      4096: the server answers what fits a packet)\n"
 		"  --find-timeout SECONDS\n"
 		"                      how long to look for the server (default 3)\n"
+		"  --dos-names         DOS 8.3 names only, even on a server with\n"
+		"                      long names (its aliases for the others)\n"
 		CLI_NODE_OPTS_HELP);
 }
 
-enum { OPT_NOLOGIN = OPT_FIRST_CMD, OPT_BUFSIZE, OPT_FINDTO, OPT_CLEAR };
+enum { OPT_NOLOGIN = OPT_FIRST_CMD, OPT_BUFSIZE, OPT_FINDTO, OPT_CLEAR,
+       OPT_DOSNAMES };
 
 /* parse_opts: -h answered, nothing more to do. */
 #define CLI_DONE (-1)
@@ -91,9 +96,10 @@ static int check_args(int argc, char **argv)
 	return CLI_OK;
 }
 
-/* The remote paths of a command, each an 8.3 name or refused before we
- * join: a server says BAD_PATH or BAD_NAME, not why. */
-static int check_names(int argc, char **argv)
+/* The remote paths of a command, once connected: each an 8.3 name
+ * unless the server has long names (ncp_check_path_on), else refused
+ * before it is asked: a server says BAD_PATH or BAD_NAME, not why. */
+static int check_names(const struct ncp_client *cl, int argc, char **argv)
 {
 	const char *c = argv[0];
 
@@ -106,7 +112,7 @@ static int check_names(int argc, char **argv)
 		if (!strcmp(c, "grant") || !strcmp(c, "revoke"))
 			remote = i == argc - 1;	/* USER [RIGHTS] PATH */
 
-		if (remote && ncp_check_path(argv[i]))
+		if (remote && ncp_check_path_on(cl, argv[i]))
 			return ncpc_fail(c, argv[i], NCP_E_NOT83);
 	}
 	return CLI_OK;
@@ -134,6 +140,7 @@ static int parse_opts(int argc, char **argv, struct cli_opts *o,
 		{ "clear-text", no_argument, NULL, OPT_CLEAR },
 		{ "bufsize", required_argument, NULL, OPT_BUFSIZE },
 		{ "find-timeout", required_argument, NULL, OPT_FINDTO },
+		{ "dos-names", no_argument, NULL, OPT_DOSNAMES },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
@@ -158,6 +165,9 @@ static int parse_opts(int argc, char **argv, struct cli_opts *o,
 			break;
 		case OPT_CLEAR:
 			a->clear_text = true;
+			break;
+		case OPT_DOSNAMES:
+			a->dos_names = true;
 			break;
 		case OPT_BUFSIZE:
 			if (cli_parse_uint("ncp", "--bufsize", optarg, 512, 4096,
@@ -198,8 +208,6 @@ static int check_command(int argc, char **argv)
 	}
 	if (check_args(argc, argv) != CLI_OK)
 		return CLI_USAGE;
-	if (check_names(argc, argv) != CLI_OK)
-		return CLI_FAIL;
 	return CLI_OK;
 }
 
@@ -233,6 +241,8 @@ int cmd_ncp(int argc, char **argv)
 	if (rc != CLI_OK)
 		return rc;
 	rc = ncpc_connect(&s, &a);
+	if (rc == CLI_OK)
+		rc = check_names(s.cl, argc - optind, argv + optind);
 	if (rc == CLI_OK) {
 		rc = ncpc_run(&s, argc - optind, argv + optind);
 		ncpc_show_held(&s);

@@ -43,6 +43,7 @@ struct session {
 struct ncp_args {
 	const char *server, *user, *pass;
 	bool login, user_given, clear_text;
+	bool dos_names;		/* --dos-names */
 	unsigned long bufsize;
 	double findto;
 };

@@ -193,7 +193,8 @@ int ncpc_connect(struct session *s, const struct ncp_args *a)
 {
 	struct ncp_client_opts co = { .retries = -1, .on_stall = on_stall,
 				      .stall_ctx = s,
-				      .allow_clear_text = a->clear_text };
+				      .allow_clear_text = a->clear_text,
+				      .long_names = !a->dos_names };
 	struct ipx_addr addr;
 	int rc;
 

@@ -150,7 +150,7 @@ int ncpc_put(struct session *s, const char *local, const char *remote)
 	if (rc != CLI_OK)
 		return rc;
 	remote = remote_name(s, local, remote, target, sizeof(target));
-	if (ncp_check_path(remote)) {
+	if (ncp_check_path_on(s->cl, remote)) {
 		if (!from_stdin)
 			close(fd);
 		return ncpc_fail("put", remote, NCP_E_NOT83);

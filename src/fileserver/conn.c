@@ -48,7 +48,13 @@ struct ncp_file *ncp_file_of(struct ncp_call *c, const uint8_t *h)
 	uint32_t idx = (uint32_t)(h[2] | h[3] << 8);
 	uint16_t gen = (uint16_t)(h[4] | h[5] << 8);
 
-	if (h[0] || h[1] || idx >= c->srv->max_handles ||
+	/* The first two bytes: 00 00 (ours, mars_nwe's), or the low 16 bits
+	 * of the 4-byte handle plus one, as ncpfs makes a 6-byte handle out
+	 * of the 4 bytes 0x57 0x01 returns. */
+	uint16_t lead = (uint16_t)(h[0] | h[1] << 8);
+
+	if ((lead && lead != (uint16_t)(idx + 1)) ||
+	    idx >= c->srv->max_handles ||
 	    !conn->files[idx].used || conn->files[idx].gen != gen) {
 		c->srv->stats.refusals[NCP_SRV_REF_BAD_HANDLE]++;
 		return NULL;

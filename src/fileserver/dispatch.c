@@ -30,6 +30,9 @@ void ncp_fn_dispatch(struct ncp_call *c)
 	case 0x4C: case 0x4D: case 0x54:
 		ncp_fn_file(c);
 		return;
+	case 0x57:
+		ncp_fn_ns(c);
+		return;
 	default:
 		ncp_unknown(c, false);
 	}

@@ -23,7 +23,7 @@
 
 enum how { OPEN, CREATE_TRUNC, CREATE_NEW, OPEN_CREATE };
 
-static bool file_in_use(const struct ncp_server *srv, dev_t dev, ino_t ino)
+bool ncp_file_in_use(const struct ncp_server *srv, dev_t dev, ino_t ino)
 {
 	for (unsigned i = 0; i < srv->max_conns; i++) {
 		const struct ncp_conn *cn = &srv->conns[i];
@@ -44,8 +44,8 @@ static bool file_in_use(const struct ncp_server *srv, dev_t dev, ino_t ino)
  * handle reads (writes). The refusal is 0x80, "file in use", before the
  * file is touched (a create over it truncates nothing).
  */
-static bool share_conflict(const struct ncp_server *srv, dev_t dev,
-			   ino_t ino, uint8_t mode)
+bool ncp_share_conflict(const struct ncp_server *srv, dev_t dev,
+			ino_t ino, uint8_t mode)
 {
 	for (unsigned i = 0; i < srv->max_conns; i++) {
 		const struct ncp_conn *cn = &srv->conns[i];
@@ -69,7 +69,7 @@ static bool share_conflict(const struct ncp_server *srv, dev_t dev,
 	return false;
 }
 
-static struct ncp_file *free_slot(struct ncp_call *c)
+struct ncp_file *ncp_file_slot(struct ncp_call *c)
 {
 	for (unsigned i = 0; i < c->srv->max_handles; i++)
 		if (!c->conn->files[i].used)
@@ -188,7 +188,7 @@ static void open_file(struct ncp_call *c, enum how how, uint8_t dh,
 		c->cc = NCP_CC_FAILURE;
 		return;
 	}
-	if (!(f = free_slot(c)))
+	if (!(f = ncp_file_slot(c)))
 		return;
 	wr = open_mode(how, rights, action, &share);
 	if (wr && ncp_vol_ro(c, p.vol)) {
@@ -211,7 +211,7 @@ static void open_file(struct ncp_call *c, enum how how, uint8_t dh,
 	}
 	if (!c->cc)
 		c->cc = open_rights(c, &p, wr, create, trunc, share);
-	if (!c->cc && r == 0 && share_conflict(c->srv, st.st_dev, st.st_ino,
+	if (!c->cc && r == 0 && ncp_share_conflict(c->srv, st.st_dev, st.st_ino,
 						share))
 		c->cc = ncp_refuse(c, NCP_SRV_REF_SHARE, NCP_CC_LOCK_FAIL);
 	if (c->cc)
@@ -393,7 +393,7 @@ static void erase(struct ncp_call *c)
 		if (!S_ISREG(v[k].st.st_mode) || !ncp_wild_match(pat, v[k].name))
 			continue;
 		matched++;
-		if (file_in_use(c->srv, v[k].st.st_dev, v[k].st.st_ino))
+		if (ncp_file_in_use(c->srv, v[k].st.st_dev, v[k].st.st_ino))
 			busy++;
 		else if (!(v[k].st.st_mode & S_IWUSR))
 			ro++;

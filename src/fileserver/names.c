@@ -158,8 +158,8 @@ static uint8_t path_start(struct ncp_call *c, uint8_t dh,
  * show LOGIN alone (ncp_list_path), as a NetWare server shows a user the
  * parents of a directory he has rights in.
  */
-static bool login_may_see(const struct ncp_path *p, const char *last,
-			  bool wild)
+bool ncp_login_may_see(const struct ncp_path *p, const char *last,
+		       bool wild)
 {
 	return p->vol == 0 &&
 	       ((p->depth >= 1 && !strcmp(p->comp[0], "LOGIN")) ||
@@ -233,7 +233,7 @@ uint8_t ncp_path_parse(struct ncp_call *c, uint8_t dh, const uint8_t *text,
 			       NCP_NAME_LEN + 1);
 	}
 	if (!c->conn->logged_in) {
-		if (!login_may_see(out, last, wild))
+		if (!ncp_login_may_see(out, last, wild))
 			return ncp_refuse(c, NCP_SRV_REF_LOGIN_ONLY,
 					  NCP_CC_BAD_PATH);
 	}
@@ -278,10 +278,16 @@ int ncp_lookup(struct ncp_call *c, int dirfd, const char *dosname,
 	}
 	closedir(d);
 	if (!found)
-		return 1;
+		return ncp_lookup_alias(dirfd, dosname, host, hostcap, st) ? 1
+		       : ncp_lookup_check(c, st);
 	if (fstatat(dirfd, host, st, AT_SYMLINK_NOFOLLOW) < 0)
 		return 1;
 check:
+	return ncp_lookup_check(c, st);
+}
+
+int ncp_lookup_check(struct ncp_call *c, const struct stat *st)
+{
 	if (!S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode)) {
 		if (c)
 			c->srv->stats.refusals[NCP_SRV_REF_SYMLINK]++;
@@ -323,70 +329,6 @@ int ncp_path_open_dir(struct ncp_call *c, const struct ncp_path *p,
 		fd = next;
 	}
 	return fd;
-}
-
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(((const struct ncp_dirent *)a)->name,
-		      ((const struct ncp_dirent *)b)->name);
-}
-
-int ncp_list_dir(int dirfd, struct ncp_dirent **out, size_t *n)
-{
-	int fd = dup(dirfd);
-	DIR *d;
-	struct dirent *e;
-	struct ncp_dirent *v = NULL;
-	size_t cnt = 0, cap = 0;
-
-	*out = NULL;
-	*n = 0;
-	if (fd < 0)
-		return -1;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -1;
-	}
-	rewinddir(d);
-	while ((e = readdir(d))) {
-		struct ncp_dirent de;
-		size_t k;
-
-		if (!ncp_name_visible(e->d_name) ||
-		    fstatat(dirfd, e->d_name, &de.st, AT_SYMLINK_NOFOLLOW) < 0 ||
-		    (!S_ISREG(de.st.st_mode) && !S_ISDIR(de.st.st_mode)))
-			continue;
-		ncp_name_check(e->d_name, strlen(e->d_name), false, de.name);
-		snprintf(de.host, sizeof(de.host), "%s", e->d_name);
-		for (k = 0; k < cnt; k++)
-			if (!strcmp(v[k].name, de.name))
-				break;
-		if (k < cnt) {	/* a case twin: keep the smallest host name */
-			if (strcmp(de.host, v[k].host) < 0)
-				v[k] = de;
-			continue;
-		}
-		if (cnt == cap) {
-			size_t nc = cap ? cap * 2 : 32;
-			struct ncp_dirent *nv = realloc(v, nc * sizeof(*v));
-
-			if (!nv) {
-				free(v);
-				closedir(d);
-				return -1;
-			}
-			v = nv;
-			cap = nc;
-		}
-		v[cnt++] = de;
-	}
-	closedir(d);
-	if (cnt)
-		qsort(v, cnt, sizeof(*v), by_name);
-	*out = v;
-	*n = cnt;
-	return 0;
 }
 
 int ncp_list_path(struct ncp_call *c, const struct ncp_path *p, int dirfd,

@@ -640,6 +640,7 @@ static void set_limits(struct ncp_server *srv, const struct ncp_server_opts *o)
 	srv->wdog_count = o->wdog_count ? o->wdog_count : DEFAULT_WDOG_COUNT;
 	srv->max_buffer = o->max_buffer ? o->max_buffer : DEFAULT_BUFFER;
 	srv->max_buffer_set = o->max_buffer != 0;
+	srv->dos_only = o->dos_only;
 }
 
 /* The connection table, each slot's lock wait bound to it. */
@@ -794,6 +795,7 @@ void ncp_server_free(struct ncp_server *srv)
 			close(srv->vols[i].fd);
 	free(srv->conns);
 	free(srv->locks);
+	ncp_ns_free(srv);
 	free(srv->users);
 	free(srv->users_file);
 	ncp_rights_free(srv);

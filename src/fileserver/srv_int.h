@@ -25,6 +25,7 @@
 #define NCP_MAX_DEPTH 16	/* directory levels below a volume root */
 #define NCP_NAME_LEN 12		/* 8.3 */
 #define NCP_PATH_MAX 255
+#define NCP_LONG_MAX 255	/* a name of the LONG (OS/2) name space */
 
 /* A path inside a volume: canonical upper-case 8.3 components. */
 struct ncp_path {
@@ -190,6 +191,8 @@ struct ncp_server {
 	bool name_taken;		/* another server answered our name */
 	struct ipx_addr taken_by;
 	struct ncp_server_stats stats;
+	struct ncp_ns_bases *ns_bases;	/* fn_ns.c: directory bases given out */
+	bool dos_only;			/* no name-space calls (0x57) */
 };
 
 /* What a handler is given and fills. */
@@ -247,6 +250,7 @@ struct ncp_dirent {
 	char name[NCP_NAME_LEN + 1];	/* upper case */
 	char host[256];
 	struct stat st;
+	bool alias;			/* name is an alias (ns_alias.c) */
 };
 /* The visible entries of 'dirfd', sorted by DOS name. Caller frees. */
 int ncp_list_dir(int dirfd, struct ncp_dirent **out, size_t *n);
@@ -254,6 +258,28 @@ int ncp_list_dir(int dirfd, struct ncp_dirent **out, size_t *n);
  * login the root of SYS lists LOGIN alone. */
 int ncp_list_path(struct ncp_call *c, const struct ncp_path *p, int dirfd,
 		  struct ncp_dirent **out, size_t *n);
+/* A regular file or directory: 0; else -1 (refusal counted). */
+int ncp_lookup_check(struct ncp_call *c, const struct stat *st);
+/* What a connection not logged in may see (SYS:LOGIN and the way there). */
+bool ncp_login_may_see(const struct ncp_path *p, const char *last,
+		       bool wild);
+
+/* ---- ns_alias.c: the LONG name space and DOS aliases ---- */
+/* True if a host name is shown in the LONG name space. */
+bool ncp_long_visible(const char *host);
+/* The k-th (1..9) alias candidate of a host name. */
+void ncp_alias_make(const char *host, unsigned k, char *out);
+/* A LONG name in directory dirfd (exact, else any case: the smallest
+ * host name): 0 with the entry, 1 if absent, -1 a link or special file
+ * (counted). */
+int ncp_lookup_long(struct ncp_call *c, int dirfd, const char *name,
+		    struct ncp_dirent *out);
+/* An alias in dirfd: 0 with host name and lstat, 1 if none. */
+int ncp_lookup_alias(int dirfd, const char *dosname, char *host,
+		     size_t hostcap, struct stat *st);
+/* The DOS name (real or alias) of a host name in dirfd: 0, or 1. */
+int ncp_dos_name_of(int dirfd, const char *host, char *out);
+
 /* The DOS attributes of a host file. */
 uint8_t ncp_attr_of(const struct stat *st);
 /* A change on the volume of 'p' when it is read-only: the refusal. */
@@ -282,6 +308,13 @@ void ncp_fn_dir(struct ncp_call *c);	/* 0x16 */
 void ncp_fn_search(struct ncp_call *c);	/* 0x3E, 0x3F, 0x40 */
 void ncp_fn_file(struct ncp_call *c);	/* 0x3D, 0x41..0x4D, 0x54 */
 void ncp_fn_lock(struct ncp_call *c);	/* 0x1A..0x1F */
+void ncp_fn_ns(struct ncp_call *c);	/* 0x57 (fn_ns.c) */
+void ncp_ns_free(struct ncp_server *srv);
+/* fn_file.c, for fn_ns.c's opens and deletes. */
+struct ncp_file *ncp_file_slot(struct ncp_call *c);
+bool ncp_share_conflict(const struct ncp_server *srv, dev_t dev, ino_t ino,
+			uint8_t mode);
+bool ncp_file_in_use(const struct ncp_server *srv, dev_t dev, ino_t ino);
 /* The 28-byte file entry of 0x40/0x41 replies: name (14), attributes,
  * exec type, size BE4, creation, access and update dates, update time. */
 void ncp_put_file_entry(struct ncp_wr *w, const char *name,

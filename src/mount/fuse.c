@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ipxlab/log.h"
 #include "mount_int.h"
@@ -38,6 +39,8 @@ static struct mnt *self(void)
 
 static int map(struct mnt *m, const char *path, char *out)
 {
+	if (m->long_names)
+		return ipx_mount_name_long(m->vol, path, out, NAME_CAP);
 	return ipx_mount_name(m->vol, path, out, NAME_CAP);
 }
 
@@ -416,6 +419,10 @@ static int rename_call(struct mnt *m, struct ncp_client *cl, const char *a,
 
 	if (!strcmp(a, b))
 		return ncp_stat(cl, a, &ea);
+	/* Long names: one entry in another case (lookups ignore case), so
+	 * never "erase the target first": a new case of the name. */
+	if (m->long_names && !strcasecmp(a, b))
+		return ncp_rename(cl, a, b);
 	rc = ncp_stat(cl, a, &ea);
 	if (rc)
 		return rc;

@@ -13,7 +13,7 @@
 #include "ipxlab/ncp_client.h"
 #include "ipxlab/sap.h"
 
-#define MNT_NAME_CAP 300
+#define MNT_NAME_CAP 1024	/* long names: 255 a name (names.c) */
 /* The name an open file unlinked is renamed to until its last close:
  * "~IPX" and 4 hex digits, ".DEL"; readdir does not list them. */
 #define MNT_HIDDEN_PREFIX "~IPX"
@@ -52,6 +52,8 @@ struct mnt {
 	unsigned uid, gid;
 	struct mfile *files;	/* open files */
 	unsigned hidden_seq;
+	/* The connections use the LONG name space (names pass through). */
+	bool long_names;
 };
 
 /* An open file: the connection and its generation when opened. */

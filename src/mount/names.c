@@ -1,9 +1,10 @@
 /*
  * names.c - the server's name for a path of a mount (ipx_mount_name):
- * the one place that chooses a name space. Today the DOS name space, the
- * only one ipxlab's server offers: a name that is not 8.3 is refused
- * with ENAMETOOLONG or EINVAL, never truncated. A LONG name space (NCP
- * 0x57) would be chosen here per volume and its names passed through.
+ * the one place that maps names. In the DOS name space (a server without
+ * the LONG one, or --dos-names) a name that is not 8.3 is refused with
+ * ENAMETOOLONG or EINVAL, never truncated; with the LONG name space (NCP
+ * 0x57, chosen at connect) names pass through as they are
+ * (ipx_mount_name_long).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -71,6 +72,45 @@ int ipx_mount_name(const char *volume, const char *path, char *out,
 			out[o++] = '\\';
 		for (size_t i = 0; i < n; i++)
 			out[o++] = (char)toupper((unsigned char)p[i]);
+		p += n;
+		while (*p == '/')
+			p++;
+	}
+	out[o] = '\0';
+	return 0;
+}
+
+int ipx_mount_name_long(const char *volume, const char *path, char *out,
+			size_t cap)
+{
+	size_t vl = strcspn(volume, ":"), o;
+	const char *p = path;
+
+	if (vl == 0 || vl + 2 > cap)
+		return -ENAMETOOLONG;
+	for (o = 0; o < vl; o++)
+		out[o] = (char)toupper((unsigned char)volume[o]);
+	out[o++] = ':';
+	while (*p == '/')
+		p++;
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		if (n > 255)
+			return -ENAMETOOLONG;
+		for (size_t i = 0; i < n; i++) {
+			unsigned char ch = (unsigned char)p[i];
+
+			if (ch < 0x20 || ch == 0x7F || ch == 0xFF ||
+			    strchr("\\:*?\"<>|", ch))
+				return -EINVAL;
+		}
+		if (o + n + 2 > cap)
+			return -ENAMETOOLONG;
+		if (out[o - 1] != ':')
+			out[o++] = '\\';
+		memcpy(out + o, p, n);
+		o += n;
 		p += n;
 		while (*p == '/')
 			p++;

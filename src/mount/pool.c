@@ -168,6 +168,9 @@ int mnt_connect(struct mnt *m, struct mconn *c)
 	}
 	if (rc)
 		return rc;
+	pthread_mutex_lock(&m->mu);
+	m->long_names = ncp_long_names(c->cl);
+	pthread_mutex_unlock(&m->mu);
 	if (c->ever_up)
 		ipx_info("mount: connection %u: connected again to %s and "
 			 "logged in; files opened before are stale",
@@ -377,6 +380,7 @@ int mnt_pool_open(struct mnt *m)
 	pthread_cond_init(&m->cv, NULL);
 	mnt_client_opts(m->retry, &co);
 	co.allow_clear_text = o->clear_text;
+	co.long_names = !o->dos_names;
 	for (unsigned k = 0; k < m->n; k++) {
 		struct mconn *c = &m->c[k];
 

@@ -500,7 +500,9 @@ int ncp_connect(struct ncp_client *cl, const struct ipx_addr *server)
 	if (rc)
 		return rc;
 	cl->connected = true;
-	return ncp_alloc_dh(cl, "SYS:LOGIN");
+	cl->ns = 0;
+	rc = ncp_alloc_dh(cl, "SYS:LOGIN");
+	return rc ? rc : ncp_ns_detect(cl);
 }
 
 uint16_t ncp_connection(const struct ncp_client *cl)

@@ -49,6 +49,8 @@ int ncp_open(struct ncp_client *cl, const char *path, enum ncp_open_mode m,
 	uint8_t fn;
 	int rc;
 
+	if (cl->ns)
+		return ncp_ns_open(cl, path, m, fh);
 	b[0] = cl->dh;
 	switch (m) {
 	case NCP_OPEN_READ:
@@ -192,6 +194,8 @@ int ncp_erase(struct ncp_client *cl, const char *path)
 	uint8_t b[300];
 	size_t n;
 
+	if (cl->ns)
+		return ncp_ns_erase(cl, path);
 	b[0] = cl->dh;
 	b[1] = NCP_SATTR_HIDDEN | NCP_SATTR_SYSTEM;
 	if (!(n = put_path(b + 2, path)))
@@ -204,6 +208,8 @@ int ncp_rename(struct ncp_client *cl, const char *from, const char *to)
 	uint8_t b[600];
 	size_t n, m;
 
+	if (cl->ns)
+		return ncp_ns_rename(cl, from, to);
 	b[0] = cl->dh;
 	b[1] = NCP_SATTR_HIDDEN | NCP_SATTR_SYSTEM;
 	if (!(n = put_path(b + 2, from)))
@@ -229,11 +235,15 @@ static int dir_call(struct ncp_client *cl, uint8_t sub, uint8_t mid,
 
 int ncp_mkdir(struct ncp_client *cl, const char *path)
 {
+	if (cl->ns)
+		return ncp_ns_mkdir(cl, path);
 	return dir_call(cl, 0x0A, NCP_RIGHTS_ALL, path);
 }
 
 int ncp_rmdir(struct ncp_client *cl, const char *path)
 {
+	if (cl->ns)
+		return ncp_ns_rmdir(cl, path);
 	return dir_call(cl, 0x0B, 0, path);
 }
 
@@ -253,6 +263,16 @@ int ncp_rename_dir(struct ncp_client *cl, const char *path, const char *name)
 	uint8_t b[600];
 	size_t n, m;
 
+	if (cl->ns) {	/* the same parent, through the LONG name space */
+		char to[600];
+		size_t dl = (size_t)(ncp_path_name(path) - path);
+
+		if (dl + strlen(name) >= sizeof(to))
+			return IPX_EINVAL;
+		memcpy(to, path, dl);
+		strcpy(to + dl, name);
+		return ncp_ns_rename(cl, path, to);
+	}
 	b[0] = cl->dh;
 	if (!(n = put_path(b + 1, path)) || !(m = put_path(b + 1 + n, name)))
 		return IPX_EINVAL;
@@ -264,6 +284,8 @@ int ncp_set_attributes(struct ncp_client *cl, const char *path, uint8_t attr)
 	uint8_t b[300];
 	size_t n;
 
+	if (cl->ns)
+		return ncp_ns_set_attributes(cl, path, attr);
 	b[0] = attr;
 	b[1] = cl->dh;
 	b[2] = NCP_SATTR_HIDDEN | NCP_SATTR_SYSTEM;
@@ -345,8 +367,12 @@ int ncp_list(struct ncp_client *cl, const char *dir, const char *pattern,
 {
 	const uint8_t hs = NCP_SATTR_HIDDEN | NCP_SATTR_SYSTEM;
 	unsigned files = 0;
-	int rc = list_pass(cl, dir, pattern, hs | NCP_SATTR_DIR, -1, &files,
-			   cb, ctx);
+	int rc;
+
+	if (cl->ns)
+		return ncp_ns_list(cl, dir, pattern, cb, ctx);
+	rc = list_pass(cl, dir, pattern, hs | NCP_SATTR_DIR, -1, &files, cb,
+		       ctx);
 
 	if (files)
 		cl->sattr_dir = 1;
@@ -388,12 +414,14 @@ int ncp_stat(struct ncp_client *cl, const char *path, struct ncp_entry *out)
 	dir[name - path] = '\0';
 	if (!*name) {	/* a volume or a directory given with a slash */
 		memset(out, 0, sizeof(*out));
-		snprintf(out->name, sizeof(out->name), "%.14s", dir);
+		snprintf(out->name, sizeof(out->name), "%s", dir);
 		out->attr = NCP_ATTR_DIRECTORY;
 		return 0;
 	}
 	if (strpbrk(name, "*?"))
 		return NCP_CC_BAD_NAME;
+	if (cl->ns)
+		return ncp_ns_stat(cl, path, out);
 	rc = ncp_list(cl, dir, name, take_first, &s);
 	if (rc)
 		return rc;
@@ -492,6 +520,25 @@ int ncp_check_path(const char *path)
 		size_t n = strcspn(p, "\\/");
 
 		if (n && !name_83(p, n))
+			return NCP_E_NOT83;
+		p += n;
+		if (*p)
+			p++;
+	}
+	return 0;
+}
+
+int ncp_check_path_on(const struct ncp_client *cl, const char *path)
+{
+	const char *p = strchr(path, ':');
+
+	if (!cl->ns)
+		return ncp_check_path(path);
+	p = p ? p + 1 : path;
+	while (*p) {
+		size_t n = strcspn(p, "\\/");
+
+		if (n > NCP_LONG_NAME)
 			return NCP_E_NOT83;
 		p += n;
 		if (*p)

@@ -23,6 +23,8 @@ struct ncp_client {
 	 * known yet, 1 "directories too" (one pass), -1 "directories
 	 * only" (a second pass for the files). Learnt once a connection. */
 	int sattr_dir;
+	/* The name space of the file calls: 0 DOS, 4 LONG (client_ns.c). */
+	uint8_t ns;
 	/* The request outstanding. */
 	bool waiting;
 	uint8_t want_seq;
@@ -47,5 +49,20 @@ int ncp_request_sub(struct ncp_client *cl, uint8_t function, uint8_t sub,
 
 /* Allocate the directory handle of the connection on 'path' (client.c). */
 int ncp_alloc_dh(struct ncp_client *cl, const char *path);
+
+/* client_ns.c: the file calls through the LONG name space (0x57). */
+int ncp_ns_detect(struct ncp_client *cl);
+int ncp_ns_open(struct ncp_client *cl, const char *path,
+		enum ncp_open_mode m, struct ncp_fh *fh);
+int ncp_ns_erase(struct ncp_client *cl, const char *path);
+int ncp_ns_rename(struct ncp_client *cl, const char *from, const char *to);
+int ncp_ns_mkdir(struct ncp_client *cl, const char *path);
+int ncp_ns_rmdir(struct ncp_client *cl, const char *path);
+int ncp_ns_list(struct ncp_client *cl, const char *dir, const char *pattern,
+		int (*cb)(const struct ncp_entry *e, void *ctx), void *ctx);
+int ncp_ns_stat(struct ncp_client *cl, const char *path,
+		struct ncp_entry *out);
+int ncp_ns_set_attributes(struct ncp_client *cl, const char *path,
+			  uint8_t attr);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * fuzz_ncp_client.c - libFuzzer harness for the NCP client's reply
- * parsing (src/ncp/client.c, client_fs.c): a scripted server answers the
+ * parsing (src/ncp/client.c, client_fs.c, client_ns.c): a scripted server answers the
  * connection set-up properly, then answers the call under test with the
  * fuzzed bytes (for its first four requests; then FF, so loops end).
  *
@@ -9,6 +9,9 @@
  *          sequence and connection), so the call's own parser is reached
  *   bit 1  send a 9999 before the reply
  *   bit 2  also deliver the bytes to the watchdog socket
+ *   bit 3  a client of long names (opts.long_names) on a server that
+ *          lists the LONG name space at connect: list, stat, open go
+ *          through 0x57 and client_ns.c parses the fuzzed reply
  * Calls: read (even/odd offset), list, stat, whoami, server info,
  * negotiate, open, size, a raw request, keyed login, get message, the
  * connections of a user, send message, effective rights (0x16 0x2A),
@@ -51,6 +54,14 @@ static void on_request(struct ipx_socket *s, const struct ipx_header *h,
 	rp.seq = rq.seq;
 	rp.task = rq.task;
 	ncp_rep_encode(&rp, out);
+	if (rq.function == 0x57 && fz == NULL) {	/* name spaces: DOS, LONG */
+		out[8] = 2;
+		out[9] = 0;
+		out[10] = 0;
+		out[11] = 4;
+		reply(h, out, 12);
+		return;
+	}
 	if (rq.type == 0x1111 || rq.type == 0x5555 ||
 	    (rq.function == 0x16 && fz == NULL)) {
 		out[8] = 1;	/* directory handle 1, all rights */
@@ -89,7 +100,7 @@ static int each_trustee(const struct ncp_trustee_entry *e, void *ctx)
 static int each(const struct ncp_entry *e, void *ctx)
 {
 	(void)ctx;
-	CHECK(e->name[14] == '\0');
+	CHECK(memchr(e->name, '\0', sizeof(e->name)) != NULL);
 	return 0;
 }
 
@@ -120,11 +131,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	fz = NULL;
 	answered = 0;
+	fzflags = data[0];
+	co.long_names = (fzflags & 8) != 0;
 	CHECK(ncp_client_new(w.b, &co, &cl) == IPX_OK);
 	ipx_node_address(w.a, &srv);
 	srv.socket = 0x451;
 	CHECK(ncp_connect(cl, &srv) == 0);
-	fzflags = data[0];
+	CHECK(ncp_long_names(cl) == co.long_names);
 	fz = data + 2;
 	fzlen = size - 2 > 1400 ? 1400 : size - 2;
 	if (fzflags & 4) {

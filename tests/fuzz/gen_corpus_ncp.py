@@ -117,6 +117,55 @@ SERVER = {
     "unknown": req(0x99),
 }
 
+
+# NCP 0x57, the name-space calls (fn_ns.c): little-endian numbers, a
+# handle path (volume, base, style, count, components).
+def hp(*comps, vol=0, base=0, style=0xFF):
+    return struct.pack("<BIBB", vol, base, style, len(comps)) + b"".join(
+        nstr(c) for c in comps)
+
+
+LONG = b"Long Name.txt"
+SERVER.update({
+    "ns_loaded": req(0x57, b"\x18\x00\x00\x00"),
+    "ns_volume": req(0x57, b"\x16\x00\x00\x00\x00" + hp(b"SYS")),
+    "ns_info": req(0x57, b"\x06\x04\x00" + struct.pack("<HI", 0x8006, 0xFFF) +
+                   hp(b"SYS", LONG)),
+    "ns_info_base": req(0x57, b"\x06\x00\x04" + struct.pack("<HI", 0x8006, 0xFFF) +
+                        hp(base=0, style=1)),
+    "ns_create": req(0x57, b"\x01\x04\x0b" + struct.pack("<HIIH", 0x8006, 0xFFF, 0, 3) +
+                     hp(b"SYS", LONG)),
+    "ns_mkdir": req(0x57, b"\x01\x04\x08" + struct.pack("<HIIH", 0x8006, 0xFFF, 0x10, 0) +
+                    hp(b"SYS", b"New Folder")),
+    "ns_init_search": req(0x57, b"\x02\x04\x00" + hp(b"SYS")),
+    "ns_search": req(0x57, b"\x03\x04\x00" + struct.pack("<HIBII", 0x8006, 0xFFF, 0, 0,
+                                                              0xFFFFFFFF) + nstr(b"\xff*")),
+    "ns_search_set": req(0x57, b"\x14\x04\x00" + struct.pack("<HIHBII", 0x8006, 0xFFF,
+                                                                  32767, 0, 0, 0xFFFFFFFF) +
+                         nstr(b"\xff*")),
+    "ns_rename": req(0x57, b"\x04\x04\x01" + struct.pack("<H", 0x8006) +
+                     hp(b"SYS", LONG)[:7] + hp(b"SYS", b"Other Name")[:7] +
+                     nstr(b"SYS") + nstr(LONG) + nstr(b"SYS") + nstr(b"Other Name")),
+    "ns_modify": req(0x57, b"\x07\x04\x00" + struct.pack("<HI", 0x8006, 0x302) +
+                     b"\x01" + b"\x00" * 37 + hp(b"SYS", LONG)),
+    "ns_delete": req(0x57, b"\x08\x04\x00" + struct.pack("<H", 0x8006) + hp(b"SYS", LONG)),
+    "ns_short_handle": req(0x57, b"\x0c\x04\x00\x00\x00" + hp(b"SYS", b"LOGIN")),
+    "ns_full_path": req(0x57, b"\x1c\x04\x04" + struct.pack("<HII", 0, 0xFFFFFFFF,
+                                                             0xFFFFFFFF) +
+                        hp(b"SYS", b"LOGIN", b"")),
+    "ns_rights": req(0x57, b"\x1d\x00\x00" + struct.pack("<HI", 0x8006, 0) + hp(b"SYS")),
+    "ns_dotdot": req(0x57, b"\x06\x04\x04" + struct.pack("<HI", 0x8006, 0xFFF) +
+                     hp(b"SYS", b"", b"outside", b"SECRET.TXT")),
+    "ns_dotdot_inside": req(0x57, b"\x06\x04\x04" + struct.pack("<HI", 0x8006, 0xFFF) +
+                            hp(b"SYS:..\\outside\\SECRET.TXT")),
+    "ns_link": req(0x57, b"\x01\x04\x0b" + struct.pack("<HIIH", 0x8006, 0xFFF, 0, 3) +
+                   hp(b"SYS", b"LINK", b"SECRET.TXT")),
+    "ns_handle": req(0x57, b"\x06\x04\x04" + struct.pack("<HI", 0x8006, 0xFFF) +
+                     hp(b"a b", base=1, style=0)),
+    "ns_bad_space": req(0x57, b"\x06\x02\x00" + struct.pack("<HI", 0x8006, 0xFFF) +
+                        hp(b"SYS")),
+})
+
 HDR = struct.pack(">HBBBBBB", 0x3333, 0, 3, 0, 0, 0, 0)
 ENTRY = b"A.TXT".ljust(14, b"\0") + b"\x20\x00" + struct.pack(">IHHHH", 5, 1, 1, 1, 1)
 DIRENT = b"SUB".ljust(14, b"\0") + b"\x10\xff" + struct.pack(">HHIHH", 1, 1, 1, 0, 0xD1D1)
@@ -150,6 +199,19 @@ CLIENT = {
     "conn_list": b"\x01\x0c" + HDR + b"\x02\x01\x03",
     "send_message": b"\x01\x0d" + HDR + b"\x02\x00\x00\x00\x00\x00\xfd\x00\x00\x00",
 }
+
+# Long names (flag 8): NetWare's 76-byte info structure, then the name.
+INFO = (struct.pack("<IIHIIH", 7, 0x20, 0x20, 7, 7, 0) + b"\x00" * 26 +
+        struct.pack("<HIII", 0xFF, 5, 5, 0) + b"\x00" * 12 +
+        struct.pack("<I", 4) + nstr(b"Long Name.txt"))
+CLIENT.update({
+    "long_list_init": b"\x09\x02" + HDR + b"\x00\x05\x00\x00\x00\xff\xff\xff\xff",
+    "long_list_entry": b"\x09\x02" + HDR + b"\x00\x05\x00\x00\x00\x00\x00\x00\x00\x00" +
+                       INFO,
+    "long_stat": b"\x09\x03" + HDR + INFO,
+    "long_open": b"\x09\x07" + HDR + b"\x01\x00\x00\x00\x01\x00" + INFO,
+    "long_short_name": b"\x09\x03" + HDR + INFO[:76] + b"\xff",
+})
 
 
 def write(name, seeds):

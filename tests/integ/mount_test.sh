@@ -2,7 +2,10 @@
 # mount_test.sh [IPXLAB] - `ipxlab mount` (FUSE) of a volume of `ipxlab
 # server` through a hub on loopback, as a user meets it: files of several
 # sizes up to 20 MB copied in and out with equal sha256; ls, mv, rm,
-# mkdir, rmdir; names that are not 8.3 fail with ENAMETOOLONG / EINVAL;
+# mkdir, rmdir; long names (the server's LONG name space): a name with
+# spaces and mixed case made, listed and read as it is, the host file of
+# that very name; with --dos-names names that are not 8.3 fail with
+# ENAMETOOLONG / EINVAL and the long ones show as their 8.3 aliases;
 # two mounts of the volume see each other's changes on reopen, and fcntl
 # locks between them conflict; fsync; 2,000 random operations of
 # tests/mount/fsx.py (20,000 in tests/mount/suites.sh); the server killed:
@@ -22,10 +25,10 @@ need_cmd python3 sha256sum fusermount3
 "$BIN" mount --help >/dev/null 2>&1 || skip "ipxlab mount missing"
 make_tmp mount
 
-mkdir -p "$TMP/sys" "$TMP/m1" "$TMP/m2" "$TMP/data"
+mkdir -p "$TMP/sys" "$TMP/m1" "$TMP/m2" "$TMP/m3" "$TMP/data"
 printf 'alice Secret\n' >"$TMP/users"
 printf 'Secret\n' >"$TMP/pw"
-on_exit "fusermount3 -uz '$TMP/m1' 2>/dev/null; fusermount3 -uz '$TMP/m2' 2>/dev/null"
+on_exit "fusermount3 -uz '$TMP/m1' 2>/dev/null; fusermount3 -uz '$TMP/m2' 2>/dev/null; fusermount3 -uz '$TMP/m3' 2>/dev/null"
 
 start_server() {
 	"$BIN" server --hub "$HUB" --name MNTTEST --volume SYS="$TMP/sys" \
@@ -38,7 +41,7 @@ start_server() {
 start_mount() {
 	"${WITH_SIGINT[@]}" "$BIN" mount --hub "$HUB" --server MNTTEST -u alice \
 		--password-file "$TMP/pw" --retry-time 2 --find-timeout 2 \
-		SYS "$1" 2>"$2" </dev/null &
+		"${@:3}" SYS "$1" 2>"$2" </dev/null &
 	MNT=$!
 	PIDS+=("$MNT")
 	wait_for "$2" "mounted on" 50
@@ -95,12 +98,12 @@ exec 6<&-
 # ls, mkdir, mv, rm, rmdir
 mkdir "$TMP/m1/dir" && echo hello >"$TMP/m1/dir/a.txt" &&
 	mv "$TMP/m1/dir/a.txt" "$TMP/m1/dir/b.txt" &&
-	[ "$(ls "$TMP/m1/dir")" = "B.TXT" ] && [ "$(cat "$TMP/m1/dir/B.TXT")" = hello ] &&
-	[ -f "$TMP/sys/DIR/B.TXT" ]
-check "mkdir, write, mv, ls (names as the server keeps them, upper case)" $? "$(ls -la "$TMP/m1/dir" 2>&1)"
+	[ "$(ls "$TMP/m1/dir")" = "b.txt" ] && [ "$(cat "$TMP/m1/dir/B.TXT")" = hello ] &&
+	[ -f "$TMP/sys/dir/b.txt" ]
+check "mkdir, write, mv, ls (names as given: the LONG name space keeps case; found in any case)" $? "$(ls -la "$TMP/m1/dir" 2>&1)"
 echo other >"$TMP/m1/dir/c.txt"
 mv "$TMP/m1/dir/c.txt" "$TMP/m1/dir/b.txt" && [ "$(cat "$TMP/m1/dir/b.txt")" = other ] &&
-	[ "$(ls "$TMP/m1/dir")" = "B.TXT" ]
+	[ "$(ls "$TMP/m1/dir")" = "b.txt" ]
 check "mv onto an existing file replaces it" $? "$(ls -la "$TMP/m1/dir" 2>&1)"
 rmdir "$TMP/m1/dir" 2>"$TMP/rmdir.err"
 has "$TMP/rmdir.err" "not empty"
@@ -159,8 +162,10 @@ print(os.listdir(sysdir)); sys.exit(1 if bad else 0)
 PY
 check "unlink of an open file: gone from ls, still readable, erased after the last close" $? "$TMP/unlink.out"
 
-# Names DOS cannot hold.
-python3 - "$TMP/m1" <<'PY' >"$TMP/names.out" 2>&1
+# Names DOS cannot hold, through a mount of the DOS name space.
+start_mount "$TMP/m3" "$TMP/m3.err" --dos-names || { fail "--dos-names mount starts" "$TMP/m3.err"; finish; }
+M3=$MNT
+python3 - "$TMP/m3" <<'PY' >"$TMP/names.out" 2>&1
 import errno, os, sys
 d = sys.argv[1]
 want = {"longername.txt": errno.ENAMETOOLONG, "a.text": errno.ENAMETOOLONG,
@@ -184,6 +189,22 @@ PY
 check "names not 8.3: ENAMETOOLONG, bad characters: EINVAL, nothing created" $? "$TMP/names.out"
 ! find "$TMP/sys" -mindepth 1 ! -name 'S*.BIN' ! -name LOGIN | grep -q .
 check "no truncated name on the server" $? "$(ls "$TMP/sys")"
+# Long names through the default mount (the server's LONG name space).
+LN="Quarterly Report 2026.txt"
+echo report >"$TMP/m1/$LN" && mkdir "$TMP/m1/My Documents" &&
+	mv "$TMP/m1/$LN" "$TMP/m1/My Documents/$LN" &&
+	[ "$(cat "$TMP/m1/My Documents/$LN")" = report ] &&
+	[ -f "$TMP/sys/My Documents/$LN" ] && ls "$TMP/m1" | grep -qx "My Documents"
+check "long names: made, moved, listed and read as they are; the host file of that name" $? "$(ls -R "$TMP/sys")"
+ls "$TMP/m3" | grep -Eq '^MY[0-9A-F]{4}~1$'
+check "--dos-names: a long name shows as its 8.3 alias" $? "$(ls "$TMP/m3")"
+mv "$TMP/m1/My Documents/$LN" "$TMP/m1/My Documents/QUARTERLY report 2026.TXT" &&
+	[ "$(ls "$TMP/m1/My Documents")" = "QUARTERLY report 2026.TXT" ] &&
+	[ "$(cat "$TMP/m1/My Documents/QUARTERLY report 2026.TXT")" = report ]
+check "long names: mv to another case of the same name keeps the file" $? "$(ls -la "$TMP/m1/My Documents" 2>&1)"
+rm -rf "$TMP/m1/My Documents" && [ ! -e "$TMP/sys/My Documents" ]
+check "long names: rm -r" $? "$(ls "$TMP/sys")"
+fusermount3 -u "$TMP/m3"; wait "$M3" 2>/dev/null
 
 # A second mount: changes seen on reopen, locks conflict.
 start_mount "$TMP/m2" "$TMP/m2.err" || { fail "second mount starts" "$TMP/m2.err"; finish; }

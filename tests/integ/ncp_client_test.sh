@@ -10,7 +10,8 @@
 # the server started again (a new address) a get and a put find it again
 # by name and complete; stdout and stdin ("-"); -u on a terminal without
 # -p asks for the password without echo; the messages "exists",
-# "not found", "not an 8.3 name"; put into an existing directory.
+# "not found", "not an 8.3 name" (with --dos-names: the server has long
+# names); put into an existing directory (the name keeps its case).
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -196,15 +197,15 @@ n ls NOPE.TXT 2>"$TMP/m.err"; rc=$?
 n stat NOPE 2>"$TMP/m.err"; rc=$?
 [ $rc = 1 ] && has "$TMP/m.err" "stat NOPE: not found" && pass "stat of a missing name: not found" ||
 	fail "stat of a missing name: not found" "rc=$rc" "$TMP/m.err"
-n stat 'SYS:LONGFILENAME.TXT' 2>"$TMP/m.err"; rc=$?
-[ $rc = 1 ] && has "$TMP/m.err" "not an 8.3 name" && pass "a long name: not an 8.3 name" ||
-	fail "a long name: not an 8.3 name" "rc=$rc" "$TMP/m.err"
+n --dos-names stat 'SYS:LONGFILENAME.TXT' 2>"$TMP/m.err"; rc=$?
+[ $rc = 1 ] && has "$TMP/m.err" "not an 8.3 name" && pass "a long name with --dos-names: not an 8.3 name" ||
+	fail "a long name with --dos-names: not an 8.3 name" "rc=$rc" "$TMP/m.err"
 cp "$TMP/small" "$TMP/toolongname.txt"
-n put "$TMP/toolongname.txt" 2>"$TMP/m.err"; rc=$?
+n --dos-names put "$TMP/toolongname.txt" 2>"$TMP/m.err"; rc=$?
 [ $rc = 1 ] && has "$TMP/m.err" "not an 8.3 name" && pass "put of a long local name: not an 8.3 name" ||
 	fail "put of a long local name: not an 8.3 name" "rc=$rc" "$TMP/m.err"
 cp "$TMP/small" "$TMP/into.txt"
-n put "$TMP/into.txt" SYS:DOCS 2>"$TMP/m.err" && cmp -s "$TMP/small" "$TMP/sys/DOCS/INTO.TXT" &&
+n put "$TMP/into.txt" SYS:DOCS 2>"$TMP/m.err" && cmp -s "$TMP/small" "$TMP/sys/DOCS/into.txt" &&
 	pass "put FILE DIR puts into the directory, as cp" || fail "put FILE DIR puts into the directory" "$TMP/m.err" "$(ls -R "$TMP/sys")"
 
 finish

@@ -8,7 +8,8 @@
 # A hub on a random loopback port, a server, and one client command after
 # another (info, whoami, put of 40 KB, get, ls, stat, mkdir, mv, rm, rmdir,
 # a read-only refusal, a bad password, a session before login, a message
-# sent to oneself and fetched, a change of password), each with
+# sent to oneself and fetched, a change of password: in the DOS name
+# space, then with long names through the LONG one, 0x57), each with
 # --pcap; the captures merged and decoded. Checks: every frame is IPX and
 # every frame to or from socket 0x451 is NCP; no frame is malformed or
 # carries an expert warning; the only expert errors are Wireshark's
@@ -16,7 +17,8 @@
 # every such reply), and each of those is one the session meant to get
 # (0x17 0x4B excepted, which Wireshark reads otherwise: see below);
 # every request has exactly one reply that Wireshark matches to it
-# (ncp.req_frame_num) and no reply lacks its request record.
+# (ncp.req_frame_num) and no reply lacks its request record. Then every
+# 0x57 call the server answers, from tests/interop/ns_capture.c.
 #
 # Prints PASS:/FAIL: per check and "N passed, N failed"; exits 1 if any
 # check failed, 77 (SKIP) without tshark or mergecap. Then the watchdog:
@@ -55,19 +57,34 @@ c() {
 }
 c info
 c -u alice -p Secret whoami
-c put "$TMP/in.bin" SYS:IN.BIN
-c get IN.BIN "$TMP/out.bin"
-c ls
-c stat IN.BIN
-c mkdir SYS:SUB
-c mv IN.BIN 'SUB\IN.BIN'
-c rm 'SUB\*.*'
-c rmdir SUB
-c --expect-fail put "$TMP/in.bin" DATA:X.BIN
+# The DOS name space's calls (0x3E-0x4C, 0x54), then the same through the
+# LONG name space (0x57) with long names.
+D=--dos-names
+c $D put "$TMP/in.bin" SYS:IN.BIN
+c $D get IN.BIN "$TMP/out.bin"
+c $D ls
+c $D stat IN.BIN
+c $D mkdir SYS:SUB
+c $D mv IN.BIN 'SUB\IN.BIN'
+c $D rm 'SUB\*.*'
+c $D rmdir SUB
+c --expect-fail $D put "$TMP/in.bin" DATA:X.BIN
 c --expect-fail -u alice -p wrong whoami
-c --no-login ls SYS:		# LOGIN alone (the way to SYS:LOGIN)
-c --expect-fail --no-login mkdir SYS:PRE
+c $D --no-login ls SYS:		# LOGIN alone (the way to SYS:LOGIN)
+c --expect-fail $D --no-login mkdir SYS:PRE
+c $D --no-login ls SYS:LOGIN
+c put "$TMP/in.bin" "SYS:Long Name Report.bin"
+c get "SYS:long name report.BIN" "$TMP/out2.bin"
+c mkdir "SYS:My Folder"
+c mv "SYS:Long Name Report.bin" "SYS:My Folder/Moved Report.bin"
+c ls "SYS:My Folder"
+c stat "SYS:My Folder/Moved Report.bin"
+c rm "SYS:My Folder/*.bin"
+c rmdir "SYS:My Folder"
+c --expect-fail put "$TMP/in.bin" "DATA:Read Only.bin"
 c --no-login ls SYS:LOGIN
+cmp -s "$TMP/in.bin" "$TMP/out2.bin"
+check "the long-name get returns what its put sent" $?
 c -u alice -p Secret send alice "hello"	# 0x17 0x15, 0x15 0x0A, 0x15 0x0B
 c -u alice -p Secret messages
 c -u alice -p Secret passwd <<<Other	# 0x17 0x4B
@@ -122,10 +139,32 @@ lost=$(n "ncp.no_request_record_found")
 [ "$req" -gt 30 ] && [ "$req" = "$rep" ] && [ "$matched" = "$rep" ] && [ "$lost" = 0 ]
 check "every request has its reply, matched by tshark ($req requests, $rep replies, $matched matched)" $?
 funcs=$(tshark -r "$CAP" -Y "ncp.type == 0x2222" -T fields -e ncp.func 2>/dev/null | sort -u | tr '\n' ' ')
-for f in 0x16 0x17 0x13 0x3d 0x3e 0x3f 0x42 0x44 0x45 0x48 0x49 0x4c 0x54 0x61; do
+for f in 0x16 0x17 0x13 0x3d 0x3e 0x3f 0x42 0x44 0x45 0x48 0x49 0x4c 0x54 0x57 0x61; do
 	grep -qiw -- "$f" <<<"$funcs" || { fail "the session used function $f" "functions seen: $funcs"; }
 done
-pass "the session covers 0x13 0x16 0x17 0x3D-0x3F 0x42 0x44 0x45 0x48 0x49 0x4C 0x54 0x61 ($funcs)"
+pass "the session covers 0x13 0x16 0x17 0x3D-0x3F 0x42 0x44 0x45 0x48 0x49 0x4C 0x54 0x57 0x61 ($funcs)"
+subs=$(tshark -r "$CAP" -Y "ncp.type == 0x2222 && ncp.func == 0x57" -T fields -e ncp.subfunc 2>/dev/null | sort -u | tr '\n' ' ')
+for f in 1 2 3 4 6 8 24; do
+	grep -qw -- "$f" <<<"$subs" || { fail "the session used 0x57 subfunction $f" "seen: $subs"; }
+done
+pass "the LONG name space calls 0x57 1, 2, 3, 4, 6, 8, 24 decode without a malformed frame ($subs)"
+
+# Every 0x57 call the server answers, from BUILD/tools/ns_capture
+# (tests/interop/ns_capture.c: the in-memory link), the ones the client
+# does not make among them (0x07, 0x0C, 0x14, 0x16, 0x1C, 0x1D) and two
+# refusals: none malformed or warned, errors only for those two.
+NSCAP=$TMP/ns.pcap
+if [ -x "$TOOLS/ns_capture" ] && timeout 60 "$TOOLS/ns_capture" "$NSCAP" 2>"$TMP/ns.err"; then
+	subs=$(tshark -r "$NSCAP" -Y "ncp.type == 0x2222 && ncp.func == 0x57" -T fields -e ncp.subfunc 2>/dev/null | sort -un | tr '\n' ' ')
+	bad=$(frames "$NSCAP" "_ws.malformed || _ws.expert.severity == 0x00600000")
+	errs=$(frames "$NSCAP" "_ws.expert.severity >= 0x00800000")
+	codes=$(tshark -r "$NSCAP" -Y "ncp.type == 0x3333 && ncp.completion_code != 0" -T fields -e ncp.completion_code 2>/dev/null | tr '\n' ' ')
+	[ "$subs" = "1 2 3 4 6 7 8 12 20 22 24 28 29 " ] && [ "$bad" = 0 ] && [ "$errs" = 2 ] && [ "$codes" = "0xbf 0x9c " ]
+	check "the 0x57 calls of ns_capture decode: subfunctions $subs, none malformed ($bad), errors only the refusals asked for ($codes)" $? \
+		"$(tshark -r "$NSCAP" -Y '_ws.malformed || _ws.expert' 2>/dev/null | head)"
+else
+	fail "ns_capture writes its capture" "$TMP/ns.err"
+fi
 
 # The watchdog (the server polls after 2 s of silence, every 0.5 s): a
 # client connected and then stuck opening a FIFO for its put answers

@@ -103,17 +103,30 @@ void ncprig_server_addr(const struct ncprig *r, struct ipx_addr *out)
 	svcnet_addr(r->srvnode, 0x451, out);
 }
 
-struct ncp_client *ncprig_login(struct ncprig *r, const char *user,
-				const char *pass)
+static struct ncp_client *login_as(struct ncprig *r, const char *user,
+				    const char *pass, bool dos)
 {
 	struct ncp_client *cl;
+	struct ncp_client_opts o = { .retries = -1, .long_names = !dos };
 	struct ipx_addr a;
 
-	assert_int_equal(ncp_client_new(r->cli->node, NULL, &cl), IPX_OK);
+	assert_int_equal(ncp_client_new(r->cli->node, &o, &cl), IPX_OK);
 	ncprig_server_addr(r, &a);
 	assert_int_equal(ncp_connect(cl, &a), 0);
 	assert_int_equal(ncp_login(cl, user, pass), 0);
 	return cl;
+}
+
+struct ncp_client *ncprig_login(struct ncprig *r, const char *user,
+				const char *pass)
+{
+	return login_as(r, user, pass, true);
+}
+
+struct ncp_client *ncprig_login_long(struct ncprig *r, const char *user,
+				     const char *pass)
+{
+	return login_as(r, user, pass, false);
 }
 
 static void on_raw(struct ipx_socket *s, const struct ipx_header *h,

@@ -28,9 +28,12 @@ struct ncprig *ncprig_new(const struct ncp_server_opts *o);
 void ncprig_free(struct ncprig *r);
 void ncprig_run(struct ncprig *r, ipx_time d);
 void ncprig_server_addr(const struct ncprig *r, struct ipx_addr *out);
-/* A client connected and logged in (asserts). */
+/* A client connected and logged in (asserts), in the DOS name space. */
 struct ncp_client *ncprig_login(struct ncprig *r, const char *user,
 				const char *pass);
+/* The same, using the LONG name space the server offers. */
+struct ncp_client *ncprig_login_long(struct ncprig *r, const char *user,
+				     const char *pass);
 
 struct rawconn {
 	struct ipx_socket *sock;

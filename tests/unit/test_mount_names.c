@@ -2,7 +2,8 @@
  * test_mount_names.c - the mount's path to the server's name
  * (ipx_mount_name): DOS 8.3 names upper-cased under "VOL:" with '\'
  * between them; a longer name or path ENAMETOOLONG, a character DOS
- * cannot hold EINVAL, never a truncated name.
+ * cannot hold EINVAL, never a truncated name; and in the LONG name
+ * space (ipx_mount_name_long) names kept as they are.
  */
 #include "cm.h"
 
@@ -72,12 +73,48 @@ static void refuses_bad_characters(void **state)
 	}
 }
 
+/* The LONG name space: names as they are, case kept; only the bytes no
+ * host name shown has are refused, and names over 255 bytes. */
+static void long_names_pass(void **state)
+{
+	char out[1024], big[300];
+
+	(void)state;
+	assert_int_equal(ipx_mount_name_long("sys", "/My Documents//Quarterly "
+					     "Report 2026.txt", out,
+					     sizeof(out)), 0);
+	assert_string_equal(out, "SYS:My Documents\\Quarterly Report 2026.txt");
+	assert_int_equal(ipx_mount_name_long("sys", "/.hidden", out,
+					     sizeof(out)), 0);
+	assert_string_equal(out, "SYS:.hidden");
+	assert_int_equal(ipx_mount_name_long("sys", "/", out, sizeof(out)), 0);
+	assert_string_equal(out, "SYS:");
+	assert_int_equal(ipx_mount_name_long("sys", "/a:b", out, sizeof(out)),
+			 -EINVAL);
+	assert_int_equal(ipx_mount_name_long("sys", "/a\\b", out,
+					     sizeof(out)), -EINVAL);
+	assert_int_equal(ipx_mount_name_long("sys", "/a*", out, sizeof(out)),
+			 -EINVAL);
+	assert_int_equal(ipx_mount_name_long("sys", "/a\tb", out,
+					     sizeof(out)), -EINVAL);
+	memset(big, 'x', 257);
+	big[0] = '/';
+	big[257] = '\0';
+	assert_int_equal(ipx_mount_name_long("sys", big, out, sizeof(out)),
+			 -ENAMETOOLONG);
+	big[256] = '\0';
+	assert_int_equal(ipx_mount_name_long("sys", big, out, sizeof(out)), 0);
+	assert_int_equal(ipx_mount_name_long("sys", "/abcdefgh/ijklmnop", out,
+					     16), -ENAMETOOLONG);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(maps_83_paths),
 		cmocka_unit_test(refuses_long_names),
 		cmocka_unit_test(refuses_bad_characters),
+		cmocka_unit_test(long_names_pass),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,7 +6,8 @@
  * read-only volumes and the per-connection limits. Each asserts the
  * completion code, the named counter, and that nothing outside the
  * volume was read or changed. Also the host name mapping: names that are
- * not 8.3 are invisible, lower case is found, case twins resolve to one.
+ * not 8.3 show under an alias, lower case is found, case twins resolve
+ * to one and the other twin has an alias.
  */
 #include "cm.h"
 
@@ -250,10 +251,20 @@ static void test_symlinks(void **state)
 	assert_int_equal(ncp_list(s->cl, "LINK", NULL, collect, list),
 			 NCP_CC_BAD_PATH);
 	assert_int_equal(ncp_stat(s->cl, "SECFILE.TXT", &e), NCP_CC_FAILURE);
-	/* Listings show no link, FIFO or long name; lower case shows upper,
-	 * case twins once, resolving to the byte-wise smallest host name. */
+	/* Listings show no link or FIFO; lower case shows upper, case twins
+	 * once under the name, resolving to the byte-wise smallest host
+	 * name; the long name and the other twin under their aliases. */
 	assert_int_equal(ncp_list(s->cl, "SYS:", NULL, collect, list), 0);
-	assert_string_equal(list, "LOGIN LOWER.TXT TWIN.TXT ");
+	assert_string_equal(list, "LOBBC3~1.TXT LOGIN LOWER.TXT TW30CC~1.TXT "
+			    "TWIN.TXT ");
+	assert_int_equal(ncp_open(s->cl, "lobbc3~1.txt", NCP_OPEN_READ, &fh), 0);
+	assert_int_equal(ncp_read(s->cl, &fh, 0, buf, sizeof(buf), &got), 0);
+	assert_memory_equal(buf, "long\n", 5);
+	assert_int_equal(ncp_close(s->cl, &fh), 0);
+	assert_int_equal(ncp_open(s->cl, "TW30CC~1.TXT", NCP_OPEN_READ, &fh), 0);
+	assert_int_equal(ncp_read(s->cl, &fh, 0, buf, sizeof(buf), &got), 0);
+	assert_memory_equal(buf, "mixed\n", 6);
+	assert_int_equal(ncp_close(s->cl, &fh), 0);
 	assert_int_equal(ncp_open(s->cl, "twin.txt", NCP_OPEN_READ, &fh), 0);
 	assert_int_equal(ncp_read(s->cl, &fh, 0, buf, sizeof(buf), &got), 0);
 	assert_memory_equal(buf, "upper\n", 6);
