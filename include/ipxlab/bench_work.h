@@ -102,6 +102,9 @@ struct ipx_bw_params {
 	 * may hold (struct spx_options); 0: the library's (32, 64 KiB) */
 	uint16_t spx_window;
 	uint32_t send_queue;
+	/* IPX_BW_NCP: run the client's calls as loop tasks on a real clock
+	 * too (several workstations on one loop in real time: B9) */
+	bool tasks;
 };
 
 /* The receiver's drain when params.drain is 0 (seconds). */

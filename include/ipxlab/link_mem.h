@@ -94,6 +94,16 @@ int ipx_mem_link_set_adapter(struct ipx_link *link,
 			     const struct ipx_adapter *a, char *err,
 			     size_t errlen);
 
+/* One link's view of its adapter: the largest IPX packet it sent and the
+ * frames for it dropped for want of receive buffers; reset: start both
+ * afresh. */
+struct ipx_mem_adapter_stats {
+	size_t tx_max;
+	uint64_t rx_no_buffer;
+};
+void ipx_mem_link_adapter_stats(struct ipx_link *link,
+				struct ipx_mem_adapter_stats *out, bool reset);
+
 /* Also receive the unicasts for other nodes, as a promiscuous Ethernet
  * link does (the bridging hub's tests). */
 void ipx_mem_link_set_promiscuous(struct ipx_link *link, bool on);

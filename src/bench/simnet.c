@@ -263,7 +263,7 @@ int ipx_bsim_new(const struct ipx_bsim_opts *o, struct ipx_bsim **out,
 		s->profile = *o->profile;
 	}
 	ipx_clock_fake_init(&s->clk, IPX_SEC);
-	s->loop = ipx_loop_new(&s->clk);
+	s->loop = ipx_loop_new(o->real_clock ? ipx_clock_system() : &s->clk);
 	ipx_config_defaults(&s->cfg);
 	/* the controller notices a silent agent within seconds */
 	s->cfg.spx_listen_timeout = 18;
@@ -356,6 +356,11 @@ const char *ipx_bsim_server_name(const struct ipx_bsim *s)
 const char *ipx_bsim_root(const struct ipx_bsim *s)
 {
 	return s->root;
+}
+
+struct ipx_node *ipx_bsim_server_node(struct ipx_bsim *s)
+{
+	return s->srvnode;
 }
 
 struct ipx_node *ipx_bsim_station(struct ipx_bsim *s, unsigned i)

@@ -55,7 +55,10 @@
 	  "         (bench/eth.sh)\n") \
 	X(mount, bench_mount, \
 	  "  sequential write and read through 'ipxlab mount'\n" \
-	  "         beside the same transfer by the NCP client\n")
+	  "         beside the same transfer by the NCP client\n") \
+	X(tuning, bench_tuning, \
+	  " B9, the 1990 buffer and frame-size tuning: transmit\n" \
+	  "         and receive buffers on Token-Ring, NetBIOS and NCP\n")
 
 struct bench_cmd {
 	const char *name;

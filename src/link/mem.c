@@ -31,6 +31,7 @@ struct mem_link {
 	struct ipx_adapter adapter;
 	ipx_time rx_free;	/* its last receive copy ends */
 	uint32_t rx_held;	/* receive buffers holding frames */
+	struct ipx_mem_adapter_stats astats;
 };
 
 struct flight {
@@ -251,6 +252,7 @@ static int offer(struct ipx_mem_segment *seg, struct mem_link *to,
 	for (int i = 0; i < copies && rc == IPX_OK; i++) {
 		if (!rx_room(seg, to, p->len)) {
 			seg->stats.rx_no_buffer++;
+			to->astats.rx_no_buffer++;
 			continue;
 		}
 		extra = 0;
@@ -313,6 +315,8 @@ static int mem_send(struct ipx_link *link, const uint8_t *pkt, size_t len,
 	ipx_link_tap_ipx(link, true, pkt, len, next_hop, link->node);
 	link->stats.tx_packets++;
 	link->stats.tx_bytes += len;
+	if (len > self->astats.tx_max)
+		self->astats.tx_max = len;
 	if (self->station) {
 		uint8_t tag[IPX_MEDIUM_TAG] = { 0 };
 		int rc;
@@ -528,6 +532,16 @@ struct ipx_link *ipx_mem_link_new(struct ipx_mem_segment *seg,
 	m->next = seg->links;
 	seg->links = m;
 	return &m->link;
+}
+
+void ipx_mem_link_adapter_stats(struct ipx_link *link,
+				struct ipx_mem_adapter_stats *out, bool reset)
+{
+	struct mem_link *m = (struct mem_link *)link;
+
+	*out = m->astats;
+	if (reset)
+		memset(&m->astats, 0, sizeof(m->astats));
 }
 
 void ipx_mem_link_set_promiscuous(struct ipx_link *link, bool on)

@@ -248,10 +248,11 @@ int ipx_adapter_check(const struct ipx_adapter *a,
 
 	if (!a->memory)
 		return IPX_OK;
-	if (a->memory > 64 * KIB)
+	if (a->memory != 8 * KIB && a->memory != 16 * KIB &&
+	    a->memory != 32 * KIB && a->memory != 64 * KIB)
 		return fail(err, errlen,
-			    "adapter-memory %u is more than 64K (the adapters "
-			    "had 8, 16, 32 or 64 KB)",
+			    "adapter-memory %u must be 8K, 16K, 32K or 64K (the "
+			    "Token-Ring adapters' shared RAM)",
 			    a->memory);
 	if (a->tx_buffers < 1 || a->tx_buffers > 2)
 		return fail(err, errlen, "tx-buffers must be 1 or 2 (got %u)",
