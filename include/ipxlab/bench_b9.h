@@ -154,6 +154,16 @@ int ipx_b9_run(const struct ipx_b9_opts *o, ipx_bench_progress_fn progress,
 	       void *ctx, struct ipx_b9_report *rep, char *err,
 	       size_t errlen);
 
+/*
+ * One workload on a network of its own with adapters c->ws (every
+ * workstation) and c->srv (the server and NetBIOS's server side): what
+ * ipx_b9_run does for each point, for tests and single measurements.
+ * IPX_OK or an error with its message in err.
+ */
+int ipx_b9_measure(const struct ipx_b9_opts *o, const struct ipx_b9_config *c,
+		   unsigned workload, struct ipx_b9_point *out, char *err,
+		   size_t errlen);
+
 /* Percent change of workload w from one configuration to another
  * (NAN when either is not measured or the first is 0). */
 double ipx_b9_change_pct(const struct ipx_b9_report *rep,

@@ -430,6 +430,30 @@ static int ceiling(const struct ipx_b9_opts *o, struct ipx_b9_ceiling *out)
 
 /* ---- the run ---- */
 
+int ipx_b9_measure(const struct ipx_b9_opts *o, const struct ipx_b9_config *c,
+		   unsigned workload, struct ipx_b9_point *out, char *err,
+		   size_t errlen)
+{
+	const struct ipx_b9_workload *wl = &ipx_b9_workloads[workload];
+	struct net n = { 0 };
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (workload >= IPX_B9_WORKLOADS)
+		return IPX_EINVAL;
+	rc = net_new(&n, o, err, errlen);
+	if (rc == IPX_OK)
+		rc = set_adapters(&n, c, err, errlen);
+	if (rc == IPX_OK)
+		rc = wl->proto == IPX_B9_NCP ? ncp_load(&n, wl, out, err, errlen)
+					     : nb_load(&n, wl, out, err, errlen);
+	if (n.sim)
+		frames(&n, out);
+	out->done = rc == IPX_OK;
+	ipx_bsim_free(n.sim);
+	return rc;
+}
+
 static int one_config(struct net *n, struct ipx_b9_report *rep, size_t ci,
 		      ipx_bench_progress_fn progress, void *ctx, char *err,
 		      size_t errlen)
