@@ -64,7 +64,10 @@ struct ipx_bsim_opts {
 	ipx_time delay;		/* extra delay of every frame on a segment */
 	const char *name;	/* the server's name; NULL: "BENCHSRV" */
 	/* The same network on the system clock (B9's real-time runs): the
-	 * wire still takes the profile's time, the processing its own. */
+	 * wire still takes the profile's time, the processing its own; a
+	 * NetBIOS name claim is one broadcast and 2 ticks (not 2 and 18:
+	 * one lossless segment), so a session starts in a fraction of a
+	 * second. */
 	bool real_clock;
 };
 

@@ -272,6 +272,12 @@ int ipx_bsim_new(const struct ipx_bsim_opts *o, struct ipx_bsim **out,
 	/* the controller holds a session to every workstation */
 	if (s->cfg.spx_connections < IPX_BN_MAX_STATIONS + 1)
 		s->cfg.spx_connections = IPX_BN_MAX_STATIONS + 1;
+	/* in real time a NetBIOS name claim need not wait two broadcasts a
+	 * second apart: one segment, nothing lost */
+	if (o->real_clock) {
+		s->cfg.netbios_broadcast_count = 1;
+		s->cfg.netbios_broadcast_delay = 2;
+	}
 	rc = s->loop ? build_wire(s, o, err, errlen) : IPX_ENOMEM;
 	if (rc == IPX_OK)
 		rc = build_server(s, o, err, errlen);

@@ -158,8 +158,8 @@ static void print_table(const struct tuning *t)
 	printf("B9 buffer and frame-size tuning on %s, %.1f s per test%s\n",
 	       t->o.profile.name, t->o.seconds,
 	       t->o.sim ? ", simulated time" : ", real time");
-	printf("# ipxlab %s on %s\n", cli_version_text(),
-	       cli_machine_text(m, sizeof(m)));
+	printf("# ipxlab %s on %s, %ld CPUs online\n", cli_version_text(),
+	       cli_machine_text(m, sizeof(m)), sysconf(_SC_NPROCESSORS_ONLN));
 	printf("# baseline adapter: %u bytes of memory, %u transmit "
 	       "buffer%s of %u, receive buffers of %u, copies at %.1f "
 	       "Mbit/s, %.0f us per receive buffer\n",

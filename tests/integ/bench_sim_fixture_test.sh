@@ -131,6 +131,7 @@ sim perftest-r2 perftest --sim --seed 2 --quick --repeat 2
 sim arrival arrival --sim --seed 1 --quick
 sim arrival-r2 arrival --sim --seed 2 --quick --repeat 2
 sim wan wan --sim --seed 1 --quick
+sim tuning tuning --sim --seed 1 --seconds 0.2
 
 # Option errors (the shared option table must keep them).
 bad battery-json-csv battery --sim --json --csv
@@ -141,6 +142,7 @@ bad wan-seed-nosim wan --seed x
 bad hub-json-csv hub --json --csv
 bad eth-json-csv eth --json --csv
 bad protocols-repeat0 protocols --repeat 0
+bad tuning-nofit tuning --sim --memory 8K --tx-buffers 2
 
 # Real time on loopback: the shape only.
 shape protocols protocols -c 100 -r 1
