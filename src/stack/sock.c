@@ -60,8 +60,9 @@ static void on_ipx(struct ipx_socket *sock, const struct ipx_header *hdr,
 }
 
 /* A datagram larger than the node's packets (IPX_LAN_PACKET: the stack
- * runs on Ethernet and tunnel links) for one of our own addresses: af_ipx looped up to 65505 bytes to a local socket,
- * so the stack hands it over itself. False when dst is not ours. */
+ * runs on Ethernet and tunnel links) for one of our own addresses: af_ipx
+ * looped up to 65505 bytes to a local socket, so the stack hands it over
+ * itself. False when dst is not ours. */
 static bool send_local_large(struct stack_sock *ss, const struct ipx_addr *dst,
 			     uint8_t type, const uint8_t *data, size_t len)
 {
