@@ -140,8 +140,8 @@ static void print_changes(const struct ipx_b9_report *r)
 
 			if (isnan(p))
 				printf(" %7s", "-");
-			else
-				printf(" %+7.1f", p);
+			else	/* no "-0.0" */
+				printf(" %+7.1f", fabs(p) < 0.05 ? 0.0 : p);
 		}
 		printf("  %s\n", *c->pub_note ? c->pub_note : "-");
 	}
