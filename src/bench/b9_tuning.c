@@ -70,8 +70,9 @@ int ipx_b9_plan(const struct ipx_b9_opts *o, struct ipx_b9_report *rep,
 	memset(rep, 0, sizeof(*rep));
 	rep->o = *o;
 	add(rep, IPX_B9_BASE, 0);
+	/* the sizes the wire's frames hold (eth10: up to 1K) */
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-		if (sizes[i] != b->tx_size)
+		if (sizes[i] != b->tx_size && sizes[i] <= o->profile.max_frame)
 			add(rep, IPX_B9_TX_SIZE, sizes[i]);
 	add(rep, IPX_B9_TX_BUFS, b->tx_buffers == 1 ? 2 : 1);
 	add(rep, IPX_B9_RX_WS, b->rx_size == 2048 ? 1024 : 2048);
