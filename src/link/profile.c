@@ -510,7 +510,8 @@ int ipx_profile_parse(const char *text, size_t len, const char *file,
 {
 	struct ipx_profile p = { .queue = 64 * KIB };
 	char line[256], msg[600];
-	unsigned lineno = 0, seen = 0;
+	unsigned lineno = 0, seen = 0, adapter_line = 0;
+	struct ipx_adapter before;
 	size_t pos = 0;
 	int rc;
 
@@ -535,14 +536,21 @@ int ipx_profile_parse(const char *text, size_t len, const char *file,
 		hash = strchr(line, '#');
 		if (hash)
 			*hash = '\0';
+		before = p.adapter;
 		rc = parse_line(line, &p, &seen, msg, sizeof(msg));
 		if (rc != IPX_OK)
 			return fail(err, errlen, "%s:%u: %s", file, lineno, msg);
+		if (memcmp(&before, &p.adapter, sizeof(before)))
+			adapter_line = lineno;
 	}
 	if (!seen)
 		return fail(err, errlen, "%s: no settings (start with 'base "
 					 "eth10' or give rate, max-frame...)",
 			    file);
+	/* the buffers that do not fit: at the adapter key that made it so */
+	if (adapter_line &&
+	    ipx_adapter_check(&p.adapter, &p, msg, sizeof(msg)) != IPX_OK)
+		return fail(err, errlen, "%s:%u: %s", file, adapter_line, msg);
 	if (ipx_profile_check(&p, msg, sizeof(msg)) != IPX_OK)
 		return fail(err, errlen, "%s: %s", file, msg);
 	*out = p;

@@ -210,7 +210,7 @@ static void a_configuration_that_does_not_fit_is_refused(void **state)
 					   &p, err, sizeof(err)),
 			 IPX_ECONFIG);
 	assert_non_null(strstr(err,
-			       "b9.profile: adapter memory 8192 bytes cannot "
+			       "b9.profile:5: adapter memory 8192 bytes cannot "
 			       "hold 2 transmit buffers of 4096 bytes and 2 "
 			       "receive buffers of 2048 bytes: 2 x 4096 + 2 x "
 			       "2048 = 12288 bytes > 8192"));
