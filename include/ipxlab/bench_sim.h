@@ -63,6 +63,12 @@ struct ipx_bsim_opts {
 	uint64_t seed;		/* segments' and the trunk's randomness */
 	ipx_time delay;		/* extra delay of every frame on a segment */
 	const char *name;	/* the server's name; NULL: "BENCHSRV" */
+	/* The same network on the system clock (B9's real-time runs): the
+	 * wire still takes the profile's time, the processing its own; a
+	 * NetBIOS name claim is one broadcast and 2 ticks (not 2 and 18:
+	 * one lossless segment), so a session starts in a fraction of a
+	 * second. */
+	bool real_clock;
 };
 
 struct ipx_bsim;
@@ -85,6 +91,8 @@ struct ncp_server *ipx_bsim_server(struct ipx_bsim *s);
 const char *ipx_bsim_server_name(const struct ipx_bsim *s);
 /* The scratch volume (the host directory served as SYS). */
 const char *ipx_bsim_root(const struct ipx_bsim *s);
+/* The file server's node (its link: an adapter of its own, B9). */
+struct ipx_node *ipx_bsim_server_node(struct ipx_bsim *s);
 /* Workstation i's node (0-based), for workloads run directly. */
 struct ipx_node *ipx_bsim_station(struct ipx_bsim *s, unsigned i);
 /*

@@ -106,6 +106,9 @@ struct ipx_bw_params {
 	 * link allowing), and no packet burst (ncp_client_opts.no_burst) */
 	uint16_t ncp_buffer;
 	bool ncp_no_burst;
+	/* IPX_BW_NCP: run the client's calls as loop tasks on a real clock
+	 * too (several workstations on one loop in real time: B9) */
+	bool tasks;
 };
 
 /* The receiver's drain when params.drain is 0 (seconds). */

@@ -23,8 +23,13 @@ extern "C" {
 /* Room for the largest link framing (14 MAC + 8 LLC/SNAP), IPX (30) and
  * the largest header above IPX (SPX II 14, NCP, NetBIOS), rounded up. */
 #define IPX_BUF_HEADROOM 128
-/* Largest IPX packet ipxlab handles (Ethernet MTU); the tunnel allows less. */
-#define IPX_MAX_PACKET 1500
+/* Largest IPX packet ipxlab handles: what a 4 Mbit/s Token-Ring frame
+ * carries (4,478 - 17 bytes of MAC and LLC header), the in-memory link's
+ * limit with a tr4 or tr16 profile. Ethernet and the tunnel allow less. */
+#define IPX_MAX_PACKET 4461
+/* The Ethernet MTU: the in-memory link's default and an internal
+ * network's. */
+#define IPX_LAN_PACKET 1500
 
 struct ipx_buf {
 	uint8_t *data;		/* first byte of the packet */

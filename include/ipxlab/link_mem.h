@@ -36,6 +36,7 @@ struct ipx_mem_stats {
 	uint64_t delivered;	/* copies handed to receiving links */
 	uint64_t lost, duplicated, reordered;
 	uint64_t no_such_node;	/* unicast to a node not on the segment */
+	uint64_t rx_no_buffer;	/* the receiving adapter's buffers were full */
 };
 
 struct ipx_mem_segment;
@@ -50,7 +51,8 @@ void ipx_mem_segment_set_mtu(struct ipx_mem_segment *seg, size_t mtu);
 /*
  * Give the segment a link profile (NULL: none, the default): every link
  * becomes a station of one medium (link_medium.h) with the profile's rate,
- * sharing, frame limit (the MTU follows it, at most IPX_MAX_PACKET), delay
+ * sharing, frame limit (the MTU follows it, at most IPX_MAX_PACKET: 4,461,
+ * so tr4 and tr16 carry frames over 1,500 bytes), delay
  * and loss; the faults above then apply to each copy after it arrives.
  * Frames waiting or in flight on an earlier profile are discarded.
  */
@@ -77,6 +79,30 @@ const struct ipx_mem_stats *ipx_mem_segment_stats(
  */
 struct ipx_link *ipx_mem_link_new(struct ipx_mem_segment *seg,
 				  const uint8_t node[IPX_NODE_LEN]);
+
+/*
+ * Give one link its own adapter (link_profile.h, struct ipx_adapter; the
+ * segment's profile gives every link the profile's): its MTU becomes the
+ * largest IPX packet its transmit buffers hold, its frames wait for a
+ * buffer and the copy into it, and frames for it take their copy out of
+ * its receive buffers (dropped as rx_no_buffer when too few are free).
+ * Needs a profile on the segment; the configuration must fit the memory
+ * (ipx_adapter_check: err has the arithmetic). IPX_OK, IPX_EINVAL or
+ * IPX_ECONFIG.
+ */
+int ipx_mem_link_set_adapter(struct ipx_link *link,
+			     const struct ipx_adapter *a, char *err,
+			     size_t errlen);
+
+/* One link's view of its adapter: the largest IPX packet it sent and the
+ * frames for it dropped for want of receive buffers; reset: start both
+ * afresh. */
+struct ipx_mem_adapter_stats {
+	size_t tx_max;
+	uint64_t rx_no_buffer;
+};
+void ipx_mem_link_adapter_stats(struct ipx_link *link,
+				struct ipx_mem_adapter_stats *out, bool reset);
 
 /* Also receive the unicasts for other nodes, as a promiscuous Ethernet
  * link does (the bridging hub's tests). */

@@ -33,6 +33,31 @@ enum ipx_profile_access {
 	IPX_ACCESS_TOKEN,	/* shared Token-Ring: the token goes round */
 };
 
+/*
+ * A station's network adapter, as a 1990 Token-Ring card had it: shared
+ * RAM of 8, 16, 32 or 64 KB divided into transmit and receive buffers.
+ * 'memory' 0: not modelled (frames are ready for the wire when sent and
+ * arrive with no copy time). Otherwise a frame handed to the adapter is
+ * copied into a free transmit buffer at 'copy_rate' bits/s before it can
+ * go onto the wire, and the buffer is free again once the frame has left
+ * the wire: with one buffer the next copy waits for the wire, with two it
+ * runs while the previous frame is on it. The station sends no frame
+ * larger than a transmit buffer ('tx_size', link header included): its
+ * IPX packets are at most tx_size - header bytes. A frame received is
+ * copied out of ceil(frame / rx_size) receive buffers, each costing
+ * 'rx_cost_ns' besides the copy; the receive buffers are what memory the
+ * transmit buffers leave, and a frame that finds too few free is dropped
+ * (counted). docs/links.md, "Adapter memory and buffers".
+ */
+struct ipx_adapter {
+	uint32_t memory;	/* bytes of shared RAM; 0: not modelled */
+	uint32_t tx_buffers;	/* 1 or 2 */
+	uint32_t tx_size;	/* bytes per transmit buffer */
+	uint32_t rx_size;	/* bytes per receive buffer */
+	uint64_t copy_rate;	/* host <-> adapter copies, bits/s; 0: free */
+	uint64_t rx_cost_ns;	/* per receive buffer a frame uses */
+};
+
 struct ipx_profile {
 	char name[32];
 	uint64_t rate;		/* bits per second; 0: no limit, no wire time */
@@ -61,7 +86,36 @@ struct ipx_profile {
 	uint32_t rx_buffer, tx_buffer;
 	uint32_t release;
 	uint64_t hold_ns;
+	/* Every station's adapter (ipx_mem_link_set_adapter changes one). */
+	struct ipx_adapter adapter;
 };
+
+/*
+ * Does the adapter's buffer configuration fit its memory? It needs its
+ * transmit buffers and at least two receive buffers, and enough receive
+ * buffers for one frame of its transmit size:
+ *   tx_buffers x tx_size + max(2, ceil(tx_size / rx_size)) x rx_size
+ *   <= memory
+ * err gets the arithmetic when it does not ("adapter memory 8192 bytes
+ * cannot hold ...: 2 x 4096 + 2 x 2048 = 12288 bytes > 8192"), or what
+ * else is wrong (tx_buffers not 1 or 2, a buffer smaller than the link
+ * header and an IPX header, a transmit buffer larger than max_frame).
+ * A memory of 0 is always fine. IPX_OK or IPX_ECONFIG.
+ */
+int ipx_adapter_check(const struct ipx_adapter *a,
+		      const struct ipx_profile *p, char *err, size_t errlen);
+/* Receive buffers the adapter has (what the transmit buffers leave). */
+uint32_t ipx_adapter_rx_buffers(const struct ipx_adapter *a);
+/* The largest IPX packet a station with this adapter sends on p. */
+size_t ipx_adapter_mtu(const struct ipx_adapter *a,
+		       const struct ipx_profile *p);
+/* Nanoseconds to copy a frame of 'len' IPX bytes (header included) to
+ * or from the adapter (0 when not modelled). */
+uint64_t ipx_adapter_copy_ns(const struct ipx_adapter *a,
+			     const struct ipx_profile *p, size_t len);
+/* Receive buffers a frame of 'len' IPX bytes takes. */
+uint32_t ipx_adapter_rx_need(const struct ipx_adapter *a,
+			     const struct ipx_profile *p, size_t len);
 
 /* The named profiles, for help text: "eth10, tr4, tr16, isn". */
 extern const char ipx_profile_names[];

@@ -263,7 +263,7 @@ int ipx_bsim_new(const struct ipx_bsim_opts *o, struct ipx_bsim **out,
 		s->profile = *o->profile;
 	}
 	ipx_clock_fake_init(&s->clk, IPX_SEC);
-	s->loop = ipx_loop_new(&s->clk);
+	s->loop = ipx_loop_new(o->real_clock ? ipx_clock_system() : &s->clk);
 	ipx_config_defaults(&s->cfg);
 	/* the controller notices a silent agent within seconds */
 	s->cfg.spx_listen_timeout = 18;
@@ -272,6 +272,12 @@ int ipx_bsim_new(const struct ipx_bsim_opts *o, struct ipx_bsim **out,
 	/* the controller holds a session to every workstation */
 	if (s->cfg.spx_connections < IPX_BN_MAX_STATIONS + 1)
 		s->cfg.spx_connections = IPX_BN_MAX_STATIONS + 1;
+	/* in real time a NetBIOS name claim need not wait two broadcasts a
+	 * second apart: one segment, nothing lost */
+	if (o->real_clock) {
+		s->cfg.netbios_broadcast_count = 1;
+		s->cfg.netbios_broadcast_delay = 2;
+	}
 	rc = s->loop ? build_wire(s, o, err, errlen) : IPX_ENOMEM;
 	if (rc == IPX_OK)
 		rc = build_server(s, o, err, errlen);
@@ -356,6 +362,11 @@ const char *ipx_bsim_server_name(const struct ipx_bsim *s)
 const char *ipx_bsim_root(const struct ipx_bsim *s)
 {
 	return s->root;
+}
+
+struct ipx_node *ipx_bsim_server_node(struct ipx_bsim *s)
+{
+	return s->srvnode;
 }
 
 struct ipx_node *ipx_bsim_station(struct ipx_bsim *s, unsigned i)

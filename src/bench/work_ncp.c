@@ -388,7 +388,9 @@ static void finish(struct ipx_bw *w, struct ncpw *f)
  * own process (and if no task can be made). */
 static void as_task(struct ipx_loop *loop, void (*fn)(void *ctx), void *ctx)
 {
-	if (!ipx_loop_clock(loop)->simulated ||
+	const struct ipx_bw *w = ctx;
+
+	if ((!ipx_loop_clock(loop)->simulated && !w->p.tasks) ||
 	    ipx_loop_spawn(loop, fn, ctx) != IPX_OK)
 		fn(ctx);
 }

@@ -386,6 +386,9 @@ void help_bench_eth(FILE *out);
 /* "ipxlab bench mount" (cmd_bench_mount.c). */
 int bench_mount(int argc, char **argv);
 void help_bench_mount(FILE *out);
+/* "ipxlab bench tuning" (cmd_bench_tuning.c). */
+int bench_tuning(int argc, char **argv);
+void help_bench_tuning(FILE *out);
 void help_hub(FILE *out);
 void help_listen(FILE *out);
 void help_send(FILE *out);

@@ -60,6 +60,9 @@
 	X(mount, bench_mount, \
 	  "  sequential write and read through 'ipxlab mount'\n" \
 	  "         beside the same transfer by the NCP client\n") \
+	X(tuning, bench_tuning, \
+	  " B9, the 1990 buffer and frame-size tuning: transmit\n" \
+	  "         and receive buffers on Token-Ring, NetBIOS and NCP\n") \
 	X(suite, bench_suite, \
 	  "  every benchmark of the note (B1-B7) in turn into one\n" \
 	  "         directory: results, gnuplot plots, index.html\n") \

@@ -70,7 +70,7 @@ void help_bench_spx(FILE *out)
 		IPX_SPXB_SMALL_PACKET - IPX_HDR_LEN - SPX_HDR_LEN,
 		IPX_SPXB_TARGET_RATIO * 100, IPX_SPXB_DEFAULT_SECONDS,
 		IPX_SPXB_DEFAULT_WARMUP, IPX_SPXB_DEFAULT_REPEAT,
-		IPX_SPXB_SMALL_PACKET, IPX_MAX_PACKET, IPX_UDP_MTU, cli_docs);
+		IPX_SPXB_SMALL_PACKET, IPX_LAN_PACKET, IPX_UDP_MTU, cli_docs);
 }
 
 static int parse_links(const char *text, bool links[IPX_SPXB_LINKS])
@@ -193,7 +193,7 @@ static int own_opt(struct spx_cli *c, int opt, const char *arg)
 		return parse_links(arg, c->o.links) < 0 ? CLI_USAGE : CLI_OK;
 	case OPT_MTU:
 		if (cli_parse_uint("bench", "--mtu", arg, IPX_SPXB_SMALL_PACKET,
-				   IPX_MAX_PACKET, &val) < 0)
+				   IPX_LAN_PACKET, &val) < 0)
 			return CLI_USAGE;
 		o->mem_mtu = val;
 		return CLI_OK;

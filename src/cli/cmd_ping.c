@@ -342,7 +342,7 @@ int cmd_ping(int argc, char **argv)
 			break;
 		case 's':
 			if (cli_parse_uint("ping", "--size", optarg, 0,
-					   IPX_MAX_PACKET, &size) < 0)
+					   IPX_LAN_PACKET, &size) < 0)
 				return CLI_USAGE;
 			size_set = true;
 			break;

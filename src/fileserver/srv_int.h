@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "ipxlab/buf.h"
 #include "ipxlab/loop.h"
 #include "ipxlab/ncp_server.h"
 
@@ -19,7 +20,9 @@
  * the answers on (Wireshark's "IPX Message" socket): from 0x451 the
  * dissector took the 2-byte polls for NCP and marked them malformed. */
 #define NCP_WDOG_SOCKET 0x4001
-#define NCP_MAX_PACKET 1500	/* reply buffer; replies fit one IPX packet */
+/* The reply buffer; replies fit one IPX packet (up to the largest: a
+ * Token-Ring frame in memory, docs/links.md). */
+#define NCP_MAX_PACKET IPX_MAX_PACKET
 #define NCP_DIR_HANDLES 32	/* per connection */
 #define NCP_SEARCHES 8		/* 0x3E search contexts per connection */
 #define NCP_MAX_DEPTH 16	/* directory levels below a volume root */

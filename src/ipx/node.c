@@ -1276,7 +1276,7 @@ size_t ipx_node_max_payload(const struct ipx_node *node,
 		link = p.link;
 	else
 		link = first_up(node);
-	mtu = link ? link->mtu : p.internal ? IPX_MAX_PACKET : 576;
+	mtu = link ? link->mtu : p.internal ? IPX_LAN_PACKET : 576;
 	return mtu > IPX_MAX_PACKET ? IPX_MAX_PACKET - IPX_HDR_LEN
 				    : mtu - IPX_HDR_LEN;
 }

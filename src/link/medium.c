@@ -20,6 +20,8 @@ struct mframe {
 	struct mframe *next;
 	uint64_t enq_ns;	/* when it was queued */
 	uint64_t at_ns;		/* when it arrives (once on the wire) */
+	uint64_t ready_ns;	/* copied into a transmit buffer (0: not
+				 * worked out yet) */
 	size_t len;
 	uint8_t tag[IPX_MEDIUM_TAG];
 	uint8_t data[];
@@ -37,6 +39,10 @@ struct ipx_medium_station {
 	size_t qbytes;
 	struct fifo arriving;			/* on the wire or in flight */
 	uint64_t busy_ns;			/* own wire free from (access own) */
+	struct ipx_adapter adapter;		/* its transmit buffers */
+	uint64_t copy_end;			/* the last copy's end */
+	uint64_t ends[2];			/* wire ends of the last two */
+	uint64_t nsent;				/* frames given the wire */
 	struct ipx_medium_station_stats stats;
 };
 
@@ -130,6 +136,7 @@ static uint64_t transmit(struct ipx_medium *m, struct ipx_medium_station *s,
 	f->at_ns = end + m->p.delay_ns;
 	if (m->p.access == IPX_ACCESS_TOKEN)
 		end += bits_ns(m, m->p.token_bits);
+	s->ends[s->nsent++ % 2] = start + lost_ns + wire;
 	m->stats.busy_ns += end - start;
 	s->stats.busy_ns += end - start;
 	s->stats.frames++;
@@ -143,6 +150,36 @@ static uint64_t transmit(struct ipx_medium *m, struct ipx_medium_station *s,
 	return end;
 }
 
+/*
+ * When station s's first waiting frame is in a transmit buffer, ready for
+ * the wire: without an adapter model, when it was queued; with one, its
+ * copy starts once it was queued, the previous copy is done and a buffer
+ * is free (the frame tx_buffers before it has left the wire), and takes
+ * the adapter's copy time. Worked out once, when the frame is first.
+ */
+static uint64_t head_ready(struct ipx_medium *m, struct ipx_medium_station *s)
+{
+	struct mframe *f = s->queue.head;
+	const struct ipx_adapter *a = &s->adapter;
+	uint64_t start;
+
+	if (!a->memory)
+		return f->enq_ns;
+	if (f->ready_ns)
+		return f->ready_ns;
+	start = f->enq_ns;
+	if (s->copy_end > start)
+		start = s->copy_end;
+	if (s->nsent >= a->tx_buffers &&
+	    s->ends[(s->nsent - a->tx_buffers) % 2] > start)
+		start = s->ends[(s->nsent - a->tx_buffers) % 2];
+	f->ready_ns = start + ipx_adapter_copy_ns(a, &m->p, f->len);
+	if (!f->ready_ns)
+		f->ready_ns = 1;
+	s->copy_end = f->ready_ns;
+	return f->ready_ns;
+}
+
 /* The shared wire: hand it out, in turn, until it is busy past 'now'. */
 static void run_shared(struct ipx_medium *m, uint64_t now)
 {
@@ -152,10 +189,10 @@ static void run_shared(struct ipx_medium *m, uint64_t now)
 		unsigned ready = 0;
 
 		for (s = m->stations; s; s = s->next)
-			if (s->queue.head && s->queue.head->enq_ns < t0)
-				t0 = s->queue.head->enq_ns;
-		if (t0 == UINT64_MAX)
-			return;
+			if (s->queue.head && head_ready(m, s) < t0)
+				t0 = head_ready(m, s);
+		if (t0 == UINT64_MAX || t0 > now)
+			return;	/* nothing in a buffer yet: arm() waits */
 		if (t0 < m->busy_ns)
 			t0 = m->busy_ns;
 		/* Round robin from the station after the last sender. */
@@ -163,7 +200,7 @@ static void run_shared(struct ipx_medium *m, uint64_t now)
 						 : m->stations;
 		s = first;
 		do {
-			if (s->queue.head && s->queue.head->enq_ns <= t0) {
+			if (s->queue.head && head_ready(m, s) <= t0) {
 				ready++;
 				if (!pick)
 					pick = s;
@@ -181,8 +218,9 @@ static void run_shared(struct ipx_medium *m, uint64_t now)
 static void run_own(struct ipx_medium *m, uint64_t now)
 {
 	for (struct ipx_medium_station *s = m->stations; s; s = s->next) {
-		while (s->queue.head && s->busy_ns <= now) {
-			uint64_t t0 = s->queue.head->enq_ns;
+		while (s->queue.head && s->busy_ns <= now &&
+		       head_ready(m, s) <= now) {
+			uint64_t t0 = head_ready(m, s);
 
 			if (t0 < s->busy_ns)
 				t0 = s->busy_ns;
@@ -209,20 +247,32 @@ static struct ipx_medium_station *next_arrival(struct ipx_medium *m,
 
 static void arm(struct ipx_medium *m, uint64_t now)
 {
-	uint64_t next = UINT64_MAX, us;
-	bool waiting = false;
+	uint64_t next = UINT64_MAX, ready = UINT64_MAX, us;
 
 	for (struct ipx_medium_station *s = m->stations; s; s = s->next) {
 		if (s->arriving.head && s->arriving.head->at_ns < next)
 			next = s->arriving.head->at_ns;
 		if (s->queue.head) {
-			waiting = true;
-			if (m->p.access == IPX_ACCESS_OWN && s->busy_ns < next)
-				next = s->busy_ns;
+			uint64_t r = head_ready(m, s);
+
+			if (m->p.access == IPX_ACCESS_OWN) {
+				if (r < s->busy_ns)
+					r = s->busy_ns;
+				if (r < next)
+					next = r;
+			} else if (r < ready) {
+				ready = r;
+			}
 		}
 	}
-	if (waiting && m->p.access != IPX_ACCESS_OWN && m->busy_ns < next)
-		next = m->busy_ns;
+	/* A shared wire: the next frame goes when it is ready and the wire
+	 * is free. */
+	if (ready != UINT64_MAX) {
+		if (ready < m->busy_ns)
+			ready = m->busy_ns;
+		if (ready < next)
+			next = ready;
+	}
 	if (next == UINT64_MAX) {
 		ipx_timer_stop(m->loop, &m->timer);
 		return;
@@ -299,6 +349,7 @@ struct ipx_medium_station *ipx_medium_station_new(struct ipx_medium *m,
 		return NULL;
 	s->m = m;
 	s->ctx = ctx;
+	s->adapter = m->p.adapter;
 	for (pp = &m->stations; *pp; pp = &(*pp)->next)
 		;
 	*pp = s;
@@ -355,6 +406,7 @@ int ipx_medium_send(struct ipx_medium_station *s, const uint8_t *pkt,
 		return IPX_ENOMEM;
 	}
 	f->enq_ns = now_ns(m);
+	f->ready_ns = 0;
 	f->len = len;
 	memset(f->tag, 0, sizeof(f->tag));
 	if (tag)
@@ -366,6 +418,18 @@ int ipx_medium_send(struct ipx_medium_station *s, const uint8_t *pkt,
 	if (!m->servicing)
 		ipx_timer_start(m->loop, &m->timer, 0, 0);
 	return IPX_OK;
+}
+
+void ipx_medium_station_set_adapter(struct ipx_medium_station *s,
+				    const struct ipx_adapter *a)
+{
+	s->adapter = *a;
+}
+
+const struct ipx_adapter *ipx_medium_station_adapter(
+	const struct ipx_medium_station *s)
+{
+	return &s->adapter;
 }
 
 size_t ipx_medium_station_queued(const struct ipx_medium_station *s)

@@ -12,6 +12,7 @@
  */
 #include "ipxlab/link_mem.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,12 +26,19 @@ struct mem_link {
 	struct mem_link *next;
 	struct ipx_medium_station *station;	/* with a profile */
 	bool promiscuous;	/* also takes unicasts for other nodes */
+	/* The adapter (the profile's unless set): its receive side here,
+	 * its transmit side in the medium station. */
+	struct ipx_adapter adapter;
+	ipx_time rx_free;	/* its last receive copy ends */
+	uint32_t rx_held;	/* receive buffers holding frames */
+	struct ipx_mem_adapter_stats astats;
 };
 
 struct flight {
 	ipx_time when;
 	uint64_t seq;
 	struct mem_link *to;	/* cleared if the link closes meanwhile */
+	uint32_t rx_need;	/* receive buffers it holds at 'to' */
 	uint8_t from[IPX_NODE_LEN], hop[IPX_NODE_LEN];	/* for the tap */
 	size_t len;
 	uint8_t pkt[];
@@ -139,6 +147,8 @@ static void deliver_due(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 	       budget--) {
 		struct flight *f = heap_pop(seg);
 
+		if (f->to)
+			f->to->rx_held -= f->rx_need;
 		if (f->to)	/* it reached the link: the tap sees it */
 			ipx_link_tap_ipx(&f->to->link, false, f->pkt, f->len,
 					 f->hop, f->from);
@@ -153,6 +163,41 @@ static void deliver_due(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 		free(f);
 	}
 	arm(seg);
+}
+
+/*
+ * The receiving adapter: the frame waits in its receive buffers until the
+ * host has copied it out, one frame after another (link_profile.h,
+ * struct ipx_adapter). Times are the loop's microseconds, rounded up.
+ */
+static void rx_copy(struct ipx_mem_segment *seg, struct mem_link *to,
+		    struct flight *f, size_t len)
+{
+	const struct ipx_profile *p = ipx_medium_profile(seg->medium);
+	const struct ipx_adapter *a = &to->adapter;
+	uint64_t ns;
+
+	f->rx_need = ipx_adapter_rx_need(a, p, len);
+	ns = ipx_adapter_copy_ns(a, p, len) + f->rx_need * a->rx_cost_ns;
+	if (ipx_time_before(f->when, to->rx_free))
+		f->when = to->rx_free;
+	f->when += (ipx_time)((ns + 999) / 1000);
+	to->rx_free = f->when;
+	to->rx_held += f->rx_need;
+}
+
+/* Has the receiving adapter receive buffers free for a frame of len? */
+static bool rx_room(struct ipx_mem_segment *seg, const struct mem_link *to,
+		    size_t len)
+{
+	const struct ipx_adapter *a = &to->adapter;
+
+	if (!seg->medium || !a->memory)
+		return true;
+	return to->rx_held +
+		       ipx_adapter_rx_need(a, ipx_medium_profile(seg->medium),
+					   len) <=
+	       ipx_adapter_rx_buffers(a);
 }
 
 static int enqueue(struct ipx_mem_segment *seg, struct mem_link *to,
@@ -175,6 +220,9 @@ static int enqueue(struct ipx_mem_segment *seg, struct mem_link *to,
 	f->when = ipx_loop_now(seg->loop) + seg->faults.delay + extra;
 	if (seg->faults.jitter)
 		f->when += rnd(seg) % (seg->faults.jitter + 1);
+	f->rx_need = 0;
+	if (seg->medium && to->adapter.memory)
+		rx_copy(seg, to, f, p->len);
 	f->seq = seg->seq++;
 	f->to = to;
 	f->len = p->len;
@@ -202,6 +250,11 @@ static int offer(struct ipx_mem_segment *seg, struct mem_link *to,
 		copies = 2;
 	}
 	for (int i = 0; i < copies && rc == IPX_OK; i++) {
+		if (!rx_room(seg, to, p->len)) {
+			seg->stats.rx_no_buffer++;
+			to->astats.rx_no_buffer++;
+			continue;
+		}
 		extra = 0;
 		if (chance(seg, fl->reorder_ppm)) {
 			seg->stats.reordered++;
@@ -262,6 +315,8 @@ static int mem_send(struct ipx_link *link, const uint8_t *pkt, size_t len,
 	ipx_link_tap_ipx(link, true, pkt, len, next_hop, link->node);
 	link->stats.tx_packets++;
 	link->stats.tx_bytes += len;
+	if (len > self->astats.tx_max)
+		self->astats.tx_max = len;
 	if (self->station) {
 		uint8_t tag[IPX_MEDIUM_TAG] = { 0 };
 		int rc;
@@ -314,7 +369,7 @@ struct ipx_mem_segment *ipx_mem_segment_new(struct ipx_loop *loop,
 	seg->loop = loop;
 	seg->net = net;
 	seg->rng = seed ? seed : 0x9E3779B97F4A7C15ull;
-	seg->mtu = IPX_MAX_PACKET;
+	seg->mtu = IPX_LAN_PACKET;
 	ipx_timer_init(&seg->timer, deliver_due, seg);
 	return seg;
 }
@@ -339,18 +394,55 @@ void ipx_mem_segment_set_faults(struct ipx_mem_segment *seg,
 	seg->faults = *faults;
 }
 
+/* A link's MTU: the segment's, or less if its adapter sends less. */
+static size_t link_mtu(const struct ipx_mem_segment *seg,
+		       const struct mem_link *m)
+{
+	size_t mtu = seg->mtu;
+
+	if (seg->medium && m->adapter.memory) {
+		size_t a = ipx_adapter_mtu(&m->adapter,
+					   ipx_medium_profile(seg->medium));
+
+		if (a < mtu)
+			mtu = a;
+	}
+	return mtu;
+}
+
 void ipx_mem_segment_set_mtu(struct ipx_mem_segment *seg, size_t mtu)
 {
 	seg->mtu = mtu;
 	for (struct mem_link *m = seg->links; m; m = m->next)
-		m->link.mtu = mtu;
+		m->link.mtu = link_mtu(seg, m);
+}
+
+int ipx_mem_link_set_adapter(struct ipx_link *link,
+			     const struct ipx_adapter *a, char *err,
+			     size_t errlen)
+{
+	struct mem_link *m = (struct mem_link *)link;
+	struct ipx_mem_segment *seg = m->seg;
+
+	if (!seg->medium) {
+		snprintf(err, errlen, "the segment has no link profile: an "
+				      "adapter needs one");
+		return IPX_EINVAL;
+	}
+	if (ipx_adapter_check(a, ipx_medium_profile(seg->medium), err,
+			      errlen) != IPX_OK)
+		return IPX_ECONFIG;
+	m->adapter = *a;
+	ipx_medium_station_set_adapter(m->station, a);
+	link->mtu = link_mtu(seg, m);
+	return IPX_OK;
 }
 
 int ipx_mem_segment_set_profile(struct ipx_mem_segment *seg,
 				const struct ipx_profile *profile)
 {
 	struct ipx_medium *m = NULL;
-	size_t mtu = IPX_MAX_PACKET;
+	size_t mtu = profile ? IPX_MAX_PACKET : IPX_LAN_PACKET;
 
 	if (profile) {
 		m = ipx_medium_new(seg->loop, profile, seg->rng ^ 0x5bd1e995,
@@ -364,6 +456,8 @@ int ipx_mem_segment_set_profile(struct ipx_mem_segment *seg,
 	seg->medium = m;
 	for (struct mem_link *l = seg->links; l; l = l->next) {
 		l->station = m ? ipx_medium_station_new(m, l) : NULL;
+		l->adapter = profile ? profile->adapter
+				     : (struct ipx_adapter){ 0 };
 		if (m && !l->station) {
 			ipx_medium_free(m);
 			for (l = seg->links; l; l = l->next)
@@ -424,8 +518,10 @@ struct ipx_link *ipx_mem_link_new(struct ipx_mem_segment *seg,
 	m->link.kind = "mem";
 	m->link.net = seg->net;
 	memcpy(m->link.node, node, IPX_NODE_LEN);
-	m->link.mtu = seg->mtu;
 	m->link.up = true;
+	if (seg->medium)
+		m->adapter = ipx_medium_profile(seg->medium)->adapter;
+	m->link.mtu = link_mtu(seg, m);
 	if (seg->medium) {
 		m->station = ipx_medium_station_new(seg->medium, m);
 		if (!m->station) {
@@ -436,6 +532,16 @@ struct ipx_link *ipx_mem_link_new(struct ipx_mem_segment *seg,
 	m->next = seg->links;
 	seg->links = m;
 	return &m->link;
+}
+
+void ipx_mem_link_adapter_stats(struct ipx_link *link,
+				struct ipx_mem_adapter_stats *out, bool reset)
+{
+	struct mem_link *m = (struct mem_link *)link;
+
+	*out = m->astats;
+	if (reset)
+		memset(&m->astats, 0, sizeof(m->astats));
 }
 
 void ipx_mem_link_set_promiscuous(struct ipx_link *link, bool on)

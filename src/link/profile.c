@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ipxlab/buf.h"
 #include "ipxlab/err.h"
 
 #define KIB 1024u
@@ -221,12 +222,110 @@ int ipx_profile_check(const struct ipx_profile *p, char *err, size_t errlen)
 			    p->release, p->rx_buffer);
 	if (p->hold_ns > 60000000000ull)
 		return fail(err, errlen, "hold is more than 60 s");
+	return ipx_adapter_check(&p->adapter, p, err, errlen);
+}
+
+/* ---- the adapter ---- */
+
+static uint32_t div_up(uint32_t a, uint32_t b)
+{
+	return (a + b - 1) / b;
+}
+
+/* Receive buffers the configuration must leave room for. */
+static uint32_t rx_min(const struct ipx_adapter *a)
+{
+	uint32_t n = div_up(a->tx_size, a->rx_size);
+
+	return n > 2 ? n : 2;
+}
+
+int ipx_adapter_check(const struct ipx_adapter *a,
+		      const struct ipx_profile *p, char *err, size_t errlen)
+{
+	uint32_t least = p->header + 30;
+	uint64_t need;
+
+	if (!a->memory)
+		return IPX_OK;
+	if (a->memory != 8 * KIB && a->memory != 16 * KIB &&
+	    a->memory != 32 * KIB && a->memory != 64 * KIB)
+		return fail(err, errlen,
+			    "adapter-memory %u must be 8K, 16K, 32K or 64K (the "
+			    "Token-Ring adapters' shared RAM)",
+			    a->memory);
+	if (a->tx_buffers < 1 || a->tx_buffers > 2)
+		return fail(err, errlen, "tx-buffers must be 1 or 2 (got %u)",
+			    a->tx_buffers);
+	if (a->tx_size < least || a->rx_size < least)
+		return fail(err, errlen,
+			    "tx-buffer-size (%u) and rx-buffer-size (%u) must "
+			    "each hold the %u-byte link header and an IPX "
+			    "header (%u bytes)",
+			    a->tx_size, a->rx_size, p->header, least);
+	if (a->tx_size > p->max_frame)
+		return fail(err, errlen,
+			    "tx-buffer-size %u is above max-frame %u: no frame "
+			    "that large goes on this wire",
+			    a->tx_size, p->max_frame);
+	if (a->tx_size - p->header > IPX_MAX_PACKET)
+		return fail(err, errlen,
+			    "tx-buffer-size %u carries IPX packets of %u bytes; "
+			    "ipxlab carries at most %u",
+			    a->tx_size, a->tx_size - p->header, IPX_MAX_PACKET);
+	need = (uint64_t)a->tx_buffers * a->tx_size +
+	       (uint64_t)rx_min(a) * a->rx_size;
+	if (need > a->memory)
+		return fail(err, errlen,
+			    "adapter memory %u bytes cannot hold %u transmit "
+			    "buffer%s of %u bytes and %u receive buffers of %u "
+			    "bytes: %u x %u + %u x %u = %llu bytes > %u",
+			    a->memory, a->tx_buffers,
+			    a->tx_buffers == 1 ? "" : "s", a->tx_size,
+			    rx_min(a), a->rx_size, a->tx_buffers, a->tx_size,
+			    rx_min(a), a->rx_size, (unsigned long long)need,
+			    a->memory);
 	return IPX_OK;
+}
+
+uint32_t ipx_adapter_rx_buffers(const struct ipx_adapter *a)
+{
+	if (!a->memory || !a->rx_size)
+		return 0;
+	return (a->memory - a->tx_buffers * a->tx_size) / a->rx_size;
+}
+
+size_t ipx_adapter_mtu(const struct ipx_adapter *a,
+		       const struct ipx_profile *p)
+{
+	size_t mtu = ipx_profile_mtu(p);
+
+	if (a->memory && a->tx_size - p->header < mtu)
+		mtu = a->tx_size - p->header;
+	return mtu;
+}
+
+uint64_t ipx_adapter_copy_ns(const struct ipx_adapter *a,
+			     const struct ipx_profile *p, size_t len)
+{
+	uint64_t bits = ((uint64_t)len + p->header) * 8;
+
+	if (!a->memory || !a->copy_rate)
+		return 0;
+	return (bits * 1000000000ull + a->copy_rate - 1) / a->copy_rate;
+}
+
+uint32_t ipx_adapter_rx_need(const struct ipx_adapter *a,
+			     const struct ipx_profile *p, size_t len)
+{
+	if (!a->memory || !a->rx_size)
+		return 0;
+	return div_up((uint32_t)len + p->header, a->rx_size);
 }
 
 /* ---- the file ---- */
 
-enum kind { K_RATE, K_SIZE, K_TIME, K_LOSS, K_ACCESS, K_BITS };
+enum kind { K_RATE, K_SIZE, K_TIME, K_LOSS, K_ACCESS, K_BITS, K_COUNT };
 
 struct key {
 	const char *name;
@@ -252,6 +351,12 @@ static const struct key keys[] = {
 	{ "tx-buffer", K_SIZE, F(tx_buffer) },
 	{ "release", K_SIZE, F(release) },
 	{ "hold", K_TIME, F(hold_ns) },
+	{ "adapter-memory", K_SIZE, F(adapter.memory) },
+	{ "tx-buffers", K_COUNT, F(adapter.tx_buffers) },
+	{ "tx-buffer-size", K_SIZE, F(adapter.tx_size) },
+	{ "rx-buffer-size", K_SIZE, F(adapter.rx_size) },
+	{ "adapter-copy", K_RATE, F(adapter.copy_rate) },
+	{ "rx-buffer-cost", K_TIME, F(adapter.rx_cost_ns) },
 };
 #undef F
 
@@ -272,6 +377,8 @@ static const char *kind_help(enum kind k)
 		return "own, csma-cd or token";
 	case K_BITS:
 		return "a whole number of bit times";
+	case K_COUNT:
+		return "a whole number";
 	}
 	return "?";
 }
@@ -304,7 +411,8 @@ static int set_value(struct ipx_profile *p, const struct key *k,
 			return IPX_EINVAL;
 		memcpy(base, &u32, sizeof(u32));
 		return IPX_OK;
-	case K_BITS: {
+	case K_BITS:
+	case K_COUNT: {
 		char *end;
 		unsigned long n;
 
@@ -386,7 +494,7 @@ static int parse_line(char *line, struct ipx_profile *p, unsigned *seen,
 		(*seen)++;
 		return IPX_OK;
 	}
-	char known[256] = "base, name";
+	char known[400] = "base, name";
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		size_t n = strlen(known);
@@ -401,8 +509,9 @@ int ipx_profile_parse(const char *text, size_t len, const char *file,
 		      struct ipx_profile *out, char *err, size_t errlen)
 {
 	struct ipx_profile p = { .queue = 64 * KIB };
-	char line[256], msg[320];
-	unsigned lineno = 0, seen = 0;
+	char line[256], msg[600];
+	unsigned lineno = 0, seen = 0, adapter_line = 0;
+	struct ipx_adapter before;
 	size_t pos = 0;
 	int rc;
 
@@ -427,14 +536,21 @@ int ipx_profile_parse(const char *text, size_t len, const char *file,
 		hash = strchr(line, '#');
 		if (hash)
 			*hash = '\0';
+		before = p.adapter;
 		rc = parse_line(line, &p, &seen, msg, sizeof(msg));
 		if (rc != IPX_OK)
 			return fail(err, errlen, "%s:%u: %s", file, lineno, msg);
+		if (memcmp(&before, &p.adapter, sizeof(before)))
+			adapter_line = lineno;
 	}
 	if (!seen)
 		return fail(err, errlen, "%s: no settings (start with 'base "
 					 "eth10' or give rate, max-frame...)",
 			    file);
+	/* the buffers that do not fit: at the adapter key that made it so */
+	if (adapter_line &&
+	    ipx_adapter_check(&p.adapter, &p, msg, sizeof(msg)) != IPX_OK)
+		return fail(err, errlen, "%s:%u: %s", file, adapter_line, msg);
 	if (ipx_profile_check(&p, msg, sizeof(msg)) != IPX_OK)
 		return fail(err, errlen, "%s: %s", file, msg);
 	*out = p;
@@ -534,7 +650,7 @@ static const char *time_str(uint64_t ns, char *buf, size_t len)
 
 void ipx_profile_print(const struct ipx_profile *p, FILE *out)
 {
-	char delay[32], hold[32];
+	char delay[32], hold[32], cost[32];
 
 	fprintf(out,
 		"name %s\nrate %llu\nheader %u\nmin-frame %u\noverhead %u\n"
@@ -547,4 +663,10 @@ void ipx_profile_print(const struct ipx_profile *p, FILE *out)
 		access_names[p->access], p->contention_bits, p->token_bits,
 		p->queue, p->bridge_max, p->rx_buffer, p->tx_buffer,
 		p->release, time_str(p->hold_ns, hold, sizeof(hold)));
+	fprintf(out,
+		"adapter-memory %u\ntx-buffers %u\ntx-buffer-size %u\n"
+		"rx-buffer-size %u\nadapter-copy %llu\nrx-buffer-cost %s\n",
+		p->adapter.memory, p->adapter.tx_buffers, p->adapter.tx_size,
+		p->adapter.rx_size, (unsigned long long)p->adapter.copy_rate,
+		time_str(p->adapter.rx_cost_ns, cost, sizeof(cost)));
 }

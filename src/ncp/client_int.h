@@ -6,7 +6,11 @@
 
 #include "ipxlab/ncp_client.h"
 
-#define NCP_CLI_MAX 1500
+#include "ipxlab/buf.h"
+
+/* An NCP packet: up to the largest IPX packet (Token-Ring frames over
+ * 1,500 bytes in memory, docs/links.md). */
+#define NCP_CLI_MAX IPX_MAX_PACKET
 
 struct ncp_client {
 	struct ipx_node *node;

@@ -59,9 +59,10 @@ static void on_ipx(struct ipx_socket *sock, const struct ipx_header *hdr,
 	to_program(ss, hdr->type, &src, data, len);
 }
 
-/* A datagram larger than the node's packets (IPX_MAX_PACKET) for one of
- * our own addresses: af_ipx looped up to 65505 bytes to a local socket,
- * so the stack hands it over itself. False when dst is not ours. */
+/* A datagram larger than the node's packets (IPX_LAN_PACKET: the stack
+ * runs on Ethernet and tunnel links) for one of our own addresses: af_ipx
+ * looped up to 65505 bytes to a local socket, so the stack hands it over
+ * itself. False when dst is not ours. */
 static bool send_local_large(struct stack_sock *ss, const struct ipx_addr *dst,
 			     uint8_t type, const uint8_t *data, size_t len)
 {
@@ -166,7 +167,7 @@ static void send_frame(struct stack_sock *ss, const uint8_t *p, size_t n)
 		return;
 	}
 	type = (f.flags & IPX_STACK_F_TYPE) ? f.type : ss->type;
-	if (n - IPX_STACK_FRAME_HDR + IPX_HDR_LEN > IPX_MAX_PACKET &&
+	if (n - IPX_STACK_FRAME_HDR + IPX_HDR_LEN > IPX_LAN_PACKET &&
 	    send_local_large(ss, dst, type, p + IPX_STACK_FRAME_HDR,
 			     n - IPX_STACK_FRAME_HDR))
 		return;

@@ -4,14 +4,16 @@
  * decided, so its invariants are checked under any load.
  *
  * The input's first 8 bytes pick a profile (rate, access, overhead,
- * contention, token, delay, loss, queue); the rest are records
+ * contention, token, delay, loss, queue), the 9th an adapter (link_profile.h,
+ * struct ipx_adapter: none, or one or two transmit buffers and a copy
+ * rate) for the odd-numbered stations; the rest are records
  *   [1 byte: station index (bits 0-2), station leaves (bit 3),
  *            clock step in bits 4-7]
  *   [2 bytes: frame length]
  * on a fake clock. Invariants: every frame handed over is carried, lost,
  * refused, still on its way, or was discarded with its station; frames
  * arrive in time order and never before their wire time after being
- * queued; on a shared medium the wire's busy time never exceeds the time
+ * queued (and its copy into a transmit buffer); on a shared medium the wire's busy time never exceeds the time
  * elapsed plus the frames still on it.
  */
 #include <string.h>
@@ -55,9 +57,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t sent = 0, refused = 0, gone = 0, start;
 	const struct ipx_medium_stats *ms;
 	char err[200];
-	size_t pos = 8;
+	struct ipx_adapter a = { 0 };
+	size_t pos = 9;
 
-	if (size < 8)
+	if (size < 9)
 		return 0;
 	p.rate = (uint64_t)(data[0] + 1) * 20000;
 	p.access = (enum ipx_profile_access)(data[1] % 3);
@@ -69,6 +72,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	p.loss_ppm = data[6] & 0x80 ? (uint32_t)(data[6] & 0x7F) * 5000 : 0;
 	p.queue = 1514 + (uint32_t)data[7] * 256;
 	CHECK(ipx_profile_check(&p, err, sizeof(err)) == IPX_OK);
+	if (data[8] & 3) {
+		a.memory = 16384;
+		a.tx_buffers = (data[8] & 3) == 1 ? 1 : 2;
+		a.tx_size = 1514;
+		a.rx_size = 1024;
+		a.copy_rate = (uint64_t)((data[8] >> 2) + 1) * 500000;
+		CHECK(ipx_adapter_check(&a, &p, err, sizeof(err)) == IPX_OK);
+	}
 	ipx_clock_fake_init(&clk, 5 * IPX_SEC);
 	r.loop = ipx_loop_new(&clk);
 	r.p = &p;
@@ -91,9 +102,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			gone++;
 		}
 		pos += 3;
-		if (!st[s])
+		if (!st[s]) {
 			st[s] = ipx_medium_station_new(m, NULL);
-		CHECK(st[s]);
+			CHECK(st[s]);
+			if (s & 1)
+				ipx_medium_station_set_adapter(st[s], &a);
+		}
 		if (len < 30)
 			len = 30;
 		pkt[0] = (uint8_t)len;

@@ -133,6 +133,7 @@ sim arrival-r2 arrival --sim --seed 2 --quick --repeat 2
 sim wan wan --sim --seed 1 --quick
 sim perform3 perform3 --sim --seed 1 --seconds 0.1
 sim perform3-write perform3 --sim --seed 2 --seconds 0.1 --write --stations 3 --only request/tuned,burst/tuned
+sim tuning tuning --sim --seed 1 --seconds 0.2
 
 # Option errors (the shared option table must keep them).
 bad battery-json-csv battery --sim --json --csv
@@ -145,6 +146,7 @@ bad eth-json-csv eth --json --csv
 bad protocols-repeat0 protocols --repeat 0
 bad perform3-repeat perform3 --sim --repeat 2
 bad perform3-only perform3 --sim --only request/fast
+bad tuning-nofit tuning --sim --memory 8K --tx-buffers 2
 
 # Real time on loopback: the shape only.
 shape protocols protocols -c 100 -r 1

@@ -94,6 +94,15 @@ void *ipx_medium_station_ctx(const struct ipx_medium_station *s);
 int ipx_medium_send(struct ipx_medium_station *s, const uint8_t *pkt,
 		    size_t len, const uint8_t *tag);
 
+/* The station's adapter (the profile's until set): a frame waits for a
+ * free transmit buffer and its copy into it before it can have the wire
+ * (link_profile.h, struct ipx_adapter). The frame limit is the caller's
+ * (the in-memory link's MTU follows ipx_adapter_mtu). */
+void ipx_medium_station_set_adapter(struct ipx_medium_station *s,
+				    const struct ipx_adapter *a);
+const struct ipx_adapter *ipx_medium_station_adapter(
+	const struct ipx_medium_station *s);
+
 /* Bytes and frames waiting in a station's queue (not yet on the wire). */
 size_t ipx_medium_station_queued(const struct ipx_medium_station *s);
 
