@@ -38,6 +38,7 @@ void help_mount(FILE *out)
 		"  --find-timeout SECONDS\n"
 		"                      how long to look for the server (default 3)\n"
 		"  --bufsize N         NCP buffer size to ask for (512-4096)\n"
+		"  --no-burst          one request at a time (no packet burst)\n"
 		"  -r, --read-only     mount read-only\n"
 		"  -d, --debug         libfuse's debugging: every request logged\n"
 		CLI_NODE_OPTS_HELP,
@@ -52,6 +53,7 @@ enum {
 	OPT_ATTR,
 	OPT_FINDTO,
 	OPT_BUFSIZE,
+	OPT_NOBURST,
 };
 
 static int open_node(void *ctx, struct ipx_mount_node *out)
@@ -120,6 +122,7 @@ static const struct option mount_longopts[] = {
 	{ "attr-timeout", required_argument, NULL, OPT_ATTR },
 	{ "find-timeout", required_argument, NULL, OPT_FINDTO },
 	{ "bufsize", required_argument, NULL, OPT_BUFSIZE },
+	{ "no-burst", no_argument, NULL, OPT_NOBURST },
 	{ "read-only", no_argument, NULL, 'r' },
 	{ "debug", no_argument, NULL, 'd' },
 	{ NULL, 0, NULL, 0 },
@@ -155,6 +158,9 @@ static int mount_opt(int opt, struct ipx_mount_opts *mo, struct mount_args *a)
 				   &n) < 0)
 			return CLI_USAGE;
 		mo->bufsize = (uint16_t)n;
+		return CLI_OK;
+	case OPT_NOBURST:
+		mo->no_burst = true;
 		return CLI_OK;
 	case OPT_RETRY:
 		return cli_parse_seconds("mount", "--retry-time", optarg, 0.2,

@@ -43,12 +43,15 @@ void help_ncp(FILE *out)
 		"  --no-login          stay logged out (only SYS:LOGIN is visible)\n"
 		"  --bufsize N         buffer size to ask for (512-4096, default\n"
 		"                      4096: the server answers what fits a packet)\n"
+		"  --no-burst          one request at a time: no packet burst\n"
+		"                      (by default get and put move bursts of\n"
+		"                      fragments where the server grants 0x65)\n"
 		"  --find-timeout SECONDS\n"
 		"                      how long to look for the server (default 3)\n"
 		CLI_NODE_OPTS_HELP);
 }
 
-enum { OPT_NOLOGIN = OPT_FIRST_CMD, OPT_BUFSIZE, OPT_FINDTO };
+enum { OPT_NOLOGIN = OPT_FIRST_CMD, OPT_BUFSIZE, OPT_FINDTO, OPT_NOBURST };
 
 /* parse_opts: -h answered, nothing more to do. */
 #define CLI_DONE (-1)
@@ -107,6 +110,7 @@ static int parse_opts(int argc, char **argv, struct cli_opts *o,
 		{ "no-login", no_argument, NULL, OPT_NOLOGIN },
 		{ "bufsize", required_argument, NULL, OPT_BUFSIZE },
 		{ "find-timeout", required_argument, NULL, OPT_FINDTO },
+		{ "no-burst", no_argument, NULL, OPT_NOBURST },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
@@ -128,6 +132,9 @@ static int parse_opts(int argc, char **argv, struct cli_opts *o,
 			break;
 		case OPT_NOLOGIN:
 			a->login = false;
+			break;
+		case OPT_NOBURST:
+			a->no_burst = true;
 			break;
 		case OPT_BUFSIZE:
 			if (cli_parse_uint("ncp", "--bufsize", optarg, 512, 4096,

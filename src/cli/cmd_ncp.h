@@ -41,6 +41,7 @@ struct session {
 struct ncp_args {
 	const char *server, *user, *pass;
 	bool login, user_given;
+	bool no_burst;		/* --no-burst */
 	unsigned long bufsize;
 	double findto;
 };

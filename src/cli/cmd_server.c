@@ -43,6 +43,9 @@ void help_server(FILE *out)
 		"                      every INTERVAL, clear it after COUNT\n"
 		"                      unanswered polls (default NetWare's\n"
 		"                      296.6,59.3,10)\n"
+		"  --no-burst          refuse packet burst: 0x65 answered 0xFB\n"
+		"                      and 0x7777 packets dropped, as mars_nwe\n"
+		"                      built without burst mode\n"
 		CLI_NODE_OPTS_HELP,
 		NCP_MAX_VOLUMES);
 }
@@ -55,6 +58,7 @@ enum {
 	OPT_MAXLOCKS,
 	OPT_MAXBUFFER,
 	OPT_WATCHDOG,
+	OPT_NOBURST,
 };
 
 /* --watchdog DELAY[,INTERVAL[,COUNT]]: 0, or -1 with the error printed. */
@@ -179,6 +183,7 @@ static int server_parse(int argc, char **argv, struct ncp_server_opts *so,
 		{ "max-locks", required_argument, NULL, OPT_MAXLOCKS },
 		{ "max-buffer", required_argument, NULL, OPT_MAXBUFFER },
 		{ "watchdog", required_argument, NULL, OPT_WATCHDOG },
+		{ "no-burst", no_argument, NULL, OPT_NOBURST },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt, rc;
@@ -204,6 +209,9 @@ static int server_parse(int argc, char **argv, struct ncp_server_opts *so,
 			break;
 		case OPT_WATCHDOG:
 			rc = parse_watchdog(optarg, so) < 0 ? CLI_USAGE : CLI_OK;
+			break;
+		case OPT_NOBURST:
+			so->no_burst = true;
 			break;
 		case 'h':
 			cli_usage_line(stdout, "server");

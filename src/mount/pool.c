@@ -376,6 +376,7 @@ int mnt_pool_open(struct mnt *m)
 	pthread_mutex_init(&m->mu, NULL);
 	pthread_cond_init(&m->cv, NULL);
 	mnt_client_opts(m->retry, &co);
+	co.no_burst = o->no_burst;
 	for (unsigned k = 0; k < m->n; k++) {
 		struct mconn *c = &m->c[k];
 
