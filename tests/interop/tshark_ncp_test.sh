@@ -6,8 +6,9 @@
 # Env:   IT_KEEP=1 keeps the temp dir (captures, process output).
 #
 # A hub on a random loopback port, a server, and one client command after
-# another (info, whoami, put of 40 KB, get, ls, stat, mkdir, mv, rm, rmdir,
-# a read-only refusal, a bad password, a session before login), each with
+# another (info, whoami, put of 40 KB, get, both in packet bursts and again
+# one request at a time with --no-burst, ls, stat, mkdir, mv, rm, rmdir, a
+# read-only refusal, a bad password, a session before login), each with
 # --pcap; the captures merged and decoded. Checks: every frame is IPX and
 # every frame to or from socket 0x451 is NCP; no frame is malformed or
 # carries an expert warning; the only expert errors are Wireshark's
@@ -54,6 +55,8 @@ c info
 c -u alice -p Secret whoami
 c put "$TMP/in.bin" SYS:IN.BIN
 c get IN.BIN "$TMP/out.bin"
+c --no-burst put "$TMP/in.bin" SYS:IN2.BIN
+c --no-burst get IN2.BIN "$TMP/out2.bin"
 c ls
 c stat IN.BIN
 c mkdir SYS:SUB
@@ -65,8 +68,8 @@ c --expect-fail -u alice -p wrong whoami
 c --no-login ls SYS:		# LOGIN alone (the way to SYS:LOGIN)
 c --expect-fail --no-login mkdir SYS:PRE
 c --no-login ls SYS:LOGIN
-cmp -s "$TMP/in.bin" "$TMP/out.bin"
-check "the session's get returns what its put sent" $?
+cmp -s "$TMP/in.bin" "$TMP/out.bin" && cmp -s "$TMP/in.bin" "$TMP/out2.bin"
+check "the session's gets return what its puts sent (burst and --no-burst)" $?
 
 CAP=$TMP/session.pcap
 mergecap -a -w "$CAP" "$TMP"/c*.pcap 2>"$TMP/mergecap.err"
@@ -101,10 +104,20 @@ lost=$(n "ncp.no_request_record_found")
 [ "$req" -gt 30 ] && [ "$req" = "$rep" ] && [ "$matched" = "$rep" ] && [ "$lost" = 0 ]
 check "every request has its reply, matched by tshark ($req requests, $rep replies, $matched matched)" $?
 funcs=$(tshark -r "$CAP" -Y "ncp.type == 0x2222" -T fields -e ncp.func 2>/dev/null | sort -u | tr '\n' ' ')
-for f in 0x16 0x17 0x13 0x3d 0x3e 0x3f 0x42 0x44 0x45 0x48 0x49 0x4c 0x54 0x61; do
+for f in 0x16 0x17 0x13 0x3d 0x3e 0x3f 0x42 0x44 0x45 0x48 0x49 0x4c 0x54 0x61 0x65; do
 	grep -qiw -- "$f" <<<"$funcs" || { fail "the session used function $f" "functions seen: $funcs"; }
 done
-pass "the session covers 0x13 0x16 0x17 0x3D-0x3F 0x42 0x44 0x45 0x48 0x49 0x4C 0x54 0x61 ($funcs)"
+pass "the session covers 0x13 0x16 0x17 0x3D-0x3F 0x42 0x44 0x45 0x48 0x49 0x4C 0x54 0x61 0x65 ($funcs)"
+# The bursts of the first put and get: Wireshark decodes their burst
+# commands (write, read: 1 and 2 little-endian, which it shows as
+# 0x02000000 and 0x01000000), ends of burst, and none is malformed (the
+# check above covers every frame).
+burst=$(n "ncp.type == 0x7777")
+bw=$(n "ncp.burst_command == 0x02000000")
+br=$(n "ncp.burst_command == 0x01000000")
+eob=$(n "ncp.type == 0x7777 && ncp.system_flags.eob == 1")
+[ "$burst" -ge 60 ] && [ "$bw" -ge 1 ] && [ "$br" -ge 1 ] && [ "$eob" -ge 4 ]
+check "burst frames decoded ($burst, burst write $bw, burst read $br, end of burst $eob)" $?
 
 # The watchdog (the server polls after 2 s of silence, every 0.5 s): a
 # client connected and then stuck opening a FIFO for its put answers
@@ -127,4 +140,24 @@ ncpwd=$(frames "$TMP/server.pcap" "ncp && ipx.len == 32")
 [ "$polls" -ge 2 ] && [ "$bad" = 0 ] && [ "$ncpwd" = 0 ]
 check "watchdog polls are IPX Message frames from 0x4001 ($polls), none malformed ($bad), none taken for NCP ($ncpwd)" $? \
 	"$(tshark -r "$TMP/server.pcap" -Y 'ipxmsg || _ws.malformed' 2>/dev/null | head)"
+
+# Packet burst under loss, duplication and reordering (BUILD/tools/
+# burst_capture, tests/interop/burst_capture.c: the in-memory link): the
+# missing-fragment lists both ways and the fragments resent for them, then
+# a server that refuses burst (0xFB) and the client's fallback; no frame
+# malformed or warned about, the only expert error the refused 0x65.
+if [ -x "$TOOLS/burst_capture" ]; then
+	BCAP=$TMP/burst.pcap
+	timeout 60 "$TOOLS/burst_capture" "$BCAP" 2>"$TMP/burst.err" && [ -s "$BCAP" ]
+	check "burst capture written, its data intact" $? "$TMP/burst.err"
+	bad=$(frames "$BCAP" "_ws.malformed || _ws.expert.severity == 0x00600000")
+	lists=$(frames "$BCAP" "ncp.type == 0x7777 && ncp.system_flags.sys == 1 && ncp.missing_fraglist_count > 0")
+	frags=$(frames "$BCAP" "ncp.type == 0x7777 && ncp.system_flags.sys == 0")
+	errs=$(frames "$BCAP" "_ws.expert.severity >= 0x00800000 && !(ncp.func == 0x65 && ncp.completion_code == 0xfb)")
+	[ "$bad" = 0 ] && [ "$lists" -ge 5 ] && [ "$frags" -ge 200 ] && [ "$errs" = 0 ]
+	check "burst under loss decodes: $frags fragments, $lists missing-fragment lists, none malformed or warned ($bad), no other expert error ($errs)" $? \
+		"$(tshark -r "$BCAP" -Y '_ws.malformed || _ws.expert.severity >= 0x00600000' 2>/dev/null | head)"
+else
+	fail "burst capture" "$TOOLS/burst_capture missing (make $TOOLS/burst_capture)"
+fi
 finish
