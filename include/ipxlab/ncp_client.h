@@ -138,6 +138,9 @@ uint16_t ncp_bufsize(const struct ncp_client *cl);
 /* True once the server granted packet burst (0x65 at ncp_connect); false
  * with no_burst or a server that answered 0xFB: one request at a time. */
 bool ncp_burst_active(const struct ncp_client *cl);
+/* The IPX packet size (header included) of a full burst fragment; 0
+ * without burst. */
+size_t ncp_burst_packet_size(const struct ncp_client *cl);
 /* Destroy the connection (0x5555). */
 int ncp_disconnect(struct ncp_client *cl);
 /* From a callback while a call waits (a server found again elsewhere):

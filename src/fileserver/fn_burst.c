@@ -398,28 +398,35 @@ void ncp_burst_packet(struct ncp_server *srv, const struct ipx_header *ih,
 
 /* ---- 0x65 ---- */
 
-static int burst_alloc(struct ncp_server *srv, struct ncp_conn *conn)
+/* The state and buffers for bursts of 'send' and 'recv' data bytes (what
+ * was granted, not the most the server would: memory per connection). */
+static int burst_alloc(struct ncp_server *srv, struct ncp_conn *conn,
+		       uint32_t send, uint32_t recv)
 {
 	struct ncp_burst_conn *b = conn->burst;
+	uint8_t *rx, *tx;
 
-	if (b)
-		return IPX_OK;
-	b = calloc(1, sizeof(*b));
-	if (!b)
-		return IPX_ENOMEM;
-	b->rx = malloc(NCP_BURST_REQ_LEN + srv->burst_max);
-	b->tx = malloc(NCP_BURST_READ_REP + srv->burst_max);
-	if (!b->rx || !b->tx ||
-	    ncp_burst_map_new(&b->map, NCP_BURST_REQ_LEN + srv->burst_max)) {
-		free(b->rx);
-		free(b->tx);
-		free(b);
+	if (!b) {
+		b = calloc(1, sizeof(*b));
+		if (!b)
+			return IPX_ENOMEM;
+		b->srv = srv;
+		b->conn = conn;
+		ipx_timer_init(&b->timer, on_timer, b);
+		conn->burst = b;
+	}
+	rx = realloc(b->rx, NCP_BURST_REQ_LEN + recv);
+	if (rx)
+		b->rx = rx;
+	tx = realloc(b->tx, NCP_BURST_READ_REP + send);
+	if (tx)
+		b->tx = tx;
+	ncp_burst_map_free(&b->map);
+	if (!rx || !tx ||
+	    ncp_burst_map_new(&b->map, NCP_BURST_REQ_LEN + recv) != IPX_OK) {
+		ncp_burst_free(srv, conn);
 		return IPX_ENOMEM;
 	}
-	b->srv = srv;
-	b->conn = conn;
-	ipx_timer_init(&b->timer, on_timer, b);
-	conn->burst = b;
 	return IPX_OK;
 }
 
@@ -455,19 +462,24 @@ void ncp_fn_burst_connect(struct ncp_call *c)
 		ncp_malformed(c);
 		return;
 	}
-	if (burst_alloc(srv, c->conn) != IPX_OK) {
+	if (crecv > srv->burst_max)
+		crecv = srv->burst_max;
+	if (csend > srv->burst_max)
+		csend = srv->burst_max;
+	if (c->conn->burst)
+		ipx_timer_stop(srv->loop, &c->conn->burst->timer);
+	if (burst_alloc(srv, c->conn, crecv, csend) != IPX_OK) {
 		c->cc = NCP_CC_NO_MEMORY;
 		return;
 	}
 	b = c->conn->burst;
-	ipx_timer_stop(srv->loop, &b->timer);
 	b->id = (uint32_t)++srv->burst_gen << 16 | c->conn->number;
 	b->peer_id = peer;
 	b->to = c->conn->addr;
 	b->to.socket = sock ? sock : c->conn->addr.socket;
 	b->frag = payload - NCP_BURST_HDR_LEN;
-	b->max_send = crecv < srv->burst_max ? crecv : srv->burst_max;
-	b->max_recv = csend < srv->burst_max ? csend : srv->burst_max;
+	b->max_send = crecv;
+	b->max_recv = csend;
 	b->rx_active = b->done = b->seen = false;
 	b->qn = 0;
 	b->delay = 0;

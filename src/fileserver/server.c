@@ -636,7 +636,7 @@ static void set_limits(struct ncp_server *srv, const struct ncp_server_opts *o)
 	srv->max_buffer = o->max_buffer ? o->max_buffer : DEFAULT_BUFFER;
 	srv->max_buffer_set = o->max_buffer != 0;
 	srv->no_burst = o->no_burst;
-	srv->burst_max = o->burst_max ? o->burst_max : 65536;
+	srv->burst_max = o->burst_max ? o->burst_max : 524288;
 }
 
 /* The connection table, each slot's lock wait bound to it. */

@@ -9,7 +9,13 @@
  * with nothing of the reply resends the request's last fragment (its end
  * of burst), which makes the server say what it lacks or resend its
  * reply's end. Timeouts double from the client's rto up to rto_max, at
- * most 'retries' in a row without progress.
+ * most 'retries' in a row without progress. The fragments a burst may
+ * carry start at FIRST_WINDOW and double after each burst without a loss
+ * until the first loss; a loss halves them (not below MIN_WINDOW) and
+ * from there a burst without a loss adds one fragment (at most the
+ * window of the options): bursts sized to the path, as NetWare's burst
+ * sized its own, since a burst larger than a queue on the way loses its
+ * tail every time (and a lost tail costs a timeout).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +25,10 @@
 #include "ipxlab/err.h"
 
 #define IPX_HDR 30
-#define DEFAULT_WINDOW 32
-#define BURST_MAX 65536		/* data bytes one burst, each way */
+#define DEFAULT_WINDOW 256
+#define FIRST_WINDOW 16
+#define MIN_WINDOW 4
+#define BURST_MAX 524288		/* data bytes one burst, each way */
 #define MAX_GAPS 128
 
 struct ncp_cli_burst {
@@ -28,24 +36,33 @@ struct ncp_cli_burst {
 	struct ipx_addr server;	/* where bursts go: the NCP socket */
 	size_t frag;		/* data bytes a fragment carries */
 	uint32_t srv_recv, srv_send;	/* the server's limits */
-	unsigned window;
+	unsigned window;	/* the most fragments a burst */
+	unsigned cur;		/* what the next burst may carry */
+	unsigned thresh;	/* doubling below, one more above */
+	bool lossy;		/* the burst under way lost a packet */
 	uint16_t seq;		/* of the next burst */
 	uint32_t pkt_seq;
 	uint32_t delay;		/* asked of the server, 100 us units */
 	/* the burst under way */
 	bool waiting;
-	uint16_t cur;
+	uint16_t bseq;
 	uint8_t *req;
 	size_t req_len;
 	uint8_t *rep;
 	struct ncp_burst_map map;
 	bool got_any;		/* map.len is the reply's length */
 	bool progress;		/* something new arrived (resets the wait) */
+	ipx_time last_rx, gap;	/* the reply's last arrival, mean gap */
 };
 
 bool ncp_burst_active(const struct ncp_client *cl)
 {
 	return cl->burst != NULL;
+}
+
+size_t ncp_burst_packet_size(const struct ncp_client *cl)
+{
+	return cl->burst ? IPX_HDR + NCP_BURST_HDR_LEN + cl->burst->frag : 0;
 }
 
 void ncp_burst_drop(struct ncp_client *cl)
@@ -132,6 +149,8 @@ int ncp_burst_connect(struct ncp_client *cl)
 		b->srv_recv = BURST_MAX;
 	b->window = cl->opts.burst_window ? cl->opts.burst_window
 					  : DEFAULT_WINDOW;
+	b->cur = b->window < FIRST_WINDOW ? b->window : FIRST_WINDOW;
+	b->thresh = b->window;
 	b->delay = (uint32_t)(cl->opts.burst_delay / (100 * IPX_USEC));
 	b->server = cl->server;
 	b->seq = 1;
@@ -146,7 +165,7 @@ static void put_hdr(struct ncp_cli_burst *b, uint8_t *pkt, uint8_t flags,
 {
 	struct ncp_burst_hdr h = {
 		flags, NCP_BURST_STREAM, b->id, b->server_id, b->pkt_seq++,
-		b->delay, b->cur, b->cur, blen, off, dlen, nmiss,
+		b->delay, b->bseq, b->bseq, blen, off, dlen, nmiss,
 	};
 
 	ncp_burst_encode(&h, pkt);
@@ -211,6 +230,7 @@ static void send_missing(struct ncp_client *cl)
 		ncp_burst_gap_put(pkt + NCP_BURST_HDR_LEN, i, &g[i]);
 	send_pkt(cl, pkt, NCP_BURST_HDR_LEN + n * NCP_BURST_GAP_LEN);
 	cl->stats.burst_missing_sent++;
+	b->lossy = true;
 }
 
 /* ---- receiving ---- */
@@ -231,6 +251,7 @@ static void on_sys(struct ncp_client *cl, const struct ncp_burst_hdr *h,
 		send_range(cl, g.off, g.len, i + 1 == h->nmissing, true);
 	}
 	b->progress = true;
+	b->lossy = true;
 }
 
 static void on_data(struct ncp_client *cl, const struct ncp_burst_hdr *h,
@@ -253,8 +274,15 @@ static void on_data(struct ncp_client *cl, const struct ncp_burst_hdr *h,
 	}
 	cl->stats.burst_frags_received++;
 	memcpy(b->rep + h->offset, data, h->data_len);
-	if (ncp_burst_map_mark(&b->map, h->offset, h->data_len))
+	if (ncp_burst_map_mark(&b->map, h->offset, h->data_len)) {
+		ipx_time now = ipx_loop_now(cl->loop);
+
+		if (b->last_rx)	/* mean of the gaps, 1/8 the newest */
+			b->gap = b->gap ? (7 * b->gap + (now - b->last_rx)) / 8
+					: now - b->last_rx;
+		b->last_rx = now;
 		b->progress = true;
+	}
 	else
 		cl->stats.burst_drops[NCP_BURST_DROP_DUP]++;
 	if ((h->flags & NCP_BF_EOB) && !ncp_burst_map_full(&b->map))
@@ -279,7 +307,7 @@ void ncp_burst_input(struct ncp_client *cl, const struct ipx_addr *from,
 		cl->stats.burst_drops[NCP_BURST_DROP_NO_SESSION]++;
 		return;
 	}
-	if (!b->waiting || h.burst_seq != b->cur) {
+	if (!b->waiting || h.burst_seq != b->bseq) {
 		cl->stats.burst_drops[NCP_BURST_DROP_STALE]++;
 		return;
 	}
@@ -318,7 +346,9 @@ static int transact(struct ncp_client *cl, size_t reply_max)
 	ipx_time base = first_wait(cl, reply_max), wait = base;
 	int tries = 0, rc = 0;
 
-	b->cur = b->seq++;
+	b->bseq = b->seq++;
+	b->lossy = false;
+	b->last_rx = b->gap = 0;
 	b->waiting = true;
 	b->got_any = false;
 	b->progress = false;
@@ -343,7 +373,14 @@ static int transact(struct ncp_client *cl, size_t reply_max)
 		}
 		if (b->progress) {
 			tries = 0;
-			wait = base;
+			/* a reply under way: its tail is taken as lost after
+			 * eight of its gaps (at least a quarter rto) without a
+			 * fragment, not after a whole rto */
+			wait = b->got_any ? 8 * b->gap : base;
+			if (wait < cl->opts.rto / 4)
+				wait = cl->opts.rto / 4;
+			if (wait > base)
+				wait = base;
 			continue;
 		}
 		if (tries++ >= cl->opts.retries) {
@@ -351,6 +388,7 @@ static int transact(struct ncp_client *cl, size_t reply_max)
 			break;
 		}
 		cl->stats.burst_timeouts++;
+		b->lossy = true;
 		if (b->got_any)
 			send_missing(cl);
 		else
@@ -361,6 +399,17 @@ static int transact(struct ncp_client *cl, size_t reply_max)
 	b->waiting = false;
 	cl->waiting = false;
 	cl->cancel = false;
+	/* the next burst's size */
+	if (b->lossy) {
+		b->cur = b->cur / 2 > MIN_WINDOW ? b->cur / 2 : MIN_WINDOW;
+		b->thresh = b->cur;
+	} else if (rc == 0) {
+		b->cur = b->cur < b->thresh
+				 ? (b->cur * 2 < b->thresh ? b->cur * 2 : b->thresh)
+				 : b->cur + 1;
+	}
+	if (b->cur > b->window)
+		b->cur = b->window;
 	return rc;
 }
 
@@ -401,13 +450,15 @@ int ncp_burst_read(struct ncp_client *cl, const struct ncp_fh *fh,
 		   uint32_t off, void *buf, size_t n, size_t *got)
 {
 	struct ncp_cli_burst *b = cl->burst;
-	size_t done = 0, most = b->window * b->frag - NCP_BURST_READ_REP;
+	size_t done = 0;
 
-	if (most > b->srv_send)
-		most = b->srv_send;
 	*got = 0;
 	while (done < n) {
-		size_t want = n - done < most ? n - done : most;
+		size_t most = b->cur * b->frag - NCP_BURST_READ_REP, want;
+
+		if (most > b->srv_send)
+			most = b->srv_send;
+		want = n - done < most ? n - done : most;
 		uint32_t cnt;
 		int rc;
 
@@ -438,12 +489,14 @@ int ncp_burst_write(struct ncp_client *cl, const struct ncp_fh *fh,
 		    uint32_t off, const void *buf, size_t n)
 {
 	struct ncp_cli_burst *b = cl->burst;
-	size_t done = 0, most = b->window * b->frag - NCP_BURST_REQ_LEN;
+	size_t done = 0;
 
-	if (most > b->srv_recv)
-		most = b->srv_recv;
 	while (done < n) {
-		size_t len = n - done < most ? n - done : most;
+		size_t most = b->cur * b->frag - NCP_BURST_REQ_LEN, len;
+
+		if (most > b->srv_recv)
+			most = b->srv_recv;
+		len = n - done < most ? n - done : most;
 		int rc;
 
 		put_req(b, NCP_BURST_WRITE, fh, off + (uint32_t)done,
