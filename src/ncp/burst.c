@@ -344,6 +344,10 @@ static int transact(struct ncp_client *cl, size_t reply_max)
 {
 	struct ncp_cli_burst *b = cl->burst;
 	ipx_time base = first_wait(cl, reply_max), wait = base;
+	ipx_time stall_after = cl->opts.stall_after ? cl->opts.stall_after
+						     : 2 * IPX_SEC;
+	ipx_time heard, deadline;
+	bool stalled = false;
 	int tries = 0, rc = 0;
 
 	b->bseq = b->seq++;
@@ -356,9 +360,20 @@ static int transact(struct ncp_client *cl, size_t reply_max)
 	cl->waiting = true;	/* ncp_client_cancel works */
 	cl->stats.bursts++;
 	send_range(cl, 0, b->req_len, true, false);
+	heard = deadline = ipx_loop_now(cl->loop);
+	deadline += wait;
 	for (;;) {
+		ipx_time now = ipx_loop_now(cl->loop), slice;
+
+		slice = ipx_time_before(now, deadline) ? deadline - now : 0;
+		/* wake for the "not responding" warning at its time */
+		if (!stalled && cl->opts.on_stall &&
+		    ipx_time_before(heard + stall_after, now + slice))
+			slice = ipx_time_before(now, heard + stall_after)
+					? heard + stall_after - now
+					: 0;
 		b->progress = false;
-		rc = ipx_loop_run_until(cl->loop, woken, cl, wait);
+		rc = ipx_loop_run_until(cl->loop, woken, cl, slice);
 		if (rc == IPX_ECLOSED) {
 			rc = NCP_E_INTERRUPTED;
 			break;
@@ -366,6 +381,13 @@ static int transact(struct ncp_client *cl, size_t reply_max)
 		if (cl->cancel) {
 			rc = NCP_E_CANCELLED;
 			break;
+		}
+		now = ipx_loop_now(cl->loop);
+		if (b->progress) {
+			heard = now;
+			if (stalled)
+				cl->opts.on_stall(cl->opts.stall_ctx, true);
+			stalled = false;
 		}
 		if (b->got_any && ncp_burst_map_full(&b->map)) {
 			rc = 0;
@@ -381,8 +403,17 @@ static int transact(struct ncp_client *cl, size_t reply_max)
 				wait = cl->opts.rto / 4;
 			if (wait > base)
 				wait = base;
+			deadline = now + wait;
 			continue;
 		}
+		if (!stalled && cl->opts.on_stall &&
+		    !ipx_time_before(now, heard + stall_after)) {
+			stalled = true;
+			cl->stats.stalls++;
+			cl->opts.on_stall(cl->opts.stall_ctx, false);
+		}
+		if (ipx_time_before(now, deadline))
+			continue;
 		if (tries++ >= cl->opts.retries) {
 			rc = NCP_E_TIMEOUT;
 			break;
@@ -395,6 +426,7 @@ static int transact(struct ncp_client *cl, size_t reply_max)
 			resend_end(cl);
 		wait = wait * 2 > cl->opts.rto_max ? cl->opts.rto_max
 						   : wait * 2;
+		deadline = now + wait;
 	}
 	b->waiting = false;
 	cl->waiting = false;
