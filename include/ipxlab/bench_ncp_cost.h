@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "ipxlab/bench_fs.h"
+#include "ipxlab/bench_ncp_burst.h"
 #include "ipxlab/bench_result.h"
 #include "ipxlab/bench_stat.h"
 
@@ -39,6 +40,13 @@ struct ipx_bnc_opts {
 	struct ipx_node *node;	/* the workstation's segment: the buffer */
 	double seconds;		/* measurement time per row */
 	unsigned repeat;	/* 1..IPX_BNC_MAX_REPEAT */
+	/* A node on the server's side of the link (same loop): then, after
+	 * the repeats, the packet-burst target (bench_ncp_burst.h); NULL:
+	 * not measured. */
+	struct ipx_node *burst_peer;
+	uint32_t burst_window;		/* ipx_bncb_opts window, udp_bind */
+	bool burst_from_agent;		/* the datagrams from agent 0 */
+	struct in_addr burst_bind;
 };
 
 /* One repeat's figures. */
@@ -54,6 +62,10 @@ struct ipx_bnc_report {
 	bool run_failed;	/* the error came from a run (a signal?) */
 	bool interrupted;	/* set by the caller: "complete": false */
 	struct ipx_bnc_fig fig[IPX_BNC_MAX_REPEAT];
+	/* the packet-burst target: measured, or why not */
+	bool have_burst;
+	struct ipx_bncb_report burst;
+	char burst_err[256];
 };
 
 /* A row's name in the table, its unit and its key in JSON and CSV. */

@@ -39,6 +39,7 @@ struct ipx_mount_opts {
 	double find_timeout;	/* seconds to look for the server; 0 = 3 */
 	double attr_timeout;	/* kernel attribute cache, seconds (0) */
 	uint16_t bufsize;	/* 0 = 4096 */
+	bool no_burst;		/* one request at a time, no packet burst */
 	bool debug;		/* libfuse's -d */
 	bool read_only;
 	/* DOS 8.3 names only, even on a server with the LONG name space

@@ -25,6 +25,7 @@
 
 #include "ipxlab/clock.h"
 #include "ipxlab/ncp.h"
+#include "ipxlab/ncp_burst.h"
 #include "ipxlab/node.h"
 #include "ipxlab/sap.h"
 
@@ -78,9 +79,14 @@ struct ncp_client_opts {
 	void (*on_stall)(void *ctx, bool answering);
 	void *stall_ctx;
 	ipx_time stall_after;
-	/* Never ask for packet burst (0x65); reads and writes one request
-	 * at a time (ncp get/put --no-burst). */
+	/* Packet burst (burst.c): ncp_connect asks for it (0x65) unless
+	 * no_burst; then ncp_read and ncp_write of more than one buffer
+	 * move bursts of up to burst_window fragments (0 = 32), and the
+	 * server is asked to leave burst_delay between the fragments it
+	 * sends (0 = none; sent in 100 us units, at most 50 ms kept). */
 	bool no_burst;
+	unsigned burst_window;
+	ipx_time burst_delay;
 	/* ncp_login: when the server refuses the login key (0xFB or 0xFF
 	 * to 0x17 0x17), send the password in clear text (0x17 0x14);
 	 * false: NCP_E_NOKEY. */
@@ -98,6 +104,13 @@ struct ncp_client_stats {
 	uint64_t sap_queries;	/* sent by ncp_find_server */
 	uint64_t stalls;	/* requests that went unanswered stall_after */
 	uint64_t drops[NCP_CLI_DROP_COUNT];
+	/* Packet burst: bursts done, fragments sent (resent: again, asked
+	 * by the server's missing-fragment list or after a timeout),
+	 * fragments received, missing-fragment lists sent, timeouts, and
+	 * the burst packets discarded, by reason. */
+	uint64_t bursts, burst_frags_sent, burst_frags_resent;
+	uint64_t burst_frags_received, burst_missing_sent, burst_timeouts;
+	uint64_t burst_drops[NCP_BURST_DROP_COUNT];
 };
 
 struct ncp_client;
@@ -161,9 +174,12 @@ int ncp_logout(struct ncp_client *cl);
 /* 0x61 (big packets), falling back to 0x21; the size is then used. */
 int ncp_negotiate(struct ncp_client *cl, uint16_t want);
 uint16_t ncp_bufsize(const struct ncp_client *cl);
-/* Did the server grant packet burst on this connection (after connect
- * and negotiate)? */
+/* True once the server granted packet burst (0x65 at ncp_connect); false
+ * with no_burst or a server that answered 0xFB: one request at a time. */
 bool ncp_burst_active(const struct ncp_client *cl);
+/* The IPX packet size (header included) of a full burst fragment; 0
+ * without burst. */
+size_t ncp_burst_packet_size(const struct ncp_client *cl);
 /* Destroy the connection (0x5555). */
 int ncp_disconnect(struct ncp_client *cl);
 /* From a callback while a call waits (a server found again elsewhere):

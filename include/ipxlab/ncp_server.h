@@ -21,6 +21,7 @@
 
 #include "ipxlab/clock.h"
 #include "ipxlab/ncp.h"
+#include "ipxlab/ncp_burst.h"
 #include "ipxlab/node.h"
 #include "ipxlab/sap.h"
 
@@ -130,6 +131,11 @@ struct ncp_server_opts {
 	 * without WITH_NAME_SPACE_CALLS; names that are not 8.3 still have
 	 * their DOS aliases. */
 	bool dos_only;
+	/* Packet burst (fn_burst.c): no_burst answers 0x65 with 0xFB and
+	 * drops 0x7777 packets (as mars_nwe built without burst mode);
+	 * burst_max is the most data of one burst each way (0 = 65,536). */
+	bool no_burst;
+	unsigned burst_max;
 };
 
 struct ncp_server_stats {
@@ -149,6 +155,13 @@ struct ncp_server_stats {
 	uint64_t by_function[256];	/* requests per function number */
 	uint64_t unknown[256];		/* answered FB, by function number */
 	uint64_t unknown_sub[256];	/* FB for a sub-function, by function */
+	/* Packet burst: 0x65 granted and refused, bursts executed, the
+	 * fragments sent (resent: again, for a missing-fragment list or a
+	 * repeated end of burst), received, the lists sent and received. */
+	uint64_t burst_sessions, burst_refused, burst_reads, burst_writes;
+	uint64_t burst_frags_sent, burst_frags_resent, burst_frags_received;
+	uint64_t burst_missing_sent, burst_missing_received;
+	uint64_t burst_drops[NCP_BURST_DROP_COUNT];
 };
 
 struct ncp_server;

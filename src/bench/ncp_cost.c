@@ -177,6 +177,21 @@ int ipx_bnc_run(const struct ipx_bnc_opts *o, ipx_bench_progress_fn progress,
 		if (rc == IPX_OK)
 			rep->done = k + 1;
 	}
+	if (rc == IPX_OK && (o->burst_peer || o->burst_from_agent)) {
+		if (progress)
+			progress(ctx, "ncp: a burst read of the 4 MB file and "
+				      "IPX datagrams of its packet size");
+		struct ipx_bncb_opts bo = {
+			o->node, o->burst_peer,
+			o->burst_from_agent ? o->net.ctl : NULL, 0,
+			o->net.ro->server, o->burst_window, o->burst_bind,
+		};
+
+		rep->have_burst = ipx_bncb_run(&bo, &rep->burst,
+					       rep->burst_err,
+					       sizeof(rep->burst_err)) ==
+				  IPX_OK;
+	}
 	if (progress)
 		progress(ctx, NULL);
 	return rc;
@@ -197,6 +212,37 @@ void ipx_bnc_summary(const struct ipx_bnc_report *rep, int row, int which,
 				    : f->rtt_full * 1e6;
 	}
 	ipx_stat_summarize(v, rep->done, s);
+}
+
+/* "burst_read": the packet-burst target, or why it was not measured. */
+static void write_burst_json(struct ipx_jw *w, const struct ipx_bnc_report *rep)
+{
+	const struct ipx_bncb_report *b = &rep->burst;
+
+	if (!rep->o.burst_peer && !rep->o.burst_from_agent)
+		return;
+	ipx_jw_obj(w, "burst_read");
+	if (!rep->have_burst) {
+		ipx_jw_str(w, "not_measured", rep->burst_err);
+		ipx_jw_end(w);
+		return;
+	}
+	ipx_jw_u64(w, "packet_bytes", b->packet);
+	ipx_jw_u64(w, "rounds", b->rounds);
+	ipx_jw_dbl(w, "burst_kB_per_s", "%.3f", b->burst_kBps);
+	ipx_jw_dbl(w, "datagram_kB_per_s", "%.3f", b->dgram_kBps);
+	ipx_jw_dbl(w, "ratio", "%.4f", b->ratio);
+	ipx_jw_dbl(w, "ratio_min", "%.4f", b->ratio_min);
+	ipx_jw_dbl(w, "ratio_max", "%.4f", b->ratio_max);
+	ipx_jw_dbl(w, "target", "%.2f", IPX_BNCB_TARGET);
+	ipx_jw_bool(w, "pass", b->pass);
+	ipx_jw_u64(w, "bursts", b->bursts);
+	ipx_jw_u64(w, "fragments_resent", b->frags_resent);
+	ipx_jw_u64(w, "missing_lists_sent", b->missing_sent);
+	ipx_jw_u64(w, "timeouts", b->timeouts);
+	ipx_jw_u64(w, "datagrams_sent", b->dgram_sent);
+	ipx_jw_u64(w, "datagram_window", rep->o.burst_window);
+	ipx_jw_end(w);
 }
 
 void ipx_bnc_write_json(FILE *out, const struct ipx_bnc_report *rep,
@@ -240,6 +286,8 @@ void ipx_bnc_write_json(FILE *out, const struct ipx_bnc_report *rep,
 		ipx_jw_bool(&w, "pass", s.median >= IPX_BNC_TARGET);
 		ipx_jw_end(&w);
 	}
+	ipx_jw_end(&w);
+	write_burst_json(&w, rep);
 	ipx_jw_finish(&w);
 }
 

@@ -43,6 +43,7 @@ void help_mount(FILE *out)
 		"  --bufsize N         NCP buffer size to ask for (512-4096)\n"
 		"  --dos-names         DOS 8.3 names only, even on a server with\n"
 		"                      long names (its aliases for the others)\n"
+		"  --no-burst          one request at a time (no packet burst)\n"
 		"  -r, --read-only     mount read-only\n"
 		"  -d, --debug         libfuse's debugging: every request logged\n"
 		CLI_NODE_OPTS_HELP,
@@ -59,6 +60,7 @@ enum {
 	OPT_FINDTO,
 	OPT_BUFSIZE,
 	OPT_DOSNAMES,
+	OPT_NOBURST,
 };
 
 static int open_node(void *ctx, struct ipx_mount_node *out)
@@ -129,6 +131,7 @@ static const struct option mount_longopts[] = {
 	{ "find-timeout", required_argument, NULL, OPT_FINDTO },
 	{ "bufsize", required_argument, NULL, OPT_BUFSIZE },
 	{ "dos-names", no_argument, NULL, OPT_DOSNAMES },
+	{ "no-burst", no_argument, NULL, OPT_NOBURST },
 	{ "read-only", no_argument, NULL, 'r' },
 	{ "debug", no_argument, NULL, 'd' },
 	{ NULL, 0, NULL, 0 },
@@ -167,6 +170,9 @@ static int mount_opt(int opt, struct ipx_mount_opts *mo, struct mount_args *a)
 				   &n) < 0)
 			return CLI_USAGE;
 		mo->bufsize = (uint16_t)n;
+		return CLI_OK;
+	case OPT_NOBURST:
+		mo->no_burst = true;
 		return CLI_OK;
 	case OPT_RETRY:
 		return cli_parse_seconds("mount", "--retry-time", optarg, 0.2,

@@ -60,6 +60,9 @@ void help_ncp(FILE *out)
 		"                      login only, as NetWare 3.x asks)\n"
 		"  --bufsize N         buffer size to ask for (512-4096, default\n"
 		"                      4096: the server answers what fits a packet)\n"
+		"  --no-burst          one request at a time: no packet burst\n"
+		"                      (by default get and put move bursts of\n"
+		"                      fragments where the server grants 0x65)\n"
 		"  --find-timeout SECONDS\n"
 		"                      how long to look for the server (default 3)\n"
 		"  --dos-names         DOS 8.3 names only, even on a server with\n"
@@ -68,7 +71,7 @@ void help_ncp(FILE *out)
 }
 
 enum { OPT_NOLOGIN = OPT_FIRST_CMD, OPT_BUFSIZE, OPT_FINDTO, OPT_CLEAR,
-       OPT_DOSNAMES };
+       OPT_DOSNAMES, OPT_NOBURST };
 
 /* parse_opts: -h answered, nothing more to do. */
 #define CLI_DONE (-1)
@@ -141,6 +144,7 @@ static int parse_opts(int argc, char **argv, struct cli_opts *o,
 		{ "bufsize", required_argument, NULL, OPT_BUFSIZE },
 		{ "find-timeout", required_argument, NULL, OPT_FINDTO },
 		{ "dos-names", no_argument, NULL, OPT_DOSNAMES },
+		{ "no-burst", no_argument, NULL, OPT_NOBURST },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
@@ -168,6 +172,9 @@ static int parse_opts(int argc, char **argv, struct cli_opts *o,
 			break;
 		case OPT_DOSNAMES:
 			a->dos_names = true;
+			break;
+		case OPT_NOBURST:
+			a->no_burst = true;
 			break;
 		case OPT_BUFSIZE:
 			if (cli_parse_uint("ncp", "--bufsize", optarg, 512, 4096,

@@ -44,6 +44,7 @@ struct ncp_args {
 	const char *server, *user, *pass;
 	bool login, user_given, clear_text;
 	bool dos_names;		/* --dos-names */
+	bool no_burst;		/* --no-burst */
 	unsigned long bufsize;
 	double findto;
 };

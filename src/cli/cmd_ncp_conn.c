@@ -194,7 +194,8 @@ int ncpc_connect(struct session *s, const struct ncp_args *a)
 	struct ncp_client_opts co = { .retries = -1, .on_stall = on_stall,
 				      .stall_ctx = s,
 				      .allow_clear_text = a->clear_text,
-				      .long_names = !a->dos_names };
+				      .long_names = !a->dos_names,
+				      .no_burst = a->no_burst };
 	struct ipx_addr addr;
 	int rc;
 
@@ -222,6 +223,10 @@ int ncpc_connect(struct session *s, const struct ncp_args *a)
 	rc = ncp_negotiate(s->cl, (uint16_t)a->bufsize);
 	if (rc)
 		return ncpc_fail("negotiating the buffer size", NULL, rc);
+	if (ipx_log_get_level() >= IPX_LOG_DEBUG)
+		fprintf(stderr, "ncp: packet burst %s\n",
+			ncp_burst_active(s->cl) ? "granted"
+						: "off: one request at a time");
 	return CLI_OK;
 }
 

@@ -58,6 +58,9 @@ void help_server(FILE *out)
 		"                      every INTERVAL, clear it after COUNT\n"
 		"                      unanswered polls (default NetWare's\n"
 		"                      296.6,59.3,10)\n"
+		"  --no-burst          refuse packet burst: 0x65 answered 0xFB\n"
+		"                      and 0x7777 packets dropped, as mars_nwe\n"
+		"                      built without burst mode\n"
 		CLI_NODE_OPTS_HELP,
 		NCP_MAX_VOLUMES);
 }
@@ -73,6 +76,7 @@ enum {
 	OPT_PASSWD,
 	OPT_CLEAR,
 	OPT_RIGHTS,
+	OPT_NOBURST,
 };
 
 /* --watchdog DELAY[,INTERVAL[,COUNT]]: 0, or -1 with the error printed. */
@@ -224,6 +228,7 @@ static int server_parse(int argc, char **argv, struct ncp_server_opts *so,
 		{ "passwd", required_argument, NULL, OPT_PASSWD },
 		{ "allow-clear-text", no_argument, NULL, OPT_CLEAR },
 		{ "rights", required_argument, NULL, OPT_RIGHTS },
+		{ "no-burst", no_argument, NULL, OPT_NOBURST },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt, rc;
@@ -258,6 +263,9 @@ static int server_parse(int argc, char **argv, struct ncp_server_opts *so,
 			break;
 		case OPT_RIGHTS:
 			so->rights_file = optarg;
+			break;
+		case OPT_NOBURST:
+			so->no_burst = true;
 			break;
 		case 'h':
 			cli_usage_line(stdout, "server");

@@ -93,6 +93,7 @@ void ncp_conn_release(struct ncp_server *srv, struct ncp_conn *conn, int task)
 void ncp_conn_free(struct ncp_server *srv, struct ncp_conn *conn)
 {
 	ncp_conn_release(srv, conn, -1);
+	ncp_burst_free(srv, conn);
 	conn->used = false;
 	conn->logged_in = false;
 	srv->in_use--;

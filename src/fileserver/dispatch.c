@@ -19,6 +19,9 @@ void ncp_fn_dispatch(struct ncp_call *c)
 	case 0x16:
 		ncp_fn_dir(c);
 		return;
+	case 0x65:
+		ncp_fn_burst_connect(c);	/* fn_burst.c */
+		return;
 	case 0x1A: case 0x1B: case 0x1C: case 0x1D: case 0x1E: case 0x1F:
 		ncp_fn_lock(c);
 		return;

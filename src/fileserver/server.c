@@ -128,6 +128,12 @@ static void send_to(struct ncp_server *srv, struct ipx_socket *sock,
 		srv->stats.drops[NCP_SRV_DROP_TX]++;
 }
 
+void ncp_send_to(struct ncp_server *srv, struct ncp_conn *conn,
+		 const struct ipx_addr *to, const uint8_t *p, size_t len)
+{
+	send_to(srv, srv->sock, conn, to, p, len);
+}
+
 static void send_raw(struct ncp_server *srv, struct ncp_conn *conn,
 		     const uint8_t *p, size_t len)
 {
@@ -332,6 +338,9 @@ static void handle_packet(struct ncp_server *srv, const struct ipx_header *h,
 	case NCP_TYPE_REQUEST:
 	case NCP_TYPE_DESTROY:
 		break;
+	case NCP_TYPE_BURST:
+		ncp_burst_packet(srv, h, data, len);
+		return;
 	default:
 		srv->stats.drops[NCP_SRV_DROP_BAD_TYPE]++;
 		return;
@@ -641,6 +650,8 @@ static void set_limits(struct ncp_server *srv, const struct ncp_server_opts *o)
 	srv->max_buffer = o->max_buffer ? o->max_buffer : DEFAULT_BUFFER;
 	srv->max_buffer_set = o->max_buffer != 0;
 	srv->dos_only = o->dos_only;
+	srv->no_burst = o->no_burst;
+	srv->burst_max = o->burst_max ? o->burst_max : 524288;
 }
 
 /* The connection table, each slot's lock wait bound to it. */
@@ -787,6 +798,7 @@ void ncp_server_free(struct ncp_server *srv)
 	for (unsigned i = 0; srv->conns && i < srv->max_conns; i++) {
 		if (srv->conns[i].used)
 			ncp_conn_free(srv, &srv->conns[i]);
+		ncp_burst_free(srv, &srv->conns[i]);
 		free(srv->conns[i].reply);
 		free(srv->conns[i].files);
 	}
@@ -838,8 +850,14 @@ void ncp_server_print_stats(const struct ncp_server *srv, FILE *out)
 	P_(wdog_cleared); P_(logins); P_(bad_logins); P_(keys_issued);
 	P_(passwords_changed); P_(messages_sent); P_(messages_refused);
 	P_(messages_fetched); P_(bytes_read);
-	P_(bytes_written); P_(fsyncs);
+	P_(bytes_written); P_(fsyncs); P_(burst_sessions); P_(burst_refused);
+	P_(burst_reads); P_(burst_writes); P_(burst_frags_sent);
+	P_(burst_frags_resent); P_(burst_frags_received);
+	P_(burst_missing_sent); P_(burst_missing_received);
 #undef P_
+	for (int d = 0; d < NCP_BURST_DROP_COUNT; d++)
+		fprintf(out, "drop_%s %llu\n", ncp_burst_drop_name(d),
+			(unsigned long long)s->burst_drops[d]);
 	for (int d = 0; d < NCP_SRV_DROP_COUNT; d++)
 		fprintf(out, "drop_%s %llu\n", drop_names[d],
 			(unsigned long long)s->drops[d]);

@@ -122,6 +122,7 @@ struct ncp_conn {
 	char msg[256];
 	bool msg_held;
 	bool msg_off;		/* 0x15 02: broadcasts disabled */
+	struct ncp_burst_conn *burst;	/* 0x65 made it (fn_burst.c) */
 };
 
 struct ncp_lock {
@@ -193,6 +194,9 @@ struct ncp_server {
 	const struct ipx_header *rx;	/* the packet being handled, or NULL */
 	bool name_taken;		/* another server answered our name */
 	struct ipx_addr taken_by;
+	bool no_burst;
+	unsigned burst_max;
+	uint16_t burst_gen;		/* in the burst IDs it hands out */
 	struct ncp_server_stats stats;
 	struct ncp_ns_bases *ns_bases;	/* fn_ns.c: directory bases given out */
 	bool dos_only;			/* no name-space calls (0x57) */
@@ -357,6 +361,18 @@ void ncp_finish_pending(struct ncp_server *srv, struct ncp_conn *conn,
  * a broadcast message is waiting). */
 void ncp_send_notice(struct ncp_server *srv, struct ncp_conn *conn,
 		     uint8_t sig);
+
+/* Send to a connection at 'to' (its burst socket) as replies go. */
+void ncp_send_to(struct ncp_server *srv, struct ncp_conn *conn,
+		 const struct ipx_addr *to, const uint8_t *p, size_t len);
+
+/* ---- fn_burst.c: packet burst ---- */
+void ncp_fn_burst_connect(struct ncp_call *c);	/* 0x65 */
+/* A 0x7777 packet on the NCP socket. */
+void ncp_burst_packet(struct ncp_server *srv, const struct ipx_header *h,
+		      const uint8_t *data, size_t len);
+/* Free a connection's burst state (it is closing). */
+void ncp_burst_free(struct ncp_server *srv, struct ncp_conn *conn);
 
 /* ---- locks.c ---- */
 /* Drop the locks of a connection (of one task if task >= 0). */

@@ -381,6 +381,7 @@ int mnt_pool_open(struct mnt *m)
 	mnt_client_opts(m->retry, &co);
 	co.allow_clear_text = o->clear_text;
 	co.long_names = !o->dos_names;
+	co.no_burst = o->no_burst;
 	for (unsigned k = 0; k < m->n; k++) {
 		struct mconn *c = &m->c[k];
 

@@ -74,6 +74,10 @@ void ncp_client_input(struct ncp_client *cl, const struct ipx_addr *from,
 {
 	struct ncp_rep_hdr h;
 
+	if (len >= 2 && ipx_get16(data) == NCP_TYPE_BURST) {
+		ncp_burst_input(cl, from, data, len);	/* burst.c */
+		return;
+	}
 	if (ncp_rep_decode(data, len, &h) < 0) {
 		cl->stats.drops[NCP_CLI_DROP_SHORT]++;
 		return;
@@ -193,6 +197,7 @@ void ncp_client_free(struct ncp_client *cl)
 	}
 	ipx_socket_close(cl->wdog);
 	ipx_socket_close(cl->sock);
+	ncp_burst_drop(cl);
 	free(cl);
 }
 
@@ -502,7 +507,11 @@ int ncp_connect(struct ncp_client *cl, const struct ipx_addr *server)
 	cl->connected = true;
 	cl->ns = 0;
 	rc = ncp_alloc_dh(cl, "SYS:LOGIN");
-	return rc ? rc : ncp_ns_detect(cl);
+	if (!rc)
+		rc = ncp_ns_detect(cl);
+	if (!rc)
+		rc = ncp_burst_connect(cl);	/* 0x65, unless no_burst */
+	return rc;
 }
 
 uint16_t ncp_connection(const struct ncp_client *cl)
@@ -517,6 +526,7 @@ int ncp_disconnect(struct ncp_client *cl)
 	if (!cl->connected)
 		return NCP_E_NOTCONN;
 	rc = transact(cl, NCP_TYPE_DESTROY, 0, NULL, 0);
+	ncp_burst_drop(cl);
 	cl->connected = false;
 	cl->dh = 0;
 	return rc;

@@ -139,6 +139,8 @@ int ncp_read(struct ncp_client *cl, const struct ncp_fh *fh, uint32_t off,
 	uint8_t b[16], r[NCP_CLI_MAX];
 	size_t done = 0;
 
+	if (cl->burst && n > cl->bufsize)	/* burst.c */
+		return ncp_burst_read(cl, fh, off, buf, n, got);
 	*got = 0;
 	while (done < n) {
 		uint32_t at = off + (uint32_t)done;
@@ -171,6 +173,8 @@ int ncp_write(struct ncp_client *cl, const struct ncp_fh *fh, uint32_t off,
 	uint8_t b[NCP_CLI_MAX];
 	size_t done = 0;
 
+	if (cl->burst && n > cl->bufsize)	/* burst.c */
+		return ncp_burst_write(cl, fh, off, buf, n);
 	do {
 		uint32_t at = off + (uint32_t)done;
 		size_t len = n ? chunk(cl, at, n - done) : 0;

@@ -44,6 +44,7 @@ struct ncp_client {
 	bool found;
 	struct ipx_sap_entry found_entry;
 	struct ncp_client_stats stats;
+	struct ncp_cli_burst *burst;	/* burst.c; NULL: none granted */
 };
 
 /* A request with a length word and sub-function (0x16, 0x17). */
@@ -68,5 +69,18 @@ int ncp_ns_stat(struct ncp_client *cl, const char *path,
 		struct ncp_entry *out);
 int ncp_ns_set_attributes(struct ncp_client *cl, const char *path,
 			  uint8_t attr);
+
+/* ---- burst.c ---- */
+/* 0x65 after the connection is made: 0 (granted or refused) or an
+ * error of the transport. */
+int ncp_burst_connect(struct ncp_client *cl);
+void ncp_burst_drop(struct ncp_client *cl);
+/* A 0x7777 packet on the client's socket. */
+void ncp_burst_input(struct ncp_client *cl, const struct ipx_addr *from,
+		     const uint8_t *data, size_t len);
+int ncp_burst_read(struct ncp_client *cl, const struct ncp_fh *fh,
+		   uint32_t off, void *buf, size_t n, size_t *got);
+int ncp_burst_write(struct ncp_client *cl, const struct ncp_fh *fh,
+		    uint32_t off, const void *buf, size_t n);
 
 #endif

@@ -34,7 +34,7 @@ OWNER = {
             'priv/link_medium',
     'ipx-wire': 'ipx', 'ipx': 'node', 'spx': 'spx', 'netbios': 'netbios nb_stream',
     'rip': 'rip', 'sap': 'sap', 'diag': 'diag ping',
-    'ncp': 'ncp ncp_client ncp_crypt', 'fileserver': 'ncp_server',
+    'ncp': 'ncp ncp_client ncp_crypt ncp_burst', 'fileserver': 'ncp_server',
     'hub': 'hub hub_port bridge', 'emu': 'wan', 'stack': 'stack stack_proto',
     'mount': 'mount',
     'capture': 'capture analyze hub_capture priv/pcap',

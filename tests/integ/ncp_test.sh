@@ -194,6 +194,7 @@ n get F108048.BIN "$TMP/out/again" && cmp -s "$TMP/f108048" "$TMP/out/again" &&
 timeout 60 "$BIN" bench ncp -s 0.5 >"$TMP/bench.out" 2>&1; rc=$?
 [ $rc = 0 ] && [ "$(grep -cE '^  (1-byte read|open\+close|large get) .*(PASS|MISS)$' "$TMP/bench.out")" = 3 ] &&
 	grep -q '^# workstations: 1 agent(s), each its own process' "$TMP/bench.out" &&
+	grep -qE '^    burst .* kB/s, datagrams .* kB/s; ratio [0-9.]+ .*(PASS|FAIL) \(target 0.80\)$' "$TMP/bench.out" &&
 	pass "bench ncp runs on the harness agent" || fail "bench ncp runs on the harness agent" "rc=$rc" "$TMP/bench.out"
 # In simulated time (eth10): JSON with the conditions, the three rows and
 # repeats summarised; the rows' figures follow from the wire's speed.
@@ -215,6 +216,12 @@ for r in rows.values():
 rt = d["round_trip_us"]
 assert rt["full"]["median"] > 10 * rt["empty"]["median"]
 assert 500 < rows["large_get"]["measured"]["median"] < 1250
+# the packet-burst target: on the simulated wire a burst read carries at
+# least 0.8 of the datagrams of its packet size (deterministic)
+b = d["burst_read"]
+assert b["packet_bytes"] == 1500 and b["rounds"] == 5
+assert 1000 < b["datagram_kB_per_s"] < 1250 and b["pass"]
+assert b["ratio"] >= 0.8 and b["ratio_min"] <= b["ratio"] <= b["ratio_max"]
 EOF
 then pass "bench ncp --sim --repeat --json: rows, repeats, conditions"
 else fail "bench ncp --sim --repeat --json: rows, repeats, conditions" "rc=$rc" "$(cat "$TMP/bench.err")" "$(head -c 1500 "$TMP/bench.json")"

@@ -6,7 +6,8 @@
 # Env:   IT_KEEP=1 keeps the temp dir (captures, process output).
 #
 # A hub on a random loopback port, a server, and one client command after
-# another (info, whoami, put of 40 KB, get, ls, stat, mkdir, mv, rm, rmdir,
+# another (info, whoami, put of 40 KB, get, both in packet bursts and again
+# one request at a time with --no-burst, ls, stat, mkdir, mv, rm, rmdir,
 # a read-only refusal, a bad password, a session before login, a message
 # sent to oneself and fetched, a change of password: in the DOS name
 # space, then with long names through the LONG one, 0x57), each with
@@ -62,6 +63,8 @@ c -u alice -p Secret whoami
 D=--dos-names
 c $D put "$TMP/in.bin" SYS:IN.BIN
 c $D get IN.BIN "$TMP/out.bin"
+c $D --no-burst put "$TMP/in.bin" SYS:IN3.BIN
+c $D --no-burst get IN3.BIN "$TMP/out3.bin"
 c $D ls
 c $D stat IN.BIN
 c $D mkdir SYS:SUB
@@ -89,8 +92,8 @@ c -u alice -p Secret send alice "hello"	# 0x17 0x15, 0x15 0x0A, 0x15 0x0B
 c -u alice -p Secret messages
 c -u alice -p Secret passwd <<<Other	# 0x17 0x4B
 c -u alice -p other whoami
-cmp -s "$TMP/in.bin" "$TMP/out.bin"
-check "the session's get returns what its put sent" $?
+cmp -s "$TMP/in.bin" "$TMP/out.bin" && cmp -s "$TMP/in.bin" "$TMP/out3.bin"
+check "the session's gets return what its puts sent (burst and --no-burst)" $?
 
 CAP=$TMP/session.pcap
 mergecap -a -w "$CAP" "$TMP"/c*.pcap 2>"$TMP/mergecap.err"
@@ -139,10 +142,20 @@ lost=$(n "ncp.no_request_record_found")
 [ "$req" -gt 30 ] && [ "$req" = "$rep" ] && [ "$matched" = "$rep" ] && [ "$lost" = 0 ]
 check "every request has its reply, matched by tshark ($req requests, $rep replies, $matched matched)" $?
 funcs=$(tshark -r "$CAP" -Y "ncp.type == 0x2222" -T fields -e ncp.func 2>/dev/null | sort -u | tr '\n' ' ')
-for f in 0x16 0x17 0x13 0x3d 0x3e 0x3f 0x42 0x44 0x45 0x48 0x49 0x4c 0x54 0x57 0x61; do
+for f in 0x16 0x17 0x13 0x3d 0x3e 0x3f 0x42 0x44 0x45 0x48 0x49 0x4c 0x54 0x57 0x61 0x65; do
 	grep -qiw -- "$f" <<<"$funcs" || { fail "the session used function $f" "functions seen: $funcs"; }
 done
-pass "the session covers 0x13 0x16 0x17 0x3D-0x3F 0x42 0x44 0x45 0x48 0x49 0x4C 0x54 0x57 0x61 ($funcs)"
+pass "the session covers 0x13 0x16 0x17 0x3D-0x3F 0x42 0x44 0x45 0x48 0x49 0x4C 0x54 0x57 0x61 0x65 ($funcs)"
+# The bursts of the first put and get: Wireshark decodes their burst
+# commands (write, read: 1 and 2 little-endian, which it shows as
+# 0x02000000 and 0x01000000), ends of burst, and none is malformed (the
+# check above covers every frame).
+burst=$(n "ncp.type == 0x7777")
+bw=$(n "ncp.burst_command == 0x02000000")
+br=$(n "ncp.burst_command == 0x01000000")
+eob=$(n "ncp.type == 0x7777 && ncp.system_flags.eob == 1")
+[ "$burst" -ge 60 ] && [ "$bw" -ge 1 ] && [ "$br" -ge 1 ] && [ "$eob" -ge 4 ]
+check "burst frames decoded ($burst, burst write $bw, burst read $br, end of burst $eob)" $?
 subs=$(tshark -r "$CAP" -Y "ncp.type == 0x2222 && ncp.func == 0x57" -T fields -e ncp.subfunc 2>/dev/null | sort -u | tr '\n' ' ')
 for f in 1 2 3 4 6 8 24; do
 	grep -qw -- "$f" <<<"$subs" || { fail "the session used 0x57 subfunction $f" "seen: $subs"; }
@@ -229,4 +242,24 @@ for f in 12 13 14 39 42; do grep -qw -- "$f" <<<"$subs" || miss="$miss $f"; done
 [ "$bad" = 0 ] && [ -z "$miss" ] && [ "$req" -gt 10 ] && [ "$req" = "$matched" ]
 check "trustee calls 0x16 0x0C 0x0D 0x0E 0x27 0x2A decode: none malformed ($bad), missing:${miss:- none}, $matched of $req matched" $? \
 	"$(tshark -r "$RCAP" -Y '_ws.malformed || _ws.expert.severity == 0x00600000' 2>/dev/null | head)"
+
+# Packet burst under loss, duplication and reordering (BUILD/tools/
+# burst_capture, tests/interop/burst_capture.c: the in-memory link): the
+# missing-fragment lists both ways and the fragments resent for them, then
+# a server that refuses burst (0xFB) and the client's fallback; no frame
+# malformed or warned about, the only expert error the refused 0x65.
+if [ -x "$TOOLS/burst_capture" ]; then
+	BCAP=$TMP/burst.pcap
+	timeout 60 "$TOOLS/burst_capture" "$BCAP" 2>"$TMP/burst.err" && [ -s "$BCAP" ]
+	check "burst capture written, its data intact" $? "$TMP/burst.err"
+	bad=$(frames "$BCAP" "_ws.malformed || _ws.expert.severity == 0x00600000")
+	lists=$(frames "$BCAP" "ncp.type == 0x7777 && ncp.system_flags.sys == 1 && ncp.missing_fraglist_count > 0")
+	frags=$(frames "$BCAP" "ncp.type == 0x7777 && ncp.system_flags.sys == 0")
+	errs=$(frames "$BCAP" "_ws.expert.severity >= 0x00800000 && !(ncp.func == 0x65 && ncp.completion_code == 0xfb)")
+	[ "$bad" = 0 ] && [ "$lists" -ge 5 ] && [ "$frags" -ge 200 ] && [ "$errs" = 0 ]
+	check "burst under loss decodes: $frags fragments, $lists missing-fragment lists, none malformed or warned ($bad), no other expert error ($errs)" $? \
+		"$(tshark -r "$BCAP" -Y '_ws.malformed || _ws.expert.severity >= 0x00600000' 2>/dev/null | head)"
+else
+	fail "burst capture" "$TOOLS/burst_capture missing (make $TOOLS/burst_capture)"
+fi
 finish

@@ -553,7 +553,10 @@ static void test_repeat_exactly_once(void **state)
 static void test_megabyte_lossy(void **state)
 {
 	struct ncprig *r = *state;
-	struct ncp_client *cl = ncprig_login(r, "GUEST", "");
+	/* one request at a time (packet burst: test_ncp_burst.c) */
+	struct ncp_client_opts o = { .retries = -1, .no_burst = true };
+	struct ncp_client *cl = NULL;
+	struct ipx_addr sa;
 	struct ipx_mem_faults f = { .loss_ppm = 100000, .dup_ppm = 100000,
 				    .reorder_ppm = 100000,
 				    .reorder_delay = 30 * IPX_MSEC,
@@ -566,6 +569,10 @@ static void test_megabyte_lossy(void **state)
 
 	assert_non_null(a);
 	assert_non_null(back);
+	assert_int_equal(ncp_client_new(r->cli->node, &o, &cl), IPX_OK);
+	ncprig_server_addr(r, &sa);
+	assert_int_equal(ncp_connect(cl, &sa), 0);
+	assert_int_equal(ncp_login(cl, "GUEST", ""), 0);
 	for (size_t i = 0; i < len; i++)
 		a[i] = (uint8_t)((i * 2654435761u) >> 13);
 	assert_int_equal(ncp_negotiate(cl, 1024), 0);
