@@ -39,17 +39,19 @@ static void make_dir(struct ncp_call *c, uint8_t ns, struct ns_ent *e,
 	char host[NCP_LONG_MAX + 1];
 	int dfd;
 
-	if (e->exists) {	/* as the DOS call (0x16 0x0A) */
-		c->cc = NCP_CC_FAILURE;
-		return;
-	}
-	if (!ns_new_name(c, ns, e->host, host))
-		return;
+	/* In the DOS call's order (0x16 0x0A): the volume, the right, then
+	 * a name there (0xFF). */
 	if (ncp_vol_ro(c, e->dir.vol)) {
 		c->cc = NCP_CC_NO_CREATE;
 		return;
 	}
 	if ((c->cc = ncp_rights_check(c, &e->dir, NCP_OP_MKDIR)))
+		return;
+	if (e->exists) {
+		c->cc = NCP_CC_FAILURE;
+		return;
+	}
+	if (!ns_new_name(c, ns, e->host, host))
 		return;
 	if ((dfd = ns_open_parent(c, e)) < 0)
 		return;
@@ -443,10 +445,6 @@ void ns_rename(struct ncp_call *c, uint8_t ns)
 		d.exists = false;
 		snprintf(d.host, sizeof(d.host), "%s", d.asked);
 	}
-	if (d.exists) {
-		c->cc = NCP_CC_NAME_EXISTS;
-		return;
-	}
 	if (s.dir.vol != d.dir.vol) {
 		c->cc = NCP_CC_CROSS_VOLUME;
 		return;
@@ -459,8 +457,14 @@ void ns_rename(struct ncp_call *c, uint8_t ns)
 		c->cc = NCP_CC_NO_RENAME;
 		return;
 	}
-	if ((c->cc = rename_rights(c, &s, &d)) ||
-	    !ns_new_name(c, ns, d.host, host))
+	/* The rights before a name there, in the DOS call's order. */
+	if ((c->cc = rename_rights(c, &s, &d)))
+		return;
+	if (d.exists) {
+		c->cc = NCP_CC_NAME_EXISTS;
+		return;
+	}
+	if (!ns_new_name(c, ns, d.host, host))
 		return;
 	if ((fs = ns_open_parent(c, &s)) >= 0 &&
 	    (fd = ns_open_parent(c, &d)) >= 0) {
