@@ -154,8 +154,8 @@ static void take_file(struct ncp_call *c, struct ncp_file *f, int fd,
 
 /* The rights an open needs in its directory: Create for a new file,
  * Erase and Write to truncate one, else Read and/or Write as it opens. */
-static uint8_t open_rights(struct ncp_call *c, const struct ncp_path *p,
-			   bool wr, bool create, bool trunc, uint8_t share)
+uint8_t ncp_open_rights(struct ncp_call *c, const struct ncp_path *p,
+			bool wr, bool create, bool trunc, uint8_t share)
 {
 	uint8_t cc = 0;
 
@@ -210,7 +210,7 @@ static void open_file(struct ncp_call *c, enum how how, uint8_t dh,
 		share = (share & ~NCP_SHARE_WRITE) | NCP_SHARE_READ;
 	}
 	if (!c->cc)
-		c->cc = open_rights(c, &p, wr, create, trunc, share);
+		c->cc = ncp_open_rights(c, &p, wr, create, trunc, share);
 	if (!c->cc && r == 0 && ncp_share_conflict(c->srv, st.st_dev, st.st_ino,
 						share))
 		c->cc = ncp_refuse(c, NCP_SRV_REF_SHARE, NCP_CC_LOCK_FAIL);

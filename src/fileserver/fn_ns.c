@@ -81,11 +81,20 @@ bool ns_ok(struct ncp_call *c, uint8_t ns)
 	return false;
 }
 
-uint8_t ns_rights(struct ncp_call *c, int vol)
+void ns_rights_dir(const struct ns_ent *e, struct ncp_path *out)
 {
-	if (!c->conn->logged_in || c->srv->vols[vol].ro)
-		return NCP_RIGHT_READ | NCP_RIGHT_OPEN | NCP_RIGHT_SEARCH;
-	return NCP_RIGHTS_ALL;
+	if (S_ISDIR(e->st.st_mode))
+		ns_full_path(e, out);
+	else
+		*out = e->dir;
+}
+
+uint8_t ns_rights(struct ncp_call *c, const struct ns_ent *e)
+{
+	struct ncp_path p;
+
+	ns_rights_dir(e, &p);
+	return ncp_rights_byte(c, &p);
 }
 
 bool ns_rd_hpath(struct ncp_call *c, struct ns_hpath *h)
@@ -471,7 +480,7 @@ void ns_put_info(struct ncp_call *c, const struct ns_ent *e, uint32_t rim,
 	put_stamp(&c->wr, rim & NS_RIM_MODIFY, st->st_mtime, true);
 	ns_put16(&c->wr, rim & NS_RIM_MODIFY ? ncp_dos_date(st->st_atime) : 0);
 	put_stamp(&c->wr, false, 0, true);	/* archived: never */
-	ns_put16(&c->wr, rim & NS_RIM_RIGHTS ? ns_rights(c, e->dir.vol) : 0);
+	ns_put16(&c->wr, rim & NS_RIM_RIGHTS ? ns_rights(c, e) : 0);
 	ns_put32(&c->wr, rim & NS_RIM_DIR ? base : 0);	/* this name space */
 	ns_put32(&c->wr, rim & NS_RIM_DIR ? base : 0);	/* DOS */
 	ns_put32(&c->wr, rim & NS_RIM_DIR ? (uint32_t)e->dir.vol : 0);
@@ -517,8 +526,13 @@ static void obtain_info(struct ncp_call *c, uint8_t ns, bool rights)
 		c->cc = NCP_CC_FAILURE;
 		return;
 	}
+	/* A file's information is what a listing shows: File Scan in its
+	 * directory (as the DOS calls' 0x40); a directory's own needs none. */
+	if (!S_ISDIR(e.st.st_mode) &&
+	    (c->cc = ncp_rights_check(c, &e.dir, NCP_OP_SCAN)))
+		return;
 	if (rights)
-		ns_put16(&c->wr, ns_rights(c, e.dir.vol));
+		ns_put16(&c->wr, ns_rights(c, &e));
 	ns_put_info(c, &e, rim, dns);
 }
 

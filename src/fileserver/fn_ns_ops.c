@@ -39,16 +39,20 @@ static void make_dir(struct ncp_call *c, uint8_t ns, struct ns_ent *e,
 	char host[NCP_LONG_MAX + 1];
 	int dfd;
 
-	if (e->exists) {
-		c->cc = NCP_CC_NO_CREATE;
-		return;
-	}
-	if (!ns_new_name(c, ns, e->host, host))
-		return;
+	/* In the DOS call's order (0x16 0x0A): the volume, the right, then
+	 * a name there (0xFF). */
 	if (ncp_vol_ro(c, e->dir.vol)) {
 		c->cc = NCP_CC_NO_CREATE;
 		return;
 	}
+	if ((c->cc = ncp_rights_check(c, &e->dir, NCP_OP_MKDIR)))
+		return;
+	if (e->exists) {
+		c->cc = NCP_CC_FAILURE;
+		return;
+	}
+	if (!ns_new_name(c, ns, e->host, host))
+		return;
 	if ((dfd = ns_open_parent(c, e)) < 0)
 		return;
 	if (mkdirat(dfd, host, 0755) < 0) {
@@ -132,6 +136,8 @@ static void open_file(struct ncp_call *c, uint8_t ns, struct ns_ent *e,
 		c->cc = create ? NCP_CC_NO_CREATE : NCP_CC_NO_WRITE;
 		return;
 	}
+	if ((c->cc = ncp_open_rights(c, &e->dir, wr, create, trunc, share)))
+		return;
 	if (e->exists &&
 	    ncp_share_conflict(c->srv, e->st.st_dev, e->st.st_ino, share)) {
 		c->cc = ncp_refuse(c, NCP_SRV_REF_SHARE, NCP_CC_LOCK_FAIL);
@@ -259,6 +265,8 @@ static int search_dir(struct ncp_call *c, uint8_t vol, uint32_t base,
 		return -1;
 	}
 	ns_full_path(&d, p);
+	if ((c->cc = ncp_rights_check(c, p, NCP_OP_SCAN)))
+		return -1;
 	if ((fd = ncp_path_open_dir(c, p, &c->cc)) < 0)
 		return -1;
 	ncp_list_path(c, p, fd, v, n);
@@ -373,6 +381,38 @@ static bool is_login_dir(const struct ns_ent *e)
 	       !strcmp(e->dos, "LOGIN");
 }
 
+/* The rights a rename needs, as the DOS calls': Modify where the entry is
+ * (a directory's own rights for a directory), Create in another target
+ * directory. */
+static uint8_t rename_rights(struct ncp_call *c, const struct ns_ent *s,
+			     const struct ns_ent *d)
+{
+	struct ncp_path from;
+	uint8_t cc;
+
+	ns_rights_dir(s, &from);
+	if ((cc = ncp_rights_check(c, &from, NCP_OP_RENAME)))
+		return cc;
+	if (!ncp_path_same(&s->dir, &d->dir))
+		cc = ncp_rights_check(c, &d->dir, NCP_OP_MOVE_INTO);
+	return cc;
+}
+
+/* A directory renamed: its trustees (and those below) follow it. */
+static void rename_moved(struct ncp_call *c, const struct ns_ent *s,
+			 const struct ns_ent *d, int dfd, const char *host)
+{
+	struct ncp_path from, to = d->dir;
+	char dos[NCP_NAME_LEN + 1];
+
+	if (!S_ISDIR(s->st.st_mode) || ncp_dos_name_of(dfd, host, dos) < 0 ||
+	    to.depth >= NCP_MAX_DEPTH)
+		return;
+	ns_full_path(s, &from);
+	memcpy(to.comp[to.depth++], dos, NCP_NAME_LEN + 1);
+	ncp_rights_moved(c->srv, &from, &to);
+}
+
 /* 0x04: rename flag, search attributes LE2, source and destination handle
  * paths' fixed parts, then the source's and the destination's components
  * (the last of which is the new name). */
@@ -405,10 +445,6 @@ void ns_rename(struct ncp_call *c, uint8_t ns)
 		d.exists = false;
 		snprintf(d.host, sizeof(d.host), "%s", d.asked);
 	}
-	if (d.exists) {
-		c->cc = NCP_CC_NAME_EXISTS;
-		return;
-	}
 	if (s.dir.vol != d.dir.vol) {
 		c->cc = NCP_CC_CROSS_VOLUME;
 		return;
@@ -421,12 +457,23 @@ void ns_rename(struct ncp_call *c, uint8_t ns)
 		c->cc = NCP_CC_NO_RENAME;
 		return;
 	}
+	/* The rights before a name there, in the DOS call's order. */
+	if ((c->cc = rename_rights(c, &s, &d)))
+		return;
+	if (d.exists) {
+		c->cc = NCP_CC_NAME_EXISTS;
+		return;
+	}
 	if (!ns_new_name(c, ns, d.host, host))
 		return;
 	if ((fs = ns_open_parent(c, &s)) >= 0 &&
-	    (fd = ns_open_parent(c, &d)) >= 0 &&
-	    renameat2(fs, s.host, fd, host, RENAME_NOREPLACE) < 0)
-		c->cc = errno == EEXIST ? NCP_CC_NAME_EXISTS : NCP_CC_IO;
+	    (fd = ns_open_parent(c, &d)) >= 0) {
+		if (renameat2(fs, s.host, fd, host, RENAME_NOREPLACE) < 0)
+			c->cc = errno == EEXIST ? NCP_CC_NAME_EXISTS
+						: NCP_CC_IO;
+		else
+			rename_moved(c, &s, &d, fd, host);
+	}
 	if (fs >= 0)
 		close(fs);
 	if (fd >= 0)
@@ -443,6 +490,7 @@ void ns_modify(struct ncp_call *c, uint8_t ns)
 	struct ns_ent e;
 	struct ncp_rd r;
 	uint16_t mdate, mtime, adate;
+	struct ncp_path in;
 	int dfd;
 
 	ncp_rd8(&c->rd);
@@ -470,6 +518,9 @@ void ns_modify(struct ncp_call *c, uint8_t ns)
 		c->cc = NCP_CC_NO_MODIFY;
 		return;
 	}
+	ns_rights_dir(&e, &in);
+	if ((c->cc = ncp_rights_check(c, &in, NCP_OP_MODIFY)))
+		return;
 	if ((dfd = ns_open_parent(c, &e)) < 0)
 		return;
 	if ((mask & 0x0002) && S_ISREG(e.st.st_mode) &&
@@ -510,6 +561,8 @@ void ns_modify(struct ncp_call *c, uint8_t ns)
 void ns_delete(struct ncp_call *c, uint8_t ns)
 {
 	struct ns_ent e;
+	struct ncp_path in;
+	bool dir;
 	int dfd;
 
 	ncp_rd8(&c->rd);
@@ -528,6 +581,12 @@ void ns_delete(struct ncp_call *c, uint8_t ns)
 		c->cc = NCP_CC_NO_DELETE;
 		return;
 	}
+	/* Erase in the directory a file is in; a directory: in itself. */
+	dir = S_ISDIR(e.st.st_mode);
+	ns_rights_dir(&e, &in);
+	if ((c->cc = ncp_rights_check(c, &in, dir ? NCP_OP_RMDIR
+						  : NCP_OP_ERASE)))
+		return;
 	if (S_ISREG(e.st.st_mode) &&
 	    ncp_file_in_use(c->srv, e.st.st_dev, e.st.st_ino)) {
 		c->cc = NCP_CC_ALL_IN_USE;
@@ -539,8 +598,10 @@ void ns_delete(struct ncp_call *c, uint8_t ns)
 	}
 	if ((dfd = ns_open_parent(c, &e)) < 0)
 		return;
-	if (unlinkat(dfd, e.host, S_ISDIR(e.st.st_mode) ? AT_REMOVEDIR : 0) < 0)
+	if (unlinkat(dfd, e.host, dir ? AT_REMOVEDIR : 0) < 0)
 		c->cc = errno == ENOTEMPTY || errno == EEXIST ? NCP_CC_DIR_IN_USE
 			: NCP_CC_IO;
+	else if (dir)
+		ncp_rights_moved(c->srv, &in, NULL);
 	close(dfd);
 }

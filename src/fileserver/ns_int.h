@@ -88,8 +88,12 @@ int ns_open_parent(struct ncp_call *c, const struct ns_ent *e);
  * name as asked; false with c->cc set if it is not a name there. */
 bool ns_new_name(struct ncp_call *c, uint8_t ns, const char *asked,
 		 char *out);
-/* The rights a connection has on a volume (as 0x16 0x03). */
-uint8_t ns_rights(struct ncp_call *c, int vol);
+/* The rights byte the replies give for entry e: a directory's own, a
+ * file's directory's (ncp_rights_byte; without a store as before). */
+uint8_t ns_rights(struct ncp_call *c, const struct ns_ent *e);
+/* The directory whose rights decide for e: itself if it is one (or the
+ * root), else the directory it is in. */
+void ns_rights_dir(const struct ns_ent *e, struct ncp_path *out);
 
 /* fn_ns_ops.c */
 void ns_open_create(struct ncp_call *c, uint8_t ns);	/* 0x01 */

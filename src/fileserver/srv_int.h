@@ -448,6 +448,11 @@ uint8_t ncp_rights_byte(const struct ncp_call *c, const struct ncp_path *dir);
  */
 uint8_t ncp_rights_check(struct ncp_call *c, const struct ncp_path *dir,
 			 enum ncp_op op);
+/* The rights an open needs in its directory 'p' (fn_file.c; 0x57 too):
+ * Create for a new file, Erase and Write to truncate one, else Read
+ * and/or Write as it opens. 0 or the refusal, counted. */
+uint8_t ncp_open_rights(struct ncp_call *c, const struct ncp_path *p,
+			bool wr, bool create, bool trunc, uint8_t share);
 /* A directory renamed (to != NULL) or deleted: its assignments and those
  * below it follow or go (and the store is written). */
 void ncp_rights_moved(struct ncp_server *srv, const struct ncp_path *from,

@@ -291,8 +291,12 @@ int ncp_ns_mkdir(struct ncp_client *cl, const char *path)
 	b16(&q, 0xFF);	/* inherited rights */
 	bpath(cl, &q, path);
 	rc = call(cl, &q, r, sizeof(r), &rl);
-	/* A name there: NetWare's 0x84 or 0xFF, as the DOS call's 0xFF. */
-	return rc == NCP_CC_NO_CREATE ? NCP_CC_FAILURE : rc;
+	/* A name there: NetWare's 0x84 or 0xFF, as the DOS call's 0xFF;
+	 * 0x84 for a name not there is the Create right missing. */
+	if (rc == NCP_CC_NO_CREATE &&
+	    ncp_ns_stat(cl, path, &(struct ncp_entry){ 0 }) == 0)
+		return NCP_CC_FAILURE;
+	return rc;
 }
 
 int ncp_ns_rmdir(struct ncp_client *cl, const char *path)

@@ -5,7 +5,9 @@
  * inheritance down the tree, SUPERVISOR and Supervisory, the trustee
  * calls (0x16 0x0C/0x0D/0x0E/0x27/0x2A) and a revoke that takes effect
  * on the next request; without a store every logged-in user keeps all
- * rights.
+ * rights. The refusals are checked twice: through the DOS calls and
+ * through the 0x57 name-space calls (the client in the LONG name space),
+ * which must not get round them.
  */
 #include "cm.h"
 
@@ -15,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
 #include "ncprig.h"
 
@@ -64,6 +67,22 @@ static void rt_free(struct rt *t)
 	unlink(t->file);
 	rmdir(t->dir);
 	free(t);
+}
+
+/* How the tests log in: state is one of these (prestate). */
+typedef struct ncp_client *(*login_fn)(struct ncprig *, const char *,
+				       const char *);
+static const login_fn dos_login = ncprig_login;
+static const login_fn long_login = ncprig_login_long;
+
+static struct ncp_client *login(void **state, struct rt *t, const char *user,
+				const char *pass)
+{
+	login_fn f = *state ? *(const login_fn *)*state : ncprig_login;
+	struct ncp_client *cl = f(t->r, user, pass);
+
+	assert_int_equal(ncp_long_names(cl), f == ncprig_login_long);
+	return cl;
 }
 
 static uint64_t refused(struct rt *t, enum ncp_srv_refusal ref)
@@ -208,13 +227,12 @@ static void test_store_placement(void **state)
 static void test_read_only_user(void **state)
 {
 	struct rt *t = rt_new("# test\nSYS:PUB ALICE RF\n");
-	struct ncp_client *cl = ncprig_login(t->r, "alice", "Secret");
+	struct ncp_client *cl = login(state, t, "alice", "Secret");
 	struct ncp_fh fh;
 	char buf[16];
 	size_t got;
 	int n = 0;
 
-	(void)state;
 	assert_int_equal(eff(cl, "SYS:PUB"), NCP_TRUSTEE_READ | NCP_TRUSTEE_SCAN);
 	assert_int_equal(ncp_open(cl, "PUB\\README.TXT", NCP_OPEN_READ, &fh), 0);
 	assert_int_equal(ncp_read(cl, &fh, 0, buf, sizeof(buf), &got), 0);
@@ -255,11 +273,10 @@ static void test_read_only_user(void **state)
 static void test_file_scan(void **state)
 {
 	struct rt *t = rt_new("SYS:PUB ALICE R\nSYS:A ALICE F\n");
-	struct ncp_client *cl = ncprig_login(t->r, "alice", "Secret");
+	struct ncp_client *cl = login(state, t, "alice", "Secret");
 	struct ncp_fh fh;
 	int n = 0;
 
-	(void)state;
 	assert_int_equal(ncp_list(cl, "SYS:PUB", NULL, count, &n),
 			 NCP_CC_NO_SEARCH);
 	assert_int_equal(ncp_stat(cl, "PUB\\README.TXT", &(struct ncp_entry){ 0 }),
@@ -281,10 +298,9 @@ static void test_inheritance(void **state)
 {
 	struct rt *t = rt_new("SYS:A ALICE RWCEMF\nSYS:A\\C ALICE R\n"
 			      "SYS:S ALICE S\nSYS:S\\T ALICE R\n");
-	struct ncp_client *cl = ncprig_login(t->r, "alice", "Secret");
+	struct ncp_client *cl = login(state, t, "alice", "Secret");
 	struct ncp_fh fh;
 
-	(void)state;
 	assert_int_equal(eff(cl, "SYS:A\\B"), 0xDB);	/* RWCEMF */
 	assert_int_equal(ncp_open(cl, "A\\B\\NEW.TXT", NCP_OPEN_CREATE, &fh), 0);
 	assert_int_equal(ncp_write(cl, &fh, 0, "x", 1), 0);
@@ -366,15 +382,84 @@ static void test_grant_revoke(void **state)
 static void test_rename_rmdir(void **state)
 {
 	struct rt *t = rt_new("SYS:A\\B ALICE RF\n");
-	struct ncp_client *su = ncprig_login(t->r, "SUPERVISOR", "sup");
-	struct ncp_client *cl = ncprig_login(t->r, "alice", "Secret");
+	struct ncp_client *su = login(state, t, "SUPERVISOR", "sup");
+	struct ncp_client *cl = login(state, t, "alice", "Secret");
 
-	(void)state;
 	assert_int_equal(ncp_rename_dir(su, "A\\B", "BB"), 0);
 	assert_int_equal(eff(cl, "SYS:A\\BB"), NCP_TRUSTEE_READ | NCP_TRUSTEE_SCAN);
 	assert_int_equal(ncp_rmdir(su, "A\\BB"), 0);
 	assert_int_equal(ncp_mkdir(su, "A\\BB"), 0);
 	assert_int_equal(eff(cl, "SYS:A\\BB"), 0);
+	ncp_client_free(cl);
+	ncp_client_free(su);
+	rt_free(t);
+}
+
+/* 0x57 0x1D Get Effective Rights of SYS:names..., by hand (style 0xFF:
+ * the volume first): the rights word, or -cc. The info after it must
+ * carry the same rights (offset 46 of NetWare's info structure). */
+static int ns_eff(struct ncp_client *cl, int n, const char *const *names)
+{
+	uint8_t q[300] = { 0x1D, 4, 4, 0x06, 0x80, 0xFF, 0xFF, 0xFF, 0xFF,
+			   0, 0, 0, 0, 0, 0xFF };
+	uint8_t rep[600];
+	size_t len = 15, rl;
+	int cc;
+
+	q[len++] = (uint8_t)(n + 1);
+	q[len++] = 3;
+	memcpy(q + len, "SYS", 3);
+	len += 3;
+	for (int i = 0; i < n; i++) {
+		q[len++] = (uint8_t)strlen(names[i]);
+		memcpy(q + len, names[i], strlen(names[i]));
+		len += strlen(names[i]);
+	}
+	cc = ncp_request(cl, 0x57, q, len, rep, sizeof(rep), &rl);
+	if (cc)
+		return -cc;
+	assert_true(rl >= 50);
+	assert_int_equal(ipx_get16le(rep + 48), ipx_get16le(rep));
+	return ipx_get16le(rep);
+}
+
+/* The name-space calls with long names: the rights 0x57 reports, a
+ * create under a long name, a long-named directory renamed (its trustees
+ * follow) and deleted (they go), all through 0x57. */
+static void test_ns_calls(void **state)
+{
+	struct rt *t = rt_new("SYS:PUB ALICE RF\nSYS:A ALICE RWCEMF\n"
+			      "SYS:A\\B ALICE RF\n");
+	struct ncp_client *su = ncprig_login_long(t->r, "SUPERVISOR", "sup");
+	struct ncp_client *cl = ncprig_login_long(t->r, "alice", "Secret");
+	struct ncp_fh fh;
+
+	(void)state;
+	assert_int_equal(ns_eff(cl, 0, NULL), 0);
+	assert_int_equal(ns_eff(cl, 1, (const char *[]){ "PUB" }), 0x45);
+	assert_int_equal(ns_eff(cl, 2, (const char *[]){ "PUB", "README.TXT" }),
+			 0x45);
+	assert_int_equal(ns_eff(cl, 1, (const char *[]){ "A" }), 0xDF);
+	assert_int_equal(ns_eff(su, 1, (const char *[]){ "PUB" }), 0xFF);
+	assert_int_equal(ncp_open(cl, "PUB\\A long name.txt", NCP_OPEN_CREATE,
+				  &fh), NCP_CC_NO_CREATE);
+	assert_int_equal(ncp_open(cl, "A\\A long name.txt", NCP_OPEN_CREATE,
+				  &fh), 0);
+	assert_int_equal(ncp_close(cl, &fh), 0);
+	/* No Modify in A\B: its own rights decide a rename. */
+	assert_int_equal(ncp_rename_dir(cl, "A\\B", "Big Folder"),
+			 NCP_CC_NO_RENAME);
+	assert_int_equal(ncp_rename_dir(su, "A\\B", "Big Folder"), 0);
+	assert_int_equal(ns_eff(cl, 2, (const char *[]){ "A", "Big Folder" }),
+			 0x45);
+	assert_int_equal(ncp_rmdir(cl, "A\\Big Folder"), NCP_CC_NO_DELETE);
+	assert_int_equal(ncp_rmdir(su, "A\\Big Folder"), 0);
+	assert_int_equal(ncp_mkdir(cl, "A\\Big Folder"), 0);
+	assert_int_equal(ns_eff(cl, 2, (const char *[]){ "A", "Big Folder" }),
+			 0xDF);
+	/* A file in PUB moved into A needs Modify in PUB. */
+	assert_int_equal(ncp_rename(cl, "PUB\\README.TXT", "A\\R.TXT"),
+			 NCP_CC_NO_RENAME);
 	ncp_client_free(cl);
 	ncp_client_free(su);
 	rt_free(t);
@@ -405,11 +490,16 @@ int main(void)
 		cmocka_unit_test(test_store_errors),
 		cmocka_unit_test(test_store_placement),
 		cmocka_unit_test(test_raw_calls),
-		cmocka_unit_test(test_read_only_user),
-		cmocka_unit_test(test_file_scan),
-		cmocka_unit_test(test_inheritance),
+		cmocka_unit_test_prestate(test_read_only_user, (void *)&dos_login),
+		cmocka_unit_test_prestate(test_read_only_user, (void *)&long_login),
+		cmocka_unit_test_prestate(test_file_scan, (void *)&dos_login),
+		cmocka_unit_test_prestate(test_file_scan, (void *)&long_login),
+		cmocka_unit_test_prestate(test_inheritance, (void *)&dos_login),
+		cmocka_unit_test_prestate(test_inheritance, (void *)&long_login),
 		cmocka_unit_test(test_grant_revoke),
-		cmocka_unit_test(test_rename_rmdir),
+		cmocka_unit_test_prestate(test_rename_rmdir, (void *)&dos_login),
+		cmocka_unit_test_prestate(test_rename_rmdir, (void *)&long_login),
+		cmocka_unit_test(test_ns_calls),
 		cmocka_unit_test(test_no_store),
 	};
 
