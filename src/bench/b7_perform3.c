@@ -51,15 +51,24 @@ static bool keep(struct ipx_b7_report *rep, unsigned k, unsigned s,
 		if (configs[k].burst && !res[i].ncp_burst)
 			return false;
 	x->granted = res[0].ncp_buffer;
+	/* Every workstation's rate over one window, GO to the last one's
+	 * last completion (they start together): so their sum, the total,
+	 * is what the link carried then. Over each one's own time the sum
+	 * could pass the wire when their times do not overlap (a burst
+	 * workstation done early while another's last block waits). */
+	double span = 0;
+
+	for (unsigned i = 0; i < rep->o.stations; i++)
+		if (res[i].seconds > span)
+			span = res[i].seconds;
 	for (unsigned i = 0; i < rep->o.stations; i++) {
 		struct ipx_b7_cell *c = &x->c[s][i];
 
 		c->blocks = res[i].sent;
 		c->time_s = res[i].seconds;
-		c->kB_per_s = res[i].seconds > 0 ? (double)res[i].sent *
-							   block / 1000.0 /
-							   res[i].seconds
-						 : 0;
+		c->kB_per_s = span > 0 ? (double)res[i].sent * block /
+						 1000.0 / span
+				       : 0;
 	}
 	x->sizes_done = s + 1;
 	return true;

@@ -135,15 +135,15 @@ static void burst_source(struct ncpb *t, struct ipx_bnc_opts *o)
 	struct sockaddr_in local;
 	struct ipx_node *n = NULL;
 
-	if (t->b.bsim) {
-		if (ipx_bsim_spare_node(t->b.bsim, IPX_BSIM_SERVER, &n) ==
+	if (t->b.n.bsim) {
+		if (ipx_bsim_spare_node(t->b.n.bsim, IPX_BSIM_SERVER, &n) ==
 		    IPX_OK)
 			o->burst_peer = n;
 		return;
 	}
 	o->burst_from_agent = true;
-	if (ipx_node_link_count(t->b.node) &&
-	    ipx_udp_link_local(ipx_node_link(t->b.node, 0), &local) ==
+	if (ipx_node_link_count(t->b.n.node) &&
+	    ipx_udp_link_local(ipx_node_link(t->b.n.node, 0), &local) ==
 		    IPX_OK) {
 		o->burst_window = 64;
 		o->burst_bind = local.sin_addr;
