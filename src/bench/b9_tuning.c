@@ -240,7 +240,7 @@ static int go_and_count(struct net *n, struct run *r, size_t per_op,
 
 		ipx_bw_result(r->s[i]->w, &res);
 		kbs = res.seconds > 0 ? (double)res.sent * (double)per_op /
-						res.seconds / 1024.0
+						res.seconds / 1000.0
 				      : 0;
 		pt->kbs += kbs;
 		if (kbs < min)
@@ -408,7 +408,7 @@ static int ceiling(const struct ipx_b9_opts *o, struct ipx_b9_ceiling *out)
 
 			out->frame_ms = s * 1000 / IPX_B9_CEILING_FRAMES;
 			out->kbs = IPX_B9_CEILING_FRAMES *
-				   (double)IPX_B9_CEILING_FRAME / s / 1024;
+				   (double)IPX_B9_CEILING_FRAME / s / 1000;
 			out->wire_kbs =
 				IPX_B9_CEILING_FRAME /
 				((double)(ipx_profile_wire_ns(&p, len) +
@@ -416,7 +416,7 @@ static int ceiling(const struct ipx_b9_opts *o, struct ipx_b9_ceiling *out)
 							    (double)p.rate
 						  : 0)) /
 				 1e9) /
-				1024;
+				1000;
 			out->done = true;
 		}
 	}

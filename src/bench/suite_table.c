@@ -6,7 +6,8 @@
  * figures the benchmark itself prints beside its own (its JSON's
  * published* and ref_1990_* members); none is added here. A benchmark
  * added later is a row of ipx_suite_benches and, if it has them, its
- * tables here and its plot kinds in plot_kinds.c.
+ * tables here and its plot kinds in plot_kinds.c (B7's and B9's in
+ * plot_b7.c, plot_b9.c).
  */
 #include <string.h>
 #include <strings.h>
@@ -245,6 +246,68 @@ static const struct ipx_suite_table b7_tables[] = {
 			"configurations", b7_small),
 };
 
+/* ---- B9 ---- */
+static const struct ipx_suite_col b9_runs[] = {
+	{ "config", "step", "", "the adapter configuration: the baseline or "
+	  "one parameter changed from it (tx size, tx buffers, rx buffers on "
+	  "the workstations or the server)", false },
+	{ "workload", "workload", "", "large reads or writes over a NetBIOS "
+	  "session or NCP, with 1 or 6 workstations", false },
+	{ "kB_per_s", "total", "kB/s", "data moved per second, all "
+	  "workstations together (kB = 1000 bytes)", false },
+	{ "slowest_ws_kB_per_s", "slowest ws", "kB/s", "the slowest "
+	  "workstation's share", false },
+	{ "largest_frame_ws_bytes", "frame ws", "bytes", "the largest frame a "
+	  "workstation sent (IPX packet and link header)", false },
+	{ "largest_frame_srv_bytes", "frame srv", "bytes", "the largest frame "
+	  "the server's side sent", false },
+	{ "rx_no_buffer_frames", "no rx buffer", "frames", "frames dropped "
+	  "for want of a free receive buffer", false },
+};
+#define B9_PCT(K, H, W) \
+	{ "measured_pct." K, H, "%", "percent change of " W " from the first " \
+	  "configuration to the second", false }
+static const struct ipx_suite_col b9_changes[] = {
+	{ "step", "change", "", "the note's change, from one configuration "
+	  "to another", false },
+	B9_PCT("netbios_read_1ws", "nb rd1", "NetBIOS reads, 1 ws"),
+	B9_PCT("netbios_write_1ws", "nb wr1", "NetBIOS writes, 1 ws"),
+	B9_PCT("ncp_read_1ws", "ncp rd1", "NCP reads, 1 ws"),
+	B9_PCT("ncp_write_1ws", "ncp wr1", "NCP writes, 1 ws"),
+	B9_PCT("ncp_read_6ws", "ncp rd6", "NCP reads, 6 ws together"),
+	B9_PCT("ncp_write_6ws", "ncp wr6", "NCP writes, 6 ws together"),
+	{ "published", "1990", "", "the note's figure for this change (LAN "
+	  "Manager over NetBEUI; blank where it gives none)", true },
+};
+static const struct ipx_suite_col b9_ceiling[] = {
+	{ "back_to_back_kB_per_s", "back to back", "kB/s", "30 back-to-back "
+	  "2,000-byte frames from the baseline adapter (copy, then wire; kB "
+	  "= 1000 bytes)", false },
+	{ "per_frame_ms", "per frame", "ms", "milliseconds a frame", false },
+	{ "wire_alone_kB_per_s", "wire alone", "kB/s", "what the wire would "
+	  "carry without the adapter's copy", false },
+	{ "published_back_to_back_in_kB_per_s", "1990", "kB/s", "the note's "
+	  "ceiling, a 2,000-byte frame every 3 ms, in kB/s", true },
+	{ "published_back_to_back_KB_per_s", "1990 as published", "KB/s",
+	  "the same as the note printed it (its KB is 1,024 bytes)", true },
+};
+static const struct ipx_suite_col b9_six[] = {
+	{ "six_ws_read_kB_per_s", "NCP reads", "kB/s", "six workstations "
+	  "reading at once with the baseline adapter, together", false },
+	{ "six_ws_write_kB_per_s", "NCP writes", "kB/s", "the same writing",
+	  false },
+	{ "published_six_ws_in_kB_per_s", "1990", "kB/s", "the note's six "
+	  "workstations together, in kB/s", true },
+	{ "published_six_ws_KB_per_s", "1990 as published", "KB/s", "the "
+	  "same as the note printed it (its KB is 1,024 bytes)", true },
+};
+static const struct ipx_suite_table b9_tables[] = {
+	IPX_SUITE_TABLE("Steps", "runs", b9_runs),
+	IPX_SUITE_TABLE("Changes beside the note's", "changes", b9_changes),
+	IPX_SUITE_TABLE("Wire ceiling", "ceiling", b9_ceiling),
+	IPX_SUITE_TABLE("Six workstations together", "ceiling", b9_six),
+};
+
 #define TABLES(T) (T), sizeof(T) / sizeof((T)[0])
 
 const struct ipx_suite_bench ipx_suite_benches[] = {
@@ -264,6 +327,8 @@ const struct ipx_suite_bench ipx_suite_benches[] = {
 	  180, 1800, TABLES(b6_tables), (ipx_plots_b6) },
 	{ "B7", "perform3", "throughput against block size", "--quick", "",
 	  true, NULL, 120, 900, TABLES(b7_tables), (ipx_plots_b7) },
+	{ "B9", "tuning", "buffer and frame-size tuning", "-s 0.2", "", true,
+	  NULL, 60, 900, TABLES(b9_tables), (ipx_plots_b9) },
 };
 const size_t ipx_suite_nbenches =
 	sizeof(ipx_suite_benches) / sizeof(ipx_suite_benches[0]);

@@ -39,10 +39,11 @@ void help_bench_tuning(FILE *out)
 		"larger receive buffer on the workstations and on the server.\n"
 		"Each runs large reads and writes over a NetBIOS session (1\n"
 		"workstation) and over NCP (1 and 6), on the file-server network\n"
-		"in one process; KB/s (KB = 1,024 bytes) and each step's percent\n"
+		"in one process; kB/s (kB = 1000 bytes) and each step's percent\n"
 		"change beside the note's, and the wire ceiling (back-to-back\n"
-		"2,000-byte frames against 651 KB/s; six workstations against\n"
-		"536 KB/s). A configuration that does not fit the adapter memory\n"
+		"2,000-byte frames against 666.7 kB/s, the note's 651 KB/s of\n"
+		"1,024 bytes; six workstations against 548.9 kB/s, its 536\n"
+		"KB/s). A configuration that does not fit the adapter memory\n"
 		"is refused before anything runs.\n\n"
 		"      --sim           simulated time (deterministic with --seed);\n"
 		"                      without it the same network on the real\n"
@@ -103,7 +104,7 @@ static void print_runs(const struct ipx_b9_report *r)
 {
 	char name[48];
 
-	printf("%-14s %7s %7s %7s %7s %7s %7s  %s\n", "KB/s (1,024)",
+	printf("%-14s %7s %7s %7s %7s %7s %7s  %s\n", "kB/s",
 	       "nb rd1", "nb wr1", "ncp rd1", "ncp wr1", "ncp rd6", "ncp wr6",
 	       "largest frame ws/srv (bytes)");
 	for (size_t i = 0; i < r->ncfg; i++) {
@@ -168,18 +169,23 @@ static void print_table(const struct tuning *t)
 	print_runs(r);
 	print_changes(r);
 	if (c->done)
-		printf("\nwire ceiling: back-to-back %u-byte frames %.1f KB/s "
-		       "(%.3f ms a frame; the wire alone %.1f) | 1990: 651 "
-		       "KB/s (one every 3 ms)\n",
-		       IPX_B9_CEILING_FRAME, c->kbs, c->frame_ms, c->wire_kbs);
+		printf("\nwire ceiling: back-to-back %u-byte frames %.1f kB/s "
+		       "(%.3f ms a frame; the wire alone %.1f) | 1990: %.1f "
+		       "kB/s, one every 3 ms (%.0f KB/s as published, its KB "
+		       "1,024 bytes)\n",
+		       IPX_B9_CEILING_FRAME, c->kbs, c->frame_ms, c->wire_kbs,
+		       IPX_B9_PUB_CEILING_KBS, IPX_B9_PUB_CEILING_KBS_NOTE);
 	else
 		printf("\nwire ceiling: not measured (the baseline's frames "
-		       "are under %u bytes) | 1990: 651 KB/s\n",
-		       IPX_B9_CEILING_FRAME);
+		       "are under %u bytes) | 1990: %.1f kB/s (%.0f KB/s as "
+		       "published)\n",
+		       IPX_B9_CEILING_FRAME, IPX_B9_PUB_CEILING_KBS,
+		       IPX_B9_PUB_CEILING_KBS_NOTE);
 	if (base >= 0)
 		printf("six workstations together: NCP reads %.1f, writes "
-		       "%.1f KB/s | 1990: 536 KB/s\n",
-		       r->pt[base][4].kbs, r->pt[base][5].kbs);
+		       "%.1f kB/s | 1990: %.1f kB/s (%.0f KB/s as published)\n",
+		       r->pt[base][4].kbs, r->pt[base][5].kbs,
+		       IPX_B9_PUB_SIX_KBS, IPX_B9_PUB_SIX_KBS_NOTE);
 	printf("n/a: NCP needs IPX packets of %u bytes (a 512-byte buffer); "
 	       "the 1990 figures are LAN Manager's over NetBEUI.\n",
 	       IPX_B9_NCP_MIN_IPX);

@@ -61,8 +61,8 @@ fi
 if timeout 30 "$BIN" bench tuning --sim -s 0.2 >"$TMP/t.txt" 2>"$TMP/t.err" &&
 	has "$TMP/t.txt" '^tx size 256 +[0-9.]+ +[0-9.]+ +n/a' &&
 	has "$TMP/t.txt" '^tx buffers 1 -> 2 .*\+13-18 % for large I/O' &&
-	has "$TMP/t.txt" '^wire ceiling: back-to-back 2000-byte frames 65[01]\.[0-9] KB/s .*1990: 651 KB/s' &&
-	has "$TMP/t.txt" '^six workstations together: .*1990: 536 KB/s'; then
+	has "$TMP/t.txt" '^wire ceiling: back-to-back 2000-byte frames 66[5-7]\.[0-9] kB/s .*1990: 666\.7 kB/s, one every 3 ms \(651 KB/s as published, its KB 1,024 bytes\)' &&
+	has "$TMP/t.txt" '^six workstations together: .* kB/s \| 1990: 548\.9 kB/s \(536 KB/s as published\)'; then
 	pass "the table has every step, the changes beside the note's and the ceiling"
 else
 	fail "the table" "$(cat "$TMP/t.txt" "$TMP/t.err")"
@@ -77,14 +77,19 @@ assert d["complete"] is True
 runs = d["runs"]
 assert len(runs) == 8 * 6 - 2 * 4, len(runs)   # NCP n/a at 256 and 512
 for r in runs:
-    assert r["KB_per_s"] > 0 and r["slowest_ws_KB_per_s"] <= r["KB_per_s"] + 0.05, r
+    assert r["kB_per_s"] > 0 and r["slowest_ws_kB_per_s"] <= r["kB_per_s"] + 0.05, r
+    assert not any("KB" in k for k in r), r     # ours are all kB (1000 bytes)
     if r["config"] == "tx size 4096" and r["workload"].startswith("netbios"):
         assert max(r["largest_frame_ws_bytes"], r["largest_frame_srv_bytes"]) == 4096, r
 steps = [c["step"] for c in d["changes"]]
 assert "tx 256 -> 1K" in steps and "tx buffers 1 -> 2" in steps, steps
 c = d["ceiling"]
+# the note's figures as published (its KB = 1,024 bytes) and in kB
 assert c["published_back_to_back_KB_per_s"] == 651 and c["published_six_ws_KB_per_s"] == 536
-assert abs(c["back_to_back_KB_per_s"] - 651) < 2, c
+assert c["published_KB_bytes"] == 1024
+assert c["published_back_to_back_in_kB_per_s"] == 666.7 and c["published_six_ws_in_kB_per_s"] == 548.9, c
+assert abs(c["back_to_back_kB_per_s"] - 666.7) < 2, c
+assert [k for k in c if "KB" in k] == ["published_back_to_back_KB_per_s", "published_six_ws_KB_per_s", "published_KB_bytes"], c
 PY
 then
 	pass "the JSON has every run, its units in the names, and the ceiling"
@@ -97,7 +102,7 @@ else
 	fail "the same seed gives the same JSON" "$(diff "$TMP/j1.json" "$TMP/j2.json" | head -5)"
 fi
 timeout 30 "$BIN" bench tuning --sim -s 0.2 --csv >"$TMP/t.csv" 2>/dev/null
-if head -1 "$TMP/t.csv" | grep -q '^config,workload,workstations,.*,KB_per_s,' &&
+if head -1 "$TMP/t.csv" | grep -q '^config,workload,workstations,.*,kB_per_s,slowest_ws_kB_per_s,' &&
 	[ "$(wc -l <"$TMP/t.csv")" = 41 ]; then
 	pass "the CSV has a header and a line per run"
 else
@@ -118,7 +123,7 @@ if timeout 120 "$BIN" bench tuning -s 0.05 --json >"$TMP/rt.json" 2>"$TMP/rt.err
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["complete"] and not d["conditions"]["simulated"]
-assert all(r["KB_per_s"] > 0 for r in d["runs"])' "$TMP/rt.json"; then
+assert all(r["kB_per_s"] > 0 for r in d["runs"])' "$TMP/rt.json"; then
 	pass "a real-time run finishes with every run"
 else
 	fail "a real-time run" "$(cat "$TMP/rt.err")"

@@ -12,9 +12,12 @@
 # message naming the package. Ctrl-C stops it with the report written.
 # B7's configurations without figures (burst not offered) are '-' with
 # their reason in the tables and in the plot's key; its schema takes a
-# real-time and an interrupted run. 'bench plot' on stored results
-# (tests/fixtures/suite/: --sim, B7's in real time) writes the expected
-# files; bad input is refused.
+# real-time and an interrupted run. B9's tables give ours in kB/s and
+# the note's figures as published and in kB/s; its schema takes a
+# real-time and an interrupted run and refuses the old KB_per_s names.
+# 'bench plot' on stored results (tests/fixtures/suite/: --sim, B7's and
+# B9's in real time and interrupted) writes the expected files; bad input
+# is refused.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -32,8 +35,8 @@ for p in /usr/bin/python3 python3; do
 done
 [ -n "$PY" ] || skip "python3-jsonschema not installed (scripts/install-deps.sh)"
 
-PLOTS="b1-rates b2-ops b2-peak b3-copy b5-gaps b6-scaling b6-limit b7-curve"
-TABLES="Rates beside 1990's|Targets|Network Test Battery|File copy|Per workstation|Total|Arrival gaps|Battery with and without the bridge|Bridged traffic share|Throughput limit search|Throughput limit|Scaling|Configurations|The bulletin's best|Total kB/s, blocks of 64,512 to 35,840 bytes|Total kB/s, blocks of 31,744 to 3,072 bytes"
+PLOTS="b1-rates b2-ops b2-peak b3-copy b5-gaps b6-scaling b6-limit b7-curve b9-steps b9-changes"
+TABLES="Rates beside 1990's|Targets|Network Test Battery|File copy|Per workstation|Total|Arrival gaps|Battery with and without the bridge|Bridged traffic share|Throughput limit search|Throughput limit|Scaling|Configurations|The bulletin's best|Total kB/s, blocks of 64,512 to 35,840 bytes|Total kB/s, blocks of 31,744 to 3,072 bytes|Steps|Changes beside the note's|Wire ceiling|Six workstations together"
 
 # The quick suite, timed.
 R=$TMP/report
@@ -47,7 +50,8 @@ check "the quick --sim suite in under 60 s (${secs} s)" \
 	"$(echo "$secs < 60" | bc | grep -qx 1; echo $?)"
 ok=0
 for f in suite.json index.html b1-protocols.json b2-battery.json b3-copy.json \
-	b4-perftest.json b5-arrival.json b6-wan.json b7-perform3.json; do
+	b4-perftest.json b5-arrival.json b6-wan.json b7-perform3.json \
+	b9-tuning.json; do
 	[ -s "$R/$f" ] || { ok=1; echo "  missing $f"; }
 done
 for p in $PLOTS; do
@@ -85,6 +89,41 @@ for c in cfgs:
 print("ok", [c["status"] for c in cfgs])
 PY
 check "B7 in the text report: measured configurations' figures, the others '-' with their reason; its plot data" $? "$TMP/b7"
+
+# B9 in the text: every measurement, the ceiling and six workstations
+# in kB/s beside the note's in kB/s and as published, its plots' data.
+"$PY" - "$R/b9-tuning.json" "$TMP/out" "$R/plots/b9-steps.dat" "$R/plots/b9-changes.dat" <<'PY' >"$TMP/b9" 2>&1
+import json, re, shlex, sys
+d = json.load(open(sys.argv[1]))["result"]
+text = open(sys.argv[2]).read()
+steps = open(sys.argv[3]).read().splitlines()
+cells = [shlex.split(l) for l in steps]
+changes = open(sys.argv[4]).read().splitlines()
+assert d["complete"] and d["conditions"]["simulated"], d["conditions"]
+assert len(d["runs"]) == 40, len(d["runs"])
+for r in d["runs"]:
+    want = r"\n  %s +%s +%.1f +%.1f +%d +%d +%d\n" % (
+        re.escape(r["config"]), re.escape(r["workload"]), r["kB_per_s"],
+        r["slowest_ws_kB_per_s"], r["largest_frame_ws_bytes"],
+        r["largest_frame_srv_bytes"], r["rx_no_buffer_frames"])
+    assert re.search(want, text), want
+c = d["ceiling"]
+assert re.search(r"\n  back to back +per frame +wire alone +1990 +1990 as published\n"
+                 r"  %.1f +%.3f +%.1f +666\.7 +651\n" % (
+                     c["back_to_back_kB_per_s"], c["per_frame_ms"],
+                     c["wire_alone_kB_per_s"]), text), "ceiling"
+assert re.search(r"\n  %.1f +%.1f +548\.9 +536\n" % (
+    c["six_ws_read_kB_per_s"], c["six_ws_write_kB_per_s"]), text), "six ws"
+assert re.search(r"\n  tx buffers 1 -> 2 +(-?[0-9.]+ +){6}\+13-18 % for large I/O\n", text)
+assert "1990 ceiling 666.7 kB/s (its 651 KB/s)" in steps[0], steps[0]
+assert len(steps) == 9 and steps[1].startswith('"baseline" '), steps
+base = [r["kB_per_s"] for r in d["runs"] if r["config"] == "baseline"]
+assert cells[1][1:] == ["%g" % x for x in base] + ["666.7", "548.9"], steps[1]
+assert cells[2][0] == "tx size 256" and cells[2][3:7] == ["NaN"] * 4, steps[2]  # NCP n/a
+assert len(changes) == 10 and changes[3].endswith(" 36 153"), changes
+print("ok")
+PY
+check "B9 in the text report: every measurement, ceiling and six ws beside 666.7/651 and 548.9/536; its plots' data" $? "$TMP/b9"
 
 # The schemas.
 "$PY" "$REPO/tests/integ/validate_suite.py" "$R" "$SCHEMAS" >"$TMP/valid" 2>&1
@@ -124,6 +163,34 @@ assert list(v.iter_errors(bad)), "a size without its total"
 print("ok")
 PY
 check "bench-perform3.json: a real-time and an interrupted run validate, figures where there are none do not" $? "$TMP/b7schema"
+# B9's schema on stored real-time and interrupted runs; the old KB/s
+# names, a missing figure and the note's figure unconverted do not.
+"$PY" - "$SCHEMAS/bench-tuning.json" "$FIX/tuning-realtime.json" \
+	"$FIX/tuning-interrupted.json" <<'PY' >"$TMP/b9schema" 2>&1
+import copy, json, sys
+import jsonschema
+s = json.load(open(sys.argv[1]))
+v = jsonschema.validators.validator_for(s)(s)
+rt, cut = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+for d in (rt, cut):
+    errs = list(v.iter_errors(d))
+    assert not errs, [e.message for e in errs[:3]]
+assert rt["conditions"]["simulated"] is False and rt["complete"] is True
+assert len(rt["runs"]) == 40, len(rt["runs"])
+assert cut["complete"] is False and 0 < len(cut["runs"]) < 40
+assert cut["ceiling"]["six_ws_write_kB_per_s"] is None
+bad = copy.deepcopy(rt)
+bad["runs"][0]["KB_per_s"] = bad["runs"][0].pop("kB_per_s")
+assert list(v.iter_errors(bad)), "the old KB_per_s name"
+bad = copy.deepcopy(rt)
+del bad["runs"][3]["slowest_ws_kB_per_s"]
+assert list(v.iter_errors(bad)), "a run without its slowest workstation"
+bad = copy.deepcopy(rt)
+bad["ceiling"]["published_back_to_back_in_kB_per_s"] = 651
+assert list(v.iter_errors(bad)), "the note's 651 KB/s taken for kB/s"
+print("ok")
+PY
+check "bench-tuning.json: a real-time and an interrupted run validate; old KB names, a missing figure, 651 as kB/s do not" $? "$TMP/b9schema"
 
 # index.html in headless Chromium.
 SHOT=$(dirname "$BIN")/suite-report.png
@@ -232,6 +299,16 @@ check "bench plot without -o: plots/ beside the result" $? "$TMP/plot.out"
 	grep -q 'burst/default: burst not offered, no figures' "$P/rt/b7-curve.svg" &&
 	grep -q '>request/tuned<' "$P/rt/b7-curve.svg"
 check "bench plot on B7's runs: interrupted (10 sizes, the rest 'not run' in the key), real time (16 sizes, burst not offered in the key)" $? "$TMP/plot.out"
+"$BIN" bench plot "$FIX/tuning-interrupted.json" -o "$P/b9cut" >"$TMP/plot.out" 2>&1 &&
+	has "$TMP/plot.out" "^B9 tuning: 2 plots in $P/b9cut$" &&
+	[ -s "$P/b9cut/b9-steps.svg" ] && [ -s "$P/b9cut/b9-changes.png" ] &&
+	[ "$(grep -c '^"' "$P/b9cut/b9-steps.dat")" = 1 ] &&
+	grep -q '^"baseline" .* NaN 666.7 548.9$' "$P/b9cut/b9-steps.dat" &&
+	"$BIN" bench plot "$FIX/tuning-realtime.json" -o "$P/b9rt" >>"$TMP/plot.out" 2>&1 &&
+	[ "$(grep -c '^"' "$P/b9rt/b9-steps.dat")" = 8 ] &&
+	[ "$(grep -c '^"' "$P/b9rt/b9-changes.dat")" = 9 ] &&
+	grep -q '1990 six ws 548.9 kB/s (its 536 KB/s)' "$P/b9rt/b9-steps.svg"
+check "bench plot on B9's runs: interrupted (the baseline only, its last workload NaN), real time (8 steps, 9 changes, the note's lines in the key)" $? "$TMP/plot.out"
 "$BIN" bench plot "$FIX/../bench-sim/copy.txt" >"$TMP/bad1" 2>&1
 [ $? = 1 ] && has "$TMP/bad1" "ipxlab bench: plot: .*copy.txt: not JSON: .* at byte 0"
 check "bench plot on a file that is not JSON: exit 1, says so" $? "$TMP/bad1"
@@ -242,9 +319,9 @@ check "bench plot on an unknown result: exit 1, says so" $? "$TMP/bad2"
 "$BIN" bench plot >"$TMP/bad3" 2>&1
 [ $? = 2 ] && has "$TMP/bad3" "which result\\?"
 check "bench plot without a file: exit 2" $? "$TMP/bad3"
-"$BIN" bench suite --only B9 >"$TMP/bad4" 2>&1
-[ $? = 2 ] && has "$TMP/bad4" "no benchmark 'B9' in the suite"
-check "bench suite --only B9: exit 2, names it" $? "$TMP/bad4"
+"$BIN" bench suite --only B8 >"$TMP/bad4" 2>&1
+[ $? = 2 ] && has "$TMP/bad4" "no benchmark 'B8' in the suite"
+check "bench suite --only B8: exit 2, names it" $? "$TMP/bad4"
 "$BIN" bench suite --profile nosuch >"$TMP/bad5" 2>&1
 [ $? = 2 ]
 check "bench suite --profile nosuch: exit 2" $? "$TMP/bad5"

@@ -5,7 +5,8 @@
  * slower than one at the same size, for every workload; a configuration
  * that does not fit the adapter memory is refused before anything runs,
  * with the arithmetic; the same seed gives the same figures; the wire
- * ceiling is the note's 651 KB/s with the baseline adapter.
+ * ceiling is the note's 666.7 kB/s (its 651 KB/s of 1,024 bytes) with
+ * the baseline adapter.
  */
 #include "cm.h"
 
@@ -100,7 +101,11 @@ static void two_buffers_never_slower(void **state)
 	/* larger frames never slower, 256 bytes to 2K, NetBIOS */
 	for (unsigned c = 0; c < 4; c++)
 		assert_true(ipx_b9_change_pct(&rep, &ipx_b9_changes[c], 0) > 0);
-	/* the ceiling: a 2,000-byte frame every 3 ms (copy + wire) */
+	/* the ceiling: a 2,000-byte frame every 3 ms (copy + wire), 666.7
+	 * kB/s; the note's 651 KB/s is the same in KB of 1,024 bytes */
+	assert_true(fabs(IPX_B9_PUB_CEILING_KBS -
+			 IPX_B9_PUB_CEILING_KBS_NOTE * IPX_B9_NOTE_KB / 1000) <
+		    0.2);
 	assert_true(rep.ceiling.done);
 	assert_true(fabs(rep.ceiling.kbs - IPX_B9_PUB_CEILING_KBS) < 2);
 	/* the same seed, the same figures */
