@@ -312,8 +312,8 @@ static void bad_input_is_refused_clearly(void **state)
 	ma.u.prepare.params.send_queue = 0;
 	ma.u.prepare.params.ncp_no_burst = true;
 	n = enc(&ma);
-	buf[IPX_HMSG_HDR_LEN + 89] = 0x02;	/* an NCP flag unknown */
-	refused(n, "NCP flags 0x02 unknown");
+	buf[IPX_HMSG_HDR_LEN + 89] = 0x04;	/* an NCP flag unknown */
+	refused(n, "NCP flags 0x04 unknown");
 	n = enc(&ma);
 	buf[IPX_HMSG_HDR_LEN + 89] = 0;	/* the tail of zeros: 87's spelling */
 	refused(n, "an NCP tail with nothing set");
