@@ -7,7 +7,8 @@
 # more than its peak, units in the field names, the note's ranking beside,
 # and the same output twice; the CSV's header and rows; the text's tables;
 # a real-time run with the server's CPU from its own counters and the
-# single-frame driver; and Ctrl-C mid-run: what finished, "complete":
+# single-frame driver (strace: its workstations receive one frame per
+# recvmmsg, the batched never); and Ctrl-C mid-run: what finished, "complete":
 # false, exit 1.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -102,6 +103,22 @@ if timeout 120 "$BIN" bench retrieval --stations 4 --files 200 \
 	pass "retrieval in real time: 4 x 200 images, the server's CPU sampled, batched and single-frame ($out)"
 else
 	fail "retrieval in real time: 4 x 200 images, the server's CPU sampled, batched and single-frame" "${out:-}" "$(head -5 "$TMP/rt.err")"
+fi
+
+# --- the driver: one frame per system call (strace, where it may trace) ------
+# recvmmsg of one frame is made only by a link with single_frame set (every
+# other caller asks for up to 64)
+recv1() { # CONFIG: the recvmmsg calls of vlen 1 in a tiny real-time run
+	strace -f -e trace=recvmmsg -o "$TMP/st" timeout 60 "$BIN" bench retrieval \
+		--stations 1 --files 3 --only "$1" -q >/dev/null 2>&1 || return 1
+	grep -cE 'recvmmsg\([0-9]+, \[.*\], 1, ' "$TMP/st"
+}
+if command -v strace >/dev/null && strace -o /dev/null true 2>/dev/null; then
+	single=$(recv1 request/single) batched=$(recv1 request/batched)
+	[ "${single:-0}" -gt 0 ] && [ "${batched:-x}" = 0 ]
+	check "the single-frame driver receives one frame per recvmmsg ($single calls), the batched never" $? "single=$single batched=$batched"
+else
+	skip "the single-frame driver's system calls: strace cannot trace here"
 fi
 
 # --- Ctrl-C mid-run: what finished, valid JSON marked incomplete, exit 1 ----
