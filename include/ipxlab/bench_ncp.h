@@ -15,6 +15,8 @@
  *   TMP\                      where create/write/close/delete works, and
  *                             B4's PERFnn.DAT (created by the workstation)
  *   C1205.DAT .. C214705.DAT  the seven sizes of the copy test
+ *
+ * and beside it, so that B2's directory search sees what it saw before:
  *   IMAGES\IMG000.TIF ..     B8's 200 images (ipx_bn_image_size)
  */
 #ifndef IPXLAB_BENCH_NCP_H
@@ -122,6 +124,7 @@ void ipx_bn_path_perf(unsigned station, char *buf, size_t len);
  * IPX_BN_IMAGE_MEDIAN, sigma 0.5) clipped to IPX_BN_IMAGE_MIN..MAX: the
  * size of a 1990 scanned page stored compressed (CCITT Group 4) */
 #define IPX_BN_IMAGES 200
+#define IPX_BN_IMAGE_DIR "IMAGES"
 #define IPX_BN_IMAGE_MEDIAN 48000
 #define IPX_BN_IMAGE_MIN 16000
 #define IPX_BN_IMAGE_MAX 160000

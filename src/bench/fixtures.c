@@ -137,7 +137,7 @@ unsigned ipx_bn_image_pick(unsigned station, unsigned k, unsigned images)
 static int make_images(const char *root, char *err, size_t errlen)
 {
 	char rel[256];
-	int rc = make_dir(root, IPX_BN_DIR "\\IMAGES", err, errlen);
+	int rc = make_dir(root, IPX_BN_IMAGE_DIR, err, errlen);
 
 	for (unsigned i = 0; rc == IPX_OK && i < IPX_BN_IMAGES; i++) {
 		ipx_bn_path_image(i, rel, sizeof(rel));

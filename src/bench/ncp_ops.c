@@ -166,5 +166,5 @@ void ipx_bn_path_perf(unsigned station, char *buf, size_t len)
 
 void ipx_bn_path_image(unsigned i, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s\\IMAGES\\IMG%03u.TIF", IPX_BN_DIR, i % 1000);
+	snprintf(buf, len, "%s\\IMG%03u.TIF", IPX_BN_IMAGE_DIR, i % 1000);
 }
