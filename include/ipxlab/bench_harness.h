@@ -234,7 +234,7 @@ int ipx_hctl_run(struct ipx_hctl *c, const struct ipx_hctl_run *run,
 
 /* ---- the network the controller builds (harness_net.c) ---- */
 
-#define IPX_HNET_MAX_AGENTS 16
+#define IPX_HNET_MAX_AGENTS 24
 
 /* An agent on an Ethernet interface instead of the hub (bench eth): its
  * node is the interface's MAC, on the segment the interface is on. */

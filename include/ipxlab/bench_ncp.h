@@ -15,6 +15,9 @@
  *   TMP\                      where create/write/close/delete works, and
  *                             B4's PERFnn.DAT (created by the workstation)
  *   C1205.DAT .. C214705.DAT  the seven sizes of the copy test
+ *
+ * and beside it, so that B2's directory search sees what it saw before:
+ *   IMAGES\IMG000.TIF ..     B8's 200 images (ipx_bn_image_size)
  */
 #ifndef IPXLAB_BENCH_NCP_H
 #define IPXLAB_BENCH_NCP_H
@@ -53,6 +56,8 @@ enum ipx_bn_op {
 				 * 128 KB private file */
 	IPX_BN_P3_WRITE,	/* B7: a 'size' block at offset 0 of its own
 				 * file (B4's, created at set-up) */
+	IPX_BN_RETRIEVE,	/* B8: open, read whole, close the next image
+				 * of its own order ('size' images) */
 	IPX_BN_OPS
 };
 
@@ -114,6 +119,21 @@ void ipx_bn_path_perf(unsigned station, char *buf, size_t len);
 /* B7 (perform3): the largest block, at most the private file's */
 #define IPX_BN_P3_MAX_BLOCK 65536
 #define IPX_BN_GET_PART (256 * 1024)
+/* B8 (retrieval): IPX_BN_IMAGES images, IMAGES\IMGnnn.TIF; image i's
+ * size in bytes is a log-normal draw (a fixed xorshift sequence, median
+ * IPX_BN_IMAGE_MEDIAN, sigma 0.5) clipped to IPX_BN_IMAGE_MIN..MAX: the
+ * size of a 1990 scanned page stored compressed (CCITT Group 4) */
+#define IPX_BN_IMAGES 200
+#define IPX_BN_IMAGE_DIR "IMAGES"
+#define IPX_BN_IMAGE_MEDIAN 48000
+#define IPX_BN_IMAGE_MIN 16000
+#define IPX_BN_IMAGE_MAX 160000
+uint32_t ipx_bn_image_size(unsigned i);
+/* Workstation 'station' (from 1), its k-th retrieval of 'images': the
+ * image index, (k + 7 (station - 1)) mod images: each image once per
+ * workstation, the workstations at different images at any time. */
+unsigned ipx_bn_image_pick(unsigned station, unsigned k, unsigned images);
+void ipx_bn_path_image(unsigned i, char *buf, size_t len);
 #define IPX_BN_GET_MAX_PART IPX_BN_LARGE_SIZE
 #define IPX_BN_DIR "BATTERY"
 #define IPX_BN_SMALL_FILE "BATTERY\\SHARED4K.DAT"
@@ -138,6 +158,8 @@ struct ipx_bn_run_opts {
 	 * burst (bench_work.h's ncp_buffer, ncp_no_burst) */
 	uint16_t ncp_buffer;
 	bool ncp_no_burst;
+	bool single_frame;	/* the workstations' links: one frame per
+				 * system call (bench_work.h) */
 };
 
 /*

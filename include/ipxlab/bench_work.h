@@ -106,6 +106,9 @@ struct ipx_bw_params {
 	 * link allowing), and no packet burst (ncp_client_opts.no_burst) */
 	uint16_t ncp_buffer;
 	bool ncp_no_burst;
+	/* IPX_BW_NCP: the workstation's links send and receive one frame
+	 * per system call (ipx_link.single_frame) during the run */
+	bool single_frame;
 	/* IPX_BW_NCP: run the client's calls as loop tasks on a real clock
 	 * too (several workstations on one loop in real time: B9) */
 	bool tasks;
@@ -147,7 +150,8 @@ struct ipx_bw_result {
 	uint16_t ncp_buffer;
 	bool ncp_burst;
 	/* IPX_BW_NCP: 'sent' counts operations, 'delivered' the searches
-	 * that found nothing (random directory search), 'bytes' the IPX
+	 * that found nothing (random directory search; for retrieve, B8,
+	 * the microseconds from go to the first retrieval's end), 'bytes' the IPX
 	 * bytes the workstation's link sent and received during the run
 	 * (so kbps is its traffic on the wire, both ways). */
 };

@@ -80,6 +80,9 @@ struct ipx_link {
 	ipx_link_tap_cb tap;		/* NULL: no capture */
 	void *tap_ctx;
 	struct ipx_link_stats stats;
+	/* One frame per system call (sendmmsg and recvmmsg of one, the
+	 * driver B8 calls "single-frame"); false: batches (the default) */
+	bool single_frame;
 };
 
 static inline int ipx_link_send(struct ipx_link *link, const uint8_t *pkt,

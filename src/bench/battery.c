@@ -53,6 +53,7 @@ int ipx_bn_run(struct ipx_hctl *c, const struct ipx_bn_run_opts *o,
 		p->setup_timeout = 10;
 		p->ncp_buffer = o->ncp_buffer;
 		p->ncp_no_burst = o->ncp_no_burst;
+		p->single_frame = o->single_frame;
 	}
 	snprintf(label, sizeof(label), "%s with %zu workstation%s",
 		 ipx_bn_op_name(op), n, n == 1 ? "" : "s");

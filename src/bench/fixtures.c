@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -101,6 +102,50 @@ static int make_level(const char *root, const char *rel, unsigned level,
 	return rc;
 }
 
+/*
+ * B8's image i: a standard normal z from the sum of 12 uniforms of a
+ * xorshift32 sequence seeded by i (minus 6: the Irwin-Hall
+ * approximation), then median x e^(z / 2), clipped. A pure function of
+ * i: the fixtures and the workload's check agree.
+ */
+uint32_t ipx_bn_image_size(unsigned i)
+{
+	uint32_t x = 2654435761u * (i + 1u) ^ 0x9E3779B9u;
+	double u = 0, size;
+
+	for (int k = 0; k < 12; k++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		u += (double)x / 4294967296.0;
+	}
+	size = IPX_BN_IMAGE_MEDIAN * exp((u - 6.0) * 0.5);
+	if (size < IPX_BN_IMAGE_MIN)
+		size = IPX_BN_IMAGE_MIN;
+	if (size > IPX_BN_IMAGE_MAX)
+		size = IPX_BN_IMAGE_MAX;
+	return (uint32_t)size;
+}
+
+unsigned ipx_bn_image_pick(unsigned station, unsigned k, unsigned images)
+{
+	if (!images)
+		return 0;
+	return (k + 7u * (station ? station - 1u : 0u)) % images;
+}
+
+static int make_images(const char *root, char *err, size_t errlen)
+{
+	char rel[256];
+	int rc = make_dir(root, IPX_BN_IMAGE_DIR, err, errlen);
+
+	for (unsigned i = 0; rc == IPX_OK && i < IPX_BN_IMAGES; i++) {
+		ipx_bn_path_image(i, rel, sizeof(rel));
+		rc = make_file(root, rel, ipx_bn_image_size(i), i, err, errlen);
+	}
+	return rc;
+}
+
 int ipx_bn_fixtures_make(const char *root, unsigned stations, char *err,
 			 size_t errlen)
 {
@@ -131,6 +176,8 @@ int ipx_bn_fixtures_make(const char *root, unsigned stations, char *err,
 		ipx_bn_path_copy(ipx_bn_copy_size[i], rel, sizeof(rel));
 		rc = make_file(root, rel, ipx_bn_copy_size[i], i, err, errlen);
 	}
+	if (rc == IPX_OK)
+		rc = make_images(root, err, errlen);
 	return rc;
 }
 

@@ -180,10 +180,12 @@ static size_t enc_prepare(uint32_t run, const struct ipx_hmsg_prepare *p,
 	ipx_put32(b + 77, w->window);
 	ipx_put16(b + 81, w->spx_window);
 	ipx_put32(b + 83, w->send_queue);
-	if (!w->ncp_buffer && !w->ncp_no_burst)
+	if (!w->ncp_buffer && !w->ncp_no_burst && !w->single_frame)
 		return PREPARE_LEN;	/* the message of before */
 	ipx_put16(b + PREPARE_LEN, w->ncp_buffer);
-	b[PREPARE_LEN + 2] = w->ncp_no_burst ? 1 : 0;
+	/* flags: 1 no packet burst, 2 the link one frame per system call */
+	b[PREPARE_LEN + 2] = (uint8_t)((w->ncp_no_burst ? 1 : 0) |
+				       (w->single_frame ? 2 : 0));
 	return PREPARE_LEN + NCP_TAIL_LEN;
 }
 
@@ -337,7 +339,7 @@ static int dec_prepare(const uint8_t *b, size_t n, struct ipx_hmsg_prepare *p,
 			n, PREPARE_LEN, PREPARE_LEN + NCP_TAIL_LEN);
 		return IPX_EINVAL;
 	}
-	if (n > PREPARE_LEN && (b[PREPARE_LEN + 2] > 1 ||
+	if (n > PREPARE_LEN && (b[PREPARE_LEN + 2] > 3 ||
 				!(ipx_get16(b + PREPARE_LEN) | b[PREPARE_LEN + 2]))) {
 		hset_err(err, errlen, "PREPARE: NCP flags 0x%02x unknown, or "
 				     "an NCP tail with nothing set",
@@ -369,6 +371,7 @@ static int dec_prepare(const uint8_t *b, size_t n, struct ipx_hmsg_prepare *p,
 	if (n > PREPARE_LEN) {
 		w->ncp_buffer = ipx_get16(b + PREPARE_LEN);
 		w->ncp_no_burst = b[PREPARE_LEN + 2] & 1;
+		w->single_frame = (b[PREPARE_LEN + 2] & 2) != 0;
 	}
 	if (p->cpu < -1 || p->cpu > MAX_CPU) {
 		hset_err(err, errlen, "PREPARE: CPU %d out of range", p->cpu);

@@ -55,6 +55,8 @@ static const struct op_info ops[IPX_BN_OPS] = {
 			     0, 0, 0, 0 },
 	[IPX_BN_P3_WRITE] = { "perform3-write",
 			      "blocks written to its own file", 0, 0, 0, 0 },
+	[IPX_BN_RETRIEVE] = { "retrieve", "image retrieval (open, read, "
+			      "close)", 0, 0, 0, 0 },
 };
 
 const char *ipx_bn_op_name(enum ipx_bn_op op)
@@ -160,4 +162,9 @@ void ipx_bn_path_copy(uint32_t size, char *buf, size_t len)
 void ipx_bn_path_perf(unsigned station, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s\\TMP\\PERF%02u.DAT", IPX_BN_DIR, station % 100);
+}
+
+void ipx_bn_path_image(unsigned i, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s\\IMG%03u.TIF", IPX_BN_IMAGE_DIR, i % 1000);
 }

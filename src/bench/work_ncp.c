@@ -44,6 +44,16 @@
  *   perform3-read      B7: 'size' bytes at offset 0 of its own 128 KB
  *                      private file (buffer-size 0x48 reads)
  *   perform3-write     B7: 'size' bytes at offset 0 of B4's file, its own
+ *   retrieve           B8: the next image of its own order of 'size'
+ *                      images (ipx_bn_image_pick: never one twice in
+ *                      'size' operations), opened, read whole in 64 KB
+ *                      calls (buffer-size 0x48 reads), closed; a size not
+ *                      the fixture's fails the run. 'delivered' is the
+ *                      microseconds from go to the first one's end
+ *
+ * With params.single_frame every link of the node sends and receives one
+ * frame per system call for the run (ipx_link.single_frame), else in
+ * batches.
  *
  * The client asks for params.ncp_buffer (0: 4,096) and packet burst
  * unless params.ncp_no_burst; the result says what it was granted.
@@ -83,6 +93,7 @@ struct ncpw {
 	uint64_t wire0, wire1;	/* link bytes at go and at the end */
 	bool wire_frozen;
 	uint64_t misses;
+	ipx_time go_at, first;	/* retrieve: go, the first one's end */
 	uint16_t granted;	/* the buffer negotiated at set-up */
 	bool burst;		/* and whether burst was granted */
 	char local[64];		/* copy: the local file */
@@ -264,6 +275,35 @@ static int copy_file(struct ipx_bw *w, struct ncpw *f)
 	return rc;
 }
 
+static int retrieve(struct ipx_bw *w, struct ncpw *f)
+{
+	char path[128];
+	unsigned img = ipx_bn_image_pick(w->p.station, f->off++,
+					 (unsigned)w->p.size);
+	struct ncp_fh fh;
+	uint32_t off = 0;
+	size_t got = 0;
+	int rc;
+
+	ipx_bn_path_image(img, path, sizeof(path));
+	rc = ncp_open(f->cl, path, NCP_OPEN_READ, &fh);
+	if (rc)
+		return rc;
+	do {
+		rc = ncp_read(f->cl, &fh, off, f->buf, COPY_CHUNK, &got);
+		off += (uint32_t)got;
+	} while (!rc && got == COPY_CHUNK);
+	if (!rc && off != ipx_bn_image_size(img))
+		rc = NCP_E_BADREPLY;	/* not the fixture's image */
+	if (!rc)
+		rc = ncp_close(f->cl, &fh);
+	else
+		ncp_close(f->cl, &fh);
+	if (!rc && !f->first)
+		f->first = bw_now(w) > f->go_at ? bw_now(w) - f->go_at : 1;
+	return rc;
+}
+
 /* dir-search: each entry answered completes one operation; stop when
  * no more may start. */
 static int on_entry(const struct ncp_entry *e, void *ctx)
@@ -338,6 +378,8 @@ static int do_op(struct ipx_bw *w, struct ncpw *f)
 		return read_exact(f, 0, w->p.size);
 	case IPX_BN_P3_WRITE:
 		return ncp_write(f->cl, &f->fh, 0, f->buf, w->p.size);
+	case IPX_BN_RETRIEVE:
+		return retrieve(w, f);
 	case IPX_BN_GET:
 		if (f->off + get_part(w) > f->fh.size)
 			f->off = 0;
@@ -478,6 +520,8 @@ static int setup(struct ipx_bw *w, struct ncpw *f)
 		bw_set_error(w, "the file server: %s", err_text(rc));
 		return rc;
 	}
+	for (size_t i = 0; i < ipx_node_link_count(w->node); i++)
+		ipx_node_link(w->node, i)->single_frame = w->p.single_frame;
 	f->granted = ncp_bufsize(f->cl);
 	f->burst = ncp_burst_active(f->cl);
 	if (file) {
@@ -561,6 +605,11 @@ static int ncpw_open(struct ipx_bw *w)
 			     IPX_BN_P3_MAX_BLOCK);
 		return IPX_EINVAL;
 	}
+	if (w->p.op == IPX_BN_RETRIEVE &&
+	    (w->p.size == 0 || w->p.size > IPX_BN_IMAGES)) {
+		bw_set_error(w, "retrieve: 1 to %d images", IPX_BN_IMAGES);
+		return IPX_EINVAL;
+	}
 	if (w->p.op == IPX_BN_GET && w->p.size > IPX_BN_GET_MAX_PART) {
 		bw_set_error(w, "get: parts of at most %d bytes",
 			     IPX_BN_GET_MAX_PART);
@@ -615,6 +664,7 @@ static void ncpw_go(struct ipx_bw *w)
 	struct ncpw *f = w->fam;
 
 	f->wire0 = wire_bytes(w);
+	f->go_at = bw_now(w);
 	ipx_timer_init(&f->step, on_step, w);
 	ipx_timer_start(w->loop, &f->step, 0, 0);
 }
@@ -627,7 +677,8 @@ static void ncpw_result(const struct ipx_bw *w, struct ipx_bw_result *r)
 		return;
 	if (!f->wire_frozen)	/* ended by the clock between operations */
 		f->wire1 = wire_bytes(w);
-	r->delivered = f->misses;
+	r->delivered = w->p.op == IPX_BN_RETRIEVE ? (uint64_t)f->first
+						  : f->misses;
 	r->bytes = f->wire1 > f->wire0 ? f->wire1 - f->wire0 : 0;
 	r->kbps = r->seconds > 0 ? (double)r->bytes / 1000.0 / r->seconds : 0;
 	if (f->cl) {

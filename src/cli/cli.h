@@ -366,6 +366,9 @@ void help_bench_perftest(FILE *out);
 /* "ipxlab bench perform3" (cmd_bench_perform3.c). */
 int bench_perform3(int argc, char **argv);
 void help_bench_perform3(FILE *out);
+/* "ipxlab bench retrieval" (cmd_bench_retrieval.c). */
+int bench_retrieval(int argc, char **argv);
+void help_bench_retrieval(FILE *out);
 int bench_arrival(int argc, char **argv);
 void help_bench_arrival(FILE *out);
 /* "ipxlab bench wan" (cmd_bench_wan.c). */

@@ -53,6 +53,10 @@
 	  " B7, throughput against block size (PERFORM3):\n" \
 	  "         16 block sizes read by 5 workstations, request\n" \
 	  "         or burst, default or tuned buffer, the curve\n") \
+	X(retrieval, bench_retrieval, \
+	  "  B8, the 1990 retrieval test bench: 18 workstations\n" \
+	  "         retrieve 200 images each, request or burst, batched\n" \
+	  "         or single-frame driver, the server's CPU over time\n") \
 	X(eth, bench_eth, \
 	  "    IPX datagram rate over the Ethernet link between\n" \
 	  "         two interfaces, beside raw AF_PACKET frames\n" \

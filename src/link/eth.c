@@ -236,7 +236,8 @@ static void on_readable(struct ipx_loop *loop, int fd, unsigned events,
 	struct eth_link *e = ctx;
 
 	(void)events;
-	if (ipx_link_recv_batch(loop, fd, &e->rbuf[0][0], RXBUF, RXBATCH,
+	if (ipx_link_recv_batch(loop, fd, &e->rbuf[0][0], RXBUF,
+				e->link.single_frame ? 1 : RXBATCH,
 				e->rfrom, sizeof(e->rfrom[0]), rx_one, e) < 0) {
 		e->link.stats.rx_errors++;
 		/* The socket stays bound: frames flow again once it is up. */

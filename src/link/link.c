@@ -84,7 +84,8 @@ void ipx_link_send_batch(struct ipx_link *link, int fd, const uint8_t *bufs,
 		msgs[i].msg_hdr.msg_iovlen = 1;
 	}
 	while (done < n) {
-		int k = sendmmsg(fd, msgs + done, n - done, 0);
+		int k = sendmmsg(fd, msgs + done,
+				 link->single_frame ? 1 : n - done, 0);
 
 		if (k < 0) {
 			if (errno == EINTR)

@@ -278,7 +278,8 @@ static void on_readable(struct ipx_loop *loop, int fd, unsigned events,
 
 	(void)events;
 	/* ECONNREFUSED: an ICMP error for an earlier send. */
-	if (ipx_link_recv_batch(loop, fd, &u->rbuf[0][0], RXBUF, RXBATCH, NULL,
+	if (ipx_link_recv_batch(loop, fd, &u->rbuf[0][0], RXBUF,
+				u->link.single_frame ? 1 : RXBATCH, NULL,
 				0, rx_one, u) < 0)
 		u->link.stats.rx_errors++;
 }

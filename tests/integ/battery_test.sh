@@ -29,8 +29,8 @@ refused() {
 }
 
 refused battery --seconds 0 "--seconds must be a number of seconds"
-refused battery --stations 0 "--stations must be a whole number from 1 to 16"
-refused battery --stations 17 "--stations must be a whole number from 1 to 16"
+refused battery --stations 0 "--stations must be a whole number from 1 to 24"
+refused battery --stations 25 "--stations must be a whole number from 1 to 24"
 refused battery --only frob "--only: unknown test 'frob'"
 refused arrival --bridge isn "--bridge is for --sim runs"
 refused arrival --sim --bridge eth10 "--bridge eth10 has no bridge buffers"

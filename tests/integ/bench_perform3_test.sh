@@ -27,7 +27,7 @@ refused() {
 	fi
 }
 
-refused --stations 0 "--stations must be a whole number from 1 to 16"
+refused --stations 0 "--stations must be a whole number from 1 to 24"
 refused --only request/fast "--only: unknown configuration 'request/fast'"
 refused --sim --repeat 2 "no --repeat"
 refused --quick --seconds 1 "--quick and --seconds exclude each other"

@@ -134,6 +134,7 @@ sim wan wan --sim --seed 1 --quick
 sim perform3 perform3 --sim --seed 1 --seconds 0.1
 sim perform3-write perform3 --sim --seed 2 --seconds 0.1 --write --stations 3 --only request/tuned,burst/tuned
 sim tuning tuning --sim --seed 1 --seconds 0.2
+sim retrieval retrieval --sim --seed 1 --stations 3 --files 8
 
 # Option errors (the shared option table must keep them).
 bad battery-json-csv battery --sim --json --csv
@@ -146,6 +147,8 @@ bad eth-json-csv eth --json --csv
 bad protocols-repeat0 protocols --repeat 0
 bad perform3-repeat perform3 --sim --repeat 2
 bad perform3-only perform3 --sim --only request/fast
+bad retrieval-repeat retrieval --sim --repeat 2
+bad retrieval-files retrieval --sim --files 201
 bad tuning-nofit tuning --sim --memory 8K --tx-buffers 2
 
 # Real time on loopback: the shape only.

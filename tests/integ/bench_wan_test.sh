@@ -30,7 +30,7 @@ refused() {
 refused --seconds 0 "--seconds must be a number of seconds"
 refused --quick --seconds 2 "--quick and --seconds exclude each other"
 refused --parts battery,frob "--parts: unknown part 'frob'"
-refused --max-stations 17 "--max-stations must be a whole number from 1 to 16"
+refused --max-stations 25 "--max-stations must be a whole number from 1 to 24"
 refused --wan-profile eth11 "--wan-profile: no profile named 'eth11'"
 refused --wan-profile eth10 "--wan-profile eth10 has no bridge buffers"
 refused --file 1000 "--file: 1000 is not one of the copy test's sizes"

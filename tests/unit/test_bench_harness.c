@@ -111,6 +111,20 @@ static void hello_prepare_ready_round_trip(void **state)
 	dec_all(enc(&ma));
 	assert_int_equal(mb.u.prepare.params.ncp_buffer, 1446);
 	assert_true(mb.u.prepare.params.ncp_no_burst);
+	assert_false(mb.u.prepare.params.single_frame);
+	/* B8's driver: flag 2, alone (the tail is sent for it) or beside */
+	p->ncp_buffer = 0;
+	p->ncp_no_burst = false;
+	p->single_frame = true;
+	assert_int_equal(enc(&ma), IPX_HMSG_HDR_LEN + 90);
+	dec_all(enc(&ma));
+	assert_true(mb.u.prepare.params.single_frame);
+	assert_false(mb.u.prepare.params.ncp_no_burst);
+	p->ncp_buffer = 1446;
+	p->ncp_no_burst = true;
+	dec_all(enc(&ma));
+	assert_true(mb.u.prepare.params.single_frame);
+	assert_true(mb.u.prepare.params.ncp_no_burst);
 	assert_int_equal(mb.u.prepare.params.window, 70000);
 	assert_int_equal(mb.u.prepare.params.spx_window, 64);
 	assert_int_equal(mb.u.prepare.params.send_queue, 1 << 20);
@@ -312,8 +326,8 @@ static void bad_input_is_refused_clearly(void **state)
 	ma.u.prepare.params.send_queue = 0;
 	ma.u.prepare.params.ncp_no_burst = true;
 	n = enc(&ma);
-	buf[IPX_HMSG_HDR_LEN + 89] = 0x02;	/* an NCP flag unknown */
-	refused(n, "NCP flags 0x02 unknown");
+	buf[IPX_HMSG_HDR_LEN + 89] = 0x04;	/* an NCP flag unknown */
+	refused(n, "NCP flags 0x04 unknown");
 	n = enc(&ma);
 	buf[IPX_HMSG_HDR_LEN + 89] = 0;	/* the tail of zeros: 87's spelling */
 	refused(n, "an NCP tail with nothing set");
