@@ -500,10 +500,11 @@ static int setup(struct ipx_bw *w, struct ncpw *f)
 	const char *file = setup_file(w, path, sizeof(path));
 	/* one request at a time, as the 1990 workstations (packet burst
 	 * came in 1993; bench ncp measures it apart, ncp_burst.c): only
-	 * B7's operations ask for it, unless params.ncp_no_burst */
-	bool p3 = w->p.op == IPX_BN_P3_READ || w->p.op == IPX_BN_P3_WRITE;
+	 * B7's and B8's operations ask for it, unless params.ncp_no_burst */
+	bool may = w->p.op == IPX_BN_P3_READ || w->p.op == IPX_BN_P3_WRITE ||
+		   w->p.op == IPX_BN_RETRIEVE;
 	struct ncp_client_opts co = { .retries = -1,
-				      .no_burst = !p3 || w->p.ncp_no_burst };
+				      .no_burst = !may || w->p.ncp_no_burst };
 	int rc = ncp_client_new(w->node, &co, &f->cl);
 
 	if (rc != IPX_OK) {
