@@ -49,6 +49,12 @@ static inline void ipx_put16le(uint8_t *p, uint16_t v)
 	p[1] = (uint8_t)(v >> 8);
 }
 
+static inline uint32_t ipx_get32le(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
 #ifdef __cplusplus
 }
 #endif

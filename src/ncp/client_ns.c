@@ -132,7 +132,7 @@ static int parse_info(const uint8_t *p, size_t len, struct ncp_entry *e)
 	memset(e, 0, sizeof(*e));
 	e->attr = p[4];
 	e->size = e->attr & NCP_ATTR_DIRECTORY
-		  ? 0 : (uint32_t)(ipx_get16le(p + 10) | ipx_get16le(p + 12) << 16);
+		  ? 0 : ipx_get32le(p + 10);
 	e->time = ipx_get16le(p + 28);
 	e->date = ipx_get16le(p + 30);
 	memcpy(e->name, p + 77, p[76]);
@@ -188,8 +188,7 @@ int ncp_ns_open(struct ncp_client *cl, const char *path,
 	/* The 6-byte handle as ncpfs makes it of the 4 bytes returned. */
 	memcpy(fh->h + 2, r, 4);
 	ipx_put16le(fh->h, (uint16_t)(ipx_get16le(r) + 1));
-	fh->size = (uint32_t)(ipx_get16le(r + 6 + 10) |
-			      ipx_get16le(r + 6 + 12) << 16);
+	fh->size = ipx_get32le(r + 6 + 10);
 	return 0;
 }
 

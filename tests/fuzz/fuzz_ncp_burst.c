@@ -126,7 +126,7 @@ static void world(void)
 {
 	struct ncp_server_opts o = { .name = "FUZZBST", .nvolumes = 1,
 				     .max_connections = 4, .max_handles = 8,
-				     .burst_max = 4096 };
+				     .burst_max = 4096, .allow_clear_text = true };
 	char err[256], p[256];
 	FILE *f;
 
