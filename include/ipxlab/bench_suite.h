@@ -1,7 +1,7 @@
 /*
  * bench_suite.h - the whole benchmark suite in one run, and its report
  * (docs/benchmarks.md, "The suite"): every benchmark of the 1990 note
- * (B1-B7 and B9 now) with its quick or full settings, each result saved as one
+ * (B1-B9) with its quick or full settings, each result saved as one
  * JSON file with the run's conditions, gnuplot plots of each result and
  * an index.html holding every table (the 1990 figures beside ours), every
  * plot and the conditions.

@@ -17,6 +17,7 @@ extern const struct ipx_plot_kind ipx_plots_b3[];
 extern const struct ipx_plot_kind ipx_plots_b5[];
 extern const struct ipx_plot_kind ipx_plots_b6[];
 extern const struct ipx_plot_kind ipx_plots_b7[];
+extern const struct ipx_plot_kind ipx_plots_b8[];
 extern const struct ipx_plot_kind ipx_plots_b9[];
 
 /* A number at path in a data file, or NaN (gnuplot leaves the point

@@ -6,8 +6,8 @@
  * figures the benchmark itself prints beside its own (its JSON's
  * published* and ref_1990_* members); none is added here. A benchmark
  * added later is a row of ipx_suite_benches and, if it has them, its
- * tables here and its plot kinds in plot_kinds.c (B7's and B9's in
- * plot_b7.c, plot_b9.c).
+ * tables here and its plot kinds in plot_kinds.c (B7's, B8's and
+ * B9's in plot_b7.c, plot_b8.c, plot_b9.c).
  */
 #include <string.h>
 #include <strings.h>
@@ -246,6 +246,57 @@ static const struct ipx_suite_table b7_tables[] = {
 			"configurations", b7_small),
 };
 
+/* ---- B8 ---- */
+static const struct ipx_suite_col b8_configs[] = {
+	{ "name", "configuration", "", "the client (one request at a time or "
+	  "packet burst) / the driver (batched system calls or one frame per "
+	  "system call)", false },
+	{ "note_setup", "note", "", "the note's client/driver bits this "
+	  "stands for (16 or 32)", false },
+	{ "status", "status", "", "why a row has no figures (- is none)",
+	  false },
+	{ "total_s", "total", "s", "start to the last workstation's last "
+	  "image", false },
+	{ "initial_lag_s", "lag", "s", "start to the first retrieval's end",
+	  false },
+	{ "completion_min_s", "first done", "s", "the spread of the "
+	  "workstations' completion times: the earliest", false },
+	{ "completion_median_s", "median done", "s", "their median", false },
+	{ "completion_max_s", "last done", "s", "the latest", false },
+	{ "images_kB_per_s", "images", "kB/s", "image data retrieved per "
+	  "second, all workstations together (kB = 1000 bytes)", false },
+	{ "server_cpu.baseline_pct", "CPU base", "%", "the server's CPU "
+	  "baseline: the median of its 100 ms samples, % of one CPU", false },
+	{ "server_cpu.peak_pct", "CPU peak", "%", "the largest sample",
+	  false },
+	{ "rank", "rank", "", "our ranking by total time (equal: the lower "
+	  "CPU baseline)", false },
+	{ "note_rank", "1990 rank", "", "the note's ranking of this set-up "
+	  "by total time", true },
+};
+#define B8_RANK(I, H) \
+	{ "published.ranking_total_time." #I, H, "", "the set-up the note " \
+	  "ranks " H " by total time (client/driver bits)", true }
+static const struct ipx_suite_col b8_published[] = {
+	B8_RANK(0, "1st"), B8_RANK(1, "2nd"), B8_RANK(2, "3rd"),
+	B8_RANK(3, "4th"),
+	{ "published.straight_cpu_baseline_pct_about", "1990 CPU straight",
+	  "%", "the note's server CPU baseline for the straight set-ups "
+	  "(16/16, 32/32), about", true },
+	{ "published.hybrid_cpu_baseline_pct_about", "1990 CPU hybrid", "%",
+	  "the same for the hybrids (16/32, 32/16), about", true },
+	{ "published.stations", "1990 ws", "", "the note's workstations",
+	  true },
+	{ "conditions.stations", "ws", "", "workstations in this run", false },
+	{ "conditions.files_per_station", "images each", "", "images each "
+	  "workstation retrieved", false },
+};
+static const struct ipx_suite_table b8_tables[] = {
+	IPX_SUITE_TABLE("Configurations ranked by total time", "configurations",
+			b8_configs),
+	IPX_SUITE_TABLE("The note's ranking and CPU", NULL, b8_published),
+};
+
 /* ---- B9 ---- */
 static const struct ipx_suite_col b9_runs[] = {
 	{ "config", "step", "", "the adapter configuration: the baseline or "
@@ -315,7 +366,7 @@ const struct ipx_suite_bench ipx_suite_benches[] = {
 	  "-c 500 -r 1", "", false,
 	  "B1 has no simulated network: it runs in real time on loopback",
 	  60, 600, TABLES(b1_tables), (ipx_plots_b1) },
-	{ "B2", "battery", "the Network Test Battery", "--quick", "", true,
+	{ "B2", "battery", "the Network Test Battery", "-s 0.5", "", true,
 	  NULL, 120, 1200, TABLES(b2_tables), (ipx_plots_b2) },
 	{ "B3", "copy", "the file copy", "", "", true, NULL, 60, 600,
 	  TABLES(b3_tables), (ipx_plots_b3) },
@@ -325,9 +376,12 @@ const struct ipx_suite_bench ipx_suite_benches[] = {
 	  NULL, 60, 600, TABLES(b5_tables), (ipx_plots_b5) },
 	{ "B6", "wan", "the bridged network", "--quick", "", true, NULL,
 	  180, 1800, TABLES(b6_tables), (ipx_plots_b6) },
-	{ "B7", "perform3", "throughput against block size", "--quick", "",
+	{ "B7", "perform3", "throughput against block size", "-s 0.4", "",
 	  true, NULL, 120, 900, TABLES(b7_tables), (ipx_plots_b7) },
-	{ "B9", "tuning", "buffer and frame-size tuning", "-s 0.2", "", true,
+	{ "B8", "retrieval", "the retrieval test bench (imaging)",
+	  "--files 100", "", true, NULL, 120, 1800,
+	  TABLES(b8_tables), (ipx_plots_b8) },
+	{ "B9", "tuning", "buffer and frame-size tuning", "-s 0.1", "", true,
 	  NULL, 60, 900, TABLES(b9_tables), (ipx_plots_b9) },
 };
 const size_t ipx_suite_nbenches =

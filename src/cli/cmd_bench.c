@@ -68,8 +68,8 @@
 	  " B9, the 1990 buffer and frame-size tuning: transmit\n" \
 	  "         and receive buffers on Token-Ring, NetBIOS and NCP\n") \
 	X(suite, bench_suite, \
-	  "  every benchmark of the note (B1-B7, B9) in turn into\n" \
-	  "         one directory: results, gnuplot plots, index.html\n") \
+	  "  every benchmark of the note (B1-B9) in turn into one\n" \
+	  "         directory: results, gnuplot plots, index.html\n") \
 	X(plot, bench_plot, \
 	  "   one saved result's plots, drawn by gnuplot\n")
 

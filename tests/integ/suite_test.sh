@@ -12,11 +12,14 @@
 # message naming the package. Ctrl-C stops it with the report written.
 # B7's configurations without figures (burst not offered) are '-' with
 # their reason in the tables and in the plot's key; its schema takes a
-# real-time and an interrupted run. B9's tables give ours in kB/s and
+# real-time and an interrupted run. B8's configurations, ranked, with the
+# note's rank and published ranking beside, and its server CPU against
+# time per configuration; its schema takes a real-time and an
+# interrupted run. B9's tables give ours in kB/s and
 # the note's figures as published and in kB/s; its schema takes a
 # real-time and an interrupted run and refuses the old KB_per_s names.
-# 'bench plot' on stored results (tests/fixtures/suite/: --sim, B7's and
-# B9's in real time and interrupted) writes the expected files; bad input
+# 'bench plot' on stored results (tests/fixtures/suite/: --sim, B7's, B8's
+# and B9's in real time and interrupted) writes the expected files; bad input
 # is refused.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -35,8 +38,8 @@ for p in /usr/bin/python3 python3; do
 done
 [ -n "$PY" ] || skip "python3-jsonschema not installed (scripts/install-deps.sh)"
 
-PLOTS="b1-rates b2-ops b2-peak b3-copy b5-gaps b6-scaling b6-limit b7-curve b9-steps b9-changes"
-TABLES="Rates beside 1990's|Targets|Network Test Battery|File copy|Per workstation|Total|Arrival gaps|Battery with and without the bridge|Bridged traffic share|Throughput limit search|Throughput limit|Scaling|Configurations|The bulletin's best|Total kB/s, blocks of 64,512 to 35,840 bytes|Total kB/s, blocks of 31,744 to 3,072 bytes|Steps|Changes beside the note's|Wire ceiling|Six workstations together"
+PLOTS="b1-rates b2-ops b2-peak b3-copy b5-gaps b6-scaling b6-limit b7-curve b8-cpu b9-steps b9-changes"
+TABLES="Rates beside 1990's|Targets|Network Test Battery|File copy|Per workstation|Total|Arrival gaps|Battery with and without the bridge|Bridged traffic share|Throughput limit search|Throughput limit|Scaling|Configurations|The bulletin's best|Total kB/s, blocks of 64,512 to 35,840 bytes|Total kB/s, blocks of 31,744 to 3,072 bytes|Configurations ranked by total time|The note's ranking and CPU|Steps|Changes beside the note's|Wire ceiling|Six workstations together"
 
 # The quick suite, timed.
 R=$TMP/report
@@ -51,7 +54,7 @@ check "the quick --sim suite in under 60 s (${secs} s)" \
 ok=0
 for f in suite.json index.html b1-protocols.json b2-battery.json b3-copy.json \
 	b4-perftest.json b5-arrival.json b6-wan.json b7-perform3.json \
-	b9-tuning.json; do
+	b8-retrieval.json b9-tuning.json; do
 	[ -s "$R/$f" ] || { ok=1; echo "  missing $f"; }
 done
 for p in $PLOTS; do
@@ -89,6 +92,40 @@ for c in cfgs:
 print("ok", [c["status"] for c in cfgs])
 PY
 check "B7 in the text report: measured configurations' figures, the others '-' with their reason; its plot data" $? "$TMP/b7"
+
+# B8 in the text: each configuration's figures as its JSON wrote them,
+# its rank beside the note's, the note's ranking; the CPU plot's data.
+"$PY" - "$R/b8-retrieval.json" "$TMP/out" "$R/plots/b8-cpu.dat" <<'PY' >"$TMP/b8" 2>&1
+import json, re, shlex, sys
+d = json.load(open(sys.argv[1]), parse_float=str)["result"]
+text = open(sys.argv[2]).read()
+dat = [shlex.split(l) for l in open(sys.argv[3]).read().splitlines()]
+cfgs = d["configurations"]
+assert [c["name"] for c in cfgs] == ["request/batched", "request/single",
+                                     "burst/batched", "burst/single"], cfgs
+assert d["conditions"]["stations"] == 18 and d["conditions"]["files_per_station"] == 100
+for c in cfgs:
+    assert c["status"] == "measured", c["status"]
+    cpu = c["server_cpu"]
+    want = r"\n  %s +%s +measured +%s +%s +%s +%s +%s +%s +%s +%s +%d +%d\n" % (
+        re.escape(c["name"]), c["note_setup"], c["total_s"], c["initial_lag_s"],
+        c["completion_min_s"], c["completion_median_s"], c["completion_max_s"],
+        c["images_kB_per_s"], cpu["baseline_pct"], cpu["peak_pct"], c["rank"],
+        c["note_rank"])
+    assert re.search(want, text), want
+    k = dat[0].index("%s (%s)" % (c["name"], c["note_setup"]))
+    col = [row[k] for row in dat[1:]]
+    got = [x for x in col if x != "NaN"]
+    assert [float(x) for x in got] == [float(x) for x in cpu["series_pct"]], (c["name"], got[:5])
+    assert col[len(got):] == ["NaN"] * (len(col) - len(got))
+assert sorted(c["rank"] for c in cfgs) == [1, 2, 3, 4]
+assert re.search(r"\n  1st +2nd +3rd +4th +1990 CPU straight +1990 CPU hybrid +1990 ws +ws +images each\n"
+                 r"  32/32 +32/16 +16/16 +16/32 +13 +20 +18 +18 +100\n", text), "the note's ranking"
+assert dat[0][1:3] == ["1990 straight set-ups, about 13 %", "1990 hybrids, about 20 %"], dat[0]
+assert all(row[1:3] == ["13", "20"] for row in dat[1:]) and len(dat) > 10, len(dat)
+print("ok", [c["rank"] for c in cfgs], len(dat) - 1, "samples")
+PY
+check "B8 in the text report: each configuration's figures, rank beside the note's, the note's ranking; its CPU plot's data" $? "$TMP/b8"
 
 # B9 in the text: every measurement, the ceiling and six workstations
 # in kB/s beside the note's in kB/s and as published, its plots' data.
@@ -163,6 +200,37 @@ assert list(v.iter_errors(bad)), "a size without its total"
 print("ok")
 PY
 check "bench-perform3.json: a real-time and an interrupted run validate, figures where there are none do not" $? "$TMP/b7schema"
+# B8's schema on stored real-time and interrupted runs; figures in a
+# configuration not run, a measured one without its CPU series and
+# another ranking for the note do not.
+"$PY" - "$SCHEMAS/bench-retrieval.json" "$FIX/retrieval-realtime.json" \
+	"$FIX/retrieval-interrupted.json" <<'PY' >"$TMP/b8schema" 2>&1
+import copy, json, sys
+import jsonschema
+s = json.load(open(sys.argv[1]))
+v = jsonschema.validators.validator_for(s)(s)
+rt, cut = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+for d in (rt, cut):
+    errs = list(v.iter_errors(d))
+    assert not errs, [e.message for e in errs[:3]]
+assert rt["conditions"]["simulated"] is False and "complete" not in rt
+assert [c["status"] for c in rt["configurations"]] == ["measured"] * 4
+assert cut["complete"] is False
+st = [c["status"] for c in cut["configurations"]]
+assert st[0] == "measured" and "not run" in st, st
+bad = copy.deepcopy(cut)
+no = [c for c in bad["configurations"] if c["status"] != "measured"][0]
+no["total_s"] = 1.0
+assert list(v.iter_errors(bad)), "figures in a configuration not run"
+bad = copy.deepcopy(rt)
+del bad["configurations"][1]["server_cpu"]["series_pct"]
+assert list(v.iter_errors(bad)), "a measured CPU without its series"
+bad = copy.deepcopy(rt)
+bad["published"]["ranking_total_time"].reverse()
+assert list(v.iter_errors(bad)), "another ranking for the note"
+print("ok")
+PY
+check "bench-retrieval.json: a real-time and an interrupted run validate; figures not run, no CPU series, another note ranking do not" $? "$TMP/b8schema"
 # B9's schema on stored real-time and interrupted runs; the old KB/s
 # names, a missing figure and the note's figure unconverted do not.
 "$PY" - "$SCHEMAS/bench-tuning.json" "$FIX/tuning-realtime.json" \
@@ -299,6 +367,20 @@ check "bench plot without -o: plots/ beside the result" $? "$TMP/plot.out"
 	grep -q 'burst/default: burst not offered, no figures' "$P/rt/b7-curve.svg" &&
 	grep -q '>request/tuned<' "$P/rt/b7-curve.svg"
 check "bench plot on B7's runs: interrupted (10 sizes, the rest 'not run' in the key), real time (16 sizes, burst not offered in the key)" $? "$TMP/plot.out"
+# the stored B8 runs' longest CPU series (the interrupted one's first
+# configuration, the real-time one's request configurations: 42 samples)
+B8CUT=42 B8RT=42
+"$BIN" bench plot "$FIX/retrieval-interrupted.json" -o "$P/b8cut" >"$TMP/plot.out" 2>&1 &&
+	has "$TMP/plot.out" "^B8 retrieval: 1 plot in $P/b8cut$" &&
+	[ -s "$P/b8cut/b8-cpu.svg" ] && [ -s "$P/b8cut/b8-cpu.png" ] &&
+	[ "$(grep -c '^[0-9]' "$P/b8cut/b8-cpu.dat")" = "$B8CUT" ] &&
+	grep -q '^0.100 13 20 [0-9.]* NaN NaN NaN$' "$P/b8cut/b8-cpu.dat" &&
+	grep -q 'burst/single (32/16): not run, no figures' "$P/b8cut/b8-cpu.svg" &&
+	"$BIN" bench plot "$FIX/retrieval-realtime.json" -o "$P/b8rt" >>"$TMP/plot.out" 2>&1 &&
+	[ "$(grep -c '^[0-9]' "$P/b8rt/b8-cpu.dat")" = "$B8RT" ] &&
+	grep -q '>burst/batched (32/32)<' "$P/b8rt/b8-cpu.svg" &&
+	grep -q '1990 hybrids, about 20 %' "$P/b8rt/b8-cpu.svg"
+check "bench plot on B8's runs: interrupted ($B8CUT samples, the rest 'not run' in the key), real time ($B8RT samples, every configuration a line)" $? "$TMP/plot.out"
 "$BIN" bench plot "$FIX/tuning-interrupted.json" -o "$P/b9cut" >"$TMP/plot.out" 2>&1 &&
 	has "$TMP/plot.out" "^B9 tuning: 2 plots in $P/b9cut$" &&
 	[ -s "$P/b9cut/b9-steps.svg" ] && [ -s "$P/b9cut/b9-changes.png" ] &&
@@ -319,9 +401,9 @@ check "bench plot on an unknown result: exit 1, says so" $? "$TMP/bad2"
 "$BIN" bench plot >"$TMP/bad3" 2>&1
 [ $? = 2 ] && has "$TMP/bad3" "which result\\?"
 check "bench plot without a file: exit 2" $? "$TMP/bad3"
-"$BIN" bench suite --only B8 >"$TMP/bad4" 2>&1
-[ $? = 2 ] && has "$TMP/bad4" "no benchmark 'B8' in the suite"
-check "bench suite --only B8: exit 2, names it" $? "$TMP/bad4"
+"$BIN" bench suite --only B10 >"$TMP/bad4" 2>&1
+[ $? = 2 ] && has "$TMP/bad4" "no benchmark 'B10' in the suite"
+check "bench suite --only B10: exit 2, names it" $? "$TMP/bad4"
 "$BIN" bench suite --profile nosuch >"$TMP/bad5" 2>&1
 [ $? = 2 ]
 check "bench suite --profile nosuch: exit 2" $? "$TMP/bad5"
