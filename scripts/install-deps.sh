@@ -18,6 +18,7 @@ PKGS=(
 	gcovr               # make coverage
 	libfuse3-dev fuse3  # ipxlab mount (FUSE) and its test (fusermount3)
 	dbench fio          # the mount's long suites (tests/mount/suites.sh, .ci/run)
+	strace              # bench_retrieval_test: the single-frame driver's system calls
 	gnuplot-nox         # bench suite / bench plot: the plots (SVG, PNG)
 	chromium            # suite_test.sh: index.html in headless Chromium
 	python3-jsonschema  # suite_test.sh: the results against docs/schema

@@ -120,8 +120,11 @@ else
 fi
 
 # --- Ctrl-C mid-run: what finished, valid JSON marked incomplete, exit 1 ----
-if out=$(sigint_json "$TMP/int.json" 3 "$BIN" bench perform3 --sim --seconds 200 --json 2>&1) &&
-	python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["configurations"][0]; assert 1 <= c["sizes_measured"] < 16, c.get("sizes_measured")' "$TMP/int.json"; then
+# (60 simulated seconds a size: a size within a second even on a loaded
+# machine, the whole run about 9 s on an idle one, so the signal at 3 s
+# finds some sizes done and some not, in whichever configuration)
+if out=$(sigint_json "$TMP/int.json" 3 "$BIN" bench perform3 --sim --seconds 60 --json 2>&1) &&
+	python3 -c 'import json,sys; n=sum(c.get("sizes_measured", 0) for c in json.load(open(sys.argv[1]))["configurations"]); assert 1 <= n < 64, n' "$TMP/int.json"; then
 	pass "perform3 --sim --json interrupted by SIGINT: the sizes measured, \"complete\": false, exit 1"
 else
 	fail "perform3 --sim --json interrupted by SIGINT: the sizes measured, \"complete\": false, exit 1" "$out"
