@@ -27,6 +27,8 @@
 #define NB_MESSAGE (32 * 1024)
 /* Set-up and drain beyond the workload's own seconds. */
 #define SLACK (60 * IPX_SEC)
+/* Quiet after the six NetBIOS sessions' end. */
+#define SETTLE (100 * IPX_MSEC)
 
 void ipx_b9_default_adapter(struct ipx_adapter *out)
 {
@@ -457,6 +459,9 @@ static int nb_many(struct net *n, const struct ipx_b9_workload *wl,
 	b9_nbs_free(s);
 	for (unsigned i = 0; i < wl->stations; i++)
 		ipx_bw_free(sl[i].w);
+	/* the HANG UPs off the wire before the next workload starts */
+	if (rc == IPX_OK)
+		ipx_loop_run_for(ipx_bsim_loop(n->sim), SETTLE);
 	return rc;
 }
 
