@@ -4,7 +4,8 @@
  * expected session posted at once, and every session served
  * concurrently through the NCB interface: up to two RECEIVEs kept posted
  * on each, as many as NETBIOS RECEIVE BUFFERS allow (its default 6: one
- * each for six sessions) (writes), or SENDs back to back on each for the measured time
+ * each for six sessions) (writes), or SENDs back to back on each for
+ * the measured time
  * (reads; a SEND ends when its data is acknowledged).
  */
 #include "b9_nbserv.h"
