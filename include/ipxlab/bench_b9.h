@@ -2,6 +2,8 @@
  * bench_b9.h - B9, the 1990 buffer and frame-size tuning of LAN Manager on
  * Token-Ring (docs/benchmarks.md, "B9"), as one run: large reads and large
  * writes over NetBIOS sessions and over NCP, with 1 and 6 workstations,
+ * (NetBIOS's six: six sessions at once to one server node, one
+ * adapter, as LAN Manager's server took them),
  * on the file-server network in one process (bench_sim.h: simulated time,
  * or the same network on the real clock), for each configuration of the
  * adapters' buffers (link_profile.h, struct ipx_adapter), one parameter
@@ -30,10 +32,11 @@ extern "C" {
 #endif
 
 /* The workloads: NetBIOS 1 workstation read and write, NCP 1 and 6
- * workstations read and write. */
+ * workstations read and write, NetBIOS 6 workstations read and write
+ * (six sessions at once to one server node, one adapter). */
 enum ipx_b9_proto { IPX_B9_NETBIOS, IPX_B9_NCP };
 enum ipx_b9_dir { IPX_B9_READ, IPX_B9_WRITE };
-#define IPX_B9_WORKLOADS 6
+#define IPX_B9_WORKLOADS 8
 #define IPX_B9_MAX_STATIONS 6
 
 struct ipx_b9_workload {
@@ -92,6 +95,7 @@ struct ipx_b9_opts {
 struct ipx_b9_point {
 	double kbs;		/* kB/s (1000 bytes) of data, all stations */
 	double kbs_ws_min;	/* the slowest workstation's share */
+	double kbs_ws[IPX_B9_MAX_STATIONS];	/* each workstation's */
 	uint32_t frame_up;	/* largest frame a workstation sent, bytes
 				 * (IPX + link header) */
 	uint32_t frame_down;	/* largest frame the server sent */

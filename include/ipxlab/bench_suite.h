@@ -61,7 +61,7 @@ struct ipx_plot_series {
 	const char *title;
 };
 
-#define IPX_PLOT_SERIES 8
+#define IPX_PLOT_SERIES 10
 
 /*
  * One plot. Its data file is written from the result either by data()

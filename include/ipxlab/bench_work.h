@@ -112,6 +112,9 @@ struct ipx_bw_params {
 	/* IPX_BW_NCP: run the client's calls as loop tasks on a real clock
 	 * too (several workstations on one loop in real time: B9) */
 	bool tasks;
+	/* IPX_BW_NB_SESSION receiver: CALL peer.nb_name instead of
+	 * LISTENing (a workstation reading from a server that listens) */
+	bool nb_call;
 };
 
 /* The receiver's drain when params.drain is 0 (seconds). */

@@ -15,6 +15,7 @@ const struct ipx_b9_workload ipx_b9_workloads[IPX_B9_WORKLOADS] = {
 	{ IPX_B9_NETBIOS, IPX_B9_READ, 1 },  { IPX_B9_NETBIOS, IPX_B9_WRITE, 1 },
 	{ IPX_B9_NCP, IPX_B9_READ, 1 },	     { IPX_B9_NCP, IPX_B9_WRITE, 1 },
 	{ IPX_B9_NCP, IPX_B9_READ, 6 },	     { IPX_B9_NCP, IPX_B9_WRITE, 6 },
+	{ IPX_B9_NETBIOS, IPX_B9_READ, 6 },  { IPX_B9_NETBIOS, IPX_B9_WRITE, 6 },
 };
 
 const char *ipx_b9_workload_name(unsigned w)
@@ -22,13 +23,14 @@ const char *ipx_b9_workload_name(unsigned w)
 	static const char *const names[IPX_B9_WORKLOADS] = {
 		"netbios read 1 ws", "netbios write 1 ws", "ncp read 1 ws",
 		"ncp write 1 ws",    "ncp read 6 ws",	   "ncp write 6 ws",
+		"netbios read 6 ws", "netbios write 6 ws",
 	};
 
 	return w < IPX_B9_WORKLOADS ? names[w] : "?";
 }
 
-#define ALL 0x3Fu
-#define WRITES ((1u << 1) | (1u << 3) | (1u << 5))
+#define ALL 0xFFu
+#define WRITES ((1u << 1) | (1u << 3) | (1u << 5) | (1u << 7))
 #define READS_1WS ((1u << 0) | (1u << 2))
 
 const struct ipx_b9_change ipx_b9_changes[IPX_B9_CHANGES] = {
@@ -204,6 +206,7 @@ static void json_changes(struct ipx_jw *w, const struct ipx_b9_report *rep)
 	static const char *const keys[IPX_B9_WORKLOADS] = {
 		"netbios_read_1ws", "netbios_write_1ws", "ncp_read_1ws",
 		"ncp_write_1ws",    "ncp_read_6ws",	 "ncp_write_6ws",
+		"netbios_read_6ws", "netbios_write_6ws",
 	};
 
 	ipx_jw_arr(w, "changes");
@@ -245,6 +248,12 @@ static void json_ceiling(struct ipx_jw *w, const struct ipx_b9_report *rep)
 						      : NAN);
 	ipx_jw_dbl(w, "six_ws_write_kB_per_s", "%.1f",
 		   base >= 0 && rep->pt[base][5].done ? rep->pt[base][5].kbs
+						      : NAN);
+	ipx_jw_dbl(w, "six_ws_netbios_read_kB_per_s", "%.1f",
+		   base >= 0 && rep->pt[base][6].done ? rep->pt[base][6].kbs
+						      : NAN);
+	ipx_jw_dbl(w, "six_ws_netbios_write_kB_per_s", "%.1f",
+		   base >= 0 && rep->pt[base][7].done ? rep->pt[base][7].kbs
 						      : NAN);
 	ipx_jw_dbl(w, "published_six_ws_KB_per_s", "%.0f",
 		   IPX_B9_PUB_SIX_KBS_NOTE);

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "b9_nbserv.h"
 #include "bench_util.h"
 #include "ipxlab/bench_b9.h"
 #include "ipxlab/bench_ncp.h"
@@ -26,6 +27,8 @@
 #define NB_MESSAGE (32 * 1024)
 /* Set-up and drain beyond the workload's own seconds. */
 #define SLACK (60 * IPX_SEC)
+/* Quiet after the six NetBIOS sessions' end (their HANG UPs). */
+#define SETTLE (20 * IPX_MSEC)
 
 void ipx_b9_default_adapter(struct ipx_adapter *out)
 {
@@ -243,6 +246,7 @@ static int go_and_count(struct net *n, struct run *r, size_t per_op,
 						res.seconds / 1000.0
 				      : 0;
 		pt->kbs += kbs;
+		pt->kbs_ws[i] = kbs;
 		if (kbs < min)
 			min = kbs;
 	}
@@ -314,6 +318,147 @@ static int nb_load(struct net *n, const struct ipx_b9_workload *wl,
 	}
 	ipx_bw_free(tx.w);
 	ipx_bw_free(rx.w);
+	return rc;
+}
+
+/* ---- NetBIOS, six workstations and one server node ---- */
+
+static bool nbs_listening(void *ctx)
+{
+	return b9_nbs_listening(ctx);
+}
+
+static bool nbs_done(void *ctx)
+{
+	return b9_nbs_done(ctx);
+}
+
+struct nbs_up {
+	struct b9_nbs *s;
+	unsigned want;
+};
+
+/* The server's LISTENs all completed (the workstations' CALLs did). */
+static bool nbs_all_up(void *ctx)
+{
+	const struct nbs_up *u = ctx;
+
+	return b9_nbs_sessions(u->s) >= u->want || *b9_nbs_error(u->s);
+}
+
+/* Run the loop until pred or the timeout; the server's failure first. */
+static int nbs_wait(struct net *n, struct b9_nbs *s, bool (*pred)(void *),
+		    void *ctx, ipx_time timeout, char *err, size_t errlen)
+{
+	int rc = ipx_loop_run_until(ipx_bsim_loop(n->sim), pred, ctx,
+				    timeout);
+
+	if (rc == IPX_ECLOSED || ipx_loop_stopped(ipx_bsim_loop(n->sim)))
+		return IPX_ECLOSED;
+	if (*b9_nbs_error(s)) {
+		ipx_bench_set_err(err, errlen, "%s", b9_nbs_error(s));
+		return IPX_EIO;
+	}
+	if (!pred(ctx)) {
+		ipx_bench_set_err(err, errlen, "the NetBIOS server did not "
+					       "get its sessions in time");
+		return IPX_ETIMEOUT;
+	}
+	return IPX_OK;
+}
+
+/* Reads: the server SENDs on every session for the time; each
+ * session's kB/s from go to its last SEND's acknowledgement (every byte
+ * of it in the workstation's RECEIVEs: no drain to wait for). */
+static int nbs_read(struct net *n, struct b9_nbs *s, struct run *r,
+		    struct ipx_b9_point *pt, char *err, size_t errlen)
+{
+	double min = INFINITY;
+	int rc;
+
+	b9_nbs_go(s, n->o->seconds);
+	rc = nbs_wait(n, s, nbs_done, s, limit(n), err, errlen);
+	pt->kbs = 0;
+	for (unsigned i = 0; rc == IPX_OK && i < r->n; i++) {
+		uint64_t bytes;
+		double sec, kbs;
+
+		b9_nbs_result(s, i, &bytes, &sec);
+		kbs = sec > 0 ? (double)bytes / sec / 1000.0 : 0;
+		pt->kbs += kbs;
+		pt->kbs_ws[i] = kbs;
+		if (kbs < min)
+			min = kbs;
+	}
+	pt->kbs_ws_min = min;
+	return rc;
+}
+
+/* Every session carried data to the server (writes) or from it. */
+static int nbs_check(struct b9_nbs *s, const struct run *r, char *err,
+		     size_t errlen)
+{
+	for (unsigned i = 0; i < r->n; i++) {
+		uint64_t bytes;
+		double sec;
+
+		b9_nbs_result(s, i, &bytes, &sec);
+		if (bytes == 0) {
+			ipx_bench_set_err(err, errlen, "NetBIOS session %u of "
+						       "%u carried no data",
+					  i + 1, r->n);
+			return IPX_EIO;
+		}
+	}
+	return IPX_OK;
+}
+
+/* wl->stations NetBIOS sessions at once to one server node that
+ * listened for them all: the workstations CALL; for writes they SEND
+ * and the server RECEIVEs, for reads the server SENDs. */
+static int nb_many(struct net *n, const struct ipx_b9_workload *wl,
+		   struct ipx_b9_point *pt, char *err, size_t errlen)
+{
+	bool read = wl->dir == IPX_B9_READ;
+	struct slot sl[IPX_B9_MAX_STATIONS] = { { 0 } };
+	struct run r = { .n = 0 };
+	struct nbs_up up = { .want = wl->stations };
+	struct ipx_bw_params p = { .kind = IPX_BW_NB_SESSION,
+				   .seconds = n->o->seconds,
+				   .size = NB_MESSAGE, .nb_call = read };
+	struct b9_nbs *s;
+	int rc = b9_nbs_open(n->peer, wl->stations, read, NB_MESSAGE, &s,
+			     err, errlen);
+
+	if (rc == IPX_OK)
+		rc = nbs_wait(n, s, nbs_listening, s, SLACK, err, errlen);
+	if (rc == IPX_OK) {
+		memcpy(p.peer.nb_name, b9_nbs_name(s), sizeof(p.peer.nb_name));
+		ipx_node_address(n->peer, &p.peer.addr);
+	}
+	for (unsigned i = 0; rc == IPX_OK && i < wl->stations; i++) {
+		r.s[r.n++] = &sl[i];
+		rc = ipx_bw_new(ipx_bsim_station(n->sim, i),
+				ipx_bsim_loop(n->sim),
+				read ? IPX_BW_RECEIVER : IPX_BW_SENDER, &p,
+				on_event, &sl[i], &sl[i].w, err, errlen);
+	}
+	if (rc == IPX_OK)
+		rc = wait_for(n, &r, IPX_BW_READY, SLACK, err, errlen);
+	up.s = s;
+	if (rc == IPX_OK)
+		rc = nbs_wait(n, s, nbs_all_up, &up, SLACK, err, errlen);
+	if (rc == IPX_OK)
+		rc = read ? nbs_read(n, s, &r, pt, err, errlen)
+			  : go_and_count(n, &r, NB_MESSAGE, pt, err, errlen);
+	if (rc == IPX_OK)
+		rc = nbs_check(s, &r, err, errlen);
+	b9_nbs_free(s);
+	for (unsigned i = 0; i < wl->stations; i++)
+		ipx_bw_free(sl[i].w);
+	/* the HANG UPs off the wire before the next workload starts */
+	if (rc == IPX_OK)
+		ipx_loop_run_for(ipx_bsim_loop(n->sim), SETTLE);
 	return rc;
 }
 
@@ -431,6 +576,15 @@ static int ceiling(const struct ipx_b9_opts *o, struct ipx_b9_ceiling *out)
 
 /* ---- the run ---- */
 
+static int load(struct net *n, const struct ipx_b9_workload *wl,
+		struct ipx_b9_point *pt, char *err, size_t errlen)
+{
+	if (wl->proto == IPX_B9_NCP)
+		return ncp_load(n, wl, pt, err, errlen);
+	return wl->stations > 1 ? nb_many(n, wl, pt, err, errlen)
+				: nb_load(n, wl, pt, err, errlen);
+}
+
 int ipx_b9_measure(const struct ipx_b9_opts *o, const struct ipx_b9_config *c,
 		   unsigned workload, struct ipx_b9_point *out, char *err,
 		   size_t errlen)
@@ -446,8 +600,7 @@ int ipx_b9_measure(const struct ipx_b9_opts *o, const struct ipx_b9_config *c,
 	if (rc == IPX_OK)
 		rc = set_adapters(&n, c, err, errlen);
 	if (rc == IPX_OK)
-		rc = wl->proto == IPX_B9_NCP ? ncp_load(&n, wl, out, err, errlen)
-					     : nb_load(&n, wl, out, err, errlen);
+		rc = load(&n, wl, out, err, errlen);
 	if (n.sim)
 		frames(&n, out);
 	out->done = rc == IPX_OK;
@@ -482,8 +635,7 @@ static int one_config(struct net *n, struct ipx_b9_report *rep, size_t ci,
 				 ipx_b9_workload_name(w));
 			progress(ctx, line);
 		}
-		rc = wl->proto == IPX_B9_NCP ? ncp_load(n, wl, pt, err, errlen)
-					     : nb_load(n, wl, pt, err, errlen);
+		rc = load(n, wl, pt, err, errlen);
 		frames(n, pt);
 		if (rc == IPX_OK)
 			pt->done = true;

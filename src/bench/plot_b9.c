@@ -59,13 +59,14 @@ static void b9_title(FILE *out, const struct ipx_jv *ceil, const char *what,
 	ipx_plot_label(out, t);
 }
 
-/* A line per step (in the order measured): the six workloads' kB/s (NaN
+/* A line per step (in the order measured): the eight workloads' kB/s (NaN
  * where not run), then the note's ceiling and six workstations. */
 static bool b9_steps(const struct ipx_jv *r, FILE *out)
 {
 	static const char *const heads[IPX_B9_WORKLOADS] = {
 		"NetBIOS read, 1 ws", "NetBIOS write, 1 ws", "NCP read, 1 ws",
 		"NCP write, 1 ws",    "NCP read, 6 ws",	     "NCP write, 6 ws",
+		"NetBIOS read, 6 ws", "NetBIOS write, 6 ws",
 	};
 	const struct ipx_jv *runs = ipx_jv_get(r, "runs");
 	const struct ipx_jv *ceil = ipx_jv_get(r, "ceiling");
@@ -111,15 +112,18 @@ const struct ipx_plot_kind ipx_plots_b9[] = {
 	  "six workstations together (dotted, 548.9 kB/s: its 536 KB/s). "
 	  "Larger transmit buffers (larger frames) raise every bar up to 2K "
 	  "and little beyond; a second transmit buffer helps only six "
-	  "workstations reading (the server has the next frame ready). The "
+	  "workstations reading, NCP or NetBIOS (the server has the next "
+	  "frame ready). The "
 	  "one-workstation bars stay under the ceiling: a frame's copy and "
 	  "its wire time, one after the other. NCP has no bars at 256 and "
 	  "512 bytes (its packets do not fit).",
 	  b9_steps, .script = B9_BARS
 	  "set ylabel 'kB/s (1000 bytes)'\nset yrange [0:*]\n"
-	  "plot for [i=2:7] data using i:xtic(1), "
-	  "'' using 0:8 with lines dt 2 lw 2 lc 'gray30' title columnhead(8), "
-	  "'' using 0:9 with lines dt 3 lw 2 lc 'black' title columnhead(9)\n" },
+	  "plot for [i=2:9] data using i:xtic(1), "
+	  "'' using 0:10 with lines dt 2 lw 2 lc 'gray30' "
+	  "title columnhead(10), "
+	  "'' using 0:11 with lines dt 3 lw 2 lc 'black' "
+	  "title columnhead(11)\n" },
 	{ "b9-changes", "B9: each change's percent beside the note's",
 	  "The percent change of each workload for each of the note's "
 	  "changes (from the first configuration to the second), beside "
@@ -134,10 +138,12 @@ const struct ipx_plot_kind ipx_plots_b9[] = {
 		 { "measured_pct.ncp_write_1ws", "ncp wr1" },
 		 { "measured_pct.ncp_read_6ws", "ncp rd6" },
 		 { "measured_pct.ncp_write_6ws", "ncp wr6" },
+		 { "measured_pct.netbios_read_6ws", "nb rd6" },
+		 { "measured_pct.netbios_write_6ws", "nb wr6" },
 		 { "published_low_pct", "1990 low" },
 		 { "published_high_pct", "1990 high" } },
 	  .script = B9_BARS "set ylabel 'change, %'\nset xzeroaxis\n"
-	  "plot for [i=2:7] data using i:xtic(1), "
-	  "'' using 8 lc 'gray60', '' using 9 lc 'gray30'\n" },
+	  "plot for [i=2:9] data using i:xtic(1), "
+	  "'' using 10 lc 'gray60', '' using 11 lc 'gray30'\n" },
 	{ NULL },
 };

@@ -7,7 +7,9 @@
  * the node address in hex. The receiver then LISTENs (session) or keeps
  * RECEIVE DATAGRAMs posted (datagram); the sender CALLs the receiver's
  * name (session) or FINDs it (datagram: the answer fills the name cache,
- * so every datagram goes straight to the receiver's node).
+ * so every datagram goes straight to the receiver's node). A session
+ * receiver with params.nb_call CALLs the sender's name instead (B9's
+ * workstations reading from a server that listens, b9_nbserv.c).
  *
  * A SEND DATAGRAM is complete when it has been handed to IPX and the link
  * has passed it to the kernel (work.c's pump and flush), in bursts no
@@ -185,6 +187,9 @@ static void on_setup(struct nb_ncb *ncb)
 	}
 	if (ncb->command == NB_CALL)
 		f->lsn = ncb->lsn;
+	/* a receiver that called (params.nb_call) receives from now on */
+	if (w->role == IPX_BW_RECEIVER && !post_receives(w, NB_RECEIVE))
+		return;
 	bw_ready(w);
 }
 
@@ -243,7 +248,7 @@ static void on_added(struct nb_ncb *ncb)
 		return;
 	}
 	memset(&f->setup, 0, sizeof(f->setup));
-	if (w->role == IPX_BW_RECEIVER) {
+	if (w->role == IPX_BW_RECEIVER && !w->p.nb_call) {
 		if (!is_session(w)) {
 			if (!post_receives(w, NB_RECEIVE_DATAGRAM))
 				return;

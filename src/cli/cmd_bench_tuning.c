@@ -104,9 +104,9 @@ static void print_runs(const struct ipx_b9_report *r)
 {
 	char name[48];
 
-	printf("%-14s %7s %7s %7s %7s %7s %7s  %s\n", "kB/s",
+	printf("%-14s %7s %7s %7s %7s %7s %7s %7s %7s  %s\n", "kB/s",
 	       "nb rd1", "nb wr1", "ncp rd1", "ncp wr1", "ncp rd6", "ncp wr6",
-	       "largest frame ws/srv (bytes)");
+	       "nb rd6", "nb wr6", "largest frame ws/srv (bytes)");
 	for (size_t i = 0; i < r->ncfg; i++) {
 		const struct ipx_b9_point *pt = r->pt[i];
 		uint32_t up = 0, down = 0;
@@ -129,9 +129,9 @@ static void print_runs(const struct ipx_b9_report *r)
 
 static void print_changes(const struct ipx_b9_report *r)
 {
-	printf("\n%-18s %7s %7s %7s %7s %7s %7s  %s\n", "change (%)", "nb rd1",
-	       "nb wr1", "ncp rd1", "ncp wr1", "ncp rd6", "ncp wr6",
-	       "1990 (LAN Manager, NetBEUI)");
+	printf("\n%-18s %7s %7s %7s %7s %7s %7s %7s %7s  %s\n", "change (%)",
+	       "nb rd1", "nb wr1", "ncp rd1", "ncp wr1", "ncp rd6", "ncp wr6",
+	       "nb rd6", "nb wr6", "1990 (LAN Manager, NetBEUI)");
 	for (size_t i = 0; i < IPX_B9_CHANGES; i++) {
 		const struct ipx_b9_change *c = &ipx_b9_changes[i];
 
@@ -182,8 +182,11 @@ static void print_table(const struct tuning *t)
 		       IPX_B9_CEILING_FRAME, IPX_B9_PUB_CEILING_KBS,
 		       IPX_B9_PUB_CEILING_KBS_NOTE);
 	if (base >= 0)
-		printf("six workstations together: NCP reads %.1f, writes "
-		       "%.1f kB/s | 1990: %.1f kB/s (%.0f KB/s as published)\n",
+		printf("six workstations together: NetBIOS reads %.1f, "
+		       "writes %.1f kB/s; NCP reads %.1f, writes %.1f kB/s | "
+		       "1990 (LAN Manager): %.1f kB/s (%.0f KB/s as "
+		       "published)\n",
+		       r->pt[base][6].kbs, r->pt[base][7].kbs,
 		       r->pt[base][4].kbs, r->pt[base][5].kbs,
 		       IPX_B9_PUB_SIX_KBS, IPX_B9_PUB_SIX_KBS_NOTE);
 	printf("n/a: NCP needs IPX packets of %u bytes (a 512-byte buffer); "

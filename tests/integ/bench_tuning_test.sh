@@ -62,7 +62,8 @@ if timeout 30 "$BIN" bench tuning --sim -s 0.2 >"$TMP/t.txt" 2>"$TMP/t.err" &&
 	has "$TMP/t.txt" '^tx size 256 +[0-9.]+ +[0-9.]+ +n/a' &&
 	has "$TMP/t.txt" '^tx buffers 1 -> 2 .*\+13-18 % for large I/O' &&
 	has "$TMP/t.txt" '^wire ceiling: back-to-back 2000-byte frames 66[5-7]\.[0-9] kB/s .*1990: 666\.7 kB/s, one every 3 ms \(651 KB/s as published, its KB 1,024 bytes\)' &&
-	has "$TMP/t.txt" '^six workstations together: .* kB/s \| 1990: 548\.9 kB/s \(536 KB/s as published\)'; then
+	has "$TMP/t.txt" '^kB/s .* ncp wr6 +nb rd6 +nb wr6 ' &&
+	has "$TMP/t.txt" '^six workstations together: NetBIOS reads [0-9.]+, writes [0-9.]+ kB/s; NCP reads [0-9.]+, writes [0-9.]+ kB/s \| 1990 \(LAN Manager\): 548\.9 kB/s \(536 KB/s as published\)'; then
 	pass "the table has every step, the changes beside the note's and the ceiling"
 else
 	fail "the table" "$(cat "$TMP/t.txt" "$TMP/t.err")"
@@ -75,7 +76,11 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["complete"] is True
 runs = d["runs"]
-assert len(runs) == 8 * 6 - 2 * 4, len(runs)   # NCP n/a at 256 and 512
+assert len(runs) == 8 * 8 - 2 * 4, len(runs)   # NCP n/a at 256 and 512
+# NetBIOS with six workstations at every step, 256 and 512 included
+nb6 = [r for r in runs if r["workload"] in ("netbios read 6 ws", "netbios write 6 ws")]
+assert len(nb6) == 16 and all(r["workstations"] == 6 for r in nb6), nb6
+assert all(0 < r["slowest_ws_kB_per_s"] < r["kB_per_s"] / 3 for r in nb6), nb6
 for r in runs:
     assert r["kB_per_s"] > 0 and r["slowest_ws_kB_per_s"] <= r["kB_per_s"] + 0.05, r
     assert not any("KB" in k for k in r), r     # ours are all kB (1000 bytes)
@@ -89,6 +94,9 @@ assert c["published_back_to_back_KB_per_s"] == 651 and c["published_six_ws_KB_pe
 assert c["published_KB_bytes"] == 1024
 assert c["published_back_to_back_in_kB_per_s"] == 666.7 and c["published_six_ws_in_kB_per_s"] == 548.9, c
 assert abs(c["back_to_back_kB_per_s"] - 666.7) < 2, c
+base = {r["workload"]: r["kB_per_s"] for r in runs if r["config"] == "baseline"}
+assert c["six_ws_netbios_read_kB_per_s"] == base["netbios read 6 ws"], c
+assert c["six_ws_netbios_write_kB_per_s"] == base["netbios write 6 ws"], c
 assert [k for k in c if "KB" in k] == ["published_back_to_back_KB_per_s", "published_six_ws_KB_per_s", "published_KB_bytes"], c
 PY
 then
@@ -103,7 +111,7 @@ else
 fi
 timeout 30 "$BIN" bench tuning --sim -s 0.2 --csv >"$TMP/t.csv" 2>/dev/null
 if head -1 "$TMP/t.csv" | grep -q '^config,workload,workstations,.*,kB_per_s,slowest_ws_kB_per_s,' &&
-	[ "$(wc -l <"$TMP/t.csv")" = 41 ]; then
+	[ "$(wc -l <"$TMP/t.csv")" = 57 ]; then
 	pass "the CSV has a header and a line per run"
 else
 	fail "the CSV" "$(head -3 "$TMP/t.csv")"

@@ -137,7 +137,7 @@ steps = open(sys.argv[3]).read().splitlines()
 cells = [shlex.split(l) for l in steps]
 changes = open(sys.argv[4]).read().splitlines()
 assert d["complete"] and d["conditions"]["simulated"], d["conditions"]
-assert len(d["runs"]) == 40, len(d["runs"])
+assert len(d["runs"]) == 56, len(d["runs"])
 for r in d["runs"]:
     want = r"\n  %s +%s +%.1f +%.1f +%d +%d +%d\n" % (
         re.escape(r["config"]), re.escape(r["workload"]), r["kB_per_s"],
@@ -149,9 +149,11 @@ assert re.search(r"\n  back to back +per frame +wire alone +1990 +1990 as publis
                  r"  %.1f +%.3f +%.1f +666\.7 +651\n" % (
                      c["back_to_back_kB_per_s"], c["per_frame_ms"],
                      c["wire_alone_kB_per_s"]), text), "ceiling"
-assert re.search(r"\n  %.1f +%.1f +548\.9 +536\n" % (
+assert re.search(r"\n  NetBIOS reads +NetBIOS writes +NCP reads +NCP writes +1990 +1990 as published\n"
+                 r"  %.1f +%.1f +%.1f +%.1f +548\.9 +536\n" % (
+    c["six_ws_netbios_read_kB_per_s"], c["six_ws_netbios_write_kB_per_s"],
     c["six_ws_read_kB_per_s"], c["six_ws_write_kB_per_s"]), text), "six ws"
-assert re.search(r"\n  tx buffers 1 -> 2 +(-?[0-9.]+ +){6}\+13-18 % for large I/O\n", text)
+assert re.search(r"\n  tx buffers 1 -> 2 +(-?[0-9.]+ +){8}\+13-18 % for large I/O\n", text)
 assert "1990 ceiling 666.7 kB/s (its 651 KB/s)" in steps[0], steps[0]
 assert len(steps) == 9 and steps[1].startswith('"baseline" '), steps
 base = [r["kB_per_s"] for r in d["runs"] if r["config"] == "baseline"]
