@@ -385,7 +385,7 @@ const struct ipx_suite_bench ipx_suite_benches[] = {
 	  NULL, 60, 600, TABLES(b5_tables), (ipx_plots_b5) },
 	{ "B6", "wan", "the bridged network", "--quick", "", true, NULL,
 	  180, 1800, TABLES(b6_tables), (ipx_plots_b6) },
-	{ "B7", "perform3", "throughput against block size", "-s 0.4", "",
+	{ "B7", "perform3", "throughput against block size", "-s 0.3", "",
 	  true, NULL, 120, 900, TABLES(b7_tables), (ipx_plots_b7) },
 	{ "B8", "retrieval", "the retrieval test bench (imaging)",
 	  "--files 100", "", true, NULL, 120, 1800,
