@@ -70,7 +70,7 @@ run_script() {
 # on timers and peers, not the CPU), then report them in the given order.
 # Scripts named in SERIAL_TESTS (wall-clock bounds on a loaded machine) run
 # alone afterwards.
-SERIAL_TESTS=" cli_hang_test.sh mount_test.sh bridge_test.sh "
+SERIAL_TESTS=" cli_hang_test.sh mount_test.sh bridge_test.sh install_test.sh "
 run_pool() {
 	local s name par=() ser=() running=0
 	for s in "$@"; do

@@ -4,6 +4,7 @@
 #include "bench_util.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -55,6 +56,37 @@ void ipx_bench_sleep_ms(unsigned ms)
 
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
+}
+
+static bool stop_pending(void)
+{
+	sigset_t set;
+
+	return sigpending(&set) == 0 &&
+	       (sigismember(&set, SIGINT) == 1 ||
+		sigismember(&set, SIGTERM) == 1);
+}
+
+int ipx_bench_wait_readable(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	uint64_t end = ipx_bench_now_ns() + (uint64_t)(ms > 0 ? ms : 0) * 1000000u;
+
+	for (;;) {
+		uint64_t now = ipx_bench_now_ns();
+		int slice = now >= end ? 0
+			    : (int)((end - now) / 1000000u) < 20
+				    ? (int)((end - now) / 1000000u) + 1
+				    : 20;
+		int r = poll(&p, 1, slice);
+
+		if (r > 0)
+			return 1;
+		if (stop_pending())
+			return -1;
+		if (r == 0 && ipx_bench_now_ns() >= end)
+			return 0;
+	}
 }
 
 void ipx_bench_close_fd(int *fd)

@@ -21,6 +21,11 @@ void ipx_bench_cpu_ns(uint64_t *user, uint64_t *sys);
 /* CLOCK_MONOTONIC in ns; sleep ms (through signals). */
 uint64_t ipx_bench_now_ns(void);
 void ipx_bench_sleep_ms(unsigned ms);
+/* Wait up to ms for fd to be readable: 1 readable, 0 timed out, -1 a
+ * SIGINT or SIGTERM is pending (blocked for the loop's signalfd, so it
+ * stays pending for the loop to read): a child's start-up report is
+ * waited for in 20 ms slices, so Ctrl-C ends the wait at once. */
+int ipx_bench_wait_readable(int fd, int ms);
 /* close(*fd) if it is open, and mark it closed (-1). */
 void ipx_bench_close_fd(int *fd);
 

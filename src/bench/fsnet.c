@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench_util.h"
 #include "ipxlab/bench_fsnet.h"
 #include "ipxlab/bench_harness.h"
 #include "ipxlab/config.h"
@@ -140,14 +141,21 @@ static void prologue(pid_t parent)
 static int await_report(int fd, const char *what, ipx_time wait, pid_t *pid,
 			char *text, char *err, size_t errlen)
 {
-	struct pollfd p = { .fd = fd, .events = POLLIN };
 	char why[80];
 	ssize_t n = -1;
-	int status;
+	int status, w = ipx_bench_wait_readable(fd, (int)(wait / IPX_MSEC) +
+							   START_MS);
 
-	if (poll(&p, 1, (int)(wait / IPX_MSEC) + START_MS) > 0)
+	if (w > 0)
 		n = read(fd, text, REPORT_LEN);
 	close(fd);
+	if (w < 0) {	/* Ctrl-C while it starts */
+		snprintf(err, errlen, "%s: interrupted while starting", what);
+		kill(*pid, SIGKILL);	/* nothing of it to keep: at once */
+		waitpid(*pid, NULL, 0);
+		*pid = 0;
+		return IPX_ECLOSED;
+	}
 	if (n == (ssize_t)REPORT_LEN && !text[0])
 		return IPX_OK;
 	if (n == (ssize_t)REPORT_LEN) {

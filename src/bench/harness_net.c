@@ -334,13 +334,18 @@ static void agent_main(int fd, const struct ipx_hnet_opts *o,
 static int read_report(struct hchild *ch, int fd, char *text, char *err,
 		       size_t errlen)
 {
-	struct pollfd p = { .fd = fd, .events = POLLIN };
 	ssize_t n = -1;
 	char why[80];
+	int w = ipx_bench_wait_readable(fd, START_MS);
 
-	if (poll(&p, 1, START_MS) > 0)
+	if (w > 0)
 		n = read(fd, text, REPORT_LEN);
 	close(fd);
+	if (w < 0) {	/* Ctrl-C while it starts; the caller stops it */
+		hset_err(err, errlen, "%s: interrupted while starting",
+			 ch->what);
+		return IPX_ECLOSED;
+	}
 	if (n == REPORT_LEN) {
 		text[REPORT_LEN - 1] = '\0';
 		if (!text[0] || !strncmp(text, "port ", 5))

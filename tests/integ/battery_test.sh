@@ -385,4 +385,17 @@ for b in "copy --repeat 5" "perftest --seconds 10" "arrival --repeat 5"; do
 		fail "${b%% *} --json interrupted by SIGINT: valid JSON, \"complete\": false, exit 1" "$out"
 	fi
 done
+# Ctrl-C while the network starts (the file server's start takes about a
+# second, its name checked on the network): the command ends at once,
+# saying so, and leaves no server behind.
+"${WITH_SIGINT[@]}" "$BIN" bench battery --only lock >/dev/null 2>"$TMP/su.err" & p=$!
+sleep 0.3
+t0=$(date +%s%N)
+kill -INT $p
+wait $p; rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ $rc = 1 ] && [ $ms -lt 500 ] && grep -q "interrupted" "$TMP/su.err" &&
+	pass "SIGINT while the file server starts: exit 1 in $ms ms, interrupted" ||
+	fail "SIGINT while the file server starts: exit 1 within 500 ms, interrupted" "rc=$rc after $ms ms" "$TMP/su.err"
+
 finish
