@@ -19,7 +19,6 @@
 #include "fsbench.h"
 #include "ipxlab/bench_stat.h"
 #include "ipxlab/err.h"
-#include "ipxlab/log.h"
 
 #define CMD "bench"
 #define DEFAULT_COPIES 5
@@ -83,8 +82,9 @@ static void print_table(const struct copyb *c)
 	       "ours are the copy alone.\n");
 }
 
-static int run(struct copyb *c)
+static int run(void *ctx)
 {
+	struct copyb *c = ctx;
 	struct ipx_b3_opts o = { .net = { c->b.n.ctl, &c->b.n.ro },
 				 .copies = c->copies, .repeat = c->b.repeat };
 	char err[768];
@@ -164,15 +164,7 @@ int bench_copy(int argc, char **argv)
 		free(c);
 		return CLI_USAGE;
 	}
-	rc = fsbench_check(&c->b);
-	if (rc == CLI_OK) {
-		if (ipx_log_get_level() == IPX_LOG_INFO)
-			ipx_log_set_level(IPX_LOG_WARN);
-		rc = fsbench_start(&c->b);
-		if (rc == CLI_OK)
-			rc = run(c);
-		fsbench_stop(&c->b, rc == CLI_OK);
-	}
+	rc = fsbench_main(&c->b, 0, run, c);
 	free(c);
 	return rc;
 }

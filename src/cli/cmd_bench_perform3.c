@@ -19,7 +19,6 @@
 #include "fsbench.h"
 #include "ipxlab/bench_b7.h"
 #include "ipxlab/err.h"
-#include "ipxlab/log.h"
 
 #define CMD "bench"
 #define DEFAULT_SECONDS 2.0
@@ -149,8 +148,9 @@ static void print(const struct p3 *p)
 	       p->write ? "written" : "read");
 }
 
-static int run(struct p3 *p)
+static int run(void *ctx)
 {
+	struct p3 *p = ctx;
 	struct ipx_b7_opts o = { .stations = p->n, .seconds = p->secs,
 				 .write = p->write };
 	char err[768];
@@ -310,17 +310,7 @@ int bench_perform3(int argc, char **argv)
 		free(p);
 		return rc;
 	}
-	rc = fsbench_check(&p->b);
-	if (rc == CLI_OK)
-		rc = fsbench_need(&p->b, p->n);
-	if (rc == CLI_OK) {
-		if (ipx_log_get_level() == IPX_LOG_INFO)
-			ipx_log_set_level(IPX_LOG_WARN);
-		rc = fsbench_start(&p->b);
-		if (rc == CLI_OK)
-			rc = run(p);
-		fsbench_stop(&p->b, rc == CLI_OK);
-	}
+	rc = fsbench_main(&p->b, p->n, run, p);
 	free(p);
 	return rc;
 }

@@ -20,7 +20,6 @@
 #include "fsbench.h"
 #include "ipxlab/bench_fs.h"
 #include "ipxlab/err.h"
-#include "ipxlab/log.h"
 
 #define CMD "bench"
 #define DEFAULT_SECONDS 10.0
@@ -104,8 +103,9 @@ static void print(const struct perf *p)
 	       "note published no figure for this test.\n");
 }
 
-static int run(struct perf *p)
+static int run(void *ctx)
 {
+	struct perf *p = ctx;
 	struct ipx_b4_opts o = { .net = { p->b.n.ctl, &p->b.n.ro },
 				 .stations = p->n, .seconds = p->secs,
 				 .record = p->size, .repeat = p->b.repeat };
@@ -211,17 +211,7 @@ int bench_perftest(int argc, char **argv)
 		free(p);
 		return rc;
 	}
-	rc = fsbench_check(&p->b);
-	if (rc == CLI_OK)
-		rc = fsbench_need(&p->b, p->n);
-	if (rc == CLI_OK) {
-		if (ipx_log_get_level() == IPX_LOG_INFO)
-			ipx_log_set_level(IPX_LOG_WARN);
-		rc = fsbench_start(&p->b);
-		if (rc == CLI_OK)
-			rc = run(p);
-		fsbench_stop(&p->b, rc == CLI_OK);
-	}
+	rc = fsbench_main(&p->b, p->n, run, p);
 	free(p);
 	return rc;
 }

@@ -21,7 +21,6 @@
 #include "ipxlab/bench_b8.h"
 #include "ipxlab/bench_cpu.h"
 #include "ipxlab/err.h"
-#include "ipxlab/log.h"
 
 #define CMD "bench"
 #define SERIES_COLUMNS 60
@@ -185,8 +184,9 @@ static void print(const struct b8 *p)
 	       "end; done: the last.\n");
 }
 
-static int run(struct b8 *p)
+static int run(void *ctx)
 {
+	struct b8 *p = ctx;
 	struct ipx_b8_opts o = { .stations = p->n, .files = p->files };
 	char err[768];
 	int rc;
@@ -329,17 +329,7 @@ int bench_retrieval(int argc, char **argv)
 		free(p);
 		return rc;
 	}
-	rc = fsbench_check(&p->b);
-	if (rc == CLI_OK)
-		rc = fsbench_need(&p->b, p->n);
-	if (rc == CLI_OK) {
-		if (ipx_log_get_level() == IPX_LOG_INFO)
-			ipx_log_set_level(IPX_LOG_WARN);
-		rc = fsbench_start(&p->b);
-		if (rc == CLI_OK)
-			rc = run(p);
-		fsbench_stop(&p->b, rc == CLI_OK);
-	}
+	rc = fsbench_main(&p->b, p->n, run, p);
 	free(p);
 	return rc;
 }

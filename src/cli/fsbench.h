@@ -127,6 +127,11 @@ int fsbench_check(struct fsbench *b);
 /* Build the network (bench_fsnet.h's ipx_fsnet_start on the options
  * parsed; Ctrl-C stops its loop). CLI_ code, the error printed. */
 int fsbench_start(struct fsbench *b);
+/* After parsing, the whole life of a file-server benchmark: the checks,
+ * need workstations (0: no count to check), quieter logging, the
+ * network, run(ctx) on it, and the stop. CLI_ code. */
+int fsbench_main(struct fsbench *b, unsigned need, int (*run)(void *ctx),
+		 void *ctx);
 /* Stop everything started; remove the scratch volume. */
 void fsbench_stop(struct fsbench *b, bool ok);
 /* Did a failed run (rc) fail because SIGINT or SIGTERM stopped it? Then

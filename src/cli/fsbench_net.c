@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "fsbench.h"
 #include "ipxlab/err.h"
+#include "ipxlab/log.h"
 
 #define CMD "bench"
 
@@ -45,6 +46,24 @@ int fsbench_start(struct fsbench *b)
 		return CLI_FAIL;
 	}
 	return CLI_OK;
+}
+
+int fsbench_main(struct fsbench *b, unsigned need, int (*run)(void *ctx),
+		 void *ctx)
+{
+	int rc = fsbench_check(b);
+
+	if (rc == CLI_OK && need)
+		rc = fsbench_need(b, need);
+	if (rc != CLI_OK)
+		return rc;
+	if (ipx_log_get_level() == IPX_LOG_INFO)
+		ipx_log_set_level(IPX_LOG_WARN);
+	rc = fsbench_start(b);
+	if (rc == CLI_OK)
+		rc = run(ctx);
+	fsbench_stop(b, rc == CLI_OK);
+	return rc;
 }
 
 void fsbench_stop(struct fsbench *b, bool ok)
