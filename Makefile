@@ -29,7 +29,8 @@ Q := @
 endif
 
 # The library, layer by layer (a lower layer never includes a higher one).
-LIB_SRC := $(filter-out src/cli/% src/preload/%,$(wildcard src/*/*.c))
+LIB_SRC := $(filter-out src/cli/% src/preload/%,$(wildcard src/*/*.c)) \
+	build/gen/machines_data.c
 CLI_SRC := $(wildcard src/cli/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
@@ -83,6 +84,14 @@ $(BUILD)/pic/%.o: %.c
 $(PRELOAD): $(PRELOAD_OBJ)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) -shared -o $@ $^ -ldl
+
+# The period machine files (docs/fidelity.md), built in as text.
+MACHINE_FILES := $(sort $(wildcard machines/*.software machines/*.adapter \
+	machines/*.machine machines/*.period))
+build/gen/machines_data.c: $(MACHINE_FILES) scripts/embed-machines.sh
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  GEN     $@")
+	$(Q)scripts/embed-machines.sh $(MACHINE_FILES) > $@.tmp && mv $@.tmp $@
 
 $(LIB): $(LIB_OBJ)
 	$(if $(Q),@echo "  AR      $@")

@@ -28,9 +28,13 @@
  * ipxlab's captures are). ipx_bsim_reset starts both afresh, so each test
  * gets its own peak Kbyte/s and arrival gaps.
  *
- * Only the wire takes time: the server's and the workstations' processing
- * and the disk are instantaneous in simulated time. The same options give
- * the same run, packet for packet.
+ * With no period only the wire takes time: the server's and the
+ * workstations' processing and the disk are instantaneous in simulated
+ * time. With a period (machine.h, `--period`) the server and every
+ * workstation run on its machines (host.h): CPU time per packet and per
+ * request, the server's disk and cache, each machine's adapter, and the
+ * workstations' IPX packets no larger than the period's max-packet. The
+ * same options give the same run, packet for packet.
  */
 #ifndef IPXLAB_BENCH_SIM_H
 #define IPXLAB_BENCH_SIM_H
@@ -42,7 +46,9 @@
 #include "ipxlab/analyze.h"
 #include "ipxlab/bench_harness.h"
 #include "ipxlab/bench_ncp.h"
+#include "ipxlab/host.h"
 #include "ipxlab/link_profile.h"
+#include "ipxlab/machine.h"
 #include "ipxlab/wan.h"
 
 #ifdef __cplusplus
@@ -69,6 +75,11 @@ struct ipx_bsim_opts {
 	 * one lossless segment), so a session starts in a fraction of a
 	 * second. */
 	bool real_clock;
+	/* Non-NULL: the server and the workstations on this period's
+	 * machines. 'profile' is then its wire unless given, and when
+	 * 'wan' is given (bridged) the period's bridge replaces it if the
+	 * period has one. The controller costs nothing. */
+	const struct ipx_period *period;
 };
 
 struct ipx_bsim;
@@ -105,6 +116,12 @@ struct ipx_node *ipx_bsim_station(struct ipx_bsim *s, unsigned i);
 #define IPX_BSIM_MAX_SPARE 4
 int ipx_bsim_spare_node(struct ipx_bsim *s, enum ipx_bsim_side side,
 			struct ipx_node **out);
+/* The server's and workstation i's period machine, or NULL (no
+ * period). */
+struct ipx_host *ipx_bsim_server_host(struct ipx_bsim *s);
+struct ipx_host *ipx_bsim_station_host(struct ipx_bsim *s, unsigned i);
+/* The period, or NULL. */
+const struct ipx_period *ipx_bsim_period(const struct ipx_bsim *s);
 /* The bridge, or NULL when not bridged. */
 const struct ipx_wan *ipx_bsim_wan(const struct ipx_bsim *s);
 bool ipx_bsim_bridged(const struct ipx_bsim *s);

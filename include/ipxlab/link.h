@@ -25,6 +25,7 @@ extern "C" {
 
 struct ipx_link;
 struct ipx_loop;
+struct ipx_host;
 
 struct ipx_link_ops {
 	/* Queue one IPX packet for 'next_hop' (a node on this segment, or
@@ -83,6 +84,9 @@ struct ipx_link {
 	/* One frame per system call (sendmmsg and recvmmsg of one, the
 	 * driver B8 calls "single-frame"); false: batches (the default) */
 	bool single_frame;
+	/* The period machine this link's node runs on (host.h), set by
+	 * ipx_host_new on the link it gives the node; NULL: none. */
+	struct ipx_host *host;
 };
 
 static inline int ipx_link_send(struct ipx_link *link, const uint8_t *pkt,

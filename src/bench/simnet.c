@@ -49,6 +49,9 @@ struct ipx_bsim {
 	struct ncp_server *srv;
 	struct ipx_ping_responder *pong;
 	struct ipx_bn_run_opts ro;
+	bool have_period;
+	struct ipx_period period;
+	struct ipx_host *srvhost, *wshost[IPX_BN_MAX_STATIONS];
 	char srvname[48];
 	char root[64];
 	ipx_time start;
@@ -108,8 +111,15 @@ static struct ipx_link *mem_link(struct ipx_bsim *s, unsigned side,
 	return ipx_mem_link_new(s->seg[side], node);
 }
 
-static int add_node(struct ipx_bsim *s, unsigned side, unsigned kind,
-		    unsigned n, struct ipx_node **out)
+/*
+ * A node on one side; with a machine, its adapter on the link and the
+ * host between them (its IPX packets at most max_packet when that is
+ * given and smaller).
+ */
+static int add_host_node(struct ipx_bsim *s, unsigned side, unsigned kind,
+			 unsigned n, const struct ipx_machine *m, bool server,
+			 uint32_t max_packet, struct ipx_host **host,
+			 struct ipx_node **out, char *err, size_t errlen)
 {
 	struct ipx_link *l;
 
@@ -119,11 +129,36 @@ static int add_node(struct ipx_bsim *s, unsigned side, unsigned kind,
 	l = mem_link(s, side, kind, n);
 	if (!l)
 		return IPX_ENOMEM;
+	if (m && m->have_adapter && s->have_profile &&
+	    ipx_mem_link_set_adapter(l, &m->adapter.adapter, err, errlen) !=
+		    IPX_OK) {
+		ipx_link_close(l);
+		return IPX_EINVAL;
+	}
+	if (m) {
+		struct ipx_host *h = ipx_host_new(l, m, server);
+
+		if (!h) {
+			ipx_link_close(l);
+			return IPX_ENOMEM;
+		}
+		l = ipx_host_link(h);
+		if (max_packet && max_packet < l->mtu)
+			l->mtu = max_packet;
+		*host = h;
+	}
 	if (ipx_node_add_link(*out, l) != IPX_OK) {
 		ipx_link_close(l);
 		return IPX_ENOMEM;
 	}
 	return IPX_OK;
+}
+
+static int add_node(struct ipx_bsim *s, unsigned side, unsigned kind,
+		    unsigned n, struct ipx_node **out)
+{
+	return add_host_node(s, side, kind, n, NULL, false, 0, NULL, out,
+			     NULL, 0);
 }
 
 /* The segments, the bridge and the probes. */
@@ -198,7 +233,10 @@ static int build_server(struct ipx_bsim *s, const struct ipx_bsim_opts *o,
 	rc = ipx_bn_fixtures_make(s->root, s->nws, err, errlen);
 	if (rc != IPX_OK)
 		return rc;
-	if ((rc = add_node(s, 0, K_SRV, 0, &s->srvnode)) != IPX_OK)
+	rc = add_host_node(s, 0, K_SRV, 0,
+			   s->have_period ? &s->period.server : NULL, true, 0,
+			   &s->srvhost, &s->srvnode, err, errlen);
+	if (rc != IPX_OK)
 		return rc;
 	snprintf(so.volumes[0].name, sizeof(so.volumes[0].name), "SYS");
 	snprintf(so.volumes[0].dir, sizeof(so.volumes[0].dir), "%s", s->root);
@@ -228,7 +266,11 @@ static int build_stations(struct ipx_bsim *s, char *err, size_t errlen)
 
 		snprintf(names[i], sizeof(names[i]), "ws%u", i + 1);
 		np[i] = names[i];
-		if ((rc = add_node(s, side, K_WS, i + 1, &s->ws[i])) != IPX_OK)
+		rc = add_host_node(s, side, K_WS, i + 1,
+				   s->have_period ? &s->period.station : NULL,
+				   false, s->period.max_packet, &s->wshost[i],
+				   &s->ws[i], err, errlen);
+		if (rc != IPX_OK)
 			return rc;
 		rc = ipx_agent_new(s->ws[i], &ao, &s->ag[i], err, errlen);
 		if (rc != IPX_OK)
@@ -244,6 +286,7 @@ int ipx_bsim_new(const struct ipx_bsim_opts *o, struct ipx_bsim **out,
 		 char *err, size_t errlen)
 {
 	struct ipx_bsim *s;
+	struct ipx_bsim_opts po = { 0 };
 	int rc;
 
 	*out = NULL;
@@ -258,7 +301,17 @@ int ipx_bsim_new(const struct ipx_bsim_opts *o, struct ipx_bsim **out,
 		return IPX_ENOMEM;
 	}
 	s->nws = o->stations;
-	if (o->profile) {
+	if (o->period) {
+		po = *o;
+		s->have_period = true;
+		s->period = *o->period;
+		s->have_profile = true;
+		s->profile = o->profile ? *o->profile : o->period->wire;
+		po.profile = &s->profile;
+		if (o->wan && o->period->have_wan)
+			po.wan = &s->period.wan;
+		o = &po;
+	} else if (o->profile) {
 		s->have_profile = true;
 		s->profile = *o->profile;
 	}
@@ -286,6 +339,11 @@ int ipx_bsim_new(const struct ipx_bsim_opts *o, struct ipx_bsim **out,
 	if (rc != IPX_OK) {
 		if (rc == IPX_ENOMEM)
 			ipx_bench_set_err(err, errlen, "out of memory");
+		else if (rc == IPX_EINVAL && s->have_period && err &&
+			 !err[0])
+			ipx_bench_set_err(err, errlen, "period %s: cannot "
+						       "apply it",
+					  s->period.name);
 		ipx_bsim_free(s);
 		return rc;
 	}
@@ -427,4 +485,19 @@ const struct ipx_analyze *ipx_bsim_analyze(const struct ipx_bsim *s,
 					   enum ipx_bsim_side side)
 {
 	return &s->probe[s->wan && side == IPX_BSIM_STATIONS ? 1 : 0].an;
+}
+
+struct ipx_host *ipx_bsim_server_host(struct ipx_bsim *s)
+{
+	return s->srvhost;
+}
+
+struct ipx_host *ipx_bsim_station_host(struct ipx_bsim *s, unsigned i)
+{
+	return i < s->nws ? s->wshost[i] : NULL;
+}
+
+const struct ipx_period *ipx_bsim_period(const struct ipx_bsim *s)
+{
+	return s->have_period ? &s->period : NULL;
 }

@@ -188,6 +188,10 @@ int cli_parse_socket(const char *cmd, const char *what, const char *text,
 /* --profile NAME|FILE (link_profile.h): prints "ipxlab CMD: OPTION: ..."
  * (without "OPTION: " if it is NULL) with FILE:LINE for a bad file, and
  * returns -1. */
+struct ipx_period;
+/* --period NAME|FILE (machine.h): prints "ipxlab CMD: --period: ..." */
+int cli_period_opt(const char *cmd, const char *text,
+		   struct ipx_period *out);
 struct ipx_profile;
 int cli_profile_opt(const char *cmd, const char *option, const char *text,
 		    struct ipx_profile *out);
@@ -285,6 +289,8 @@ void help_bridge(FILE *out);
 int cmd_analyze(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 void help_profile(FILE *out);
+int cmd_period(int argc, char **argv);
+void help_period(FILE *out);
 void help_analyze(FILE *out);
 int cmd_listen(int argc, char **argv);
 int cmd_send(int argc, char **argv);

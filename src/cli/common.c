@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "ipxlab/bench_ncp.h"
 #include "ipxlab/err.h"
+#include "ipxlab/machine.h"
 
 void cli_error(const char *cmd, const char *fmt, ...)
 {
@@ -128,6 +129,17 @@ int cli_profile_opt(const char *cmd, const char *option, const char *text,
 			cli_error(cmd, "%s: %s", option, err);
 		else
 			cli_error(cmd, "%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+int cli_period_opt(const char *cmd, const char *text, struct ipx_period *out)
+{
+	char err[1200];
+
+	if (ipx_period_resolve(text, out, err, sizeof(err)) != IPX_OK) {
+		cli_error(cmd, "--period: %s", err);
 		return -1;
 	}
 	return 0;

@@ -217,6 +217,7 @@ static uint32_t do_read(struct ncp_burst_conn *b, struct ncp_file *f,
 	if (k < 0)
 		return NCP_BURST_E_IO;
 	*got = (uint32_t)k;
+	ncp_disk(b->srv, f->dev, f->ino, r->offset, (uint64_t)k, false);
 	b->srv->stats.bytes_read += (uint64_t)k;
 	return NCP_BURST_OK;
 }
@@ -245,6 +246,7 @@ static uint32_t do_write(struct ncp_burst_conn *b, struct ncp_file *f,
 			return NCP_BURST_E_WRITE;
 		done += (size_t)w;
 	}
+	ncp_disk(b->srv, f->dev, f->ino, r->offset, n, true);
 	b->srv->stats.bytes_written += n;
 	return NCP_BURST_OK;
 }

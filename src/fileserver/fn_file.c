@@ -296,6 +296,7 @@ static void read_file(struct ncp_call *c)
 		c->cc = NCP_CC_IO;
 		return;
 	}
+	ncp_disk(c->srv, f->dev, f->ino, off, (uint64_t)got, false);
 	ncp_wr16(&c->wr, (uint16_t)got);
 	if (pad)
 		ncp_wr8(&c->wr, 0);

@@ -15,6 +15,7 @@
 
 #include "ipxlab/bytes.h"
 #include "ipxlab/err.h"
+#include "ipxlab/host.h"
 #include "ipxlab/log.h"
 #include "ipxlab/priv/drops.h"
 #include "srv_int.h"
@@ -876,4 +877,14 @@ void ncp_server_print_stats(const struct ncp_server *srv, FILE *out)
 			fprintf(out, "unknown_subfunction_of_%02X %llu\n", f,
 				(unsigned long long)s->unknown_sub[f]);
 	}
+}
+
+void ncp_disk(struct ncp_server *srv, dev_t dev, ino_t ino, uint64_t off,
+	      uint64_t len, bool write)
+{
+	struct ipx_host *h = ipx_link_host(ipx_node_link(srv->node, 0));
+
+	if (h && len)
+		ipx_host_disk(h, (uint64_t)dev << 40 ^ (uint64_t)ino, off, len,
+			      write);
 }

@@ -322,6 +322,11 @@ struct ncp_file *ncp_file_slot(struct ncp_call *c);
 bool ncp_share_conflict(const struct ncp_server *srv, dev_t dev, ino_t ino,
 			uint8_t mode);
 bool ncp_file_in_use(const struct ncp_server *srv, dev_t dev, ino_t ino);
+/* The period machine's disk (host.h) for bytes of a file the server read
+ * or wrote: the reply waits for what is not cached. Nothing without a
+ * machine. */
+void ncp_disk(struct ncp_server *srv, dev_t dev, ino_t ino, uint64_t off,
+	      uint64_t len, bool write);
 /* The 28-byte file entry of 0x40/0x41 replies: name (14), attributes,
  * exec type, size BE4, creation, access and update dates, update time. */
 void ncp_put_file_entry(struct ncp_wr *w, const char *name,

@@ -1,0 +1,67 @@
+/*
+ * bench_fidelity.h - a fidelity table: a benchmark's 1990 figures beside
+ * what ipxlab gives on the period's machines (`--period`), the error of
+ * each row in percent, the median absolute error over the rows, and
+ * today's ipxlab beside where it was measured (docs/fidelity.md). Printed
+ * as text and written in the JSON as "fidelity".
+ */
+#ifndef IPXLAB_BENCH_FIDELITY_H
+#define IPXLAB_BENCH_FIDELITY_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ipxlab/bench_result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define IPX_FID_MAX_ROWS 32
+/* What a calibrated table's median absolute error must stay within. */
+#define IPX_FID_TARGET_PCT 10.0
+
+struct ipx_fid_row {
+	char label[48];		/* "IPX", "1,205 B local" */
+	double ref;		/* the 1990 figure */
+	double model;		/* ipxlab as 1990; NaN: not measured */
+	double today;		/* ipxlab today; NaN: not measured */
+};
+
+struct ipx_fid_table {
+	char title[96];		/* "B1: packets per second" */
+	char unit[24];		/* of every figure: "pkt/s", "s", "KB/s" */
+	char period[32];	/* the period's name */
+	/* What "today" is ("the wire alone (--sim)", "loopback, real
+	 * time"); "" when no row has it. */
+	char today_what[64];
+	unsigned n;
+	struct ipx_fid_row row[IPX_FID_MAX_ROWS];
+};
+
+void ipx_fid_init(struct ipx_fid_table *t, const char *title,
+		  const char *unit, const char *period);
+/* Add a row (today NaN when not measured). IPX_OK or IPX_ERANGE when
+ * full. */
+int ipx_fid_add(struct ipx_fid_table *t, const char *label, double ref,
+		double model, double today);
+/* (model - ref) / ref in percent; NaN when either is missing or ref 0. */
+double ipx_fid_error_pct(const struct ipx_fid_row *r);
+/* The median of the rows' absolute errors (NaN when none has one). */
+double ipx_fid_median_abs_error(const struct ipx_fid_table *t);
+
+/* "1990 | ipxlab as 1990 | error % | today" with the unit in every
+ * figure's header, then the median. */
+void ipx_fid_print(FILE *out, const struct ipx_fid_table *t);
+/* key: {"title", "unit", "period", "today_what", "rows": [{"label",
+ * "ref_UNIT", "model_UNIT", "error_pct", "today_UNIT"}...],
+ * "median_abs_error_pct", "target_pct"}; UNIT as in the unit, made a
+ * key ("pkt_s", "s", "kb_s"). */
+void ipx_fid_write_json(struct ipx_jw *w, const char *key,
+			const struct ipx_fid_table *t);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,179 @@
+/*
+ * fidelity.c - fidelity tables (bench_fidelity.h): rows of 1990 figures
+ * and ipxlab's, their errors, the median, the text and the JSON.
+ */
+#include "ipxlab/bench_fidelity.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ipxlab/err.h"
+
+void ipx_fid_init(struct ipx_fid_table *t, const char *title,
+		  const char *unit, const char *period)
+{
+	memset(t, 0, sizeof(*t));
+	snprintf(t->title, sizeof(t->title), "%s", title);
+	snprintf(t->unit, sizeof(t->unit), "%s", unit);
+	snprintf(t->period, sizeof(t->period), "%s", period ? period : "");
+}
+
+int ipx_fid_add(struct ipx_fid_table *t, const char *label, double ref,
+		double model, double today)
+{
+	struct ipx_fid_row *r;
+
+	if (t->n >= IPX_FID_MAX_ROWS)
+		return IPX_ERANGE;
+	r = &t->row[t->n++];
+	snprintf(r->label, sizeof(r->label), "%s", label);
+	r->ref = ref;
+	r->model = model;
+	r->today = today;
+	return IPX_OK;
+}
+
+double ipx_fid_error_pct(const struct ipx_fid_row *r)
+{
+	if (!isfinite(r->ref) || !isfinite(r->model) || r->ref == 0)
+		return NAN;
+	return (r->model - r->ref) / r->ref * 100.0;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double ipx_fid_median_abs_error(const struct ipx_fid_table *t)
+{
+	double e[IPX_FID_MAX_ROWS];
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < t->n; i++) {
+		double v = ipx_fid_error_pct(&t->row[i]);
+
+		if (isfinite(v))
+			e[n++] = fabs(v);
+	}
+	if (!n)
+		return NAN;
+	qsort(e, n, sizeof(e[0]), cmp_dbl);
+	return n % 2 ? e[n / 2] : (e[n / 2 - 1] + e[n / 2]) / 2;
+}
+
+/* A figure in a width, to the precision its size needs; "-" if none. */
+static void fig(FILE *out, int width, double v)
+{
+	if (!isfinite(v))
+		fprintf(out, "%*s", width, "-");
+	else if (fabs(v) >= 100)
+		fprintf(out, "%*.1f", width, v);
+	else if (fabs(v) >= 10)
+		fprintf(out, "%*.2f", width, v);
+	else
+		fprintf(out, "%*.3f", width, v);
+}
+
+void ipx_fid_print(FILE *out, const struct ipx_fid_table *t)
+{
+	char h[4][48];
+	bool today = false;
+	double med = ipx_fid_median_abs_error(t);
+
+	for (unsigned i = 0; i < t->n; i++)
+		today |= isfinite(t->row[i].today);
+	snprintf(h[0], sizeof(h[0]), "1990 (%s)", t->unit);
+	snprintf(h[1], sizeof(h[1]), "ipxlab as 1990 (%s)", t->unit);
+	snprintf(h[2], sizeof(h[2]), "error %%");
+	snprintf(h[3], sizeof(h[3]), "today (%s)", t->unit);
+	fprintf(out, "# fidelity: %s, period %s\n", t->title, t->period);
+	fprintf(out, "%-24s %14s %22s %9s", "", h[0], h[1], h[2]);
+	if (today)
+		fprintf(out, " %16s", h[3]);
+	fprintf(out, "\n");
+	for (unsigned i = 0; i < t->n; i++) {
+		const struct ipx_fid_row *r = &t->row[i];
+		double e = ipx_fid_error_pct(r);
+
+		fprintf(out, "%-24s ", r->label);
+		fig(out, 14, r->ref);
+		fprintf(out, " ");
+		fig(out, 22, r->model);
+		if (isfinite(e))
+			fprintf(out, " %+8.1f%%", e);
+		else
+			fprintf(out, " %9s", "-");
+		if (today) {
+			fprintf(out, " ");
+			fig(out, 16, r->today);
+		}
+		fprintf(out, "\n");
+	}
+	if (isfinite(med))
+		fprintf(out, "median absolute error %.1f %% (target %.0f %%)%s\n",
+			med, IPX_FID_TARGET_PCT,
+			med <= IPX_FID_TARGET_PCT ? "" : ": MISS");
+	if (today && t->today_what[0])
+		fprintf(out, "today: %s\n", t->today_what);
+}
+
+/* "pkt/s" -> "pkt_s", "KB/s" -> "kb_s", "%" -> "pct". */
+static void unit_key(const char *unit, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (!strcmp(unit, "%")) {
+		snprintf(buf, len, "pct");
+		return;
+	}
+	for (const char *p = unit; *p && n + 1 < len; p++)
+		buf[n++] = isalnum((unsigned char)*p)
+				   ? (char)tolower((unsigned char)*p)
+				   : '_';
+	buf[n] = '\0';
+}
+
+static void num(struct ipx_jw *w, const char *key, double v)
+{
+	if (isfinite(v))
+		ipx_jw_dbl(w, key, "%.6g", v);
+	else
+		ipx_jw_null(w, key);
+}
+
+void ipx_fid_write_json(struct ipx_jw *w, const char *key,
+			const struct ipx_fid_table *t)
+{
+	char u[24], k[48];
+
+	unit_key(t->unit, u, sizeof(u));
+	ipx_jw_obj(w, key);
+	ipx_jw_str(w, "title", t->title);
+	ipx_jw_str(w, "unit", t->unit);
+	ipx_jw_str(w, "period", t->period);
+	ipx_jw_str(w, "today_what", t->today_what);
+	ipx_jw_arr(w, "rows");
+	for (unsigned i = 0; i < t->n; i++) {
+		const struct ipx_fid_row *r = &t->row[i];
+
+		ipx_jw_obj(w, NULL);
+		ipx_jw_str(w, "label", r->label);
+		snprintf(k, sizeof(k), "ref_%s", u);
+		num(w, k, r->ref);
+		snprintf(k, sizeof(k), "model_%s", u);
+		num(w, k, r->model);
+		num(w, "error_pct", ipx_fid_error_pct(r));
+		snprintf(k, sizeof(k), "today_%s", u);
+		num(w, k, r->today);
+		ipx_jw_end(w);
+	}
+	ipx_jw_end(w);
+	num(w, "median_abs_error_pct", ipx_fid_median_abs_error(t));
+	ipx_jw_dbl(w, "target_pct", "%.0f", IPX_FID_TARGET_PCT);
+	ipx_jw_end(w);
+}
