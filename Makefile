@@ -87,7 +87,7 @@ $(PRELOAD): $(PRELOAD_OBJ)
 
 # The period machine files (docs/fidelity.md), built in as text.
 MACHINE_FILES := $(sort $(wildcard machines/*.software machines/*.adapter \
-	machines/*.machine machines/*.period))
+	machines/*.machine machines/*.period machines/*.profile))
 build/gen/machines_data.c: $(MACHINE_FILES) scripts/embed-machines.sh
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  GEN     $@")

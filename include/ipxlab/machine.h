@@ -14,10 +14,14 @@
  *             its disk (seek, transfer, cache), its adapter and the
  *             software it runs;
  *   period    a whole 1990 set-up: the wire (a link profile), the bridge
- *             if any, the file server's and the workstations' machines,
- *             and what the period client negotiated (its largest IPX
- *             packet).
+ *             if any, the file server's and the workstations' machines
+ *             (with server-adapter, station-adapter, server-software and
+ *             station-software in place of the machine's own), and what
+ *             the period client negotiated (its largest IPX packet).
  *
+ * A wire or bridge is a named link profile (link_profile.h), a profile
+ * of machines/ (NAME.profile, built in too), or a file NAME.profile
+ * beside the period file.
  * Files are "key value" lines with '#' comments; the first setting is
  * "kind KIND", then optionally "base NAME" (a named one of the same kind
  * to start from). Names in a file (adapter, software, server, ...) are

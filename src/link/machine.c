@@ -424,10 +424,19 @@ static int machine_key(struct ipx_machine *m, const char *key, char *v,
 static int profile_val(const char *key, const char *v, struct ctx *c,
 		       struct ipx_profile *out, char *msg, size_t msglen)
 {
-	char path[512], sub[700];
+	char path[512], sub[700], label[64];
+	const char *text = ipx_machine_text("profile", v);
 
 	if (ipx_profile_named(v, out) == IPX_OK)
 		return IPX_OK;
+	if (text) {	/* a profile of machines/ (a bridge refitted) */
+		snprintf(label, sizeof(label), "%s.profile", v);
+		if (ipx_profile_parse(text, strlen(text), label, out, sub,
+				      sizeof(sub)) != IPX_OK)
+			return fail(msg, msglen, "%s: %s", key, sub);
+		snprintf(out->name, sizeof(out->name), "%s", v);
+		return IPX_OK;
+	}
 	if (c->dir && !strchr(v, '/')) {
 		snprintf(path, sizeof(path), "%s/%s.profile", c->dir, v);
 		if (ipx_profile_load(path, out, sub, sizeof(sub)) == IPX_OK)
@@ -474,6 +483,22 @@ static int period_key(struct ipx_period *p, const char *key, const char *v,
 			p->station = m;
 		return IPX_OK;
 	}
+	if (!strcmp(key, "server-adapter") || !strcmp(key, "station-adapter") ||
+	    !strcmp(key, "server-software") ||
+	    !strcmp(key, "station-software")) {
+		/* the machine's own keys, on the period's machine */
+		bool server = !strncmp(key, "server", 6);
+		struct ipx_machine *m = server ? &p->server : &p->station;
+		char sub[256];
+
+		if (!m->name[0])
+			return fail(msg, msglen,
+				    "%s must come after '%s'", key,
+				    server ? "server" : "station");
+		snprintf(sub, sizeof(sub), "%s", v);
+		return machine_key(m, strchr(key, '-') + 1, sub, c, msg,
+				   msglen);
+	}
 	if (!strcmp(key, "max-packet")) {
 		int rc = size_val(key, v, &p->max_packet, msg, msglen);
 
@@ -487,7 +512,9 @@ static int period_key(struct ipx_period *p, const char *key, const char *v,
 	}
 	return fail(msg, msglen,
 		    "unknown period setting '%s' (one of kind, base, what, "
-		    "wire, wan, server, station, max-packet)",
+		    "wire, wan, server, station, server-adapter, "
+		    "station-adapter, server-software, station-software, "
+		    "max-packet)",
 		    key);
 }
 

@@ -226,6 +226,54 @@ static void spare_nodes_carry_a_load_across(void **state)
 	ipx_bsim_free(b);
 }
 
+/* The same test on a period's machines: slower than the wire alone, by
+ * at least the workstation's CPU time per request and reply, the same
+ * run twice, and the server's disk and CPU were used. */
+static void a_period_costs_its_machines_time(void **state)
+{
+	struct ipx_period per;
+	struct ipx_bsim_opts o = { .stations = 1, .seed = 3 };
+	struct ipx_bsim *s, *w = sim_new("eth10", NULL, 1, 3);
+	struct ipx_bw_result r, r2;
+	const struct ipx_machine *ws;
+	double wire_ops, ops, floor_s;
+	char err[600] = "";
+	uint8_t req[64] = { 0 }, rep[64] = { 0 };
+
+	(void)state;
+	if (ipx_period_resolve("netware-1990", &per, err, sizeof(err)) !=
+	    IPX_OK)
+		fail_msg("%s", err);
+	o.period = &per;
+	wire_ops = run(w, IPX_BN_OPEN_SINGLE, 1, 1.0, &r);
+	ipx_bsim_free(w);
+	for (int round = 0; round < 2; round++) {
+		if (ipx_bsim_new(&o, &s, err, sizeof(err)) != IPX_OK)
+			fail_msg("sim: %s", err);
+		assert_ptr_not_equal(ipx_bsim_server_host(s), NULL);
+		ops = run(s, IPX_BN_OPEN_SINGLE, 1, 1.0, round ? &r2 : &r);
+		if (round) {
+			assert_int_equal(r.sent, r2.sent);
+			assert_true(r.seconds == r2.seconds);
+		}
+		assert_true(ipx_host_stats(ipx_bsim_server_host(s))->cpu_ns >
+			    0);
+		ws = ipx_host_machine(ipx_bsim_station_host(s, 0));
+		ipx_bsim_free(s);
+	}
+	/* an open/close pair: two requests and two replies through the
+	 * workstation's CPU at least */
+	req[2] = 64, req[5] = 17, req[16] = 0x04, req[17] = 0x51;
+	req[30] = 0x22, req[31] = 0x22;
+	rep[5] = 17, rep[28] = 0x04, rep[29] = 0x51, rep[30] = 0x33;
+	rep[31] = 0x33;
+	floor_s = 2e-9 * (double)(ipx_host_packet_ns(ws, false, true, req, 64) +
+				  ipx_host_packet_ns(ws, false, false, rep, 64));
+	assert_true(floor_s > 0.003);
+	assert_true(ops < wire_ops / 2);
+	assert_true(ops <= 1 / floor_s);
+}
+
 static void bad_options_are_refused(void **state)
 {
 	struct ipx_profile eth;
@@ -255,6 +303,7 @@ int main(void)
 		cmocka_unit_test(five_workstations_share_the_wire_evenly),
 		cmocka_unit_test(same_seed_same_run),
 		cmocka_unit_test(spare_nodes_carry_a_load_across),
+		cmocka_unit_test(a_period_costs_its_machines_time),
 		cmocka_unit_test(bad_options_are_refused),
 	};
 
