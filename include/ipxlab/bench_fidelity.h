@@ -24,6 +24,10 @@ extern "C" {
 struct ipx_fid_row {
 	char label[48];		/* "IPX", "1,205 B local" */
 	double ref;		/* the 1990 figure */
+	/* A published range ("36-153 %"): ref_lo < ref_hi, ref their
+	 * midpoint; the error is 0 inside it and taken against the nearer
+	 * end outside. Both 0: a single figure. */
+	double ref_lo, ref_hi;
 	double model;		/* ipxlab as 1990; NaN: not measured */
 	double today;		/* ipxlab today; NaN: not measured */
 };
@@ -45,7 +49,11 @@ void ipx_fid_init(struct ipx_fid_table *t, const char *title,
  * full. */
 int ipx_fid_add(struct ipx_fid_table *t, const char *label, double ref,
 		double model, double today);
-/* (model - ref) / ref in percent; NaN when either is missing or ref 0. */
+/* A row whose 1990 figure is the range lo..hi. */
+int ipx_fid_add_range(struct ipx_fid_table *t, const char *label, double lo,
+		      double hi, double model, double today);
+/* (model - ref) / ref in percent (for a range: 0 inside, else against
+ * the nearer end); NaN when either is missing or the reference is 0. */
 double ipx_fid_error_pct(const struct ipx_fid_row *r);
 /* The median of the rows' absolute errors (NaN when none has one). */
 double ipx_fid_median_abs_error(const struct ipx_fid_table *t);

@@ -35,11 +35,30 @@ int ipx_fid_add(struct ipx_fid_table *t, const char *label, double ref,
 	return IPX_OK;
 }
 
+int ipx_fid_add_range(struct ipx_fid_table *t, const char *label, double lo,
+		      double hi, double model, double today)
+{
+	int rc = ipx_fid_add(t, label, (lo + hi) / 2, model, today);
+
+	if (rc == IPX_OK && lo < hi) {
+		t->row[t->n - 1].ref_lo = lo;
+		t->row[t->n - 1].ref_hi = hi;
+	}
+	return rc;
+}
+
 double ipx_fid_error_pct(const struct ipx_fid_row *r)
 {
-	if (!isfinite(r->ref) || !isfinite(r->model) || r->ref == 0)
+	double ref = r->ref;
+
+	if (r->ref_lo < r->ref_hi && isfinite(r->model)) {
+		if (r->model >= r->ref_lo && r->model <= r->ref_hi)
+			return 0;
+		ref = r->model < r->ref_lo ? r->ref_lo : r->ref_hi;
+	}
+	if (!isfinite(ref) || !isfinite(r->model) || ref == 0)
 		return NAN;
-	return (r->model - r->ref) / r->ref * 100.0;
+	return (r->model - ref) / ref * 100.0;
 }
 
 static int cmp_dbl(const void *a, const void *b)
@@ -101,7 +120,15 @@ void ipx_fid_print(FILE *out, const struct ipx_fid_table *t)
 		double e = ipx_fid_error_pct(r);
 
 		fprintf(out, "%-24s ", r->label);
-		fig(out, 14, r->ref);
+		if (r->ref_lo < r->ref_hi) {
+			char range[40];
+
+			snprintf(range, sizeof(range), "%.4g-%.4g", r->ref_lo,
+				 r->ref_hi);
+			fprintf(out, "%14s", range);
+		} else {
+			fig(out, 14, r->ref);
+		}
 		fprintf(out, " ");
 		fig(out, 22, r->model);
 		if (isfinite(e))
@@ -165,6 +192,12 @@ void ipx_fid_write_json(struct ipx_jw *w, const char *key,
 		ipx_jw_str(w, "label", r->label);
 		snprintf(k, sizeof(k), "ref_%s", u);
 		num(w, k, r->ref);
+		if (r->ref_lo < r->ref_hi) {
+			snprintf(k, sizeof(k), "ref_lo_%s", u);
+			num(w, k, r->ref_lo);
+			snprintf(k, sizeof(k), "ref_hi_%s", u);
+			num(w, k, r->ref_hi);
+		}
 		snprintf(k, sizeof(k), "model_%s", u);
 		num(w, k, r->model);
 		num(w, "error_pct", ipx_fid_error_pct(r));
