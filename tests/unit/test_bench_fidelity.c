@@ -123,12 +123,66 @@ static void text_and_json(void **state)
 	free(s);
 }
 
+/* What the suite's report reads back is what was written: one table, or
+ * an array of them; and its HTML has the unit in every heading. */
+static void read_back_and_html(void **state)
+{
+	struct ipx_fid_table t[2], back[4];
+	struct ipx_jv *doc = NULL;
+	char *buf = NULL, err[200];
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	ipx_fid_init(&t[0], "B3 local", "s", "netware-1990");
+	ipx_fid_add(&t[0], "1,205 B", 0.72, 0.75, NAN);
+	ipx_fid_add_range(&t[0], "gain", 20, 25, 21, 3);
+	ipx_fid_init(&t[1], "B3 bridged", "s", "netware-1990");
+	ipx_fid_add(&t[1], "1,205 B", 1.99, 2.2, 0.1);
+	f = open_memstream(&buf, &len);
+	{
+		struct ipx_jw w;
+
+		ipx_jw_init(&w, f);
+		ipx_jw_obj(&w, NULL);
+		ipx_fid_write_json_tables(&w, "fidelity", t, 2);
+		assert_int_equal(ipx_jw_finish(&w), 0);
+	}
+	fclose(f);
+	assert_int_equal(ipx_json_parse(buf, strlen(buf), &doc, err,
+					sizeof(err)),
+			 0);
+	assert_int_equal(ipx_fid_from_json(doc, back, 4), 2);
+	assert_string_equal(back[1].title, "B3 bridged");
+	assert_int_equal(back[0].n, 2);
+	assert_true(back[0].row[0].ref == 0.72 && back[0].row[0].model == 0.75);
+	assert_true(isnan(back[0].row[0].today));
+	assert_true(back[0].row[1].ref_lo == 20 && back[0].row[1].ref_hi == 25);
+	assert_true(ipx_fid_median_abs_error(&back[1]) ==
+		    ipx_fid_median_abs_error(&t[1]));
+	/* at most max */
+	assert_int_equal(ipx_fid_from_json(doc, back, 1), 1);
+	ipx_jv_free(doc);
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	ipx_fid_write_html(f, &t[0]);
+	fclose(f);
+	assert_non_null(strstr(buf, "<caption>Fidelity: B3 local (period "
+				    "netware-1990)</caption>"));
+	assert_non_null(strstr(buf, "1990<br><small>s</small>"));
+	assert_non_null(strstr(buf, "<td class=\"y1990\">20-25</td>"));
+	assert_non_null(strstr(buf, "<td>+4.2</td>"));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(errors_and_median),
 		cmocka_unit_test(ranges),
 		cmocka_unit_test(text_and_json),
+		cmocka_unit_test(read_back_and_html),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
