@@ -71,7 +71,13 @@ assert f["period"] == "tr4-1990" and f["unit"] == "pkt/s"
 assert [r["ref_pkt_s"] for r in f["rows"]] == [366.0, 140.3, 224.8, 135.9]
 assert all(r["today_pkt_s"] > r["model_pkt_s"] for r in f["rows"])
 assert f["median_abs_error_pct"] <= f["target_pct"] == 10
-' "$out"; then
+try:
+    import jsonschema
+except ImportError:
+    jsonschema = None
+if jsonschema:
+    jsonschema.validate(d, json.load(open(sys.argv[2])))
+' "$out" "$REPO/docs/schema/bench-protocols.json"; then
 	pass "bench protocols --period tr4-1990 --json: four rows and the fidelity table within 10 %"
 else
 	fail "bench protocols --period tr4-1990 --json: four rows and the fidelity table within 10 %" "rc=$rc" "$(cat "$TMP/period.err")" "${out:0:1500}"

@@ -4,13 +4,16 @@
  * (median, and each row) with every packet delivered; the same seed
  * gives the same run; without machines the rates are bounded by the
  * wire time alone (and come near it: only the wire takes time); a
- * datagram send waits for its frame to leave the adapter.
+ * datagram send waits for its frame to leave the adapter; a receiver
+ * slower than its sender drops datagrams, and the count says so.
  */
 #include "cm.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ipxlab/bench_b1sim.h"
 #include "ipxlab/err.h"
@@ -166,6 +169,56 @@ static void a_datagram_waits_for_its_frame(void **state)
 	assert_true(r.row[0].pps > 150);
 }
 
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* The receiving adapter 5 ms a frame (a receive buffer's cost): slower
+ * than the 2.7 ms the sender takes an IPX datagram, so its receive
+ * buffers fill and frames are dropped; sessions wait instead. */
+static void a_slow_receiver_drops_datagrams(void **state)
+{
+	char dir[] = "/tmp/b1simXXXXXX", path[600], err[1200];
+	struct ipx_period p;
+	struct ipx_b1sim_opts o = { .period = &p, .seed = 1, .count = 400 };
+	struct ipx_b1sim_report r;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	put(dir, "slowrx.adapter",
+	    "kind adapter\nbase ibm-tr4\nrx-buffer-cost 5ms\n");
+	put(dir, "slow.period",
+	    "kind period\nbase tr4-1990\nstation-adapter slowrx\n");
+	snprintf(path, sizeof(path), "%s/slow.period", dir);
+	if (ipx_period_resolve(path, &p, err, sizeof(err)) != IPX_OK)
+		fail_msg("%s", err);
+	run(&o, &r);
+	for (unsigned i = 0; i < IPX_B1SIM_ROWS; i++) {
+		const struct ipx_b1sim_row *row = &r.row[i];
+
+		assert_int_equal(row->sent, 400);
+		if (ipx_bw_kind_stop_and_wait(row->kind)) {
+			assert_int_equal(row->delivered, 400);
+			assert_int_equal(row->rx_no_buffer, 0);
+		} else {
+			assert_true(row->delivered < 400);
+			assert_true(row->rx_no_buffer > 0);
+			assert_int_equal(row->delivered + row->rx_no_buffer,
+					 400);
+		}
+	}
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	assert_int_equal(system(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +226,7 @@ int main(void)
 		cmocka_unit_test(same_seed_same_run),
 		cmocka_unit_test(the_wire_alone_bounds_the_sim),
 		cmocka_unit_test(a_datagram_waits_for_its_frame),
+		cmocka_unit_test(a_slow_receiver_drops_datagrams),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
