@@ -9,8 +9,10 @@
  * the wire has carried it, which is when the sender's adapter has
  * finished transmitting it. A datagram send (params.tx_wait) completes
  * then. A frame the wire lost never reaches the probe: a watchdog
- * completes a send that made no progress for WATCHDOG (a 1990 adapter
- * reported transmit complete for it all the same).
+ * completes a send that has made no progress for ten times the longest
+ * a send has taken so far and 100 ms more (10 s for the first send), so a
+ * slow wire's frames are never taken for lost (a 1990 adapter reported
+ * transmit complete for a lost frame all the same).
  */
 #include "ipxlab/bench_b1sim.h"
 
@@ -29,7 +31,9 @@
 #include "ipxlab/node.h"
 
 #define NET 0x1990
-#define WATCHDOG (100 * IPX_MSEC)
+#define WATCHDOG_TICK (10 * IPX_MSEC)
+#define WATCHDOG_SLACK (100 * IPX_MSEC)
+#define WATCHDOG_FIRST (10 * IPX_SEC)
 /* Offset of the source node in an IPX header. */
 #define IPX_SRC_NODE 22
 
@@ -59,7 +63,10 @@ struct world {
 	struct ipx_link *probe;
 	struct side s, r;
 	struct ipx_timer watchdog;
-	uint64_t last_sent;
+	uint64_t last_sent;	/* at the last progress */
+	ipx_time progress_at;	/* when sent last grew */
+	ipx_time longest;	/* the longest a send has taken (a tick's
+				 * resolution) */
 };
 
 static void on_event(struct ipx_bw *w, enum ipx_bw_event ev, void *ctx)
@@ -86,19 +93,46 @@ static void probe_rx(struct ipx_link *l, const uint8_t *pkt, size_t len,
 		ipx_bw_tx_done(w->s.w);
 }
 
+/* Run-until predicates: the side has ended (DONE or FAILED), or told
+ * anything at all. */
+static bool settled(void *ctx)
+{
+	return ((const struct side *)ctx)->seen &
+	       (EV(IPX_BW_DONE) | EV(IPX_BW_FAILED));
+}
+
+static bool told(void *ctx)
+{
+	return ((const struct side *)ctx)->seen != 0;
+}
+
 static void on_watchdog(struct ipx_loop *loop, struct ipx_timer *t,
 			void *ctx)
 {
 	struct world *w = ctx;
 	struct ipx_bw_result r;
+	ipx_time now = ipx_loop_now(loop), limit;
 
-	if (!w->s.w || (w->s.seen & (EV(IPX_BW_DONE) | EV(IPX_BW_FAILED))))
+	if (!w->s.w || settled(&w->s))
 		return;
 	ipx_bw_result(w->s.w, &r);
-	if (r.sent == w->last_sent)
-		ipx_bw_tx_done(w->s.w);	/* lost on the wire */
-	w->last_sent = r.sent;
-	ipx_timer_start(loop, t, WATCHDOG, 0);
+	if (r.sent != w->last_sent) {
+		ipx_time per = (now - w->progress_at) /
+			       (ipx_time)(r.sent - w->last_sent);
+
+		if (per > w->longest)
+			w->longest = per;
+		w->last_sent = r.sent;
+		w->progress_at = now;
+	} else {
+		limit = w->longest ? 10 * w->longest + WATCHDOG_SLACK
+				   : WATCHDOG_FIRST;
+		if (now - w->progress_at > limit) {
+			ipx_bw_tx_done(w->s.w);	/* lost on the wire */
+			w->progress_at = now;
+		}
+	}
+	ipx_timer_start(loop, t, WATCHDOG_TICK, 0);
 }
 
 static int add_node(struct world *w, unsigned i,
@@ -190,19 +224,6 @@ static int world_new(const struct ipx_profile *p,
 	return IPX_OK;
 }
 
-/* Run-until predicates: the side has ended (DONE or FAILED), or told
- * anything at all. */
-static bool settled(void *ctx)
-{
-	return ((const struct side *)ctx)->seen &
-	       (EV(IPX_BW_DONE) | EV(IPX_BW_FAILED));
-}
-
-static bool told(void *ctx)
-{
-	return ((const struct side *)ctx)->seen != 0;
-}
-
 /* Start one side and run until it is READY. */
 static int start(struct world *w, struct side *sd, enum ipx_bw_role role,
 		 const struct ipx_bw_params *p, char *err, size_t errlen)
@@ -255,7 +276,10 @@ static int run_kind(const struct ipx_profile *prof,
 			if (w->host[i])
 				ipx_host_reset_stats(w->host[i]);
 		ipx_mem_link_adapter_stats(w->link[1], &as, true);
-		ipx_timer_start(w->loop, &w->watchdog, WATCHDOG, 0);
+		w->progress_at = ipx_loop_now(w->loop);
+		if (p.tx_wait)
+			ipx_timer_start(w->loop, &w->watchdog, WATCHDOG_TICK,
+					0);
 		rc = ipx_bw_go(w->s.w);
 	}
 	if (rc == IPX_OK)

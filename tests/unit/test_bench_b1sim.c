@@ -5,7 +5,8 @@
  * gives the same run; without machines the rates are bounded by the
  * wire time alone (and come near it: only the wire takes time); a
  * datagram send waits for its frame to leave the adapter; a receiver
- * slower than its sender drops datagrams, and the count says so.
+ * slower than its sender drops datagrams, and the count says so; a frame
+ * the wire loses still completes its send, a slow one is not lost.
  */
 #include "cm.h"
 
@@ -103,6 +104,22 @@ static void same_seed_same_run(void **state)
 	assert_string_equal(ta, tb);
 }
 
+/* tr4, at 'rate' bits/s (0: its own) losing 'loss' frames a million:
+ * count sends of each interface, the wire alone. */
+static void run_tr4(uint64_t rate, uint32_t loss, uint64_t seed,
+		    uint32_t count, struct ipx_b1sim_report *r)
+{
+	struct ipx_profile tr4;
+	struct ipx_b1sim_opts o = { .profile = &tr4, .seed = seed,
+				    .count = count };
+
+	assert_int_equal(ipx_profile_named("tr4", &tr4), IPX_OK);
+	if (rate)
+		tr4.rate = rate;
+	tr4.loss_ppm = loss;
+	run(&o, r);
+}
+
 /* IPX bytes of one B1 packet of each kind, and of its acknowledgement
  * (0: none). */
 static void sizes(enum ipx_bw_kind k, size_t size, size_t *data, size_t *ack)
@@ -128,12 +145,11 @@ static void sizes(enum ipx_bw_kind k, size_t size, size_t *data, size_t *ack)
 static void the_wire_alone_bounds_the_sim(void **state)
 {
 	struct ipx_profile tr4;
-	struct ipx_b1sim_opts o = { .profile = &tr4, .seed = 3, .count = 500 };
 	struct ipx_b1sim_report r;
 
 	(void)state;
 	assert_int_equal(ipx_profile_named("tr4", &tr4), IPX_OK);
-	run(&o, &r);
+	run_tr4(0, 0, 3, 500, &r);
 	assert_string_equal(r.period, "");
 	for (unsigned i = 0; i < IPX_B1SIM_ROWS; i++) {
 		const struct ipx_b1sim_row *row = &r.row[i];
@@ -156,17 +172,49 @@ static void the_wire_alone_bounds_the_sim(void **state)
 /* A slower wire: a datagram send waits for its frame to cross it. */
 static void a_datagram_waits_for_its_frame(void **state)
 {
-	struct ipx_profile slow;
-	struct ipx_b1sim_opts o = { .profile = &slow, .seed = 1, .count = 50 };
 	struct ipx_b1sim_report r;
 
 	(void)state;
-	assert_int_equal(ipx_profile_named("tr4", &slow), IPX_OK);
-	slow.rate = 400000;	/* a tenth of tr4 */
-	run(&o, &r);
+	run_tr4(400000, 0, 1, 50, &r);	/* a tenth of tr4 */
 	/* 309 bytes at 400 kbit/s: 6.18 ms, at most 161.8 a second */
 	assert_true(r.row[0].pps <= 161.9);
 	assert_true(r.row[0].pps > 150);
+}
+
+/* A wire that loses 5 % of its frames: every datagram send completes all
+ * the same (the watchdog), the receiver counts fewer; the sessions
+ * resend and deliver everything. */
+static void a_lost_frame_still_completes(void **state)
+{
+	struct ipx_b1sim_report r;
+
+	(void)state;
+	run_tr4(0, 50000, 2, 200, &r);
+	for (unsigned i = 0; i < IPX_B1SIM_ROWS; i++) {
+		const struct ipx_b1sim_row *row = &r.row[i];
+
+		assert_int_equal(row->sent, 200);
+		if (ipx_bw_kind_stop_and_wait(row->kind)) {
+			assert_int_equal(row->delivered, 200);
+			assert_true(row->retransmits > 0);
+		} else {
+			assert_true(row->delivered < 200);
+			assert_true(row->delivered > 150);
+		}
+	}
+}
+
+/* A frame that takes twice the first watchdog's slack on the wire is not
+ * taken for lost. */
+static void a_slow_frame_is_not_lost(void **state)
+{
+	struct ipx_b1sim_report r;
+
+	(void)state;
+	run_tr4(12000, 0, 1, 5, &r);	/* 309 wire bytes: 206 ms */
+	assert_int_equal(r.row[0].sent, 5);
+	assert_int_equal(r.row[0].delivered, 5);
+	assert_true(r.row[0].pps < 4.86 && r.row[0].pps > 4.7);
 }
 
 static void put(const char *dir, const char *name, const char *text)
@@ -227,6 +275,8 @@ int main(void)
 		cmocka_unit_test(the_wire_alone_bounds_the_sim),
 		cmocka_unit_test(a_datagram_waits_for_its_frame),
 		cmocka_unit_test(a_slow_receiver_drops_datagrams),
+		cmocka_unit_test(a_lost_frame_still_completes),
+		cmocka_unit_test(a_slow_frame_is_not_lost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
