@@ -373,7 +373,8 @@ static const struct ipx_suite_table b9_tables[] = {
 const struct ipx_suite_bench ipx_suite_benches[] = {
 	{ "B1", "protocols", "the 1990 protocol comparison",
 	  "-c 500 -r 1", "", false,
-	  "B1 has no simulated network: it runs in real time on loopback",
+	  "the suite's B1 tables are of the real-time run, on loopback "
+	  "(bench protocols --sim is B1 in simulated time)",
 	  60, 600, TABLES(b1_tables), (ipx_plots_b1) },
 	{ "B2", "battery", "the Network Test Battery", "-s 0.5", "", true,
 	  NULL, 120, 1200, TABLES(b2_tables), (ipx_plots_b2) },
