@@ -6,7 +6,8 @@
 # fidelity table of the bulletin's best average and peak (988 and 1,077)
 # beside ipxlab's best configuration, within the 10 % median target, with
 # today (the wire alone) beside and faster; the same output twice with one
-# seed; the text's table; a prediction period (8-bit) with no 1990 figure.
+# seed; the JSON valid against docs/schema/bench-perform3.json; the text's
+# table; a prediction period (8-bit) with no 1990 figure.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -41,7 +42,7 @@ if "$BIN" "${RUN[@]}" --json >"$TMP/a.json" 2>"$TMP/a.err" &&
 else
 	fail "perform3 --period twice with one seed: the same JSON" "$(head -5 "$TMP/a.err")"
 fi
-if out=$(python3 - "$TMP/a.json" <<'PY' 2>&1
+if out=$(python3 - "$TMP/a.json" "$REPO/docs/schema/bench-perform3.json" <<'PY' 2>&1
 import json, sys
 d = json.load(open(sys.argv[1]))
 c = d["conditions"]
@@ -63,6 +64,12 @@ assert abs(best["average_total_kB_per_s"] - rows[0]["model_kb_s"]) < 0.01
 assert abs(best["peak_total_kB_per_s"] - rows[1]["model_kb_s"]) < 0.01
 assert all(x["average_total_kB_per_s"] <= best["average_total_kB_per_s"]
            for x in d["configurations"] if x["status"] == "measured")
+try:
+    import jsonschema
+except ImportError:
+    jsonschema = None
+if jsonschema:
+    jsonschema.validate(d, json.load(open(sys.argv[2])))
 PY
 ); then
 	pass "perform3 --period JSON: the period's machines, the fidelity table within 10 %, today faster"
