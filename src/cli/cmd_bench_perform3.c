@@ -197,8 +197,10 @@ static int run_today(struct p3 *p, const struct ipx_b7_opts *o, char *err,
 	fsbench_stop(&p->b, true);	/* one simulated network at a time */
 	rc = ipx_b7_run_today(&p->b.n.o, &to, fsbench_progress, &p->b,
 			      &p->today, err, errlen);
-	if (rc != IPX_OK) {
-		cli_error(CMD, "perform3: today's run (no period): %s", err);
+	if (rc != IPX_OK) {	/* Ctrl-C among the causes */
+		cli_error(CMD, "perform3: today's run (no period): %s; printing "
+			       "the period's run without the fidelity table",
+			  err);
 		return CLI_FAIL;
 	}
 	ipx_b7_fidelity(&p->rep, &p->today, p->b.period.name,
@@ -226,11 +228,11 @@ static int run(void *ctx)
 		cli_error(CMD, "perform3: %s", err);
 		return CLI_FAIL;
 	}
-	if (p->b.have_period && !p->rep.interrupted &&
-	    (rc = run_today(p, &o, err, sizeof(err))) != CLI_OK)
-		return rc;
+	rc = CLI_OK;
+	if (p->b.have_period && !p->rep.interrupted)
+		rc = run_today(p, &o, err, sizeof(err));
 	print(p);
-	return p->rep.interrupted ? CLI_FAIL : CLI_OK;
+	return p->rep.interrupted ? CLI_FAIL : rc;
 }
 
 /* --only "request/default,burst/tuned": 0, or -1 with the message. */
