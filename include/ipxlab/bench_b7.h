@@ -149,6 +149,11 @@ void ipx_b7_fidelity(struct ipx_b7_report *rep,
 		     const struct ipx_b7_report *today, const char *period,
 		     const char *today_what);
 
+/* After the benchmark's text: today's summary per configuration, the
+ * best configurations, then the table (ipx_fid_print). */
+void ipx_b7_write_fidelity(FILE *out, const struct ipx_b7_report *rep,
+			   const struct ipx_b7_report *today);
+
 void ipx_b7_write_csv(FILE *out, const struct ipx_b7_report *rep);
 void ipx_b7_write_json(FILE *out, const struct ipx_b7_report *rep,
 		       ipx_bfs_conditions_fn cond, const void *ctx);

@@ -2,7 +2,7 @@
  * b7_fidelity.c - B7 beside the bulletin on a period's machines
  * (bench_b7.h, docs/fidelity.md): the best configuration of a run, the
  * same run again without the period ("today", the wire alone), and the
- * fidelity table of the bulletin's best average and peak total.
+ * fidelity table of the bulletin's best average and peak total, as text.
  */
 #include <math.h>
 #include <string.h>
@@ -86,4 +86,30 @@ void ipx_b7_fidelity(struct ipx_b7_report *rep,
 	ipx_fid_add(&rep->fid, "peak", ref ? IPX_B7_PUBLISHED_PEAK : NAN,
 		    mpeak, tpeak);
 	rep->have_fidelity = true;
+}
+
+void ipx_b7_write_fidelity(FILE *out, const struct ipx_b7_report *rep,
+			   const struct ipx_b7_report *today)
+{
+	fprintf(out, "\n# today (%s), for the fidelity table:\n",
+		rep->fid.today_what);
+	for (unsigned k = 0; today && k < IPX_B7_CONFIGS; k++) {
+		double avg, peak;
+		uint32_t at;
+
+		if (today->r[k].status != IPX_B7_MEASURED)
+			continue;
+		ipx_b7_summary(today, k, &avg, &peak, &at);
+		fprintf(out, "#   %-16s average %.1f, peak %.1f kB/s at %u "
+			     "bytes\n",
+			ipx_b7_config(k)->name, avg, peak, at);
+	}
+	fprintf(out, "# best configuration: %s on the period's machines, %s "
+		     "today\n\n",
+		rep->best >= 0 ? ipx_b7_config((unsigned)rep->best)->name
+			       : "none",
+		rep->today_best >= 0
+			? ipx_b7_config((unsigned)rep->today_best)->name
+			: "none");
+	ipx_fid_print(out, &rep->fid);
 }

@@ -131,31 +131,6 @@ static void print_summary(const struct p3 *p)
 	       IPX_B7_CEILING_MB_PER_S);
 }
 
-/* After the benchmark's own output: today's summary, the table. */
-static void print_fidelity(const struct p3 *p)
-{
-	const struct ipx_b7_report *r = &p->rep;
-
-	printf("\n# today (%s), for the fidelity table:\n",
-	       r->fid.today_what);
-	for (unsigned k = 0; k < IPX_B7_CONFIGS; k++) {
-		double avg, peak;
-		uint32_t at;
-
-		if (p->today.r[k].status != IPX_B7_MEASURED)
-			continue;
-		ipx_b7_summary(&p->today, k, &avg, &peak, &at);
-		printf("#   %-16s average %.1f, peak %.1f kB/s at %u bytes\n",
-		       ipx_b7_config(k)->name, avg, peak, at);
-	}
-	printf("# best configuration: %s on the period's machines, %s today"
-	       "\n\n",
-	       r->best >= 0 ? ipx_b7_config((unsigned)r->best)->name : "none",
-	       r->today_best >= 0 ? ipx_b7_config((unsigned)r->today_best)->name
-				  : "none");
-	ipx_fid_print(stdout, &r->fid);
-}
-
 static void print(const struct p3 *p)
 {
 	const struct fsbench *b = &p->b;
@@ -183,7 +158,7 @@ static void print(const struct p3 *p)
 	       "workstations' sum.\n",
 	       p->write ? "written" : "read");
 	if (p->rep.have_fidelity)
-		print_fidelity(p);
+		ipx_b7_write_fidelity(stdout, &p->rep, &p->today);
 }
 
 /* --period: the period's network stopped, the same run on the wire
