@@ -47,6 +47,10 @@ struct fsbench {
 	bool seed_given;
 	bool have_bridge;	/* --bridge: the server behind a WAN bridge */
 	struct ipx_profile bridge;
+	/* --period (a command's own option; implies --sim): the server and
+	 * workstations on the period's machines */
+	bool have_period;
+	struct ipx_period period;
 	/* bench wan in real time: the far side behind a bridge of this
 	 * profile, its server's largest buffer (bench_fsnet.h) */
 	const struct ipx_profile *far;

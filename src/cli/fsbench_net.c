@@ -37,6 +37,7 @@ int fsbench_start(struct fsbench *b)
 	o->seed = b->seed;
 	o->have_bridge = b->have_bridge;
 	o->bridge = b->bridge;
+	o->period = b->have_period ? &b->period : NULL;
 	o->fault = getenv("IPXLAB_AGENT_FAULT");
 	o->far = b->far;
 	o->far_max_buffer = b->far_max_buffer;
@@ -109,6 +110,11 @@ void fsbench_jw_conditions(const struct fsbench *b, struct ipx_jw *w)
 			   ipx_fsnet_sim_seconds(&b->n));
 	}
 	ipx_jw_str(w, "bridge", b->have_bridge ? b->bridge.name : NULL);
+	if (b->have_period) {
+		ipx_jw_str(w, "period", b->period.name);
+		ipx_jw_str(w, "period_server", b->period.server.name);
+		ipx_jw_str(w, "period_station", b->period.station.name);
+	}
 	ipx_jw_str(w, "hub", b->n.hubtext);
 	ipx_jw_bool(w, "hub_started_here", !b->hub);
 	ipx_jw_str(w, "server", b->n.srvname);
@@ -172,11 +178,21 @@ void fsbench_print_conditions(const struct fsbench *b, FILE *out)
 				     "on one in-memory segment, profile %s%s",
 				(unsigned long long)b->seed, b->profile.name,
 				b->profile_default ? " (--sim's default)" : "");
-		fprintf(out, "; %.1f simulated seconds in all; only the wire "
-			     "takes time (no server or workstation CPU); file "
-			     "server '%s' (ipxlab's, scratch volume)\n",
-			ipx_fsnet_sim_seconds(&b->n),
-			b->n.srvname);
+		if (b->have_period)
+			fprintf(out, "; %.1f simulated seconds in all; period "
+				     "%s: the server on machine %s, the "
+				     "workstations on %s (CPU, disk and adapter "
+				     "in simulated time); file server '%s' "
+				     "(ipxlab's, scratch volume)\n",
+				ipx_fsnet_sim_seconds(&b->n), b->period.name,
+				b->period.server.name, b->period.station.name,
+				b->n.srvname);
+		else
+			fprintf(out, "; %.1f simulated seconds in all; only "
+				     "the wire takes time (no server or "
+				     "workstation CPU); file server '%s' "
+				     "(ipxlab's, scratch volume)\n",
+				ipx_fsnet_sim_seconds(&b->n), b->n.srvname);
 	} else {
 		fprintf(out, "# hub %s (%s), %s%s%s; file server '%s' (%s)\n",
 			b->n.hubtext, b->hub ? "given" : "started here",
