@@ -26,7 +26,7 @@
 #define DEFAULT_SECONDS 2.0
 
 enum { OPT_SIM = OPT_FIRST_CMD + 1, OPT_SEED, OPT_PROFILE, OPT_MEMORY,
-       OPT_TXBUFS, OPT_TXSIZE, OPT_RXSIZE, OPT_JSON, OPT_CSV };
+       OPT_TXBUFS, OPT_TXSIZE, OPT_RXSIZE, OPT_JSON, OPT_CSV, OPT_PERIOD };
 
 void help_bench_tuning(FILE *out)
 {
@@ -49,6 +49,13 @@ void help_bench_tuning(FILE *out)
 		"                      without it the same network on the real\n"
 		"                      clock\n"
 		"      --seed N        the simulation's seed (default 1)\n"
+		"      --period P      the 1990 machines (implies --sim): a named\n"
+		"                      period (%s) or a period file; the\n"
+		"                      workstations and the server (LAN Manager's\n"
+		"                      NetBIOS server too) on its machines and\n"
+		"                      adapters, its wire, then the fidelity table\n"
+		"                      (1990 | ipxlab as 1990 | error | today's\n"
+		"                      --sim) with the ISA/MCA server rows\n"
 		"  -s, --seconds S     per workload and step (default %.0f)\n"
 		"      --profile P     the wire: a named profile or a file\n"
 		"                      (default tr16); its adapter keys, if set,\n"
@@ -62,13 +69,15 @@ void help_bench_tuning(FILE *out)
 		"  -q, --quiet         no progress line\n"
 		"  -h, --help          this text\n\n"
 		"See %s/benchmarks.md (B9) for the method and every column.\n",
-		DEFAULT_SECONDS, cli_docs);
+		ipx_period_names(), DEFAULT_SECONDS, cli_docs);
 }
 
 struct tuning {
 	struct ipx_b9_opts o;
 	struct ipx_b9_report rep;
-	bool seed_given, json, csv, quiet, progress;
+	struct ipx_period period;
+	bool seed_given, json, csv, quiet, progress, have_period,
+		profile_given;
 };
 
 static void progress(void *ctx, const char *line)
@@ -156,16 +165,28 @@ static void print_table(const struct tuning *t)
 	int base = ipx_b9_find(r, IPX_B9_BASE, 0);
 	char m[200];
 
-	printf("B9 buffer and frame-size tuning on %s, %.1f s per test%s\n",
+	printf("B9 buffer and frame-size tuning on %s, %.1f s per test%s%s%s\n",
 	       t->o.profile.name, t->o.seconds,
-	       t->o.sim ? ", simulated time" : ", real time");
+	       t->o.sim ? ", simulated time" : ", real time",
+	       t->have_period ? ", period " : "",
+	       t->have_period ? t->period.name : "");
 	printf("# ipxlab %s on %s, %ld CPUs online\n", cli_version_text(),
 	       cli_machine_text(m, sizeof(m)), sysconf(_SC_NPROCESSORS_ONLN));
-	printf("# baseline adapter: %u bytes of memory, %u transmit "
+	printf("# baseline adapter%s: %u bytes of memory, %u transmit "
 	       "buffer%s of %u, receive buffers of %u, copies at %.1f "
 	       "Mbit/s, %.0f us per receive buffer\n",
-	       b->memory, b->tx_buffers, b->tx_buffers == 1 ? "" : "s",
-	       b->tx_size, b->rx_size, b->copy_rate / 1e6, b->rx_cost_ns / 1e3);
+	       t->o.base_srv.memory ? " (workstations)" : "", b->memory,
+	       b->tx_buffers, b->tx_buffers == 1 ? "" : "s", b->tx_size,
+	       b->rx_size, b->copy_rate / 1e6, b->rx_cost_ns / 1e3);
+	if (t->o.base_srv.memory) {
+		b = &t->o.base_srv;
+		printf("# baseline adapter (server): %u bytes of memory, %u "
+		       "transmit buffer%s of %u, receive buffers of %u, copies "
+		       "at %.1f Mbit/s, %.0f us per receive buffer\n",
+		       b->memory, b->tx_buffers, b->tx_buffers == 1 ? "" : "s",
+		       b->tx_size, b->rx_size, b->copy_rate / 1e6,
+		       b->rx_cost_ns / 1e3);
+	}
 	print_runs(r);
 	print_changes(r);
 	if (c->done)
@@ -192,6 +213,13 @@ static void print_table(const struct tuning *t)
 	printf("n/a: NCP needs IPX packets of %u bytes (a 512-byte buffer); "
 	       "the 1990 figures are LAN Manager's over NetBEUI.\n",
 	       IPX_B9_NCP_MIN_IPX);
+	if (r->have_fid) {
+		printf("\n");
+		ipx_fid_print(stdout, &r->fid);
+		printf("MCA server: the baseline's nb rd6 with the server on "
+		       "%s %.1f kB/s against %s %.1f kB/s\n",
+		       r->fr.mca, r->fr.mca_kbs, r->fr.isa, r->fr.isa_kbs);
+	}
 }
 
 static int run(struct tuning *t)
@@ -239,6 +267,13 @@ static int option(struct tuning *t, int opt, const char *arg, char **argv)
 	case OPT_SIM:
 		t->o.sim = true;
 		return CLI_OK;
+	case OPT_PERIOD:
+		if (cli_period_opt(CMD, arg, &t->period) < 0)
+			return CLI_USAGE;
+		t->have_period = true;
+		t->o.period = &t->period;
+		t->o.sim = true;	/* --period implies --sim */
+		return CLI_OK;
 	case OPT_SEED:
 		if (cli_parse_uint(CMD, "--seed", arg, 0, UINT32_MAX, &v) < 0)
 			return CLI_USAGE;
@@ -251,6 +286,7 @@ static int option(struct tuning *t, int opt, const char *arg, char **argv)
 			       ? CLI_USAGE
 			       : CLI_OK;
 	case OPT_PROFILE:
+		t->profile_given = true;
 		return cli_profile_opt(CMD, "--profile", arg, &t->o.profile) < 0
 			       ? CLI_USAGE
 			       : CLI_OK;
@@ -283,6 +319,7 @@ static int option(struct tuning *t, int opt, const char *arg, char **argv)
 
 static const struct option longopts[] = {
 	{ "sim", no_argument, NULL, OPT_SIM },
+	{ "period", required_argument, NULL, OPT_PERIOD },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "seconds", required_argument, NULL, 's' },
 	{ "profile", required_argument, NULL, OPT_PROFILE },
@@ -320,10 +357,16 @@ static int parse(struct tuning *t, int argc, char **argv)
 		return CLI_USAGE;
 	}
 	given = t->o.base;	/* what the options set; 0: not set */
-	if (t->o.profile.adapter.memory)
+	if (t->have_period && !t->profile_given)
+		t->o.profile = t->period.wire;
+	if (t->have_period && t->period.station.have_adapter)
+		t->o.base = t->period.station.adapter.adapter;
+	else if (t->o.profile.adapter.memory)
 		t->o.base = t->o.profile.adapter;
 	else
 		ipx_b9_default_adapter(&t->o.base);
+	if (t->have_period && t->period.server.have_adapter)
+		t->o.base_srv = t->period.server.adapter.adapter;
 	if (given.memory)
 		t->o.base.memory = given.memory;
 	if (given.tx_buffers)
@@ -336,6 +379,17 @@ static int parse(struct tuning *t, int argc, char **argv)
 		t->o.base.tx_size /= 2;
 	if (given.rx_size)
 		t->o.base.rx_size = given.rx_size;
+	if (t->o.base_srv.memory) {	/* the options set both sides */
+		struct ipx_adapter *s = &t->o.base_srv;
+
+		if (given.memory)
+			s->memory = given.memory;
+		if (given.tx_buffers)
+			s->tx_buffers = given.tx_buffers;
+		s->tx_size = t->o.base.tx_size;
+		if (given.rx_size)
+			s->rx_size = given.rx_size;
+	}
 	return CLI_OK;
 }
 
