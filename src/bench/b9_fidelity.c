@@ -15,6 +15,7 @@ static const unsigned nb_loads[] = { 0, 1, 6, 7 };
 #define NB_RD1 0
 #define NB_WR1 1
 #define NB_RD6 6
+#define NB_WR6 7
 
 /* The change of one parameter from one value to another on workload w
  * (NAN when a report has none). */
@@ -46,6 +47,13 @@ static double base_kbs(const struct ipx_b9_report *r, unsigned w)
 	return b >= 0 && r->pt[b][w].done ? r->pt[b][w].kbs : NAN;
 }
 
+/* Six workstations: the note does not say reading or writing; the mean
+ * of the two. */
+static double six(const struct ipx_b9_report *r)
+{
+	return (base_kbs(r, NB_RD6) + base_kbs(r, NB_WR6)) / 2;
+}
+
 static double ceiling_kbs(const struct ipx_b9_report *r)
 {
 	return r && r->ceiling.done ? r->ceiling.kbs : NAN;
@@ -67,8 +75,8 @@ void ipx_b9_fidelity(const struct ipx_b9_report *rep,
 		 "the wire alone (--sim), the default adapter");
 	ipx_fid_add(out, "ceiling, kB/s", IPX_B9_PUB_CEILING_KBS,
 		    ceiling_kbs(rep), ceiling_kbs(t));
-	ipx_fid_add(out, "6 ws nb rd6, kB/s", IPX_B9_PUB_SIX_KBS,
-		    base_kbs(rep, NB_RD6), base_kbs(t, NB_RD6));
+	ipx_fid_add(out, "6 ws nb rd+wr mean, kB/s", IPX_B9_PUB_SIX_KBS,
+		    six(rep), six(t));
 	ipx_fid_add_range(out, "tx 256->1K nb, %", 36, 153,
 			  nb_mean(rep, IPX_B9_TX_SIZE, 256, 1024),
 			  nb_mean(t, IPX_B9_TX_SIZE, 256, 1024));
@@ -87,5 +95,5 @@ void ipx_b9_fidelity(const struct ipx_b9_report *rep,
 	ipx_fid_add_range(out, "rx ws 2K nb rd1, %", 7, 9,
 			  change(rep, IPX_B9_RX_WS, 1024, 2048, NB_RD1),
 			  change(t, IPX_B9_RX_WS, 1024, 2048, NB_RD1));
-	ipx_fid_add(out, "MCA server nb rd6, %", 56, mca, NAN);
+	ipx_fid_add(out, "MCA server 6 ws, %", 56, mca, NAN);
 }

@@ -216,8 +216,8 @@ static void print_table(const struct tuning *t)
 	if (r->have_fid) {
 		printf("\n");
 		ipx_fid_print(stdout, &r->fid);
-		printf("MCA server: the baseline's nb rd6 with the server on "
-		       "%s %.1f kB/s against %s %.1f kB/s\n",
+		printf("MCA server: the baseline's nb rd6 and wr6, their mean "
+		       "with the server %s %.1f kB/s against %s %.1f kB/s\n",
 		       r->fr.mca, r->fr.mca_kbs, r->fr.isa, r->fr.isa_kbs);
 	}
 }
