@@ -284,6 +284,8 @@ void ipx_b9_write_json(FILE *out, const struct ipx_b9_report *rep,
 	ipx_jw_u64(&w, "seed", rep->o.seed);
 	ipx_jw_dbl(&w, "seconds_per_test_s", "%.3f", rep->o.seconds);
 	json_adapter(&w, "baseline_adapter", &rep->o.base);
+	if (rep->o.base_srv.memory)
+		json_adapter(&w, "baseline_server_adapter", &rep->o.base_srv);
 	ipx_jw_end(&w);
 	json_ceiling(&w, rep);
 	ipx_jw_arr(&w, "runs");
