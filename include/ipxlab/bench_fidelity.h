@@ -29,6 +29,7 @@ struct ipx_fid_row {
 	 * midpoint; the error is 0 inside it and taken against the nearer
 	 * end outside. Both 0: a single figure. */
 	double ref_lo, ref_hi;
+	char unit[24];		/* the table's, or its own (ipx_fid_unit) */
 	double model;		/* ipxlab as 1990; NaN: not measured */
 	double today;		/* ipxlab today; NaN: not measured */
 };
@@ -50,6 +51,9 @@ void ipx_fid_init(struct ipx_fid_table *t, const char *title,
  * full. */
 int ipx_fid_add(struct ipx_fid_table *t, const char *label, double ref,
 		double model, double today);
+/* The last row's unit, when a table mixes units (B9's kB/s and %):
+ * the text gives each row's unit beside it, the JSON its keys. */
+void ipx_fid_unit(struct ipx_fid_table *t, const char *unit);
 /* A row whose 1990 figure is the range lo..hi. */
 int ipx_fid_add_range(struct ipx_fid_table *t, const char *label, double lo,
 		      double hi, double model, double today);

@@ -70,30 +70,32 @@ void ipx_b9_fidelity(const struct ipx_b9_report *rep,
 			     : NAN;
 
 	ipx_fid_init(out, "B9: LAN Manager tuning on 16/4 Token-Ring",
-		     "kB/s or %", rep->o.period ? rep->o.period->name : "");
+		     "%", rep->o.period ? rep->o.period->name : "");
 	snprintf(out->today_what, sizeof(out->today_what),
 		 "the wire alone (--sim), the default adapter");
-	ipx_fid_add(out, "ceiling, kB/s", IPX_B9_PUB_CEILING_KBS,
+	ipx_fid_add(out, "ceiling", IPX_B9_PUB_CEILING_KBS,
 		    ceiling_kbs(rep), ceiling_kbs(t));
-	ipx_fid_add(out, "6 ws nb rd+wr mean, kB/s", IPX_B9_PUB_SIX_KBS,
-		    six(rep), six(t));
-	ipx_fid_add_range(out, "tx 256->1K nb, %", 36, 153,
+	ipx_fid_unit(out, "kB/s");
+	ipx_fid_add(out, "6 ws nb rd+wr mean", IPX_B9_PUB_SIX_KBS, six(rep),
+		    six(t));
+	ipx_fid_unit(out, "kB/s");
+	ipx_fid_add_range(out, "tx 256->1K nb", 36, 153,
 			  nb_mean(rep, IPX_B9_TX_SIZE, 256, 1024),
 			  nb_mean(t, IPX_B9_TX_SIZE, 256, 1024));
-	ipx_fid_add(out, "tx 1K->2K nb, %", 16,
+	ipx_fid_add(out, "tx 1K->2K nb", 16,
 		    nb_mean(rep, IPX_B9_TX_SIZE, 1024, 2048),
 		    nb_mean(t, IPX_B9_TX_SIZE, 1024, 2048));
-	ipx_fid_add(out, "tx 2K->4K nb, %", 0,
+	ipx_fid_add(out, "tx 2K->4K nb", 0,
 		    nb_mean(rep, IPX_B9_TX_SIZE, 2048, 4096),
 		    nb_mean(t, IPX_B9_TX_SIZE, 2048, 4096));
-	ipx_fid_add_range(out, "2 tx buffers nb rd6, %", 13, 18,
+	ipx_fid_add_range(out, "2 tx buffers nb rd6", 13, 18,
 			  change(rep, IPX_B9_TX_BUFS, 1, 2, NB_RD6),
 			  change(t, IPX_B9_TX_BUFS, 1, 2, NB_RD6));
-	ipx_fid_add_range(out, "rx ws 2K nb wr1, %", -9, -8,
+	ipx_fid_add_range(out, "rx ws 2K nb wr1", -9, -8,
 			  change(rep, IPX_B9_RX_WS, 1024, 2048, NB_WR1),
 			  change(t, IPX_B9_RX_WS, 1024, 2048, NB_WR1));
-	ipx_fid_add_range(out, "rx ws 2K nb rd1, %", 7, 9,
+	ipx_fid_add_range(out, "rx ws 2K nb rd1", 7, 9,
 			  change(rep, IPX_B9_RX_WS, 1024, 2048, NB_RD1),
 			  change(t, IPX_B9_RX_WS, 1024, 2048, NB_RD1));
-	ipx_fid_add(out, "MCA server 6 ws, %", 56, mca, NAN);
+	ipx_fid_add(out, "MCA server 6 ws", 56, mca, NAN);
 }

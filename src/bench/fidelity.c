@@ -29,10 +29,27 @@ int ipx_fid_add(struct ipx_fid_table *t, const char *label, double ref,
 		return IPX_ERANGE;
 	r = &t->row[t->n++];
 	snprintf(r->label, sizeof(r->label), "%s", label);
+	snprintf(r->unit, sizeof(r->unit), "%s", t->unit);
 	r->ref = ref;
 	r->model = model;
 	r->today = today;
 	return IPX_OK;
+}
+
+void ipx_fid_unit(struct ipx_fid_table *t, const char *unit)
+{
+	if (t->n)
+		snprintf(t->row[t->n - 1].unit, sizeof(t->row[0].unit), "%s",
+			 unit);
+}
+
+/* Do the rows have units of their own (not all the table's)? */
+static bool mixed(const struct ipx_fid_table *t)
+{
+	for (unsigned i = 0; i < t->n; i++)
+		if (strcmp(t->row[i].unit, t->unit))
+			return true;
+	return false;
 }
 
 int ipx_fid_add_range(struct ipx_fid_table *t, const char *label, double lo,
@@ -100,30 +117,48 @@ static void fig(FILE *out, int width, double v)
 
 void ipx_fid_print(FILE *out, const struct ipx_fid_table *t)
 {
-	char h[4][48];
-	bool today = false;
+	char h[4][64], u[32];
+	bool today = false, mix = mixed(t);
 	double med = ipx_fid_median_abs_error(t);
+	int lw = 16;
 
-	for (unsigned i = 0; i < t->n; i++)
+	for (unsigned i = 0; i < t->n; i++) {
+		int l = (int)strlen(t->row[i].label) +
+			(mix ? (int)strlen(t->row[i].unit) + 3 : 0);
+
 		today |= isfinite(t->row[i].today);
-	snprintf(h[0], sizeof(h[0]), "1990 (%s)", t->unit);
-	snprintf(h[1], sizeof(h[1]), "ipxlab as 1990 (%s)", t->unit);
+		lw = l > lw ? l : lw;
+	}
+	if (mix)
+		snprintf(u, sizeof(u), "%s", "");
+	else
+		snprintf(u, sizeof(u), " (%s)", t->unit);
+	snprintf(h[0], sizeof(h[0]), "1990%s", u);
+	snprintf(h[1], sizeof(h[1]), "ipxlab as 1990%s", u);
 	snprintf(h[2], sizeof(h[2]), "error %%");
-	snprintf(h[3], sizeof(h[3]), "today (%s)", t->unit);
+	snprintf(h[3], sizeof(h[3]), "today%s", u);
 	fprintf(out, "# fidelity: %s, period %s\n", t->title, t->period);
-	fprintf(out, "%-24s %14s %22s %9s", "", h[0], h[1], h[2]);
+	fprintf(out, "%-*s %14s %22s %9s", lw, mix ? "(unit)" : "", h[0],
+		h[1], h[2]);
 	if (today)
 		fprintf(out, " %16s", h[3]);
 	fprintf(out, "\n");
 	for (unsigned i = 0; i < t->n; i++) {
 		const struct ipx_fid_row *r = &t->row[i];
 		double e = ipx_fid_error_pct(r);
+		char label[80];
 
-		fprintf(out, "%-24s ", r->label);
+		if (mix)
+			snprintf(label, sizeof(label), "%s (%s)", r->label,
+				 r->unit);
+		else
+			snprintf(label, sizeof(label), "%s", r->label);
+		fprintf(out, "%-*s ", lw, label);
 		if (r->ref_lo < r->ref_hi) {
 			char range[40];
 
-			snprintf(range, sizeof(range), "%.4g-%.4g", r->ref_lo,
+			snprintf(range, sizeof(range), "%.4g%s%.4g", r->ref_lo,
+				 r->ref_lo < 0 || r->ref_hi < 0 ? " to " : "-",
 				 r->ref_hi);
 			fprintf(out, "%14s", range);
 		} else {
@@ -197,7 +232,6 @@ void ipx_fid_write_json(struct ipx_jw *w, const char *key,
 {
 	char u[24], k[48];
 
-	unit_key(t->unit, u, sizeof(u));
 	ipx_jw_obj(w, key);
 	ipx_jw_str(w, "title", t->title);
 	ipx_jw_str(w, "unit", t->unit);
@@ -209,6 +243,8 @@ void ipx_fid_write_json(struct ipx_jw *w, const char *key,
 
 		ipx_jw_obj(w, NULL);
 		ipx_jw_str(w, "label", r->label);
+		ipx_jw_str(w, "unit", r->unit);
+		unit_key(r->unit, u, sizeof(u));
 		snprintf(k, sizeof(k), "ref_%s", u);
 		num(w, k, r->ref);
 		if (r->ref_lo < r->ref_hi) {
@@ -268,7 +304,11 @@ static bool one_from_json(const struct ipx_jv *v, struct ipx_fid_table *t)
 		char label[48];
 		double lo, hi;
 
+		char runit[24];
+
 		jstr(r, "label", label, sizeof(label));
+		jstr(r, "unit", runit, sizeof(runit));
+		unit_key(runit[0] ? runit : t->unit, u, sizeof(u));
 		snprintf(k, sizeof(k), "ref_lo_%s", u);
 		lo = jnum(r, k);
 		snprintf(k, sizeof(k), "ref_hi_%s", u);
@@ -280,6 +320,8 @@ static bool one_from_json(const struct ipx_jv *v, struct ipx_fid_table *t)
 			snprintf(kt, sizeof(kt), "today_%s", u);
 			ipx_fid_add_range(t, label, lo, hi, jnum(r, km),
 					  jnum(r, kt));
+			if (runit[0])
+				ipx_fid_unit(t, runit);
 			continue;
 		}
 		snprintf(k, sizeof(k), "ref_%s", u);
@@ -288,6 +330,8 @@ static bool one_from_json(const struct ipx_jv *v, struct ipx_fid_table *t)
 		hi = jnum(r, k);
 		snprintf(k, sizeof(k), "today_%s", u);
 		ipx_fid_add(t, label, lo, hi, jnum(r, k));
+		if (runit[0])
+			ipx_fid_unit(t, runit);
 	}
 	return true;
 }
@@ -348,6 +392,7 @@ static void html_fig(FILE *f, const char *cls, double v)
 void ipx_fid_write_html(FILE *out, const struct ipx_fid_table *t)
 {
 	double med = ipx_fid_median_abs_error(t);
+	const char *hu = mixed(t) ? "the row's unit" : t->unit;
 
 	fputs("<table class=\"result fidelity\"><caption>Fidelity: ", out);
 	html_esc(out, t->title);
@@ -355,14 +400,14 @@ void ipx_fid_write_html(FILE *out, const struct ipx_fid_table *t)
 	html_esc(out, t->period);
 	fputs(")</caption>\n<thead><tr><th>row</th>"
 	      "<th class=\"y1990\">1990<br><small>", out);
-	html_esc(out, t->unit);
+	html_esc(out, hu);
 	fputs("</small></th><th>ipxlab as 1990<br><small>", out);
-	html_esc(out, t->unit);
+	html_esc(out, hu);
 	fputs("</small></th><th>error<br><small>%</small></th>"
 	      "<th title=\"", out);
 	html_esc(out, t->today_what);
 	fputs("\">today<br><small>", out);
-	html_esc(out, t->unit);
+	html_esc(out, hu);
 	fputs("</small></th></tr></thead>\n<tbody>\n", out);
 	for (unsigned i = 0; i < t->n; i++) {
 		const struct ipx_fid_row *r = &t->row[i];
@@ -370,6 +415,11 @@ void ipx_fid_write_html(FILE *out, const struct ipx_fid_table *t)
 
 		fputs("<tr><td class=\"s\">", out);
 		html_esc(out, r->label);
+		if (mixed(t)) {
+			fputs(" (", out);
+			html_esc(out, r->unit);
+			fputs(")", out);
+		}
 		fputs("</td>", out);
 		if (r->ref_lo < r->ref_hi)
 			fprintf(out, "<td class=\"y1990\">%.4g-%.4g</td>",
