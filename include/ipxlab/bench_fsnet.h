@@ -83,6 +83,9 @@ struct ipx_fsnet_opts {
 	uint64_t seed;		/* sim: the segments' randomness */
 	bool have_bridge;	/* sim: the server behind a WAN bridge */
 	struct ipx_profile bridge;
+	/* sim: the server and workstations on this period's machines
+	 * (bench_sim.h); NULL: only the wire takes time */
+	const struct ipx_period *period;
 	const char *fault;	/* the agents' fault injection (harness) */
 	/* real time (B6): a far hub behind a forked WAN bridge of this
 	 * profile, with a second server there (its largest buffer

@@ -130,7 +130,8 @@ static int start_sim(struct ipx_fsnet *n, char *err, size_t errlen)
 				   .stations = n->o.agents, .seed = n->o.seed,
 				   .name = "BATTERY-SIM",
 				   .wan = n->o.have_bridge ? &n->o.bridge
-							   : NULL };
+							   : NULL,
+				   .period = n->o.period };
 	char why[768];
 
 	if (ipx_bsim_new(&o, &n->bsim, why, sizeof(why)) != IPX_OK) {

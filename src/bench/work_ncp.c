@@ -33,7 +33,8 @@
  *                      the record at 64 x station in the 4 KB file
  *   ping               Novell ping of the server node (socket 0x9086)
  *   copy               open, read the whole file, write it to a new local
- *                      file, close both
+ *                      file, close both; on a period machine first the
+ *                      copy program's start-up (copy_start)
  *   perftest           a write of 'size' bytes (default 4,096; buffer-size
  *                      0x49 requests) at
  *                      offset 0 of its own file, created at set-up: each
@@ -69,6 +70,7 @@
 
 #include "ipxlab/bench_ncp.h"
 #include "ipxlab/err.h"
+#include "ipxlab/host.h"
 #include "ipxlab/link.h"
 #include "ipxlab/ncp_client.h"
 #include "ipxlab/ping.h"
@@ -234,6 +236,48 @@ static int lock_unlock(struct ipx_bw *w, struct ncpw *f)
 					  IPX_BN_PRIV_RECORD);
 }
 
+/*
+ * On a period machine (host.h), the copy program starts as DOS started
+ * it: the shell loads its program file from the server ('start-bytes' of
+ * the station's software, read in buffer-size requests), then DOS EXEC's
+ * and the program's own start-up take 'start' of CPU. Nothing without a
+ * host (the wire alone) or without start-bytes and start.
+ */
+static int copy_start(struct ipx_bw *w, struct ncpw *f)
+{
+	struct ipx_host *h = ipx_link_host(ipx_node_link(w->node, 0));
+	const struct ipx_machine *m = h ? ipx_host_machine(h) : NULL;
+	uint32_t want = m ? ipx_machine_start_bytes(m) : 0, off = 0;
+	struct ncp_fh fh;
+	int rc = 0;
+
+	if (!m)
+		return 0;
+	if (want > IPX_BN_PROGRAM_SIZE) {
+		bw_set_error(w, "copy: start-bytes %u exceeds the program file "
+				"%s (%u bytes)",
+			     want, IPX_BN_PROGRAM_FILE, IPX_BN_PROGRAM_SIZE);
+		return NCP_E_LOCAL;
+	}
+	if (want) {
+		rc = ncp_open(f->cl, IPX_BN_PROGRAM_FILE, NCP_OPEN_READ, &fh);
+		while (!rc && off < want) {
+			size_t got, n = want - off < COPY_CHUNK ? want - off
+								: COPY_CHUNK;
+
+			rc = ncp_read(f->cl, &fh, off, f->buf, n, &got);
+			if (!rc && !got)
+				rc = NCP_E_BADREPLY;
+			off += (uint32_t)got;
+		}
+		if (!rc)
+			rc = ncp_close(f->cl, &fh);
+	}
+	if (!rc)
+		ipx_host_work(h, ipx_machine_cost_ns(m, IPX_COST_START));
+	return rc;
+}
+
 static int copy_file(struct ipx_bw *w, struct ncpw *f)
 {
 	char path[128];
@@ -241,6 +285,9 @@ static int copy_file(struct ipx_bw *w, struct ncpw *f)
 	uint32_t off = 0;
 	int rc, fd;
 
+	rc = copy_start(w, f);
+	if (rc)
+		return rc;
 	ipx_bn_path_copy((uint32_t)w->p.size, path, sizeof(path));
 	rc = ncp_open(f->cl, path, NCP_OPEN_READ, &fh);
 	if (rc)

@@ -37,6 +37,7 @@ int fsbench_start(struct fsbench *b)
 	o->seed = b->seed;
 	o->have_bridge = b->have_bridge;
 	o->bridge = b->bridge;
+	o->period = b->have_period ? &b->period : NULL;
 	o->fault = getenv("IPXLAB_AGENT_FAULT");
 	o->far = b->far;
 	o->far_max_buffer = b->far_max_buffer;
@@ -64,6 +65,37 @@ int fsbench_main(struct fsbench *b, unsigned need, int (*run)(void *ctx),
 		rc = run(ctx);
 	fsbench_stop(b, rc == CLI_OK);
 	return rc;
+}
+
+int fsbench_today(const struct fsbench *b, unsigned stations,
+		  int (*run)(struct fsbench *today, void *ctx), void *ctx)
+{
+	struct fsbench *t = malloc(sizeof(*t));
+	int rc;
+
+	if (!t) {
+		cli_error(CMD, "out of memory");
+		return CLI_FAIL;
+	}
+	*t = *b;	/* its network is its own: fsbench_start clears it */
+	t->have_period = false;
+	t->agents = stations;
+	rc = fsbench_start(t);
+	if (rc == CLI_OK)
+		rc = run(t, ctx);
+	fsbench_stop(t, rc == CLI_OK);
+	free(t);
+	return rc;
+}
+
+void fsbench_no_fidelity(const struct fsbench *b, const char *bench,
+			 FILE *out)
+{
+	if (b->have_period && !b->json && !b->csv)
+		fprintf(out, "No fidelity table: the 1990 note published no "
+			     "figures of %s's own (period %s ran on its "
+			     "machines all the same).\n",
+			bench, b->period.name);
 }
 
 void fsbench_stop(struct fsbench *b, bool ok)
@@ -109,6 +141,8 @@ void fsbench_jw_conditions(const struct fsbench *b, struct ipx_jw *w)
 			   ipx_fsnet_sim_seconds(&b->n));
 	}
 	ipx_jw_str(w, "bridge", b->have_bridge ? b->bridge.name : NULL);
+	if (b->have_period)	/* a --sim run's JSON stays as it was */
+		ipx_jw_str(w, "period", b->period.name);
 	ipx_jw_str(w, "hub", b->n.hubtext);
 	ipx_jw_bool(w, "hub_started_here", !b->hub);
 	ipx_jw_str(w, "server", b->n.srvname);
@@ -172,11 +206,22 @@ void fsbench_print_conditions(const struct fsbench *b, FILE *out)
 				     "on one in-memory segment, profile %s%s",
 				(unsigned long long)b->seed, b->profile.name,
 				b->profile_default ? " (--sim's default)" : "");
-		fprintf(out, "; %.1f simulated seconds in all; only the wire "
-			     "takes time (no server or workstation CPU); file "
-			     "server '%s' (ipxlab's, scratch volume)\n",
-			ipx_fsnet_sim_seconds(&b->n),
-			b->n.srvname);
+		if (b->have_period)
+			fprintf(out, "; %.1f simulated seconds in all; period "
+				     "%s: the file server on %s, the "
+				     "workstations on %s (CPU, disk and adapters "
+				     "take time; IPX packets of at most %u "
+				     "bytes from a workstation); file server "
+				     "'%s' (ipxlab's, scratch volume)\n",
+				ipx_fsnet_sim_seconds(&b->n), b->period.name,
+				b->period.server.name, b->period.station.name,
+				(unsigned)b->period.max_packet, b->n.srvname);
+		else
+			fprintf(out, "; %.1f simulated seconds in all; only the "
+				     "wire takes time (no server or workstation "
+				     "CPU); file server '%s' (ipxlab's, scratch "
+				     "volume)\n",
+				ipx_fsnet_sim_seconds(&b->n), b->n.srvname);
 	} else {
 		fprintf(out, "# hub %s (%s), %s%s%s; file server '%s' (%s)\n",
 			b->n.hubtext, b->hub ? "given" : "started here",
