@@ -49,7 +49,7 @@ options() {
 					o = piece[p]
 					sub(/ .*/, "", o)
 					if (o ~ /^--?[A-Za-z0-9]/)
-						print o, kind
+						print o, (o == "--period" && kind == "profile" ? "period" : kind)
 				}
 			}
 		}' | awk '!seen[$1]++'
@@ -87,9 +87,13 @@ add_key() {	# KEY HELP SYNOPSIS
 		[ -n "$o" ] && [ "$k" != flag ] && kind_case+="	'$key $o') echo $k ;;"$'\n'
 	done <<<"$list"
 	pos=$(positional_file "$syn")
+	[ "$key" = period ] && pos=period
 	[ -n "$pos" ] && pos_case+="	'$key') echo $pos ;;"$'\n'
 	return 0
 }
+# the named period set-ups: `ipxlab period --help` lists them after "named one ("
+periods=$(timeout 10 "$BIN" period --help </dev/null | tr '\n' ' ' | sed -n 's/.*A named one (\([^)]*\)).*/\1/p' | tr -d ',')
+[ -n "$periods" ] || { echo "gen-completion: no periods in '$BIN period --help'" >&2; exit 1; }
 for cmd in $commands; do
 	help=$(cli_help "$BIN" "$cmd")
 	syn=$(printf '%s\n' "$help" | cli_synopsis "$cmd")
@@ -111,6 +115,7 @@ cat <<HEAD
 
 _ipxlab_commands='$(printf '%s ' $commands | sed 's/ $//')'
 _ipxlab_profiles='$profiles'
+_ipxlab_periods='$periods'
 
 # _ipxlab_opts KEY: the options of a command or "command verb"
 _ipxlab_opts() {
@@ -174,6 +179,10 @@ _ipxlab() {
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -W "$_ipxlab_profiles" -- "$cur"; compgen -f -- "$cur")
 		return 0 ;;
+	period)
+		compopt -o filenames 2>/dev/null
+		mapfile -t COMPREPLY < <(compgen -W "$_ipxlab_periods" -- "$cur"; compgen -f -- "$cur")
+		return 0 ;;
 	value)
 		return 0 ;;
 	esac
@@ -189,6 +198,9 @@ _ipxlab() {
 		profile)
 			compopt -o filenames 2>/dev/null
 			mapfile -t COMPREPLY < <(compgen -W "$_ipxlab_profiles" -- "$cur"; compgen -f -- "$cur") ;;
+		period)
+			compopt -o filenames 2>/dev/null
+			mapfile -t COMPREPLY < <(compgen -W "$_ipxlab_periods" -- "$cur"; compgen -f -- "$cur") ;;
 		esac
 	fi
 	return 0

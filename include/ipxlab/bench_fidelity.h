@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "ipxlab/bench_json.h"
 #include "ipxlab/bench_result.h"
 
 #ifdef __cplusplus
@@ -67,6 +68,20 @@ void ipx_fid_print(FILE *out, const struct ipx_fid_table *t);
  * key ("pkt_s", "s", "kb_s"). */
 void ipx_fid_write_json(struct ipx_jw *w, const char *key,
 			const struct ipx_fid_table *t);
+/* Several tables (B2's local and bridged): key: [table, ...], each as
+ * above. The suite's report reads either shape. */
+void ipx_fid_write_json_tables(struct ipx_jw *w, const char *key,
+			       const struct ipx_fid_table *t, size_t n);
+/* The tables a result holds under "fidelity" (one object or an array of
+ * them), read back as written: how many, at most max. */
+size_t ipx_fid_from_json(const struct ipx_jv *result,
+			 struct ipx_fid_table *out, size_t max);
+/* One table as HTML (the suite's index.html): a caption, a header row
+ * with the unit in every figure's heading, the rows, the median. */
+void ipx_fid_write_html(FILE *out, const struct ipx_fid_table *t);
+/* Print each of n tables, a blank line between. */
+void ipx_fid_print_tables(FILE *out, const struct ipx_fid_table *t,
+			  size_t n);
 
 #ifdef __cplusplus
 }

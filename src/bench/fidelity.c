@@ -173,6 +173,25 @@ static void num(struct ipx_jw *w, const char *key, double v)
 		ipx_jw_null(w, key);
 }
 
+void ipx_fid_print_tables(FILE *out, const struct ipx_fid_table *t,
+			  size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			fprintf(out, "\n");
+		ipx_fid_print(out, &t[i]);
+	}
+}
+
+void ipx_fid_write_json_tables(struct ipx_jw *w, const char *key,
+			       const struct ipx_fid_table *t, size_t n)
+{
+	ipx_jw_arr(w, key);
+	for (size_t i = 0; i < n; i++)
+		ipx_fid_write_json(w, NULL, &t[i]);
+	ipx_jw_end(w);
+}
+
 void ipx_fid_write_json(struct ipx_jw *w, const char *key,
 			const struct ipx_fid_table *t)
 {
@@ -209,4 +228,170 @@ void ipx_fid_write_json(struct ipx_jw *w, const char *key,
 	num(w, "median_abs_error_pct", ipx_fid_median_abs_error(t));
 	ipx_jw_dbl(w, "target_pct", "%.0f", IPX_FID_TARGET_PCT);
 	ipx_jw_end(w);
+}
+
+/* ---- reading back, HTML ---- */
+
+static double jnum(const struct ipx_jv *v, const char *key)
+{
+	double d;
+
+	return ipx_jv_num(v, key, &d) ? d : NAN;
+}
+
+static void jstr(const struct ipx_jv *v, const char *key, char *buf,
+		 size_t len)
+{
+	const struct ipx_jv *s = ipx_jv_get(v, key);
+
+	snprintf(buf, len, "%s", s && s->type == IPX_JSTR ? s->text : "");
+}
+
+static bool one_from_json(const struct ipx_jv *v, struct ipx_fid_table *t)
+{
+	const struct ipx_jv *rows;
+	char u[24], k[48], title[96], unit[24], period[32];
+
+	if (!v || v->type != IPX_JOBJ)
+		return false;
+	rows = ipx_jv_get(v, "rows");
+	if (!rows || rows->type != IPX_JARR)
+		return false;
+	jstr(v, "title", title, sizeof(title));
+	jstr(v, "unit", unit, sizeof(unit));
+	jstr(v, "period", period, sizeof(period));
+	ipx_fid_init(t, title, unit, period);
+	jstr(v, "today_what", t->today_what, sizeof(t->today_what));
+	unit_key(t->unit, u, sizeof(u));
+	for (size_t i = 0; i < rows->n && t->n < IPX_FID_MAX_ROWS; i++) {
+		const struct ipx_jv *r = ipx_jv_at(rows, i);
+		char label[48];
+		double lo, hi;
+
+		jstr(r, "label", label, sizeof(label));
+		snprintf(k, sizeof(k), "ref_lo_%s", u);
+		lo = jnum(r, k);
+		snprintf(k, sizeof(k), "ref_hi_%s", u);
+		hi = jnum(r, k);
+		if (isfinite(lo) && isfinite(hi) && lo < hi) {
+			char km[48], kt[48];
+
+			snprintf(km, sizeof(km), "model_%s", u);
+			snprintf(kt, sizeof(kt), "today_%s", u);
+			ipx_fid_add_range(t, label, lo, hi, jnum(r, km),
+					  jnum(r, kt));
+			continue;
+		}
+		snprintf(k, sizeof(k), "ref_%s", u);
+		lo = jnum(r, k);
+		snprintf(k, sizeof(k), "model_%s", u);
+		hi = jnum(r, k);
+		snprintf(k, sizeof(k), "today_%s", u);
+		ipx_fid_add(t, label, lo, hi, jnum(r, k));
+	}
+	return true;
+}
+
+size_t ipx_fid_from_json(const struct ipx_jv *result,
+			 struct ipx_fid_table *out, size_t max)
+{
+	const struct ipx_jv *f = ipx_jv_get(result, "fidelity");
+	size_t n = 0;
+
+	if (!f)
+		return 0;
+	if (f->type == IPX_JOBJ)
+		return max && one_from_json(f, &out[0]) ? 1 : 0;
+	if (f->type != IPX_JARR)
+		return 0;
+	for (size_t i = 0; i < f->n && n < max; i++)
+		if (one_from_json(ipx_jv_at(f, i), &out[n]))
+			n++;
+	return n;
+}
+
+static void html_esc(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			fputc(*s, f);
+		}
+	}
+}
+
+static void html_fig(FILE *f, const char *cls, double v)
+{
+	fprintf(f, "<td%s%s%s>", cls ? " class=\"" : "", cls ? cls : "",
+		cls ? "\"" : "");
+	if (isfinite(v))
+		fprintf(f, fabs(v) >= 100 ? "%.1f" : fabs(v) >= 10 ? "%.2f"
+								   : "%.3f",
+			v);
+	else
+		fputs("-", f);
+	fputs("</td>", f);
+}
+
+void ipx_fid_write_html(FILE *out, const struct ipx_fid_table *t)
+{
+	double med = ipx_fid_median_abs_error(t);
+
+	fputs("<table class=\"result fidelity\"><caption>Fidelity: ", out);
+	html_esc(out, t->title);
+	fputs(" (period ", out);
+	html_esc(out, t->period);
+	fputs(")</caption>\n<thead><tr><th>row</th>"
+	      "<th class=\"y1990\">1990<br><small>", out);
+	html_esc(out, t->unit);
+	fputs("</small></th><th>ipxlab as 1990<br><small>", out);
+	html_esc(out, t->unit);
+	fputs("</small></th><th>error<br><small>%</small></th>"
+	      "<th title=\"", out);
+	html_esc(out, t->today_what);
+	fputs("\">today<br><small>", out);
+	html_esc(out, t->unit);
+	fputs("</small></th></tr></thead>\n<tbody>\n", out);
+	for (unsigned i = 0; i < t->n; i++) {
+		const struct ipx_fid_row *r = &t->row[i];
+		double e = ipx_fid_error_pct(r);
+
+		fputs("<tr><td class=\"s\">", out);
+		html_esc(out, r->label);
+		fputs("</td>", out);
+		if (r->ref_lo < r->ref_hi)
+			fprintf(out, "<td class=\"y1990\">%.4g-%.4g</td>",
+				r->ref_lo, r->ref_hi);
+		else
+			html_fig(out, "y1990", r->ref);
+		html_fig(out, NULL, r->model);
+		if (isfinite(e))
+			fprintf(out, "<td>%+.1f</td>", e);
+		else
+			fputs("<td>-</td>", out);
+		html_fig(out, NULL, r->today);
+		fputs("</tr>\n", out);
+	}
+	fputs("</tbody></table>\n<p>", out);
+	if (isfinite(med))
+		fprintf(out, "Median absolute error %.1f %% (target %.0f %%)%s. ",
+			med, IPX_FID_TARGET_PCT,
+			med <= IPX_FID_TARGET_PCT ? "" : ": missed");
+	fputs("1990: the published figure; ipxlab as 1990: the same benchmark "
+	      "on the period's machines (--period); error: their difference "
+	      "over the 1990 figure (a range: none inside it); today: ", out);
+	html_esc(out, t->today_what[0] ? t->today_what : "not measured");
+	fputs(".</p>\n", out);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ipxlab/bench_fidelity.h"
 #include "suite_int.h"
 
 static const char style[] =
@@ -187,6 +188,13 @@ static void section(FILE *f, const char *dir, const struct ipx_suite_ran *r)
 	res = ipx_jv_get(doc, "result");
 	for (size_t t = 0; t < r->b->ntables; t++)
 		table(f, res, &r->b->tables[t]);
+	{
+		static struct ipx_fid_table ft[8];
+		size_t n = ipx_fid_from_json(res, ft, 8);
+
+		for (size_t i = 0; i < n; i++)
+			ipx_fid_write_html(f, &ft[i]);
+	}
 	plots(f, dir, r->b);
 	kv_table(f, "Conditions of this run", ipx_jv_get(doc, "conditions"));
 	kv_table(f, "The benchmark's own conditions",

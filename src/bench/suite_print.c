@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ipxlab/bench_fidelity.h"
 #include "suite_int.h"
 
 #define MAX_COLS 16
@@ -90,6 +91,18 @@ static void print_table(FILE *out, const struct ipx_jv *res,
 			t->col[c].unit[0] ? ")" : "", t->col[c].meaning);
 }
 
+/* The fidelity tables of a --period run, as the benchmark printed them. */
+static void print_fidelity(FILE *out, const struct ipx_jv *res)
+{
+	static struct ipx_fid_table ft[8];
+	size_t n = ipx_fid_from_json(res, ft, 8);
+
+	for (size_t i = 0; i < n; i++) {
+		fputc('\n', out);
+		ipx_fid_print(out, &ft[i]);
+	}
+}
+
 void ipx_suite_print(FILE *out, const char *dir,
 		     const struct ipx_suite_report *rep)
 {
@@ -113,6 +126,7 @@ void ipx_suite_print(FILE *out, const char *dir,
 		res = ipx_jv_get(doc, "result");
 		for (size_t t = 0; t < r->b->ntables; t++)
 			print_table(out, res, &r->b->tables[t]);
+		print_fidelity(out, res);
 		ipx_jv_free(doc);
 	}
 	if (rep->plot_note[0])

@@ -238,6 +238,9 @@ check "it completes a profile file after --profile" $? "$got"
 got=$(complete_words ipxlab profile i)
 [ "$got" = "include isn " ]
 check "it completes profile's argument with names and files (profile i: $got)" $? "$got"
+got=$(complete_words ipxlab period tr)
+[ "$got" = "tr4-1990 " ]
+check "it completes period's argument with the period names (period tr: $got)" $? "$got"
 # Every option offered is one the command takes: given with a value of
 # its kind, then --help, it is not refused as unknown (each command's
 # option loop stops at --help).
@@ -252,6 +255,7 @@ for key in "${CMDS[@]}" $("$IBIN" help bench | head -1 | sed 's/^usage: ipxlab b
 		'') val=() ;;
 		file) val=(/dev/null) ;;
 		profile) val=(eth10) ;;
+		period) val=(tr4-1990) ;;
 		iface) val=(lo) ;;
 		*) val=(1) ;;
 		esac
