@@ -125,6 +125,7 @@ static void print_table(const struct arrival *t)
 		       "server's conversation with that workstation, both "
 		       "ways. Copy: open to close of one transfer. No 1990 "
 		       "figures for this test are at hand: none is printed.\n");
+	fsbench_no_fidelity(&t->b, "B5", stdout);
 }
 
 static int run(struct arrival *t)

@@ -101,6 +101,7 @@ static void print(const struct perf *p)
 		print_row(p, "total", p->n, 0);
 	printf("kB = 1000 bytes of data written (the user's view). The 1990 "
 	       "note published no figure for this test.\n");
+	fsbench_no_fidelity(&p->b, "B4", stdout);
 }
 
 static int run(void *ctx)

@@ -219,6 +219,8 @@ static int check(struct wan *t)
 		cli_error(CMD, "--wan-profile: %s", err);
 		return CLI_USAGE;
 	}
+	if (t->b.have_period && t->b.period.have_wan)
+		t->prof = t->b.period.wan;	/* the bridge the sim uses */
 	if (!t->prof.rx_buffer || !t->prof.tx_buffer) {
 		cli_error(CMD, "--wan-profile %s has no bridge buffers "
 			       "(rx-buffer, tx-buffer): not a WAN bridge",
@@ -365,6 +367,7 @@ static int run(struct wan *t)
 			wan_print_csv(t);
 		else
 			wan_print_table(t);
+		fsbench_no_fidelity(&t->b, "B6", stdout);
 	}
 	if (t->b.sim)
 		wan_sim_stop(t);
