@@ -22,7 +22,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ipxlab/bench_fidelity.h"
 #include "ipxlab/bench_fs.h"
+#include "ipxlab/bench_fsnet.h"
 #include "ipxlab/bench_result.h"
 
 #ifdef __cplusplus
@@ -46,6 +48,9 @@ extern "C" {
 #define IPX_B7_PUBLISHED_AVERAGE 988.0
 #define IPX_B7_PUBLISHED_PEAK 1077.0
 #define IPX_B7_CEILING_MB_PER_S 1.25
+/* The period of the bulletin's best set-up (machines/, docs/fidelity.md):
+ * 16-bit adapters, LANtastic optimized. */
+#define IPX_B7_PERIOD "lantastic-1993"
 
 /* Size s (0..15) in bytes: 64,512 - 4,096 s. */
 uint32_t ipx_b7_block(unsigned s);
@@ -89,6 +94,11 @@ struct ipx_b7_report {
 	struct ipx_b7_opts o;
 	struct ipx_b7_result r[IPX_B7_CONFIGS];
 	bool interrupted;	/* set by the caller: "complete": false */
+	/* With a period (ipx_b7_fidelity): the table, and the best
+	 * configuration of this run and of today's (-1: none measured). */
+	bool have_fidelity;
+	struct ipx_fid_table fid;
+	int best, today_best;
 };
 
 /*
@@ -112,6 +122,37 @@ void ipx_b7_summary(const struct ipx_b7_report *rep, unsigned k,
 double ipx_b7_station_average(const struct ipx_b7_report *rep, unsigned k,
 			      unsigned i);
 const char *ipx_b7_status_name(enum ipx_b7_status st);
+
+/*
+ * The configuration of the largest average total (the bulletin's figures
+ * are its best configuration's), or -1 when none was measured.
+ */
+int ipx_b7_best(const struct ipx_b7_report *rep);
+/*
+ * "Today" beside a period run: the same B7 options on the network of
+ * 'net' without the period (bench_fsnet.h: with sim, the wire alone),
+ * built here, run, and stopped. IPX_OK or an error with a message.
+ */
+int ipx_b7_run_today(const struct ipx_fsnet_opts *net,
+		     const struct ipx_b7_opts *o,
+		     ipx_bench_progress_fn progress, void *ctx,
+		     struct ipx_b7_report *today, char *err, size_t errlen);
+/*
+ * The fidelity table into rep (have_fidelity): rows the bulletin's best
+ * average and peak total (its KB/s, printed as given, against our kB/s,
+ * not converted), ipxlab as 1990 the best configuration of rep (the
+ * period's run), today the best of 'today' (NULL: not measured). The
+ * figures are the bulletin's best set-up's, so only the period
+ * IPX_B7_PERIOD gets them; any other is a prediction (no 1990 figure).
+ */
+void ipx_b7_fidelity(struct ipx_b7_report *rep,
+		     const struct ipx_b7_report *today, const char *period,
+		     const char *today_what);
+
+/* After the benchmark's text: today's summary per configuration, the
+ * best configurations, then the table (ipx_fid_print). */
+void ipx_b7_write_fidelity(FILE *out, const struct ipx_b7_report *rep,
+			   const struct ipx_b7_report *today);
 
 void ipx_b7_write_csv(FILE *out, const struct ipx_b7_report *rep);
 void ipx_b7_write_json(FILE *out, const struct ipx_b7_report *rep,

@@ -23,9 +23,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ipxlab/bench_fidelity.h"
 #include "ipxlab/bench_result.h"
 #include "ipxlab/link_profile.h"
 #include "ipxlab/loop.h"
+#include "ipxlab/machine.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -83,6 +85,16 @@ extern const struct ipx_b9_change ipx_b9_changes[IPX_B9_CHANGES];
 struct ipx_b9_opts {
 	struct ipx_profile profile;	/* the wire (tr16 by default) */
 	struct ipx_adapter base;	/* the baseline adapter, both sides */
+	/* The server's side's baseline when it differs (a period's server
+	 * adapter); memory 0: 'base' */
+	struct ipx_adapter base_srv;
+	/* Non-NULL (--period, simulated time only): the server and the
+	 * workstations on its machines (bench_sim.h), the NetBIOS server
+	 * side on the file server's node and machine (LAN Manager's
+	 * server), the ceiling's frames sent through the server's machine;
+	 * then the fidelity table (b9_fidelity.c) with today's run (the
+	 * same without the period) and the ISA/MCA server comparison. */
+	const struct ipx_period *period;
 	double seconds;			/* per workload and configuration */
 	uint64_t seed;
 	bool sim;			/* simulated time, else the real clock */
@@ -128,6 +140,13 @@ struct ipx_b9_ceiling {
 #define IPX_B9_PUB_CEILING_KBS (2000.0 / 3.0)	/* 666.7 kB/s */
 #define IPX_B9_PUB_SIX_KBS (IPX_B9_PUB_SIX_KBS_NOTE * IPX_B9_NOTE_KB / 1000)
 
+/* The fidelity table's extra runs (a --period run). */
+struct ipx_b9_fid_runs {
+	double isa_kbs, mca_kbs;	/* nb rd6 at the baseline, the
+					 * period's server on each bus */
+	char isa[IPX_MACHINE_NAME], mca[IPX_MACHINE_NAME]; /* adapters */
+};
+
 struct ipx_b9_report {
 	struct ipx_b9_opts o;
 	struct ipx_b9_config cfg[IPX_B9_MAX_CONFIGS];
@@ -136,6 +155,10 @@ struct ipx_b9_report {
 	struct ipx_b9_ceiling ceiling;
 	bool complete;		/* every point measured */
 	bool interrupted;
+	/* a --period run: the table (1990 | as 1990 | error | today) */
+	bool have_fid;
+	struct ipx_fid_table fid;
+	struct ipx_b9_fid_runs fr;
 };
 
 /* The baseline adapter ipxlab uses (docs/benchmarks.md, B9): 16 KB, one
@@ -172,6 +195,16 @@ int ipx_b9_run(const struct ipx_b9_opts *o, ipx_bench_progress_fn progress,
 int ipx_b9_measure(const struct ipx_b9_opts *o, const struct ipx_b9_config *c,
 		   unsigned workload, struct ipx_b9_point *out, char *err,
 		   size_t errlen);
+
+/*
+ * The fidelity table of a --period report from it, today's report (the
+ * same run without the period; NULL: no today column) and the ISA/MCA
+ * runs: rows for the 1990 figures B9 measures (docs/fidelity-b9.md).
+ */
+void ipx_b9_fidelity(const struct ipx_b9_report *rep,
+		     const struct ipx_b9_report *today,
+		     const struct ipx_b9_fid_runs *fr,
+		     struct ipx_fid_table *out);
 
 /* Percent change of workload w from one configuration to another
  * (NAN when either is not measured or the first is 0). */

@@ -94,6 +94,11 @@ struct ipx_suite_bench {
 	const struct ipx_suite_table *tables;
 	size_t ntables;
 	const struct ipx_plot_kind *plots;	/* ends with a NULL name */
+	/* The period of its paper's set-up (`--periods` runs it there,
+	 * docs/fidelity.md), NULL: none; and the arguments of that run
+	 * (NULL: the quick or full ones). */
+	const char *period;
+	const char *period_args;
 };
 
 /* The table of benchmarks, in the note's order. */
@@ -116,6 +121,9 @@ typedef void (*ipx_suite_cond_fn)(struct ipx_jw *w, void *ctx);
 struct ipx_suite_opts {
 	const char *dir;	/* created if missing */
 	bool quick, sim;
+	/* each benchmark on its paper's period (--period), with its
+	 * fidelity table; those without one as --sim says */
+	bool periods;
 	const char *profile;	/* NULL: each benchmark's default */
 	uint64_t seed;		/* --sim's */
 	const char *only;	/* comma-separated names or specs; NULL all */

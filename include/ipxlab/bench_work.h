@@ -115,6 +115,11 @@ struct ipx_bw_params {
 	/* IPX_BW_NB_SESSION receiver: CALL peer.nb_name instead of
 	 * LISTENing (a workstation reading from a server that listens) */
 	bool nb_call;
+	/* Datagram kinds (IPX, NetBIOS datagram) on a simulated network:
+	 * one send at a time, complete when the caller says its frame has
+	 * left the sender's adapter (ipx_bw_tx_done), not when handed to
+	 * the link (B1's --sim, b1_sim.c) */
+	bool tx_wait;
 };
 
 /* The receiver's drain when params.drain is 0 (seconds). */
@@ -177,6 +182,10 @@ int ipx_bw_go(struct ipx_bw *w);
 /* Receiver: the sender is done; report DONE after the drain (at once if
  * every expected packet is in). */
 void ipx_bw_finish(struct ipx_bw *w);
+/* Sender with params.tx_wait: the frame of the send in flight has left
+ * the sender's adapter, so the send is complete and the next starts.
+ * Nothing in flight (a set-up frame): ignored. */
+void ipx_bw_tx_done(struct ipx_bw *w);
 /* The figures so far (final after DONE or FAILED). */
 void ipx_bw_result(const struct ipx_bw *w, struct ipx_bw_result *out);
 /* The failure's message; "" when there is none (never NULL). */

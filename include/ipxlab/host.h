@@ -58,6 +58,9 @@ struct ipx_host;
 struct ipx_host *ipx_host_new(struct ipx_link *inner,
 			      const struct ipx_machine *m, bool server);
 struct ipx_link *ipx_host_link(struct ipx_host *h);
+/* The link it wraps (its adapter, its own MTU): for a caller that sets
+ * the adapter after the node is built (B9), then the host link's MTU. */
+struct ipx_link *ipx_host_inner(struct ipx_host *h);
 const struct ipx_machine *ipx_host_machine(const struct ipx_host *h);
 /* The host of a node's link, or NULL (the link has none). */
 static inline struct ipx_host *ipx_link_host(const struct ipx_link *l)

@@ -348,6 +348,14 @@ void ipx_b7_write_json(FILE *out, const struct ipx_b7_report *rep,
 		if (o->only[k])
 			json_config(&w, rep, k);
 	ipx_jw_end(&w);
+	if (rep->have_fidelity) {
+		ipx_jw_str(&w, "best_configuration",
+			   rep->best >= 0 ? configs[rep->best].name : NULL);
+		ipx_jw_str(&w, "today_best_configuration",
+			   rep->today_best >= 0 ? configs[rep->today_best].name
+						: NULL);
+		ipx_fid_write_json(&w, "fidelity", &rep->fid);
+	}
 	if (rep->interrupted)
 		ipx_jw_bool(&w, "complete", false);
 	ipx_jw_finish(&w);

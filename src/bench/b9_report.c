@@ -279,9 +279,13 @@ void ipx_b9_write_json(FILE *out, const struct ipx_b9_report *rep,
 		cond(&w, ctx);
 	ipx_jw_str(&w, "profile", rep->o.profile.name);
 	ipx_jw_bool(&w, "simulated", rep->o.sim);
+	if (rep->o.period)
+		ipx_jw_str(&w, "period", rep->o.period->name);
 	ipx_jw_u64(&w, "seed", rep->o.seed);
 	ipx_jw_dbl(&w, "seconds_per_test_s", "%.3f", rep->o.seconds);
 	json_adapter(&w, "baseline_adapter", &rep->o.base);
+	if (rep->o.base_srv.memory)
+		json_adapter(&w, "baseline_server_adapter", &rep->o.base_srv);
 	ipx_jw_end(&w);
 	json_ceiling(&w, rep);
 	ipx_jw_arr(&w, "runs");
@@ -294,6 +298,8 @@ void ipx_b9_write_json(FILE *out, const struct ipx_b9_report *rep,
 		}
 	ipx_jw_end(&w);
 	json_changes(&w, rep);
+	if (rep->have_fid)
+		ipx_fid_write_json(&w, "fidelity", &rep->fid);
 	ipx_jw_bool(&w, "complete", rep->complete);
 	ipx_jw_finish(&w);
 }

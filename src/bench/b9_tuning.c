@@ -9,6 +9,7 @@
  * adapter. The writers and the changes are b9_report.c.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "b9_nbserv.h"
@@ -18,6 +19,7 @@
 #include "ipxlab/bench_sim.h"
 #include "ipxlab/bench_work.h"
 #include "ipxlab/err.h"
+#include "ipxlab/host.h"
 #include "ipxlab/link_mem.h"
 #include "ipxlab/node.h"
 
@@ -45,6 +47,8 @@ static void add(struct ipx_b9_report *rep, enum ipx_b9_param p, uint32_t v)
 	c->param = p;
 	c->value = v;
 	c->ws = c->srv = rep->o.base;
+	if (rep->o.base_srv.memory)
+		c->srv = rep->o.base_srv;
 	switch (p) {
 	case IPX_B9_TX_SIZE:
 		c->ws.tx_size = c->srv.tx_size = v;
@@ -97,12 +101,35 @@ int ipx_b9_plan(const struct ipx_b9_opts *o, struct ipx_b9_report *rep,
 
 /* ---- one network, its adapters ---- */
 
+/* The adapters' links (under a period's host, the host's inner link)
+ * and, with a period, the hosts' links the nodes send on. */
 struct net {
 	struct ipx_bsim *sim;
 	struct ipx_node *peer;	/* NetBIOS's server side */
 	struct ipx_link *ws[IPX_B9_MAX_STATIONS], *srv, *peer_link;
+	struct ipx_link *ws_out[IPX_B9_MAX_STATIONS], *srv_out;
 	const struct ipx_b9_opts *o;
 };
+
+/* A node's adapter link: under its host, if it has one. */
+static struct ipx_link *adapter_link(struct ipx_link *l)
+{
+	struct ipx_host *h = ipx_link_host(l);
+
+	return h ? ipx_host_inner(h) : l;
+}
+
+/* The host's link carries what its adapter does (a workstation's no
+ * more than the period's largest packet, as bench_sim.h caps it). */
+static void host_mtu(struct ipx_link *out, const struct ipx_link *in,
+		     uint32_t cap)
+{
+	if (out == in)
+		return;
+	out->mtu = in->mtu;
+	if (cap && cap < out->mtu)
+		out->mtu = cap;
+}
 
 static int set_adapters(struct net *n, const struct ipx_b9_config *c,
 			char *err, size_t errlen)
@@ -114,11 +141,15 @@ static int set_adapters(struct net *n, const struct ipx_b9_config *c,
 		rc = ipx_mem_link_set_adapter(n->ws[i], &c->ws, err, errlen);
 	if (rc == IPX_OK)
 		rc = ipx_mem_link_set_adapter(n->srv, &c->srv, err, errlen);
-	if (rc == IPX_OK)
+	if (rc == IPX_OK && n->peer_link != n->srv)
 		rc = ipx_mem_link_set_adapter(n->peer_link, &c->srv, err,
 					      errlen);
-	for (unsigned i = 0; i < IPX_B9_MAX_STATIONS; i++)
+	for (unsigned i = 0; i < IPX_B9_MAX_STATIONS; i++) {
+		host_mtu(n->ws_out[i], n->ws[i],
+			 n->o->period ? n->o->period->max_packet : 0);
 		ipx_mem_link_adapter_stats(n->ws[i], &st, true);
+	}
+	host_mtu(n->srv_out, n->srv, 0);
 	ipx_mem_link_adapter_stats(n->srv, &st, true);
 	ipx_mem_link_adapter_stats(n->peer_link, &st, true);
 	return rc;
@@ -130,7 +161,8 @@ static int net_new(struct net *n, const struct ipx_b9_opts *o, char *err,
 	struct ipx_profile bare = o->profile;
 	struct ipx_bsim_opts so = { .profile = &bare,
 				    .stations = IPX_B9_MAX_STATIONS,
-				    .seed = o->seed, .real_clock = !o->sim };
+				    .seed = o->seed, .real_clock = !o->sim,
+				    .period = o->period };
 	int rc;
 
 	memset(n, 0, sizeof(*n));
@@ -141,16 +173,25 @@ static int net_new(struct net *n, const struct ipx_b9_opts *o, char *err,
 	rc = ipx_bsim_new(&so, &n->sim, err, errlen);
 	if (rc != IPX_OK)
 		return rc;
-	rc = ipx_bsim_spare_node(n->sim, IPX_BSIM_SERVER, &n->peer);
+	/* with a period, LAN Manager's server is the server machine: the
+	 * file server's node (NetBIOS beside NCP); without, a node of its
+	 * own beside it (the output --sim has always given) */
+	if (o->period)
+		n->peer = ipx_bsim_server_node(n->sim);
+	else
+		rc = ipx_bsim_spare_node(n->sim, IPX_BSIM_SERVER, &n->peer);
 	if (rc != IPX_OK) {
 		ipx_bench_set_err(err, errlen, "a NetBIOS node: %s",
 				  ipx_strerror(rc));
 		return rc;
 	}
-	for (unsigned i = 0; i < IPX_B9_MAX_STATIONS; i++)
-		n->ws[i] = ipx_node_link(ipx_bsim_station(n->sim, i), 0);
-	n->srv = ipx_node_link(ipx_bsim_server_node(n->sim), 0);
-	n->peer_link = ipx_node_link(n->peer, 0);
+	for (unsigned i = 0; i < IPX_B9_MAX_STATIONS; i++) {
+		n->ws_out[i] = ipx_node_link(ipx_bsim_station(n->sim, i), 0);
+		n->ws[i] = adapter_link(n->ws_out[i]);
+	}
+	n->srv_out = ipx_node_link(ipx_bsim_server_node(n->sim), 0);
+	n->srv = adapter_link(n->srv_out);
+	n->peer_link = adapter_link(ipx_node_link(n->peer, 0));
 	if (o->on_loop)
 		o->on_loop(ipx_bsim_loop(n->sim), o->ctx);
 	return IPX_OK;
@@ -477,6 +518,8 @@ static void frames(struct net *n, struct ipx_b9_point *pt)
 	ipx_mem_link_adapter_stats(n->srv, &st, true);
 	pt->frame_down = st.tx_max ? (uint32_t)st.tx_max + hdr : 0;
 	pt->rx_drops += st.rx_no_buffer;
+	if (n->peer_link == n->srv)
+		return;
 	ipx_mem_link_adapter_stats(n->peer_link, &st, true);
 	if (st.tx_max && st.tx_max + hdr > pt->frame_down)
 		pt->frame_down = (uint32_t)st.tx_max + hdr;
@@ -508,11 +551,27 @@ static bool ceil_done(void *ctx)
 	return ((struct ceil_rx *)ctx)->got >= IPX_B9_CEILING_FRAMES;
 }
 
+/* A NetBIOS session data packet (IPX type 4, socket 0x455 both ways,
+ * data stream type 6), so a period machine charges the frames what its
+ * software takes for a session packet (host.h). */
+static void nb_shape(uint8_t *pkt)
+{
+	pkt[5] = 4;
+	pkt[16] = pkt[28] = 0x04;
+	pkt[17] = pkt[29] = 0x55;
+	pkt[31] = 6;
+}
+
 /* Back-to-back 2,000-byte frames from a station with the baseline
- * adapter to one with none, on a segment of their own. */
+ * adapter (the server's side's) to one with none, on a segment of their
+ * own; with a period, sent through the server machine's host as
+ * NetBIOS session packets, so the frames wait for its CPU too. */
 static int ceiling(const struct ipx_b9_opts *o, struct ipx_b9_ceiling *out)
 {
 	static uint8_t pkt[IPX_B9_CEILING_FRAME];
+	const struct ipx_adapter *a =
+		o->base_srv.memory ? &o->base_srv : &o->base;
+	struct ipx_link *send = NULL;
 	const size_t len = IPX_B9_CEILING_FRAME - o->profile.header;
 	struct ipx_clock clk;
 	struct ipx_loop *loop;
@@ -525,6 +584,7 @@ static int ceiling(const struct ipx_b9_opts *o, struct ipx_b9_ceiling *out)
 	int rc;
 
 	memset(&p.adapter, 0, sizeof(p.adapter));
+	memset(pkt, 0, sizeof(pkt));
 	ipx_clock_fake_init(&clk, 0);
 	loop = ipx_loop_new(o->sim ? &clk : ipx_clock_system());
 	seg = loop ? ipx_mem_segment_new(loop, 1, o->seed) : NULL;
@@ -536,17 +596,26 @@ static int ceiling(const struct ipx_b9_opts *o, struct ipx_b9_ceiling *out)
 	c.loop = loop;
 	tx = ipx_mem_link_new(seg, NULL);
 	rx = ipx_mem_link_new(seg, NULL);
-	rc = tx && rx ? ipx_mem_link_set_adapter(tx, &o->base, err,
-						 sizeof(err))
+	rc = tx && rx ? ipx_mem_link_set_adapter(tx, a, err, sizeof(err))
 		      : IPX_ENOMEM;
 	if (rc == IPX_OK && len > tx->mtu)
 		rc = IPX_ETOOBIG;	/* transmit buffers under 2,000 */
+	send = tx;
+	if (rc == IPX_OK && o->period) {
+		struct ipx_host *h = ipx_host_new(tx, &o->period->server, true);
+
+		if (!h)
+			rc = IPX_ENOMEM;
+		else
+			send = ipx_host_link(h);
+		nb_shape(pkt);
+	}
 	if (rc == IPX_OK) {
 		rx->rx = ceil_on_rx;
 		rx->rx_ctx = &c;
 		t0 = ipx_loop_now(loop);
 		for (unsigned i = 0; i < IPX_B9_CEILING_FRAMES; i++)
-			ipx_link_send(tx, pkt, len, rx->node);
+			ipx_link_send(send, pkt, len, rx->node);
 		ipx_loop_run_until(loop, ceil_done, &c, 10 * IPX_SEC);
 		if (c.got == IPX_B9_CEILING_FRAMES && c.last != t0) {
 			double s = (double)(c.last - t0) / IPX_SEC;
@@ -565,7 +634,9 @@ static int ceiling(const struct ipx_b9_opts *o, struct ipx_b9_ceiling *out)
 			out->done = true;
 		}
 	}
-	if (tx)
+	if (send)	/* a host closes its inner link */
+		ipx_link_close(send);
+	else if (tx)
 		ipx_link_close(tx);
 	if (rx)
 		ipx_link_close(rx);
@@ -650,6 +721,79 @@ static int one_config(struct net *n, struct ipx_b9_report *rep, size_t ci,
 	return rc;
 }
 
+/* The fidelity rows' own runs: the baseline's six-workstation NetBIOS
+ * reads and writes with the period's server machine replaced by the
+ * named ISA and MCA servers (at386-25, ps2-80-25: the same CPU, their
+ * bus in their copies and their adapters); each the mean of the two. */
+#define FID_ISA_MACHINE "at386-25"
+#define FID_MCA_MACHINE "ps2-80-25"
+
+static int bus_runs(const struct ipx_b9_opts *o,
+		    const struct ipx_b9_report *rep, struct ipx_b9_fid_runs *fr,
+		    char *err, size_t errlen)
+{
+	static const char *const names[2] = { FID_ISA_MACHINE,
+					      FID_MCA_MACHINE };
+	static const unsigned loads[2] = { 6, 7 };	/* nb rd6, nb wr6 */
+	int base = ipx_b9_find(rep, IPX_B9_BASE, 0);
+	struct ipx_period p = *o->period;
+	struct ipx_b9_opts bo = *o;
+	struct ipx_b9_point pt;
+	int rc = IPX_OK;
+
+	fr->isa_kbs = fr->mca_kbs = NAN;
+	bo.period = &p;
+	for (int i = 0; rc == IPX_OK && i < 2 && base >= 0; i++) {
+		struct ipx_b9_config c = rep->cfg[base];
+		double sum = 0;
+
+		rc = ipx_machine_resolve(names[i], &p.server, err, errlen);
+		if (rc != IPX_OK)
+			return rc;
+		c.srv = p.server.adapter.adapter;
+		snprintf(i ? fr->mca : fr->isa, sizeof(fr->isa), "%s",
+			 names[i]);
+		for (int k = 0; rc == IPX_OK && k < 2; k++) {
+			rc = ipx_b9_measure(&bo, &c, loads[k], &pt, err,
+					    errlen);
+			sum += pt.kbs;
+		}
+		if (rc == IPX_OK)
+			*(i ? &fr->mca_kbs : &fr->isa_kbs) = sum / 2;
+	}
+	return rc;
+}
+
+/* A --period run's fidelity table: today's run (the same benchmark with
+ * no period: `bench tuning --sim`, the default adapter on the period's
+ * wire) and the bus runs beside it. */
+static int fidelity(const struct ipx_b9_opts *o, ipx_bench_progress_fn progress,
+		    void *ctx, struct ipx_b9_report *rep, char *err,
+		    size_t errlen)
+{
+	struct ipx_b9_opts to = *o;
+	struct ipx_b9_report *today = calloc(1, sizeof(*today));
+	int rc;
+
+	if (!today)
+		return IPX_ENOMEM;
+	to.period = NULL;
+	memset(&to.base_srv, 0, sizeof(to.base_srv));
+	ipx_b9_default_adapter(&to.base);
+	rc = ipx_b9_run(&to, progress, ctx, today, err, errlen);
+	if (rc == IPX_OK) {
+		if (progress)
+			progress(ctx, "tuning: the ISA and MCA servers");
+		rc = bus_runs(o, rep, &rep->fr, err, errlen);
+	}
+	if (rc == IPX_OK) {
+		ipx_b9_fidelity(rep, today, &rep->fr, &rep->fid);
+		rep->have_fid = true;
+	}
+	free(today);
+	return rc;
+}
+
 int ipx_b9_run(const struct ipx_b9_opts *o, ipx_bench_progress_fn progress,
 	       void *ctx, struct ipx_b9_report *rep, char *err, size_t errlen)
 {
@@ -658,6 +802,11 @@ int ipx_b9_run(const struct ipx_b9_opts *o, ipx_bench_progress_fn progress,
 
 	if (rc != IPX_OK)
 		return rc;
+	if (o->period && !o->sim) {
+		ipx_bench_set_err(err, errlen, "tuning: --period runs in "
+					       "simulated time only");
+		return IPX_EINVAL;
+	}
 	if (o->seconds <= 0 || o->seconds > 3600) {
 		ipx_bench_set_err(err, errlen, "tuning: 0 to 3600 seconds a "
 					       "test");
@@ -675,6 +824,8 @@ int ipx_b9_run(const struct ipx_b9_opts *o, ipx_bench_progress_fn progress,
 		rc = one_config(&n, rep, i, progress, ctx, err, errlen);
 	if (n.sim)
 		ipx_bsim_free(n.sim);
+	if (rc == IPX_OK && o->period)
+		rc = fidelity(o, progress, ctx, rep, err, errlen);
 	if (progress)
 		progress(ctx, NULL);
 	rep->interrupted = rc == IPX_ECLOSED;

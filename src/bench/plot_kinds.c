@@ -19,9 +19,10 @@ const struct ipx_plot_kind ipx_plots_none[] = { { NULL } };
 
 void ipx_plot_num(FILE *out, const struct ipx_jv *v, const char *path)
 {
+	const struct ipx_jv *x = ipx_suite_get(v, path);
 	double d;
 
-	if (ipx_jv_num(v, path, &d) && isfinite(d))
+	if (x && ipx_jv_num(x, "", &d) && isfinite(d))
 		fprintf(out, " %.6g", d);
 	else
 		fputs(" NaN", out);
@@ -81,8 +82,8 @@ const struct ipx_plot_kind ipx_plots_b1[] = {
 	  "sessions; the table's 'vs IPX' columns put the same in numbers. "
 	  "UDP is this machine's baseline (no 1990 bar).",
 	  .rows = "rows", .x = "name",
-	  .y = { { "pps.median", "ipxlab packets/s" },
-		 { "ref_1990_pps", "1990 packets/s" } },
+	  .y = { { "pps.median|pps", "ipxlab packets/s" },
+		 { "ref_1990_pps|ref_pps", "1990 packets/s" } },
 	  .script = BARS "set logscale y\nset ylabel 'packets/s (log scale)'\n"
 	  "set xtics rotate by -25 scale 0\n"
 	  "plot data using 2:xtic(1), '' using 3\n" },

@@ -112,7 +112,7 @@ static void table(FILE *f, const struct ipx_jv *res,
 	for (size_t k = 0; k < n; k++) {
 		fputs("<tr>", f);
 		for (size_t c = 0; c < t->ncol; c++) {
-			const struct ipx_jv *x = ipx_jv_get(
+			const struct ipx_jv *x = ipx_suite_get(
 				ipx_suite_row(res, t, k), t->col[c].key);
 			bool text = x && x->type == IPX_JSTR;
 

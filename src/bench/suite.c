@@ -67,16 +67,28 @@ static int build_argv(const struct ipx_suite_opts *o,
 		      const struct ipx_suite_bench *b, char *store,
 		      size_t len, char **argv)
 {
-	char seed[32];
+	bool period = o->periods && b->period;
+	bool sim = !period && o->sim && b->sim;
+	const char *args = o->quick ? b->quick : b->full;
+	size_t at;
 	int n = 0;
 
-	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)o->seed);
-	snprintf(store, len, "bench %s %s%s%s%s%s --json", b->name,
-		 o->quick ? b->quick : b->full,
-		 o->sim && b->sim ? " --sim --seed " : "",
-		 o->sim && b->sim ? seed : "",
-		 o->profile && b->sim ? " --profile " : "",
-		 o->profile && b->sim ? o->profile : "");
+	if (period && b->period_args)
+		args = b->period_args;
+	at = (size_t)snprintf(store, len, "bench %s %s", b->name, args);
+	if (period && at < len)
+		at += (size_t)snprintf(store + at, len - at, " --period %s",
+				       b->period);
+	if (sim && at < len)
+		at += (size_t)snprintf(store + at, len - at, " --sim");
+	if ((sim || period) && at < len)
+		at += (size_t)snprintf(store + at, len - at, " --seed %llu",
+				       (unsigned long long)o->seed);
+	if (o->profile && b->sim && !period && at < len)
+		at += (size_t)snprintf(store + at, len - at, " --profile %s",
+				       o->profile);
+	if (at < len)
+		snprintf(store + at, len - at, " --json");
 	for (char *t = strtok(store, " "); t && n < MAX_ARGS - 1;
 	     t = strtok(NULL, " "))
 		argv[n++] = t;

@@ -28,6 +28,11 @@ void ipx_plot_label(FILE *out, const char *s);
 bool ipx_plot_points(const struct ipx_plot_kind *k, const struct ipx_jv *r,
 		     FILE *out);
 
+/* The value at a column's key in a row: the first of its alternatives
+ * ("pps.median|pps": the real-time run's, else the simulated one's)
+ * that the row has; NULL when none. */
+const struct ipx_jv *ipx_suite_get(const struct ipx_jv *row, const char *key);
+
 /* "b2-battery" of a benchmark (lower-case spec, name). */
 void ipx_suite_stem(const struct ipx_suite_bench *b, char *buf, size_t len);
 

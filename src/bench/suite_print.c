@@ -32,6 +32,26 @@ const struct ipx_jv *ipx_suite_row(const struct ipx_jv *res,
 	return k == 0 ? v : NULL;
 }
 
+const struct ipx_jv *ipx_suite_get(const struct ipx_jv *row, const char *key)
+{
+	char alt[128];
+	const char *p = key;
+
+	while (*p) {
+		size_t n = strcspn(p, "|");
+		const struct ipx_jv *v;
+
+		snprintf(alt, sizeof(alt), "%.*s", (int)n, p);
+		v = ipx_jv_get(row, alt);
+		if (v)
+			return v;
+		p += n;
+		if (*p == '|')
+			p++;
+	}
+	return NULL;
+}
+
 const char *ipx_suite_cell(const struct ipx_jv *row, size_t i,
 			   const struct ipx_suite_col *c, char *buf,
 			   size_t len)
@@ -42,7 +62,7 @@ const char *ipx_suite_cell(const struct ipx_jv *row, size_t i,
 		snprintf(buf, len, "%zu", i + 1);
 		return buf;
 	}
-	v = ipx_jv_get(row, c->key);
+	v = ipx_suite_get(row, c->key);
 	if (!v || v->type == IPX_JNULL || v->type == IPX_JARR ||
 	    v->type == IPX_JOBJ)
 		return "-";

@@ -19,16 +19,19 @@
 static const struct ipx_suite_col b1_rows[] = {
 	{ "name", "interface", "", "the interface measured (UDP is the "
 	  "baseline of this machine)", false },
-	{ "pps.median", "packets/s", "packets/s", "packets the receiver got "
-	  "per second, median of the runs", false },
+	{ "pps.median|pps", "packets/s", "packets/s", "packets per second "
+	  "(real time: the receiver's, median of the runs; simulated: the "
+	  "sender's, every send completed)", false },
+	{ "delivered", "delivered", "packets", "packets the receiver got "
+	  "(simulated time)", false },
 	{ "carried_kB_per_s.median", "carried", "kB/s", "payload delivered per "
 	  "second (kB = 1000 bytes)", false },
 	{ "loss.median", "loss", "packets", "sent but not delivered, median",
 	  false },
 	{ "ratio_ipx.median", "vs IPX", "", "this rate over IPX datagrams' in "
 	  "the same run", false },
-	{ "ref_1990_pps", "1990 packets/s", "packets/s", "the note's rate for "
-	  "this interface (1990 hardware)", true },
+	{ "ref_1990_pps|ref_pps", "1990 packets/s", "packets/s", "the note's "
+	  "rate for this interface (1990 hardware)", true },
 	{ "ref_1990_ratio_ipx", "1990 vs IPX", "", "the note's rate over its "
 	  "IPX rate", true },
 };
@@ -373,25 +376,27 @@ static const struct ipx_suite_table b9_tables[] = {
 const struct ipx_suite_bench ipx_suite_benches[] = {
 	{ "B1", "protocols", "the 1990 protocol comparison",
 	  "-c 500 -r 1", "", false,
-	  "B1 has no simulated network: it runs in real time on loopback",
-	  60, 600, TABLES(b1_tables), (ipx_plots_b1) },
+	  "the suite's B1 tables are of the real-time run, on loopback "
+	  "(bench protocols --sim is B1 in simulated time)",
+	  60, 600, TABLES(b1_tables), (ipx_plots_b1), "tr4-1990", "" },
 	{ "B2", "battery", "the Network Test Battery", "-s 0.5", "", true,
-	  NULL, 120, 1200, TABLES(b2_tables), (ipx_plots_b2) },
+	  NULL, 120, 1200, TABLES(b2_tables), (ipx_plots_b2), NULL, NULL },
 	{ "B3", "copy", "the file copy", "", "", true, NULL, 60, 600,
-	  TABLES(b3_tables), (ipx_plots_b3) },
+	  TABLES(b3_tables), (ipx_plots_b3), NULL, NULL },
 	{ "B4", "perftest", "the performance test", "--quick", "", true,
-	  NULL, 60, 600, TABLES(b4_tables), ipx_plots_none },
+	  NULL, 60, 600, TABLES(b4_tables), ipx_plots_none, NULL, NULL },
 	{ "B5", "arrival", "the packet arrival times", "--quick", "", true,
-	  NULL, 60, 600, TABLES(b5_tables), (ipx_plots_b5) },
+	  NULL, 60, 600, TABLES(b5_tables), (ipx_plots_b5), NULL, NULL },
 	{ "B6", "wan", "the bridged network", "--quick", "", true, NULL,
-	  180, 1800, TABLES(b6_tables), (ipx_plots_b6) },
+	  180, 1800, TABLES(b6_tables), (ipx_plots_b6), NULL, NULL },
 	{ "B7", "perform3", "throughput against block size", "-s 0.3", "",
-	  true, NULL, 120, 900, TABLES(b7_tables), (ipx_plots_b7) },
+	  true, NULL, 120, 900, TABLES(b7_tables), (ipx_plots_b7),
+	  "lantastic-1993", NULL },
 	{ "B8", "retrieval", "the retrieval test bench (imaging)",
 	  "--files 100", "", true, NULL, 120, 1800,
-	  TABLES(b8_tables), (ipx_plots_b8) },
+	  TABLES(b8_tables), (ipx_plots_b8), NULL, NULL },
 	{ "B9", "tuning", "buffer and frame-size tuning", "-s 0.1", "", true,
-	  NULL, 60, 900, TABLES(b9_tables), (ipx_plots_b9) },
+	  NULL, 60, 900, TABLES(b9_tables), (ipx_plots_b9), NULL, NULL },
 };
 const size_t ipx_suite_nbenches =
 	sizeof(ipx_suite_benches) / sizeof(ipx_suite_benches[0]);

@@ -390,6 +390,8 @@ static void on_pump(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 	unsigned allow = bw_credit_allowance(w);
 
 	(void)t;
+	if (w->p.tx_wait)
+		burst = bw_in_flight(w) ? 0 : 1;
 	if (burst > allow)
 		burst = allow;
 	for (unsigned i = 0; i < burst && may_start(w); i++) {
@@ -409,6 +411,12 @@ static void on_pump(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 	if (refused > handed)
 		refused = handed;	/* other traffic's failures */
 	w->r.send_errors += refused;
+	if (w->p.tx_wait) {	/* complete at ipx_bw_tx_done */
+		check_sender_done(w);
+		if (w->state == BW_RUNNING && !bw_in_flight(w))
+			ipx_timer_start(loop, &w->pump, 1, 0);	/* refused */
+		return;
+	}
 	w->r.sent += handed - refused;
 	w->r.bytes += (handed - refused) * w->p.size;
 	if (handed)
@@ -419,6 +427,19 @@ static void on_pump(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 	if (w->state == BW_RUNNING && !bw_credit_blocked(w))
 		ipx_timer_start(loop, &w->pump,
 				ipx_loop_clock(loop)->simulated ? 1 : 0, 0);
+}
+
+void ipx_bw_tx_done(struct ipx_bw *w)
+{
+	if (!w || !w->p.tx_wait || w->state != BW_RUNNING ||
+	    !bw_in_flight(w))
+		return;
+	w->r.sent++;
+	w->r.bytes += w->p.size;
+	w->t_last = bw_now(w);
+	check_sender_done(w);
+	if (w->state == BW_RUNNING)
+		ipx_timer_start(w->loop, &w->pump, 0, 0);
 }
 
 void bw_pump_now(struct ipx_bw *w)

@@ -56,7 +56,7 @@ void help_bench_battery(FILE *out)
 		"                      open-multi open-single shared-small\n"
 		"                      shared-large create private-random\n"
 		"                      private-seq block dir-search random-search\n"
-		"                      lock\n" FSBENCH_HELP,
+		"                      lock\n" FSBENCH_HELP FSBENCH_PERIOD_HELP,
 		IPX_B2_TARGET * 100, QUICK_SECONDS, IPX_BN_MAX_STATIONS);
 }
 
@@ -280,6 +280,7 @@ static int parse(struct battery *t, int argc, char **argv)
 		{ "only", required_argument, NULL, OPT_ONLY },
 		{ "quick", no_argument, NULL, OPT_QUICK },
 		FSBENCH_LONGOPTS,
+		FSBENCH_PERIOD_LONGOPT,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *fixtures = NULL;

@@ -40,7 +40,7 @@ void help_bench_copy(FILE *out)
 		"connection).\n\n"
 		"  -n, --copies N      copies of each size (default %d, 1 to %d)\n"
 		"      --quick         the same (a copy takes milliseconds)\n"
-		FSBENCH_HELP,
+		FSBENCH_HELP FSBENCH_PERIOD_HELP,
 		DEFAULT_COPIES, DEFAULT_COPIES, MAX_COPIES);
 }
 
@@ -163,6 +163,7 @@ int bench_copy(int argc, char **argv)
 		{ "copies", required_argument, NULL, 'n' },
 		{ "quick", no_argument, NULL, OPT_COPIES },
 		FSBENCH_LONGOPTS,
+		FSBENCH_PERIOD_LONGOPT,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct copyb *c = calloc(1, sizeof(*c));

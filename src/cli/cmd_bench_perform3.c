@@ -25,7 +25,7 @@
 #define QUICK_SECONDS 0.5
 #define CURVE_ROWS 16
 
-enum { OPT_WRITE = FSB_OPT_FIRST, OPT_ONLY, OPT_QUICK };
+enum { OPT_WRITE = FSB_OPT_FIRST, OPT_ONLY, OPT_QUICK, OPT_PERIOD };
 
 void help_bench_perform3(FILE *out)
 {
@@ -48,10 +48,20 @@ void help_bench_perform3(FILE *out)
 		"      --write         write the blocks instead of reading them\n"
 		"      --only LIST     these configurations, e.g.\n"
 		"                      request/default,burst/tuned (default: all)\n"
+		"      --period NAME|FILE  --sim (implied) on a period's machines:\n"
+		"                      CPU, disk and cache, adapters in simulated\n"
+		"                      time ('ipxlab period NAME' prints them);\n"
+		"                      %s is the bulletin's best set-up\n"
+		"                      (lantastic-8bit-1993: its 8-bit adapters, a\n"
+		"                      prediction); then the same run on the wire\n"
+		"                      alone (today) and the fidelity table: the\n"
+		"                      bulletin's best average and peak beside\n"
+		"                      ipxlab's best configuration, error, today\n"
 		"  (--repeat is refused: each size is one run)\n"
 		FSBENCH_HELP,
 		IPX_B7_DEFAULT_BUFFER, IPX_B7_TUNED_BUFFER, DEFAULT_SECONDS,
-		QUICK_SECONDS, IPX_B7_STATIONS, IPX_BN_MAX_STATIONS);
+		QUICK_SECONDS, IPX_B7_STATIONS, IPX_BN_MAX_STATIONS,
+		IPX_B7_PERIOD);
 }
 
 struct p3 {
@@ -61,6 +71,7 @@ struct p3 {
 	bool write;
 	bool only[IPX_B7_CONFIGS];
 	struct ipx_b7_report rep;
+	struct ipx_b7_report today;	/* --period: the wire alone */
 };
 
 static void print_config(const struct p3 *p, unsigned k)
@@ -146,6 +157,30 @@ static void print(const struct p3 *p)
 	printf("kB = 1000 bytes of data %s (the user's view); total = the "
 	       "workstations' sum.\n",
 	       p->write ? "written" : "read");
+	if (p->rep.have_fidelity)
+		ipx_b7_write_fidelity(stdout, &p->rep, &p->today);
+}
+
+/* --period: the period's network stopped, the same run on the wire
+ * alone, and the fidelity table. CLI_ code. */
+static int run_today(struct p3 *p, const struct ipx_b7_opts *o, char *err,
+		     size_t errlen)
+{
+	struct ipx_b7_opts to = *o;
+	int rc;
+
+	fsbench_stop(&p->b, true);	/* one simulated network at a time */
+	rc = ipx_b7_run_today(&p->b.n.o, &to, fsbench_progress, &p->b,
+			      &p->today, err, errlen);
+	if (rc != IPX_OK) {	/* Ctrl-C among the causes */
+		cli_error(CMD, "perform3: today's run (no period): %s; printing "
+			       "the period's run without the fidelity table",
+			  err);
+		return CLI_FAIL;
+	}
+	ipx_b7_fidelity(&p->rep, &p->today, p->b.period.name,
+			"the wire alone (--sim, no machines)");
+	return CLI_OK;
 }
 
 static int run(void *ctx)
@@ -168,8 +203,11 @@ static int run(void *ctx)
 		cli_error(CMD, "perform3: %s", err);
 		return CLI_FAIL;
 	}
+	rc = CLI_OK;
+	if (p->b.have_period && !p->rep.interrupted)
+		rc = run_today(p, &o, err, sizeof(err));
 	print(p);
-	return p->rep.interrupted ? CLI_FAIL : CLI_OK;
+	return p->rep.interrupted ? CLI_FAIL : rc;
 }
 
 /* --only "request/default,burst/tuned": 0, or -1 with the message. */
@@ -220,11 +258,38 @@ static int own_opt(struct p3 *p, int opt, bool *quick, bool *secs,
 								  : 0;
 	else if (opt == OPT_ONLY)
 		return parse_only(optarg, p->only) < 0 ? CLI_USAGE : 0;
+	else if (opt == OPT_PERIOD) {
+		if (cli_period_opt(CMD, optarg, &p->b.period) < 0)
+			return CLI_USAGE;
+		p->b.have_period = true;
+	}
 	else if (opt == 'h')
 		return -1;
 	else
 		return 1;
 	return 0;
+}
+
+/* --period implies --sim on the period's wire (unless --profile). */
+static int check_period(struct fsbench *b)
+{
+	if (b->hub || b->server) {
+		cli_error(CMD, "--period runs the whole network in this process "
+			       "in simulated time (--sim): not with --hub or "
+			       "--server");
+		return CLI_USAGE;
+	}
+	if (b->have_bridge) {
+		cli_error(CMD, "--period: B7's set-up is one segment; not with "
+			       "--bridge");
+		return CLI_USAGE;
+	}
+	b->sim = true;
+	if (!b->have_profile) {
+		b->profile = b->period.wire;
+		b->have_profile = true;
+	}
+	return CLI_OK;
 }
 
 static int check(struct p3 *p, int argc, char **argv, bool quick, bool secs)
@@ -242,7 +307,7 @@ static int check(struct p3 *p, int argc, char **argv, bool quick, bool secs)
 			       "give a longer --seconds)");
 		return CLI_USAGE;
 	}
-	return CLI_OK;
+	return p->b.have_period ? check_period(&p->b) : CLI_OK;
 }
 
 /* The options into p: -1 to go on, else the command's exit code. */
@@ -254,6 +319,7 @@ static int parse(struct p3 *p, int argc, char **argv)
 		BENCH_STATIONS_LONGOPT,
 		{ "write", no_argument, NULL, OPT_WRITE },
 		{ "only", required_argument, NULL, OPT_ONLY },
+		{ "period", required_argument, NULL, OPT_PERIOD },
 		FSBENCH_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};

@@ -42,7 +42,7 @@ void help_bench_perftest(FILE *out)
 		"      --quick         %.0f s\n"
 		"      --stations N    workstations at once (default 1; 1 to %d)\n"
 		"      --size N        bytes per record (default %d; 1 to %d)\n"
-		FSBENCH_HELP,
+		FSBENCH_HELP FSBENCH_PERIOD_HELP,
 		DEFAULT_SECONDS, QUICK_SECONDS, IPX_BN_MAX_STATIONS,
 		IPX_BN_PERF_RECORD, IPX_BN_PERF_MAX_RECORD);
 }
@@ -138,6 +138,7 @@ static int parse(struct perf *p, int argc, char **argv)
 		BENCH_STATIONS_LONGOPT,
 		{ "size", required_argument, NULL, OPT_SIZE },
 		FSBENCH_LONGOPTS,
+		FSBENCH_PERIOD_LONGOPT,
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long n = 1;

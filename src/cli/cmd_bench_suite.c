@@ -23,15 +23,16 @@
 
 #define CMD "bench"
 
-enum { OPT_QUICK = 1000, OPT_SIM, OPT_PROFILE, OPT_SEED, OPT_ONLY };
+enum { OPT_QUICK = 1000, OPT_SIM, OPT_PROFILE, OPT_SEED, OPT_ONLY,
+       OPT_PERIODS };
 
 static volatile sig_atomic_t stop_flag;
 
 void help_bench_suite(FILE *out)
 {
 	fprintf(out,
-		"usage: ipxlab bench suite [--quick] [--sim] [--profile P] "
-		"[-o DIR]\n\n"
+		"usage: ipxlab bench suite [--quick] [--sim] [--periods] "
+		"[--profile P] [-o DIR]\n\n"
 		"Every benchmark of the 1990 note (B1-B9) in turn, with its full\n"
 		"or quick settings, into DIR: each result as bN-NAME.json (the\n"
 		"run's conditions around the benchmark's own JSON), its messages\n"
@@ -44,7 +45,11 @@ void help_bench_suite(FILE *out)
 		"      --quick         each benchmark's quick settings\n"
 		"      --sim           simulated time where a benchmark has it\n"
 		"                      (B2-B9; B1 runs in real time on loopback)\n"
-		"      --seed N        --sim's seed (default 1)\n"
+		"      --periods       each benchmark on its paper's period\n"
+		"                      machines (--period, `ipxlab period`), with\n"
+		"                      its fidelity table: 1990 | ipxlab as 1990\n"
+		"                      | error %% | today\n"
+		"      --seed N        --sim's and --periods' seed (default 1)\n"
 		"      --profile NAME|FILE  the link of B2-B9 (eth10, tr4, ...)\n"
 		"      --only LIST     these benchmarks only, e.g. B2,copy\n"
 		"  -q, --quiet         no progress lines\n"
@@ -155,6 +160,7 @@ static int parse(struct ipx_suite_opts *o, bool *quiet, int argc,
 		{ "output", required_argument, NULL, 'o' },
 		{ "quick", no_argument, NULL, OPT_QUICK },
 		{ "sim", no_argument, NULL, OPT_SIM },
+		{ "periods", no_argument, NULL, OPT_PERIODS },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "profile", required_argument, NULL, OPT_PROFILE },
 		{ "only", required_argument, NULL, OPT_ONLY },
@@ -174,6 +180,7 @@ static int parse(struct ipx_suite_opts *o, bool *quiet, int argc,
 		case 'q': *quiet = true; break;
 		case OPT_QUICK: o->quick = true; break;
 		case OPT_SIM: o->sim = true; break;
+		case OPT_PERIODS: o->periods = true; break;
 		case OPT_SEED:
 			if (cli_parse_uint(CMD, "--seed", optarg, 0,
 					   0xffffffffUL, &seed) < 0)
@@ -232,9 +239,9 @@ int bench_suite(int argc, char **argv)
 		cli_error(CMD, "suite: %s", err);
 		return CLI_FAIL;
 	}
-	printf("ipxlab benchmark suite%s%s: %s\n", o.quick ? ", quick" : "",
+	printf("ipxlab benchmark suite%s%s%s: %s\n", o.quick ? ", quick" : "",
 	       o.sim ? ", simulated time where a benchmark has it" : "",
-	       o.dir);
+	       o.periods ? ", on the papers' period machines" : "", o.dir);
 	ipx_suite_print(stdout, o.dir, &rep);
 	for (size_t i = 0; i < rep.nran; i++)
 		failed |= rep.ran[i].status != 0 || !rep.ran[i].result;

@@ -8,16 +8,16 @@
  *
  * This file parses the options, refuses a configuration that does not
  * fit the adapter memory before anything runs (ipx_b9_plan), calls
- * ipx_b9_run (src/bench/b9_tuning.c) once and prints: the table here,
- * the JSON and CSV from the library's writers.
+ * ipx_b9_run (src/bench/b9_tuning.c) once and prints: the table with
+ * cmd_bench_tuning_text.c, the JSON and CSV from the library's writers.
  */
 #include <getopt.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "cmd_bench_tuning.h"
 #include "ipxlab/bench_b9.h"
 #include "ipxlab/err.h"
 #include "ipxlab/log.h"
@@ -26,7 +26,7 @@
 #define DEFAULT_SECONDS 2.0
 
 enum { OPT_SIM = OPT_FIRST_CMD + 1, OPT_SEED, OPT_PROFILE, OPT_MEMORY,
-       OPT_TXBUFS, OPT_TXSIZE, OPT_RXSIZE, OPT_JSON, OPT_CSV };
+       OPT_TXBUFS, OPT_TXSIZE, OPT_RXSIZE, OPT_JSON, OPT_CSV, OPT_PERIOD };
 
 void help_bench_tuning(FILE *out)
 {
@@ -49,6 +49,15 @@ void help_bench_tuning(FILE *out)
 		"                      without it the same network on the real\n"
 		"                      clock\n"
 		"      --seed N        the simulation's seed (default 1)\n"
+		"      --period P      the 1990 machines (implies --sim): a named\n"
+		"                      period or a period file; the\n"
+		"                      workstations and the server (LAN Manager's\n"
+		"                      NetBIOS server too) on its machines and\n"
+		"                      adapters, its wire, then the fidelity table\n"
+		"                      (1990 | ipxlab as 1990 | error | today's\n"
+		"                      --sim) with the ISA/MCA server rows;\n"
+		"                      lanman-1991 is B9's; the named ones:\n"
+		"                      %s\n"
 		"  -s, --seconds S     per workload and step (default %.0f)\n"
 		"      --profile P     the wire: a named profile or a file\n"
 		"                      (default tr16); its adapter keys, if set,\n"
@@ -62,14 +71,9 @@ void help_bench_tuning(FILE *out)
 		"  -q, --quiet         no progress line\n"
 		"  -h, --help          this text\n\n"
 		"See %s/benchmarks.md (B9) for the method and every column.\n",
-		DEFAULT_SECONDS, cli_docs);
+		ipx_period_names(), DEFAULT_SECONDS, cli_docs);
 }
 
-struct tuning {
-	struct ipx_b9_opts o;
-	struct ipx_b9_report rep;
-	bool seed_given, json, csv, quiet, progress;
-};
 
 static void progress(void *ctx, const char *line)
 {
@@ -100,100 +104,6 @@ static void cond(struct ipx_jw *w, const void *ctx)
 	ipx_jw_str(w, "link", "in-memory segment");
 }
 
-static void print_runs(const struct ipx_b9_report *r)
-{
-	char name[48];
-
-	printf("%-14s %7s %7s %7s %7s %7s %7s %7s %7s  %s\n", "kB/s",
-	       "nb rd1", "nb wr1", "ncp rd1", "ncp wr1", "ncp rd6", "ncp wr6",
-	       "nb rd6", "nb wr6", "largest frame ws/srv (bytes)");
-	for (size_t i = 0; i < r->ncfg; i++) {
-		const struct ipx_b9_point *pt = r->pt[i];
-		uint32_t up = 0, down = 0;
-
-		ipx_b9_config_name(&r->cfg[i], name, sizeof(name));
-		printf("%-14s", name);
-		for (unsigned w = 0; w < IPX_B9_WORKLOADS; w++) {
-			if (pt[w].done)
-				printf(" %7.1f", pt[w].kbs);
-			else
-				printf(" %7s", pt[w].skipped ? "n/a" : "-");
-			if (pt[w].frame_up > up)
-				up = pt[w].frame_up;
-			if (pt[w].frame_down > down)
-				down = pt[w].frame_down;
-		}
-		printf("  %u/%u\n", up, down);
-	}
-}
-
-static void print_changes(const struct ipx_b9_report *r)
-{
-	printf("\n%-18s %7s %7s %7s %7s %7s %7s %7s %7s  %s\n", "change (%)",
-	       "nb rd1", "nb wr1", "ncp rd1", "ncp wr1", "ncp rd6", "ncp wr6",
-	       "nb rd6", "nb wr6", "1990 (LAN Manager, NetBEUI)");
-	for (size_t i = 0; i < IPX_B9_CHANGES; i++) {
-		const struct ipx_b9_change *c = &ipx_b9_changes[i];
-
-		printf("%-18s", c->step);
-		for (unsigned w = 0; w < IPX_B9_WORKLOADS; w++) {
-			double p = ipx_b9_change_pct(r, c, w);
-
-			if (isnan(p))
-				printf(" %7s", "-");
-			else	/* no "-0.0" */
-				printf(" %+7.1f", fabs(p) < 0.05 ? 0.0 : p);
-		}
-		printf("  %s\n", *c->pub_note ? c->pub_note : "-");
-	}
-}
-
-static void print_table(const struct tuning *t)
-{
-	const struct ipx_b9_report *r = &t->rep;
-	const struct ipx_adapter *b = &t->o.base;
-	const struct ipx_b9_ceiling *c = &r->ceiling;
-	int base = ipx_b9_find(r, IPX_B9_BASE, 0);
-	char m[200];
-
-	printf("B9 buffer and frame-size tuning on %s, %.1f s per test%s\n",
-	       t->o.profile.name, t->o.seconds,
-	       t->o.sim ? ", simulated time" : ", real time");
-	printf("# ipxlab %s on %s, %ld CPUs online\n", cli_version_text(),
-	       cli_machine_text(m, sizeof(m)), sysconf(_SC_NPROCESSORS_ONLN));
-	printf("# baseline adapter: %u bytes of memory, %u transmit "
-	       "buffer%s of %u, receive buffers of %u, copies at %.1f "
-	       "Mbit/s, %.0f us per receive buffer\n",
-	       b->memory, b->tx_buffers, b->tx_buffers == 1 ? "" : "s",
-	       b->tx_size, b->rx_size, b->copy_rate / 1e6, b->rx_cost_ns / 1e3);
-	print_runs(r);
-	print_changes(r);
-	if (c->done)
-		printf("\nwire ceiling: back-to-back %u-byte frames %.1f kB/s "
-		       "(%.3f ms a frame; the wire alone %.1f) | 1990: %.1f "
-		       "kB/s, one every 3 ms (%.0f KB/s as published, its KB "
-		       "1,024 bytes)\n",
-		       IPX_B9_CEILING_FRAME, c->kbs, c->frame_ms, c->wire_kbs,
-		       IPX_B9_PUB_CEILING_KBS, IPX_B9_PUB_CEILING_KBS_NOTE);
-	else
-		printf("\nwire ceiling: not measured (the baseline's frames "
-		       "are under %u bytes) | 1990: %.1f kB/s (%.0f KB/s as "
-		       "published)\n",
-		       IPX_B9_CEILING_FRAME, IPX_B9_PUB_CEILING_KBS,
-		       IPX_B9_PUB_CEILING_KBS_NOTE);
-	if (base >= 0)
-		printf("six workstations together: NetBIOS reads %.1f, "
-		       "writes %.1f kB/s; NCP reads %.1f, writes %.1f kB/s | "
-		       "1990 (LAN Manager): %.1f kB/s (%.0f KB/s as "
-		       "published)\n",
-		       r->pt[base][6].kbs, r->pt[base][7].kbs,
-		       r->pt[base][4].kbs, r->pt[base][5].kbs,
-		       IPX_B9_PUB_SIX_KBS, IPX_B9_PUB_SIX_KBS_NOTE);
-	printf("n/a: NCP needs IPX packets of %u bytes (a 512-byte buffer); "
-	       "the 1990 figures are LAN Manager's over NetBEUI.\n",
-	       IPX_B9_NCP_MIN_IPX);
-}
-
 static int run(struct tuning *t)
 {
 	char err[768];
@@ -214,7 +124,7 @@ static int run(struct tuning *t)
 	else if (t->csv)
 		ipx_b9_write_csv(stdout, &t->rep);
 	else
-		print_table(t);
+		bench_tuning_print(t);
 	return t->rep.interrupted ? CLI_FAIL : CLI_OK;
 }
 
@@ -239,6 +149,13 @@ static int option(struct tuning *t, int opt, const char *arg, char **argv)
 	case OPT_SIM:
 		t->o.sim = true;
 		return CLI_OK;
+	case OPT_PERIOD:
+		if (cli_period_opt(CMD, arg, &t->period) < 0)
+			return CLI_USAGE;
+		t->have_period = true;
+		t->o.period = &t->period;
+		t->o.sim = true;	/* --period implies --sim */
+		return CLI_OK;
 	case OPT_SEED:
 		if (cli_parse_uint(CMD, "--seed", arg, 0, UINT32_MAX, &v) < 0)
 			return CLI_USAGE;
@@ -251,6 +168,7 @@ static int option(struct tuning *t, int opt, const char *arg, char **argv)
 			       ? CLI_USAGE
 			       : CLI_OK;
 	case OPT_PROFILE:
+		t->profile_given = true;
 		return cli_profile_opt(CMD, "--profile", arg, &t->o.profile) < 0
 			       ? CLI_USAGE
 			       : CLI_OK;
@@ -283,6 +201,7 @@ static int option(struct tuning *t, int opt, const char *arg, char **argv)
 
 static const struct option longopts[] = {
 	{ "sim", no_argument, NULL, OPT_SIM },
+	{ "period", required_argument, NULL, OPT_PERIOD },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "seconds", required_argument, NULL, 's' },
 	{ "profile", required_argument, NULL, OPT_PROFILE },
@@ -320,10 +239,16 @@ static int parse(struct tuning *t, int argc, char **argv)
 		return CLI_USAGE;
 	}
 	given = t->o.base;	/* what the options set; 0: not set */
-	if (t->o.profile.adapter.memory)
+	if (t->have_period && !t->profile_given)
+		t->o.profile = t->period.wire;
+	if (t->have_period && t->period.station.have_adapter)
+		t->o.base = t->period.station.adapter.adapter;
+	else if (t->o.profile.adapter.memory)
 		t->o.base = t->o.profile.adapter;
 	else
 		ipx_b9_default_adapter(&t->o.base);
+	if (t->have_period && t->period.server.have_adapter)
+		t->o.base_srv = t->period.server.adapter.adapter;
 	if (given.memory)
 		t->o.base.memory = given.memory;
 	if (given.tx_buffers)
@@ -336,6 +261,17 @@ static int parse(struct tuning *t, int argc, char **argv)
 		t->o.base.tx_size /= 2;
 	if (given.rx_size)
 		t->o.base.rx_size = given.rx_size;
+	if (t->o.base_srv.memory) {	/* the options set both sides */
+		struct ipx_adapter *s = &t->o.base_srv;
+
+		if (given.memory)
+			s->memory = given.memory;
+		if (given.tx_buffers)
+			s->tx_buffers = given.tx_buffers;
+		s->tx_size = t->o.base.tx_size;
+		if (given.rx_size)
+			s->rx_size = given.rx_size;
+	}
 	return CLI_OK;
 }
 

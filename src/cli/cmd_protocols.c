@@ -186,5 +186,5 @@ int bench_protocols(int argc, char **argv)
 		return rc < 0 ? CLI_OK : rc;
 	if (ipx_log_get_level() == IPX_LOG_INFO)
 		ipx_log_set_level(IPX_LOG_WARN);
-	return run(&r);
+	return r.sim ? protocols_sim(&r) : run(&r);
 }

@@ -55,13 +55,30 @@ static void help_protocols(FILE *out)
 		"                      receives and sends (every packet of the run);\n"
 		"                      with --hub or --link, what the controller's\n"
 		"                      node sends and receives\n"
+		"      --sim           the whole network in this process in\n"
+		"                      simulated time: a sender and a receiver\n"
+		"                      node on an in-memory segment, IPX, SPX,\n"
+		"                      NetBIOS datagram and NetBIOS session (no\n"
+		"                      SPX II, UDP or round-trip rows); a datagram\n"
+		"                      send completes when its frame has left the\n"
+		"                      sender's adapter, a session send when its\n"
+		"                      acknowledgement is back; deterministic\n"
+		"      --profile NAME|FILE  the segment's link with --sim (default\n"
+		"                      tr4, B1's 1990 wire; %s)\n"
+		"      --period NAME|FILE  --sim with both nodes on the period's\n"
+		"                      station machine (CPU per packet, copies,\n"
+		"                      adapter) on its wire; prints the fidelity\n"
+		"                      table (1990 | as 1990 | error | the wire\n"
+		"                      alone); 'ipxlab period' lists them\n"
+		"      --seed N        the simulation's randomness (default 1)\n"
 		"  -v, --verbose       more log lines; -q, --quiet no progress line\n"
 		"  -h, --help          this text\n\n"
 		"See %s/benchmarks.md for the method and every\n"
 		"column.\n",
 		IPX_B1_DEFAULT_COUNT, IPX_B1_DEFAULT_SIZE, IPX_B1_DEFAULT_COUNT,
 		IPX_B1_MAX_SIZE, IPX_B1_DEFAULT_SIZE, IPX_B1_MAX_REPEAT,
-		IPX_B1_DEFAULT_REPEAT, DEFAULT_WAIT, cli_docs);
+		IPX_B1_DEFAULT_REPEAT, DEFAULT_WAIT, ipx_profile_names,
+		cli_docs);
 }
 
 /* ---- options ---- */
@@ -170,7 +187,8 @@ static int net_opt(struct run_ctx *r, int opt, const char *arg)
 /* What getopt cannot see: an argument left over and the options that
  * exclude or need each other. 0, or -1 after a message. */
 static int check_options(struct run_ctx *r, int argc, char **argv,
-			 bool count_given, bool seconds_given)
+			 bool count_given, bool seconds_given,
+			 bool repeat_given)
 {
 	if (optind < argc) {
 		cli_error(CMD, "protocols: unexpected argument '%s'",
@@ -182,10 +200,12 @@ static int check_options(struct run_ctx *r, int argc, char **argv,
 			       "sends a number of packets or for a time");
 		return -1;
 	}
-	if (seconds_given)
-		r->o.count = 0;
 	if (bench_output_check(r->json, r->csv) != CLI_OK)
 		return -1;
+	if (protocols_sim_check(r, seconds_given, repeat_given) < 0)
+		return -1;
+	if (seconds_given)
+		r->o.count = 0;
 	if (r->link && !r->agents) {
 		cli_error(CMD, "--link %s needs --agents S,R: on Ethernet the "
 			       "agents run on the other machines (start 'ipxlab "
@@ -211,7 +231,7 @@ static int check_options(struct run_ctx *r, int argc, char **argv,
 /* What a run sends (--count, --seconds, --size, --repeat, --pin): 1 if
  * opt was one, 0 if not, -1 after a message. */
 static int run_opt(struct run_ctx *r, int opt, const char *arg,
-		   bool *count_given, bool *seconds_given)
+		   bool *count_given, bool *seconds_given, bool *repeat_given)
 {
 	unsigned long v;
 
@@ -242,6 +262,7 @@ static int run_opt(struct run_ctx *r, int opt, const char *arg,
 		if (bench_repeat_opt(arg, IPX_B1_MAX_REPEAT, &v) < 0)
 			return -1;
 		r->o.repeat = (unsigned)v;
+		*repeat_given = true;
 		return 1;
 	case OPT_PIN:
 		if (ipx_b1_pin_parse(arg, &r->o.pin) != IPX_OK) {
@@ -269,10 +290,13 @@ int protocols_parse(struct run_ctx *r, int argc, char **argv)
 		{ "link", required_argument, NULL, OPT_LINK },
 		BENCH_AGENTS_LONGOPT,
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		BENCH_SIM_LONGOPTS,
+		{ "period", required_argument, NULL, PROTOCOLS_OPT_PERIOD },
 		CLI_NODE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	bool count_given = false, seconds_given = false, quiet = false;
+	bool repeat_given = false;
 	int opt, rc;
 
 	optind = 1;
@@ -298,9 +322,11 @@ int protocols_parse(struct run_ctx *r, int argc, char **argv)
 			return -1;
 		default:
 			rc = run_opt(r, opt, optarg, &count_given,
-				     &seconds_given);
+				     &seconds_given, &repeat_given);
 			if (!rc)
 				rc = net_opt(r, opt, optarg);
+			if (!rc)
+				rc = protocols_sim_opt(r, opt, optarg);
 			if (rc < 0)
 				return CLI_USAGE;
 			if (!rc)
@@ -308,7 +334,8 @@ int protocols_parse(struct run_ctx *r, int argc, char **argv)
 							argv);
 		}
 	}
-	if (check_options(r, argc, argv, count_given, seconds_given) < 0)
+	if (check_options(r, argc, argv, count_given, seconds_given,
+			  repeat_given) < 0)
 		return CLI_USAGE;
 	r->progress = !quiet && isatty(STDERR_FILENO);
 	return CLI_OK;

@@ -86,18 +86,24 @@ struct fsbench {
 	"                      deterministic; not with --hub or --server\n"    \
 	"      --seed N        --sim's randomness (default 1): same seed,\n"   \
 	"                      same output\n"                                  \
-	"      --period NAME|FILE  --sim on a 1990 period's machines\n"       \
-	"                      (netware-1990, or a period file; 'ipxlab\n"  \
-	"                      period' lists them): the server's and the\n"  \
-	"                      workstations' CPU, disk and adapters take\n"  \
-	"                      simulated time; its wire unless --profile; a\n" \
-	"                      fidelity table where 1990 figures exist\n"    \
 	"      --bridge NAME|FILE  with --sim: the file server alone on a\n"  \
 	"                      segment of its own, joined to the workstations'\n" \
 	"                      by WAN bridge modules of this profile (isn:\n"  \
 	"                      the 1990 WAN switch; see bench wan)\n"         \
 	"      --json, --csv   machine-readable output instead of the table\n" \
 	"  -q, --quiet         no progress line; -v, --verbose more log lines\n"
+
+/* --period for the commands that take it through fsbench_opt (B2-B6):
+ * the long option and its help lines. */
+#define FSBENCH_PERIOD_LONGOPT \
+	{ "period", required_argument, NULL, FSB_OPT_PERIOD }
+#define FSBENCH_PERIOD_HELP \
+	"      --period NAME|FILE  --sim on a 1990 period's machines\n"       \
+	"                      (netware-1990, or a period file; 'ipxlab\n"  \
+	"                      period' lists them): the server's and the\n"  \
+	"                      workstations' CPU, disk and adapters take\n"  \
+	"                      simulated time; its wire unless --profile; a\n" \
+	"                      fidelity table where 1990 figures exist\n"
 
 /* The options only the file-server benchmarks take; the rest are the
  * benchmarks' one table's (bench_common.h). */
@@ -117,7 +123,6 @@ enum {
 	BENCH_OUTPUT_LONGOPTS,                                      \
 	BENCH_SIM_LONGOPTS,                                         \
 	{ "bridge", required_argument, NULL, FSB_OPT_BRIDGE },      \
-	{ "period", required_argument, NULL, FSB_OPT_PERIOD },      \
 	BENCH_AGENTS_LONGOPT,                                       \
 	BENCH_REPEAT_LONGOPT,                                       \
 	{ "quiet", no_argument, NULL, 'q' },                        \

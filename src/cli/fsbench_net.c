@@ -141,8 +141,11 @@ void fsbench_jw_conditions(const struct fsbench *b, struct ipx_jw *w)
 			   ipx_fsnet_sim_seconds(&b->n));
 	}
 	ipx_jw_str(w, "bridge", b->have_bridge ? b->bridge.name : NULL);
-	if (b->have_period)	/* a --sim run's JSON stays as it was */
+	if (b->have_period) {
 		ipx_jw_str(w, "period", b->period.name);
+		ipx_jw_str(w, "period_server", b->period.server.name);
+		ipx_jw_str(w, "period_station", b->period.station.name);
+	}
 	ipx_jw_str(w, "hub", b->n.hubtext);
 	ipx_jw_bool(w, "hub_started_here", !b->hub);
 	ipx_jw_str(w, "server", b->n.srvname);

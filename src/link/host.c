@@ -433,6 +433,11 @@ struct ipx_link *ipx_host_link(struct ipx_host *h)
 	return &h->link;
 }
 
+struct ipx_link *ipx_host_inner(struct ipx_host *h)
+{
+	return h->inner;
+}
+
 const struct ipx_machine *ipx_host_machine(const struct ipx_host *h)
 {
 	return &h->m;

@@ -43,6 +43,12 @@ refused --hub 127.0.0.1:1 --link eth:eth0 --agents a,b "give one of them"
 refused --hub 127.0.0.1:1 --link hub:127.0.0.1:2 "give one of them"
 refused --frobnicate "ipxlab bench protocols: unrecognized option '--frobnicate'"
 refused extra "unexpected argument 'extra'"
+refused --period nosuch "--period: no period named 'nosuch'"
+refused --sim --hub 127.0.0.1:1 "--hub is for the real-time run"
+refused --period tr4-1990 --repeat 2 "--repeat is for the real-time run"
+refused --sim --csv "--csv is for the real-time run"
+refused --profile tr4 "--profile needs --sim or --period"
+refused --sim --profile nosuch "nosuch"
 out=$("$BIN" bench protocols --help); rc=$?
 [ $rc = 0 ] && grep -q -- "--pin P" <<<"$out" && grep -q -- "--agents S,R" <<<"$out" &&
 	pass "bench protocols --help lists its options" || fail "bench protocols --help lists its options" "$out"
@@ -52,6 +58,39 @@ out=$("$BIN" bench --help); grep -q "protocols" <<<"$out" && "$BIN" agent --help
 out=$("$BIN" agent --name "" 2>&1); [ $? = 2 ] && grep -q "1 to 31 printable" <<<"$out" &&
 	pass "agent refuses an empty name" || fail "agent refuses an empty name" "$out"
 
+# --- simulated time (--sim, --period) ---------------------------------------------
+out=$(timeout 20 "$BIN" bench protocols --period tr4-1990 --json 2>"$TMP/period.err"); rc=$?
+if [ $rc = 0 ] && python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["mode"] == "sim" and d["period"] == "tr4-1990" and d["profile"] == "tr4"
+assert [r["kind"] for r in d["rows"]] == ["ipx", "spx", "nb-dgram", "nb-session"]
+assert all(r["sent"] == 2000 and r["delivered"] == 2000 for r in d["rows"])
+f = d["fidelity"]
+assert f["period"] == "tr4-1990" and f["unit"] == "pkt/s"
+assert [r["ref_pkt_s"] for r in f["rows"]] == [366.0, 140.3, 224.8, 135.9]
+assert all(r["today_pkt_s"] > r["model_pkt_s"] for r in f["rows"])
+assert f["median_abs_error_pct"] <= f["target_pct"] == 10
+try:
+    import jsonschema
+except ImportError:
+    jsonschema = None
+if jsonschema:
+    jsonschema.validate(d, json.load(open(sys.argv[2])))
+' "$out" "$REPO/docs/schema/bench-protocols.json"; then
+	pass "bench protocols --period tr4-1990 --json: four rows and the fidelity table within 10 %"
+else
+	fail "bench protocols --period tr4-1990 --json: four rows and the fidelity table within 10 %" "rc=$rc" "$(cat "$TMP/period.err")" "${out:0:1500}"
+fi
+a=$(timeout 20 "$BIN" bench protocols --period tr4-1990 --seed 5 --count 300)
+b=$(timeout 20 "$BIN" bench protocols --period tr4-1990 --seed 5 --count 300)
+[ -n "$a" ] && [ "$a" = "$b" ] && grep -q "median absolute error" <<<"$a" &&
+	pass "bench protocols --period: the same seed prints the same (fidelity table after the figures)" ||
+	fail "bench protocols --period: the same seed prints the same (fidelity table after the figures)" "$a" "$b"
+out=$(timeout 20 "$BIN" bench protocols --sim 2>&1); rc=$?
+[ $rc = 0 ] && grep -q "the wire alone" <<<"$out" && ! grep -q "fidelity" <<<"$out" &&
+	pass "bench protocols --sim: the wire alone, no fidelity table" ||
+	fail "bench protocols --sim: the wire alone, no fidelity table" "rc=$rc" "$out"
 
 # --- an agent killed mid-run ------------------------------------------------------
 # The receiver kills itself (SIGKILL) when asked to prepare nb-session in run 2.

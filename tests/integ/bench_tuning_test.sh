@@ -30,6 +30,10 @@ refused --json --csv "--json and --csv exclude each other"
 refused --seed 3 "--seed is for --sim runs only"
 refused --tx-buffers 3 "--tx-buffers"
 refused --memory 12K "adapter-memory 12288 must be 8K, 16K, 32K or 64K"
+refused --period nosuch "--period: no period named 'nosuch'"
+refused --period "$TMP/none.period" "--period: $TMP/none.period: No such file or directory"
+printf 'kind period\nwire tr16\nbogus 1\n' >"$TMP/bad.period"
+refused --period "$TMP/bad.period" "--period: $TMP/bad.period:3: unknown period setting 'bogus'"
 refused --sim --memory 8K --tx-buffers 2 "the step 'tx size 4096': adapter memory 8192 bytes cannot hold 2 transmit buffers of 4096 bytes and 4 receive buffers of 1024 bytes: 2 x 4096 + 4 x 1024 = 12288 bytes > 8192"
 
 # A profile file: a bad key says FILE:LINE; one that does not fit is
@@ -109,6 +113,20 @@ if cmp -s "$TMP/j1.json" "$TMP/j2.json"; then
 else
 	fail "the same seed gives the same JSON" "$(diff "$TMP/j1.json" "$TMP/j2.json" | head -5)"
 fi
+# --period: the fidelity table after the output, within its target, the
+# same seed the same bytes
+for i in 1 2; do
+	timeout 60 "$BIN" bench tuning --period lanman-1991 -s 0.2 -q >"$TMP/p$i.txt" 2>"$TMP/p$i.err"
+done
+if grep -q "^# fidelity: B9: .*, period lanman-1991$" "$TMP/p1.txt" &&
+	grep -q "^median absolute error .* (target 10 %)$" "$TMP/p1.txt" &&
+	grep -q "^tuning on tr16, .*period lanman-1991" <(sed 's/^B9 buffer and frame-size //' "$TMP/p1.txt") &&
+	cmp -s "$TMP/p1.txt" "$TMP/p2.txt"; then
+	pass "bench tuning --period lanman-1991: the fidelity table within 10 %, the same twice"
+else
+	fail "bench tuning --period lanman-1991" "$(tail -15 "$TMP/p1.txt")" "$(cat "$TMP/p1.err")"
+fi
+
 timeout 30 "$BIN" bench tuning --sim -s 0.2 --csv >"$TMP/t.csv" 2>/dev/null
 if head -1 "$TMP/t.csv" | grep -q '^config,workload,workstations,.*,kB_per_s,slowest_ws_kB_per_s,' &&
 	[ "$(wc -l <"$TMP/t.csv")" = 57 ]; then

@@ -31,7 +31,7 @@ RANK = {'base': 0, 'link': 1, 'ipx': 2,
 OWNER = {
     'base': 'buf bytes clock config err log loop priv/drops',
     'link': 'frame link link_eth link_mem link_profile link_udp '
-            'priv/link_medium',
+            'priv/link_medium machine host priv/machine_files',
     'ipx-wire': 'ipx', 'ipx': 'node', 'spx': 'spx', 'netbios': 'netbios nb_stream',
     'rip': 'rip', 'sap': 'sap', 'diag': 'diag ping',
     'ncp': 'ncp ncp_client ncp_crypt ncp_burst', 'fileserver': 'ncp_server',

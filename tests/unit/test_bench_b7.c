@@ -5,7 +5,9 @@
  * with every workstation, the totals are the workstations' sums, the
  * same seed gives the same report, the figures have the shape the wire
  * gives them, a burst configuration the server does not grant is marked
- * and not measured, and the writers give JSON, CSV and the curve.
+ * and not measured, and the writers give JSON, CSV and the curve; with
+ * a period, the best configuration and the fidelity table beside the
+ * bulletin's best (its figures for lantastic-1993 only).
  */
 #include "cm.h"
 
@@ -278,6 +280,55 @@ static void bad_options_refused(void **state)
 	free(rep);
 }
 
+/* Configuration k measured at every size, each workstation kbs[s] / 5. */
+static void fill(struct ipx_b7_report *rep, unsigned k, double base,
+		 double step)
+{
+	rep->r[k].status = IPX_B7_MEASURED;
+	rep->r[k].sizes_done = IPX_B7_SIZES;
+	for (unsigned s = 0; s < IPX_B7_SIZES; s++)
+		for (unsigned i = 0; i < 5; i++)
+			rep->r[k].c[s][i].kB_per_s = (base - step * s) / 5;
+}
+
+static void best_configuration_and_fidelity(void **state)
+{
+	struct ipx_b7_report *rep = calloc(1, sizeof(*rep));
+	struct ipx_b7_report *today = calloc(1, sizeof(*today));
+	const struct ipx_fid_table *t = &rep->fid;
+
+	(void)state;
+	rep->o.stations = today->o.stations = 5;
+	assert_int_equal(ipx_b7_best(rep), -1);
+	fill(rep, 0, 800, 0);		/* flat 800 */
+	fill(rep, 3, 1050, 10);		/* 1,050 down to 900: mean 975 */
+	rep->r[2].status = IPX_B7_NO_BURST;
+	fill(today, 1, 1100, 0);
+	assert_int_equal(ipx_b7_best(rep), 3);
+	ipx_b7_fidelity(rep, today, IPX_B7_PERIOD, "the wire alone");
+	assert_true(rep->have_fidelity);
+	assert_int_equal(rep->best, 3);
+	assert_int_equal(rep->today_best, 1);
+	assert_int_equal(t->n, 2);
+	assert_true(t->row[0].ref == 988 && t->row[1].ref == 1077);
+	assert_true(fabs(t->row[0].model - 975) < 1e-9);
+	assert_true(fabs(t->row[1].model - 1050) < 1e-9);
+	assert_true(fabs(t->row[0].today - 1100) < 1e-9);
+	assert_true(fabs(ipx_fid_median_abs_error(t) -
+			 ((988 - 975) / 988.0 + (1077 - 1050) / 1077.0) / 2 *
+				 100) < 1e-9);
+	assert_string_equal(t->today_what, "the wire alone");
+	/* another period: a prediction, no 1990 figure, no median */
+	ipx_b7_fidelity(rep, NULL, "lantastic-8bit-1993", "x");
+	assert_true(isnan(t->row[0].ref) && isnan(t->row[1].ref));
+	assert_true(isnan(ipx_fid_median_abs_error(t)));
+	assert_true(isnan(t->row[0].today));
+	assert_int_equal(rep->today_best, -1);
+	assert_string_equal(t->today_what, "");
+	free(rep);
+	free(today);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -287,6 +338,7 @@ int main(void)
 		cmocka_unit_test(burst_not_granted_is_marked),
 		cmocka_unit_test(writes_and_the_writers),
 		cmocka_unit_test(bad_options_refused),
+		cmocka_unit_test(best_configuration_and_fidelity),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
