@@ -277,8 +277,7 @@ static int parse(struct wan *t, int argc, char **argv, bool *done)
 		{ "deadline", required_argument, NULL, OPT_DEADLINE },
 		{ "file", required_argument, NULL, OPT_FILE },
 		{ "probes", required_argument, NULL, OPT_PROBES },
-		FSBENCH_LONGOPTS,
-		FSBENCH_PERIOD_LONGOPT,
+		FSBENCH_LONGOPTS, FSBENCH_PERIOD_LONGOPT,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *fixtures = NULL;
