@@ -218,7 +218,11 @@ void fsbench_print_conditions(const struct fsbench *b, FILE *out)
 				     "'%s' (ipxlab's, scratch volume)\n",
 				ipx_fsnet_sim_seconds(&b->n), b->period.name,
 				b->period.server.name, b->period.station.name,
-				(unsigned)b->period.max_packet, b->n.srvname);
+				(unsigned)(b->period.max_packet
+						   ? b->period.max_packet
+						   : b->profile.max_frame -
+							     b->profile.header),
+				b->n.srvname);
 		else
 			fprintf(out, "; %.1f simulated seconds in all; only the "
 				     "wire takes time (no server or workstation "
