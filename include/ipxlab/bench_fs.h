@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "ipxlab/analyze.h"
+#include "ipxlab/bench_fidelity.h"
 #include "ipxlab/bench_harness.h"
 #include "ipxlab/bench_ncp.h"
 #include "ipxlab/bench_result.h"
@@ -142,6 +143,8 @@ struct ipx_b2_report {
 	 * error, an interrupt) keeps what finished */
 	bool done[IPX_B2_MAX_SETS][IPX_BN_BATTERY_OPS];
 	bool interrupted;	/* set by the caller: print the done only */
+	/* set by the caller: written as "fidelity" (NULL: none) */
+	const struct ipx_fid_table *fidelity;
 };
 
 /* The report's room for o's runs (IPX_OK or IPX_ENOMEM); free it after. */
@@ -325,6 +328,8 @@ struct ipx_b3_report {
 	int sizes;		/* sizes reported: all, or those that finished */
 	int sizes_done;		/* sizes whose every run finished */
 	bool interrupted;	/* the JSON says "complete": false */
+	/* set by the caller: written as "fidelity" (NULL: none) */
+	const struct ipx_fid_table *fidelity;
 };
 
 int ipx_b3_run(const struct ipx_b3_opts *o, ipx_bench_progress_fn progress,
@@ -337,6 +342,18 @@ double ipx_b3_median(const struct ipx_b3_report *rep, int s, unsigned i,
 /* After a run a signal cut: only the sizes that finished are reported. */
 void ipx_b3_interrupted(struct ipx_b3_report *rep);
 void ipx_b3_write_csv(FILE *out, const struct ipx_b3_report *rep);
+/*
+ * The fidelity tables (docs/fidelity.md): B2's one-workstation peak
+ * Kbyte/s per test, B3's average seconds per size, the note's local or
+ * bridged figures beside a --period run (model) and a --sim run of the
+ * same (today; NULL: not measured). IPX_OK or IPX_ERANGE.
+ */
+int ipx_b2_fidelity(const struct ipx_b2_report *model,
+		    const struct ipx_b2_report *today, bool bridged,
+		    const char *period, struct ipx_fid_table *t);
+int ipx_b3_fidelity(const struct ipx_b3_report *model,
+		    const struct ipx_b3_report *today, bool bridged,
+		    const char *period, struct ipx_fid_table *t);
 void ipx_b3_write_json(FILE *out, const struct ipx_b3_report *rep,
 		       ipx_bfs_conditions_fn cond, const void *ctx);
 

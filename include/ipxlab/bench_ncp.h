@@ -113,6 +113,11 @@ void ipx_bn_path_copy(uint32_t size, char *buf, size_t len);
 /* B4's file, one per workstation (PERFORM gave each a unique name). */
 void ipx_bn_path_perf(unsigned station, char *buf, size_t len);
 #define IPX_BN_PERF_RECORD 4096
+/* B3 on a period (bench_sim.h): the copy program's file, which its
+ * start-up loads from the server through the shell (the period's
+ * station software 'start-bytes' of it, at most its size). */
+#define IPX_BN_PROGRAM_FILE "PUBLIC\\COPY.EXE"
+#define IPX_BN_PROGRAM_SIZE 65536u
 #define IPX_BN_PERF_MAX_RECORD 65536
 /* IPX_BN_GET (bench ncp's large get): the part one operation reads, in
  * buffer-size requests (default and largest). */

@@ -85,6 +85,10 @@ struct ipx_profile {
 	 * uses them. */
 	uint32_t rx_buffer, tx_buffer;
 	uint32_t release;
+	/* A module holding at least this many bytes sends them at once, the
+	 * frame that filled it included (0: never; a lone frame then waits
+	 * for the next frame or the hold whatever its size). */
+	uint32_t release_at;
 	uint64_t hold_ns;
 	/* Every station's adapter (ipx_mem_link_set_adapter changes one). */
 	struct ipx_adapter adapter;

@@ -448,5 +448,8 @@ void ipx_b2_write_json(FILE *out, const struct ipx_b2_report *rep,
 		for (size_t s = 0; s < o->nsets && o->only[op]; s++)
 			if (ipx_b2_shown(rep, s, op))
 				test_json(&w, rep, s, op);
+	ipx_jw_end(&w);
+	if (rep->fidelity)
+		ipx_fid_write_json(&w, "fidelity", rep->fidelity);
 	ipx_jw_finish(&w);
 }

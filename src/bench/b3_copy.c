@@ -180,5 +180,7 @@ void ipx_b3_write_json(FILE *out, const struct ipx_b3_report *rep,
 	ipx_jw_end(&w);
 	if (rep->interrupted)
 		ipx_jw_bool(&w, "complete", false);
+	if (rep->fidelity)
+		ipx_fid_write_json(&w, "fidelity", rep->fidelity);
 	ipx_jw_finish(&w);
 }

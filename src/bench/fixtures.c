@@ -177,6 +177,11 @@ int ipx_bn_fixtures_make(const char *root, unsigned stations, char *err,
 		rc = make_file(root, rel, ipx_bn_copy_size[i], i, err, errlen);
 	}
 	if (rc == IPX_OK)
+		rc = make_dir(root, "PUBLIC", err, errlen);
+	if (rc == IPX_OK)
+		rc = make_file(root, IPX_BN_PROGRAM_FILE, IPX_BN_PROGRAM_SIZE,
+			       7, err, errlen);
+	if (rc == IPX_OK)
 		rc = make_images(root, err, errlen);
 	return rc;
 }

@@ -82,13 +82,19 @@ static void print_sim_conditions(const struct wan *t, FILE *out)
 		     "segment, profile %s%s; bridged: server '%s' alone on one "
 		     "segment of %s, workstations and controller on another, "
 		     "joined by the in-process WAN bridge; %.1f simulated "
-		     "seconds in all (local %.1f, bridged %.1f); only the wire "
-		     "takes time (no server or workstation CPU)\n",
+		     "seconds in all (local %.1f, bridged %.1f); %s%s%s\n",
 		(unsigned long long)t->b.seed, t->b.n.srvname,
 		t->b.profile.name,
 		t->b.profile_default ? " (--sim's default)" : "", t->far_name,
 		t->b.profile.name, t->sim_seconds[0] + t->sim_seconds[1],
-		t->sim_seconds[0], t->sim_seconds[1]);
+		t->sim_seconds[0], t->sim_seconds[1],
+		t->b.have_period ? "period " : "only the wire takes time (no "
+					       "server or workstation CPU)",
+		t->b.have_period ? t->b.period.name : "",
+		t->b.have_period ? ": the servers and workstations on its "
+				   "machines (CPU, disk and adapters take "
+				   "time)"
+				 : "");
 	fprintf(out, "# workstations: %zu agent(s) on each network, each its "
 		     "own IPX node and NCP connection\n",
 		t->b.n.nseen);
@@ -349,6 +355,12 @@ void help_bench_wan(FILE *out)
 		"                      joined by the in-process bridge of\n"
 		"                      --wan-profile; only the wire takes time;\n"
 		"                      deterministic\n"
+		"      --period NAME|FILE  --sim on a 1990 period's machines\n"
+		"                      (netware-1990): servers and workstations\n"
+		"                      take CPU, disk and adapter time, the\n"
+		"                      period's bridge (isn-1990) replaces\n"
+		"                      --wan-profile; no fidelity table (the\n"
+		"                      note gave no figures of B6's own)\n"
 		"      --seed N        --sim's randomness (default 1): same seed,\n"
 		"                      same output\n"
 		"      --repeat N      each battery test and scaling point N\n"

@@ -19,7 +19,9 @@
 int wan_sim_start(struct wan *t)
 {
 	struct ipx_bsim_opts o = { .profile = &t->b.profile,
-				   .stations = t->b.agents, .seed = t->b.seed };
+				   .stations = t->b.agents, .seed = t->b.seed,
+				   .period = t->b.have_period ? &t->b.period
+							      : NULL };
 	struct ipx_node *from, *to;
 	char err[768];
 	int rc;

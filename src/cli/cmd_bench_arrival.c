@@ -47,7 +47,7 @@ void help_bench_arrival(FILE *out)
 		"                      %d; 1 to %d)\n"
 		"      --quick         %d transfers\n"
 		"      --stations LIST workstation counts, e.g. 1,5 (default;\n"
-		"                      1 to %d each)\n" FSBENCH_HELP
+		"                      1 to %d each)\n" FSBENCH_HELP FSBENCH_PERIOD_HELP
 		"With --hub there is no capture (the hub is not ours): refused.\n",
 		DEFAULT_TRANSFERS, MAX_TRANSFERS, QUICK_TRANSFERS,
 		IPX_BN_MAX_STATIONS);
@@ -125,6 +125,7 @@ static void print_table(const struct arrival *t)
 		       "server's conversation with that workstation, both "
 		       "ways. Copy: open to close of one transfer. No 1990 "
 		       "figures for this test are at hand: none is printed.\n");
+	fsbench_no_fidelity(&t->b, "B5", stdout);
 }
 
 static int run(struct arrival *t)
@@ -165,6 +166,7 @@ static int parse(struct arrival *t, int argc, char **argv)
 		BENCH_STATIONS_LONGOPT,
 		{ "quick", no_argument, NULL, OPT_QUICK },
 		FSBENCH_LONGOPTS,
+		FSBENCH_PERIOD_LONGOPT,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *fixtures = NULL;

@@ -56,7 +56,7 @@ void help_bench_battery(FILE *out)
 		"                      open-multi open-single shared-small\n"
 		"                      shared-large create private-random\n"
 		"                      private-seq block dir-search random-search\n"
-		"                      lock\n" FSBENCH_HELP,
+		"                      lock\n" FSBENCH_HELP FSBENCH_PERIOD_HELP,
 		IPX_B2_TARGET * 100, QUICK_SECONDS, IPX_BN_MAX_STATIONS);
 }
 
@@ -64,6 +64,11 @@ struct battery {
 	struct fsbench b;
 	struct ipx_b2_opts o;
 	struct ipx_b2_report rep;
+	/* --period: the same tests with one workstation on the wire alone,
+	 * and the fidelity table */
+	struct ipx_b2_report today;
+	bool have_today, have_fid;
+	struct ipx_fid_table fid;
 };
 
 /* One line of the table: test op with sets[s] workstations. */
@@ -188,6 +193,50 @@ static void print_table(const struct battery *t)
 	print_targets(t);
 }
 
+/* --period's "today": the tests with one workstation on the wire alone. */
+static int run_today(struct fsbench *today, void *ctx)
+{
+	struct battery *t = ctx;
+	struct ipx_b2_opts o = t->o;
+	char err[768];
+
+	o.sets[0] = 1;
+	o.nsets = 1;
+	o.repeat = 1;
+	if (ipx_b2_report_init(&t->today, &o) != IPX_OK) {
+		cli_error(CMD, "out of memory");
+		return CLI_FAIL;
+	}
+	t->have_today = true;
+	fsbench_net(today, &o.net);
+	if (ipx_b2_run(&o, fsbench_progress, today, &t->today, err,
+		       sizeof(err)) != IPX_OK) {
+		cli_error(CMD, "battery (the wire alone, for the fidelity "
+			       "table): %s",
+			  err);
+		return CLI_FAIL;
+	}
+	return CLI_OK;
+}
+
+/* --period: the fidelity table, when a one-workstation set ran. */
+static int fidelity(struct battery *t)
+{
+	bool one = false;
+
+	for (size_t s = 0; s < t->o.nsets; s++)
+		one |= t->o.sets[s] == 1;
+	if (!t->b.have_period || t->rep.interrupted || !one)
+		return CLI_OK;
+	if (fsbench_today(&t->b, 1, run_today, t) != CLI_OK)
+		return CLI_FAIL;
+	ipx_b2_fidelity(&t->rep, &t->today, t->b.have_bridge,
+			t->b.period.name, &t->fid);
+	t->have_fid = true;
+	t->rep.fidelity = &t->fid;
+	return CLI_OK;
+}
+
 static int run(struct battery *t)
 {
 	char err[768];
@@ -204,7 +253,7 @@ static int run(struct battery *t)
 		cli_error(CMD, "battery: %s", err);
 		return CLI_FAIL;
 	}
-	if (fsbench_wire_collect(&t->b) != CLI_OK)
+	if (fsbench_wire_collect(&t->b) != CLI_OK || fidelity(t) != CLI_OK)
 		return CLI_FAIL;
 	if (t->b.json)
 		ipx_b2_write_json(stdout, &t->rep, fsbench_jw_cond, &t->b);
@@ -212,6 +261,11 @@ static int run(struct battery *t)
 		ipx_b2_write_csv(stdout, &t->rep);
 	else
 		print_table(t);
+	if (t->have_fid && !t->b.json && !t->b.csv)
+		ipx_fid_print(stdout, &t->fid);
+	else if (t->b.have_period && !t->b.json && !t->b.csv)
+		printf("No fidelity table: the 1990 figures are for one "
+		       "workstation, and no test ran with one.\n");
 	if (t->rep.interrupted && !t->b.json && !t->b.csv)
 		printf("Interrupted: only the tests above finished.\n");
 	return t->rep.interrupted ? CLI_FAIL : CLI_OK;
@@ -226,6 +280,7 @@ static int parse(struct battery *t, int argc, char **argv)
 		{ "only", required_argument, NULL, OPT_ONLY },
 		{ "quick", no_argument, NULL, OPT_QUICK },
 		FSBENCH_LONGOPTS,
+		FSBENCH_PERIOD_LONGOPT,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *fixtures = NULL;
@@ -326,5 +381,7 @@ int bench_battery(int argc, char **argv)
 		rc = run(&t);
 	fsbench_stop(&t.b, rc == CLI_OK);
 	ipx_b2_report_free(&t.rep);
+	if (t.have_today)
+		ipx_b2_report_free(&t.today);
 	return rc;
 }

@@ -42,7 +42,7 @@ void help_bench_perftest(FILE *out)
 		"      --quick         %.0f s\n"
 		"      --stations N    workstations at once (default 1; 1 to %d)\n"
 		"      --size N        bytes per record (default %d; 1 to %d)\n"
-		FSBENCH_HELP,
+		FSBENCH_HELP FSBENCH_PERIOD_HELP,
 		DEFAULT_SECONDS, QUICK_SECONDS, IPX_BN_MAX_STATIONS,
 		IPX_BN_PERF_RECORD, IPX_BN_PERF_MAX_RECORD);
 }
@@ -101,6 +101,7 @@ static void print(const struct perf *p)
 		print_row(p, "total", p->n, 0);
 	printf("kB = 1000 bytes of data written (the user's view). The 1990 "
 	       "note published no figure for this test.\n");
+	fsbench_no_fidelity(&p->b, "B4", stdout);
 }
 
 static int run(void *ctx)
@@ -137,6 +138,7 @@ static int parse(struct perf *p, int argc, char **argv)
 		BENCH_STATIONS_LONGOPT,
 		{ "size", required_argument, NULL, OPT_SIZE },
 		FSBENCH_LONGOPTS,
+		FSBENCH_PERIOD_LONGOPT,
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long n = 1;

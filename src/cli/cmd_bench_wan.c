@@ -219,6 +219,8 @@ static int check(struct wan *t)
 		cli_error(CMD, "--wan-profile: %s", err);
 		return CLI_USAGE;
 	}
+	if (t->b.have_period && t->b.period.have_wan)
+		t->prof = t->b.period.wan;	/* the bridge the sim uses */
 	if (!t->prof.rx_buffer || !t->prof.tx_buffer) {
 		cli_error(CMD, "--wan-profile %s has no bridge buffers "
 			       "(rx-buffer, tx-buffer): not a WAN bridge",
@@ -275,7 +277,7 @@ static int parse(struct wan *t, int argc, char **argv, bool *done)
 		{ "deadline", required_argument, NULL, OPT_DEADLINE },
 		{ "file", required_argument, NULL, OPT_FILE },
 		{ "probes", required_argument, NULL, OPT_PROBES },
-		FSBENCH_LONGOPTS,
+		FSBENCH_LONGOPTS, FSBENCH_PERIOD_LONGOPT,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *fixtures = NULL;
@@ -365,6 +367,7 @@ static int run(struct wan *t)
 			wan_print_csv(t);
 		else
 			wan_print_table(t);
+		fsbench_no_fidelity(&t->b, "B6", stdout);
 	}
 	if (t->b.sim)
 		wan_sim_stop(t);

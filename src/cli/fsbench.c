@@ -96,6 +96,11 @@ int fsbench_opt(struct fsbench *b, int opt, const char *arg, unsigned stations,
 	case BENCH_OPT_SIM:
 		b->sim = true;
 		return 1;
+	case FSB_OPT_PERIOD:
+		if (cli_period_opt(CMD, arg, &b->period) < 0)
+			return -1;
+		b->have_period = b->sim = true;	/* --period is --sim on it */
+		return 1;
 	case FSB_OPT_BRIDGE:
 		if (cli_profile_opt(CMD, "--bridge", arg, &b->bridge) < 0)
 			return -1;
@@ -215,6 +220,14 @@ int fsbench_check(struct fsbench *b)
 {
 	if (bench_output_check(b->json, b->csv) != CLI_OK)
 		return CLI_USAGE;
+	if (b->have_period && (b->hub || b->server)) {
+		cli_error(CMD, "--period %s runs the whole network in this "
+			       "process in simulated time on the period's "
+			       "machines: not with %s (real time cannot give "
+			       "a 1990 machine's speed)",
+			  b->period.name, b->hub ? "--hub" : "--server");
+		return CLI_USAGE;
+	}
 	if (b->sim && (b->hub || b->server)) {
 		cli_error(CMD, "--sim builds the whole network in this process "
 			       "(its own file server and workstations): not "
@@ -238,6 +251,12 @@ int fsbench_check(struct fsbench *b)
 			  b->hub);
 		return CLI_USAGE;
 	}
+	if (b->have_period && !b->have_profile) {
+		b->profile = b->period.wire;	/* the period's wire */
+		b->have_profile = true;
+	}
+	if (b->have_period && b->have_bridge && b->period.have_wan)
+		b->bridge = b->period.wan;	/* the period's bridge */
 	if (b->sim && !b->have_profile) {
 		/* an in-memory link without a profile takes no time at all */
 		ipx_profile_named(SIM_DEFAULT_PROFILE, &b->profile);

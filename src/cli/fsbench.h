@@ -21,6 +21,7 @@
 #include "ipxlab/bench_ncp.h"
 #include "ipxlab/bench_sim.h"
 #include "ipxlab/link_profile.h"
+#include "ipxlab/machine.h"
 
 struct fsbench {
 	/* options */
@@ -47,8 +48,7 @@ struct fsbench {
 	bool seed_given;
 	bool have_bridge;	/* --bridge: the server behind a WAN bridge */
 	struct ipx_profile bridge;
-	/* --period (a command's own option; implies --sim): the server and
-	 * workstations on the period's machines */
+	/* --period NAME|FILE: --sim on the period's machines (machine.h) */
 	bool have_period;
 	struct ipx_period period;
 	/* bench wan in real time: the far side behind a bridge of this
@@ -93,12 +93,25 @@ struct fsbench {
 	"      --json, --csv   machine-readable output instead of the table\n" \
 	"  -q, --quiet         no progress line; -v, --verbose more log lines\n"
 
+/* --period for the commands that take it through fsbench_opt (B2-B6):
+ * the long option and its help lines. */
+#define FSBENCH_PERIOD_LONGOPT \
+	{ "period", required_argument, NULL, FSB_OPT_PERIOD }
+#define FSBENCH_PERIOD_HELP \
+	"      --period NAME|FILE  --sim on a 1990 period's machines\n"       \
+	"                      (netware-1990, or a period file; 'ipxlab\n"  \
+	"                      period' lists them): the server's and the\n"  \
+	"                      workstations' CPU, disk and adapters take\n"  \
+	"                      simulated time; its wire unless --profile; a\n" \
+	"                      fidelity table where 1990 figures exist\n"
+
 /* The options only the file-server benchmarks take; the rest are the
  * benchmarks' one table's (bench_common.h). */
 enum {
 	FSB_OPT_SERVER = 1200,
 	FSB_OPT_FIXTURES,
 	FSB_OPT_BRIDGE,
+	FSB_OPT_PERIOD,
 	FSB_OPT_FIRST,		/* each command's own from here */
 };
 
@@ -158,6 +171,18 @@ void fsbench_print_conditions(const struct fsbench *b, FILE *out);
 int fsbench_need(const struct fsbench *b, unsigned n);
 
 #define FSBENCH_MAX_REPEAT IPX_BFS_MAX_REPEAT	/* as FSBENCH_HELP says */
+
+/*
+ * A --period run's "today" (fidelity tables): the same options on the
+ * wire alone (--sim, no machines), 'stations' workstations, a network of
+ * its own that run(today, ctx) runs on, then stopped. CLI_ code (run's).
+ */
+int fsbench_today(const struct fsbench *b, unsigned stations,
+		  int (*run)(struct fsbench *today, void *ctx), void *ctx);
+/* With --period on a benchmark the 1990 note gave no figures of its
+ * own: the line that says so (text output only). */
+void fsbench_no_fidelity(const struct fsbench *b, const char *bench,
+			 FILE *out);
 
 /* After the last run: stop the network (the capture closes), then
  * analyze every window in one pass over the file. CLI_ code. */

@@ -67,6 +67,37 @@ int fsbench_main(struct fsbench *b, unsigned need, int (*run)(void *ctx),
 	return rc;
 }
 
+int fsbench_today(const struct fsbench *b, unsigned stations,
+		  int (*run)(struct fsbench *today, void *ctx), void *ctx)
+{
+	struct fsbench *t = malloc(sizeof(*t));
+	int rc;
+
+	if (!t) {
+		cli_error(CMD, "out of memory");
+		return CLI_FAIL;
+	}
+	*t = *b;	/* its network is its own: fsbench_start clears it */
+	t->have_period = false;
+	t->agents = stations;
+	rc = fsbench_start(t);
+	if (rc == CLI_OK)
+		rc = run(t, ctx);
+	fsbench_stop(t, rc == CLI_OK);
+	free(t);
+	return rc;
+}
+
+void fsbench_no_fidelity(const struct fsbench *b, const char *bench,
+			 FILE *out)
+{
+	if (b->have_period && !b->json && !b->csv)
+		fprintf(out, "No fidelity table: the 1990 note published no "
+			     "figures of %s's own (period %s ran on its "
+			     "machines all the same).\n",
+			bench, b->period.name);
+}
+
 void fsbench_stop(struct fsbench *b, bool ok)
 {
 	ipx_fsnet_stop(&b->n, ok);
@@ -180,18 +211,23 @@ void fsbench_print_conditions(const struct fsbench *b, FILE *out)
 				b->profile_default ? " (--sim's default)" : "");
 		if (b->have_period)
 			fprintf(out, "; %.1f simulated seconds in all; period "
-				     "%s: the server on machine %s, the "
-				     "workstations on %s (CPU, disk and adapter "
-				     "in simulated time); file server '%s' "
-				     "(ipxlab's, scratch volume)\n",
+				     "%s: the file server on %s, the "
+				     "workstations on %s (CPU, disk and adapters "
+				     "take time; IPX packets of at most %u "
+				     "bytes from a workstation); file server "
+				     "'%s' (ipxlab's, scratch volume)\n",
 				ipx_fsnet_sim_seconds(&b->n), b->period.name,
 				b->period.server.name, b->period.station.name,
+				(unsigned)(b->period.max_packet
+						   ? b->period.max_packet
+						   : b->profile.max_frame -
+							     b->profile.header),
 				b->n.srvname);
 		else
-			fprintf(out, "; %.1f simulated seconds in all; only "
-				     "the wire takes time (no server or "
-				     "workstation CPU); file server '%s' "
-				     "(ipxlab's, scratch volume)\n",
+			fprintf(out, "; %.1f simulated seconds in all; only the "
+				     "wire takes time (no server or workstation "
+				     "CPU); file server '%s' (ipxlab's, scratch "
+				     "volume)\n",
 				ipx_fsnet_sim_seconds(&b->n), b->n.srvname);
 	} else {
 		fprintf(out, "# hub %s (%s), %s%s%s; file server '%s' (%s)\n",

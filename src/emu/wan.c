@@ -147,6 +147,8 @@ static void hold(struct module *m, const uint8_t *pkt, size_t len)
 	m->held_bytes += len;
 	m->stats.held++;
 	m->stats.held_bytes += len;
+	if (m->w->p.release_at && m->held_bytes >= m->w->p.release_at)
+		release(m, false);	/* full: it goes now */
 }
 
 void ipx_wan_input(struct ipx_wan *w, unsigned side, const uint8_t *pkt,

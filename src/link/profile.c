@@ -220,6 +220,11 @@ int ipx_profile_check(const struct ipx_profile *p, char *err, size_t errlen)
 			    "release %u is more than the rx-buffer (%u): a "
 			    "module cannot hold more than its buffer",
 			    p->release, p->rx_buffer);
+	if (p->release_at > p->rx_buffer)
+		return fail(err, errlen,
+			    "release-at %u is more than the rx-buffer (%u): a "
+			    "module cannot hold more than its buffer",
+			    p->release_at, p->rx_buffer);
 	if (p->hold_ns > 60000000000ull)
 		return fail(err, errlen, "hold is more than 60 s");
 	return ipx_adapter_check(&p->adapter, p, err, errlen);
@@ -350,6 +355,7 @@ static const struct key keys[] = {
 	{ "rx-buffer", K_SIZE, F(rx_buffer) },
 	{ "tx-buffer", K_SIZE, F(tx_buffer) },
 	{ "release", K_SIZE, F(release) },
+	{ "release-at", K_SIZE, F(release_at) },
 	{ "hold", K_TIME, F(hold_ns) },
 	{ "adapter-memory", K_SIZE, F(adapter.memory) },
 	{ "tx-buffers", K_COUNT, F(adapter.tx_buffers) },
@@ -663,6 +669,8 @@ void ipx_profile_print(const struct ipx_profile *p, FILE *out)
 		access_names[p->access], p->contention_bits, p->token_bits,
 		p->queue, p->bridge_max, p->rx_buffer, p->tx_buffer,
 		p->release, time_str(p->hold_ns, hold, sizeof(hold)));
+	if (p->release_at)	/* a profile without it prints as it did */
+		fprintf(out, "release-at %u\n", p->release_at);
 	fprintf(out,
 		"adapter-memory %u\ntx-buffers %u\ntx-buffer-size %u\n"
 		"rx-buffer-size %u\nadapter-copy %llu\nrx-buffer-cost %s\n",

@@ -391,7 +391,7 @@ static void bad_profiles_say_where(void **state)
 	expect_error("base eth10\n\n\nspeed 10M\n", "my.profile:4: unknown setting 'speed'");
 	/* The message lists the settings (it cites no file a user may lack). */
 	expect_error("speed 10M\n", "unknown setting 'speed' (one of base, name, rate, header,");
-	expect_error("speed 10M\n", ", release, hold, adapter-memory, tx-buffers, tx-buffer-size, rx-buffer-size, adapter-copy, rx-buffer-cost)");
+	expect_error("speed 10M\n", ", release, release-at, hold, adapter-memory, tx-buffers, tx-buffer-size, rx-buffer-size, adapter-copy, rx-buffer-cost)");
 	expect_error("rate 10M\nbase eth10\n", "my.profile:2: 'base' must come before");
 	expect_error("base eth11\n", "my.profile:1: no profile named 'eth11'");
 	expect_error("base eth10\ndelay 5\n", "my.profile:2: delay must be a time");

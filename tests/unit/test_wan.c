@@ -388,6 +388,35 @@ static void a_block_goes_at_once_by_fill(void **state)
 	rig_close(&r);
 }
 
+/* release-at (isn-1990): a module holding that many bytes sends them at
+ * once, so a lone 500-byte frame with release-at 512 still waits the
+ * hold, a 520-byte one goes at its own trunk time. */
+static void a_full_block_goes_at_once_with_release_at(void **state)
+{
+	static struct rig r;
+	const struct ipx_wan_module_stats *a;
+
+	(void)state;
+	rig_open(&r, NULL);
+	r.isn.release_at = 512;
+	rig_wan(&r);
+	send_ipx(r.sa, r.rb, 500);
+	ipx_loop_run_for(r.loop, 2999);
+	assert_int_equal(r.n, 0);	/* below the block: held */
+	ipx_loop_run_for(r.loop, 20 * IPX_MSEC);
+	assert_int_equal(r.n, 1);
+	send_ipx(r.sa, r.rb, 520);
+	ipx_loop_run_for(r.loop, 0);
+	a = ipx_wan_stats(r.wan, 0);
+	assert_int_equal(a->fill_releases, 1);	/* at once */
+	assert_int_equal(a->fill_frames, 1);
+	assert_int_equal(ipx_wan_held(r.wan, 0), 0);
+	ipx_loop_run_for(r.loop, 20 * IPX_MSEC);
+	assert_int_equal(r.n, 2);
+	assert_int_equal(a->timer_releases, 1);
+	rig_close(&r);
+}
+
 /* Mean time a frame of 'flows' flows waits in the bridge beyond its own
  * trunk time: each flow a 50-byte frame every 20 ms, flow f 1 ms after
  * flow f-1, for 200 ms. */
@@ -454,6 +483,7 @@ int main(void)
 		cmocka_unit_test(local_traffic_stays_home),
 		cmocka_unit_test(a_trickle_leaves_at_each_hold),
 		cmocka_unit_test(a_block_goes_at_once_by_fill),
+		cmocka_unit_test(a_full_block_goes_at_once_with_release_at),
 		cmocka_unit_test(five_flows_leave_by_fill_sooner_than_one),
 	};
 
