@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "fsbench.h"
@@ -25,7 +26,7 @@
 #define CMD "bench"
 #define SERIES_COLUMNS 60
 
-enum { OPT_FILES = FSB_OPT_FIRST, OPT_ONLY };
+enum { OPT_FILES = FSB_OPT_FIRST, OPT_ONLY, OPT_PERIOD };
 
 void help_bench_retrieval(FILE *out)
 {
@@ -51,10 +52,22 @@ void help_bench_retrieval(FILE *out)
 		"                      %d)\n"
 		"      --only LIST     these configurations, e.g.\n"
 		"                      request/single,burst/batched (default: all)\n"
+		"      --period NAME|FILE  in simulated time (implies --sim) on\n"
+		"                      the period's machines (%s or a\n"
+		"                      period file; 'ipxlab period NAME' shows\n"
+		"                      one): each configuration on the period\n"
+		"                      NAME-C-D of its client/driver bits when\n"
+		"                      there is one (imaging-16-32), else on NAME;\n"
+		"                      the server's CPU is its machine's; then\n"
+		"                      the fidelity table (the note's figures |\n"
+		"                      ipxlab as 1990 | error | the same run on\n"
+		"                      the wire alone) and the ranking against\n"
+		"                      the note's; not with --hub, --server,\n"
+		"                      --agents or --bridge\n"
 		"  (--repeat is refused: each configuration is one run)\n"
 		FSBENCH_HELP,
 		IPX_B8_SIM_REQUEST_US, IPX_B8_STATIONS, IPX_BN_MAX_STATIONS,
-		IPX_BN_IMAGES, IPX_BN_IMAGES);
+		IPX_BN_IMAGES, IPX_BN_IMAGES, ipx_period_names());
 }
 
 struct b8 {
@@ -62,6 +75,10 @@ struct b8 {
 	unsigned n, files;
 	bool only[IPX_B8_CONFIGS];
 	struct ipx_b8_report rep;
+	/* --period */
+	const char *period_spec;
+	struct ipx_period period;
+	struct ipx_b8_period_report *pr;
 };
 
 static void print_summary(const struct b8 *p)
@@ -153,6 +170,8 @@ static void print_workstations(const struct b8 *p)
 	}
 }
 
+static void print_body(const struct b8 *p);
+
 static void print(const struct b8 *p)
 {
 	const struct fsbench *b = &p->b;
@@ -170,6 +189,12 @@ static void print(const struct b8 *p)
 	       p->n, p->n == 1 ? "" : "s", p->files, b->n.srvname,
 	       p->rep.interrupted ? " (interrupted)" : "");
 	fsbench_print_conditions(b, stdout);
+	print_body(p);
+}
+
+/* Everything after the conditions: the tables, the series. */
+static void print_body(const struct b8 *p)
+{
 	printf("# server CPU: %s, every 100 ms, %% of one CPU\n",
 	       ipx_b8_cpu_source(&p->rep));
 	print_summary(p);
@@ -208,6 +233,113 @@ static int run(void *ctx)
 	}
 	print(p);
 	return p->rep.interrupted ? CLI_FAIL : CLI_OK;
+}
+
+/* ---- --period: the library runs its own networks (b8_period.c) ---- */
+
+static void period_conditions(const struct b8 *p, FILE *out)
+{
+	char m[200];
+
+	fprintf(out, "# ipxlab %s on %s; simulated time, seed %llu, %.1f "
+		     "simulated seconds in all\n",
+		cli_version_text(), cli_machine_text(m, sizeof(m)),
+		(unsigned long long)p->b.seed, p->pr->sim_seconds);
+	fprintf(out, "# period %s (%s): each configuration on a network of "
+		     "its own, server and %u workstations on their period "
+		     "machines, wire %s%s\n",
+		p->period.name, p->period.what, p->n,
+		p->b.have_profile ? p->b.profile.name : p->period.wire.name,
+		p->b.have_profile ? " (--profile)" : " (the period's)");
+	for (unsigned k = 0; k < IPX_B8_CONFIGS; k++)
+		if (p->only[k])
+			fprintf(out, "#   %-16s (%s) on period %s\n",
+				ipx_b8_config(k)->name, ipx_b8_config(k)->note,
+				p->rep.period[k]);
+}
+
+static void period_jw_cond(struct ipx_jw *w, const void *ctx)
+{
+	const struct b8 *p = ctx;
+	char m[200];
+
+	ipx_jw_str(w, "version", cli_version_text());
+	ipx_jw_str(w, "machine", cli_machine_text(m, sizeof(m)));
+	ipx_jw_str(w, "link", "in-memory segment");
+	ipx_jw_str(w, "profile", p->b.have_profile ? p->b.profile.name
+						    : p->period.wire.name);
+	ipx_jw_bool(w, "simulated", true);
+	ipx_jw_u64(w, "seed", p->b.seed);
+	ipx_jw_dbl(w, "simulated_seconds", "%.6f", p->pr->sim_seconds);
+	ipx_jw_str(w, "period", p->period.name);
+}
+
+static void print_order_check(const struct b8 *p)
+{
+	if (!p->rep.order_checked) {
+		printf("finishing order against the note's: not checked (not "
+		       "all four configurations measured)\n");
+		return;
+	}
+	printf("finishing order against the note's (32/32, 32/16, 16/16, "
+	       "16/32): %s\n",
+	       p->rep.order_match ? "match" : "no match");
+}
+
+static int period_main(struct b8 *p)
+{
+	struct ipx_b8_period_opts o = { .period = &p->period,
+					.spec = p->period_spec,
+					.stations = p->n,
+					.files = p->files,
+					.today = true };
+	char err[768];
+	int rc;
+
+	if (bench_output_check(p->b.json, p->b.csv) != CLI_OK)
+		return CLI_USAGE;
+	if (p->b.hub || p->b.server || p->b.ngiven || p->b.have_bridge) {
+		cli_error(CMD, "retrieval: --period builds its own simulated "
+			       "networks on one segment: not with %s",
+			  p->b.hub	       ? "--hub"
+			  : p->b.server ? "--server"
+			  : p->b.ngiven ? "--agents"
+					: "--bridge");
+		return CLI_USAGE;
+	}
+	p->pr = calloc(1, sizeof(*p->pr));
+	if (!p->pr) {
+		cli_error(CMD, "out of memory");
+		return CLI_FAIL;
+	}
+	p->b.seed = p->b.seed_given ? p->b.seed : 1;
+	p->b.progress = !p->b.quiet && isatty(STDERR_FILENO);
+	o.seed = p->b.seed;
+	o.profile = p->b.have_profile ? &p->b.profile : NULL;
+	memcpy(o.only, p->only, sizeof(o.only));
+	rc = ipx_b8_run_period(&o, fsbench_progress, &p->b, p->pr, err,
+			       sizeof(err));
+	if (rc != IPX_OK) {
+		cli_error(CMD, "retrieval: %s", err);
+		return CLI_FAIL;
+	}
+	p->rep = p->pr->rep;
+	if (p->b.csv) {
+		ipx_b8_write_csv(stdout, &p->rep);
+		return CLI_OK;
+	}
+	if (p->b.json) {
+		ipx_b8_write_json(stdout, &p->rep, period_jw_cond, p);
+		return CLI_OK;
+	}
+	printf("B8 retrieval: %u workstation%s x %u images, period %s\n",
+	       p->n, p->n == 1 ? "" : "s", p->files, p->period.name);
+	period_conditions(p, stdout);
+	print_body(p);
+	printf("\n");
+	ipx_fid_print(stdout, &p->pr->fid);
+	print_order_check(p);
+	return CLI_OK;
 }
 
 /* --only "request/single,burst/batched": 0, or -1 with the message. */
@@ -258,6 +390,13 @@ static int own_opt(struct b8 *p, int opt, unsigned long *n)
 	}
 	if (opt == OPT_ONLY)
 		return parse_only(optarg, p->only) < 0 ? CLI_USAGE : 0;
+	if (opt == OPT_PERIOD) {
+		if (cli_period_opt(CMD, optarg, &p->period) < 0)
+			return CLI_USAGE;
+		p->period_spec = optarg;
+		p->b.sim = true;	/* --period implies --sim */
+		return 0;
+	}
 	return opt == 'h' ? -1 : 1;
 }
 
@@ -268,6 +407,7 @@ static int parse(struct b8 *p, int argc, char **argv)
 		BENCH_STATIONS_LONGOPT,
 		{ "files", required_argument, NULL, OPT_FILES },
 		{ "only", required_argument, NULL, OPT_ONLY },
+		{ "period", required_argument, NULL, OPT_PERIOD },
 		FSBENCH_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -329,7 +469,8 @@ int bench_retrieval(int argc, char **argv)
 		free(p);
 		return rc;
 	}
-	rc = fsbench_main(&p->b, p->n, run, p);
+	rc = p->period_spec ? period_main(p) : fsbench_main(&p->b, p->n, run, p);
+	free(p->pr);
 	free(p);
 	return rc;
 }
