@@ -145,10 +145,12 @@ static void fidelity(struct ipx_b8_period_report *out, const char *period,
 					      "32/16" };
 	struct ipx_fid_table *t = &out->fid;
 	const struct ipx_b8_report *m = &out->rep, *d = &out->today;
-	char label[48];
+	char label[48], title[96];
 
-	ipx_fid_init(t, "B8: retrieval, 18 workstations", "see label",
-		     period);
+	snprintf(title, sizeof(title), "B8: retrieval, %u workstation%s x %u "
+		 "images", m->o.stations, m->o.stations == 1 ? "" : "s",
+		 m->o.files);
+	ipx_fid_init(t, title, "see label", period);
 	if (today)
 		snprintf(t->today_what, sizeof(t->today_what),
 			 "the same run on the wire alone (--sim)");
