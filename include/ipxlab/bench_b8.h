@@ -22,16 +22,20 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "ipxlab/bench_fidelity.h"
 #include "ipxlab/bench_fs.h"
 #include "ipxlab/bench_ncp.h"
 #include "ipxlab/bench_result.h"
+#include "ipxlab/link_profile.h"
 #include "ipxlab/loop.h"
+#include "ipxlab/machine.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 struct ncp_server;
+struct ipx_host;
 
 #define IPX_B8_STATIONS 18	/* the note's workstations */
 #define IPX_B8_CONFIGS 4
@@ -59,6 +63,9 @@ struct ipx_b8_opts {
 	struct ipx_loop *loop;	/* the controller's: the sampler runs on it */
 	pid_t server_pid;	/* real time: the server process; 0: none */
 	struct ncp_server *sim_server;	/* sim: the server in this process */
+	/* sim on a period: the server's machine (host.h); its CPU is the
+	 * CPU sampled, not the requests' cost */
+	struct ipx_host *sim_host;
 	unsigned stations;	/* 1..IPX_BN_MAX_STATIONS */
 	unsigned files;		/* per workstation, 1..IPX_BN_IMAGES */
 	bool only[IPX_B8_CONFIGS];
@@ -96,6 +103,12 @@ struct ipx_b8_report {
 	struct ipx_b8_opts o;
 	struct ipx_b8_result r[IPX_B8_CONFIGS];
 	bool interrupted;
+	/* --period (ipx_b8_run_period): the period each configuration ran
+	 * on ("" none), the fidelity table and whether the ranking is the
+	 * note's (the writers add them when fidelity is set) */
+	char period[IPX_B8_CONFIGS][IPX_MACHINE_NAME];
+	const struct ipx_fid_table *fidelity;
+	bool order_checked, order_match;
 };
 
 /* Every chosen configuration in turn; an error (a signal among them)
@@ -112,6 +125,47 @@ unsigned ipx_b8_rank(const struct ipx_b8_report *rep,
 unsigned ipx_b8_place(const struct ipx_b8_report *rep, unsigned k);
 /* Where the CPU figures come from, for the text and the JSON. */
 const char *ipx_b8_cpu_source(const struct ipx_b8_report *rep);
+
+/*
+ * --period (docs/benchmarks.md, B8; docs/fidelity.md): every chosen
+ * configuration in simulated time on a network of its own (bench_sim.h)
+ * whose server and workstations are the period's machines. A
+ * configuration runs on the period "SPEC-C-D" when there is one (C/D its
+ * note's client/driver bits: imaging-16-32; a built-in name, or for a
+ * file SPEC.period the file SPEC-C-D.period beside it), else on the
+ * period given. With today, the same run once more on the wire alone
+ * (no machines: --sim), for the fidelity table's "today". Then the
+ * fidelity table (the note's figures: the initial lags of 32/32 and
+ * 16/16, the four CPU baselines, the 32-bit client's gain) and the
+ * ranking against the note's.
+ */
+struct ipx_b8_period_opts {
+	const struct ipx_period *period;	/* the one given */
+	const char *spec;	/* as given (NAME or FILE): its set-ups */
+	const struct ipx_profile *profile;	/* NULL: the period's wire */
+	unsigned stations, files;
+	uint64_t seed;
+	bool only[IPX_B8_CONFIGS];
+	bool today;
+};
+
+struct ipx_b8_period_report {
+	struct ipx_b8_report rep;	/* on the period machines */
+	struct ipx_b8_report today;	/* the wire alone, when asked */
+	bool have_today;
+	struct ipx_fid_table fid;
+	double sim_seconds;		/* simulated, all networks */
+};
+
+/* The 32-bit client's gain in percent: the 16-bit client's mean total
+ * time (16/16, 16/32) over the 32-bit client's (32/16, 32/32), less
+ * one; NaN unless all four were measured. */
+double ipx_b8_client_gain_pct(const struct ipx_b8_report *rep);
+/* rep and today are large: allocate out. IPX_OK or an error. */
+int ipx_b8_run_period(const struct ipx_b8_period_opts *o,
+		      ipx_bench_progress_fn progress, void *ctx,
+		      struct ipx_b8_period_report *out, char *err,
+		      size_t errlen);
 
 void ipx_b8_write_csv(FILE *out, const struct ipx_b8_report *rep);
 void ipx_b8_write_json(FILE *out, const struct ipx_b8_report *rep,

@@ -67,6 +67,9 @@ enum ipx_cost_op {
 	IPX_COST_NCP_BURST,	/* one packet of a burst, either way */
 	IPX_COST_NCP_OTHER,
 	IPX_COST_START,		/* a program's own start-up (DOS EXEC) */
+	IPX_COST_APP_ITEM,	/* its own work on one item it handles (B8:
+				 * the viewer's decode and display of an
+				 * image); the workload charges it */
 	IPX_COST_OPS
 };
 

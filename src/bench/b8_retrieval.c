@@ -12,6 +12,7 @@
 #include "ipxlab/bench_cpu.h"
 #include "ipxlab/bench_stat.h"
 #include "ipxlab/err.h"
+#include "ipxlab/host.h"
 #include "ipxlab/ncp_server.h"
 
 /* The note's set-ups are client/driver bits: 32/32 finished first, then
@@ -42,6 +43,8 @@ const char *ipx_b8_status_name(enum ipx_b8_status st)
 
 const char *ipx_b8_cpu_source(const struct ipx_b8_report *rep)
 {
+	if (rep->o.sim_host || rep->fidelity)
+		return "simulated: the period server machine's CPU busy time";
 	if (rep->o.sim_server)
 		return "simulated: NCP requests served (a burst one) x 200 us";
 	if (rep->o.server_pid > 0)
@@ -60,6 +63,13 @@ static int sim_source(void *ctx, double *out)
 	return IPX_OK;
 }
 
+/* The period server's CPU seconds: its machine's busy time (host.h). */
+static int host_source(void *ctx, double *out)
+{
+	*out = (double)ipx_host_stats(ctx)->cpu_ns / 1e9;
+	return IPX_OK;
+}
+
 static void sampler_start(const struct ipx_b8_opts *o,
 			  struct ipx_cpu_sampler *s, pid_t *pid,
 			  struct ipx_b8_result *x)
@@ -67,7 +77,11 @@ static void sampler_start(const struct ipx_b8_opts *o,
 	int rc = IPX_EINVAL;
 
 	*pid = o->server_pid;
-	if (o->loop && o->sim_server)
+	if (o->loop && o->sim_host)
+		rc = ipx_cpu_sampler_start(s, o->loop, IPX_CPU_INTERVAL,
+					   host_source, o->sim_host, x->cpu,
+					   IPX_B8_MAX_SAMPLES);
+	else if (o->loop && o->sim_server)
 		rc = ipx_cpu_sampler_start(s, o->loop, IPX_CPU_INTERVAL,
 					   sim_source, o->sim_server, x->cpu,
 					   IPX_B8_MAX_SAMPLES);

@@ -155,6 +155,8 @@ static void json_config(struct ipx_jw *w, const struct ipx_b8_report *rep,
 						: "batched system calls");
 	ipx_jw_str(w, "note_setup", c->note);
 	ipx_jw_u64(w, "note_rank", c->note_rank);
+	if (rep->period[k][0])
+		ipx_jw_str(w, "period", rep->period[k]);
 	ipx_jw_str(w, "status", ipx_b8_status_name(x->status));
 	if (x->status != IPX_B8_MEASURED) {
 		ipx_jw_end(w);
@@ -220,6 +222,13 @@ void ipx_b8_write_json(FILE *out, const struct ipx_b8_report *rep,
 		if (rep->o.only[k])
 			json_config(&w, rep, k);
 	ipx_jw_end(&w);
+	if (rep->fidelity) {	/* --period */
+		ipx_fid_write_json(&w, "fidelity", rep->fidelity);
+		if (rep->order_checked)
+			ipx_jw_bool(&w, "note_order_match", rep->order_match);
+		else
+			ipx_jw_null(&w, "note_order_match");
+	}
 	if (rep->interrupted)
 		ipx_jw_bool(&w, "complete", false);
 	ipx_jw_finish(&w);

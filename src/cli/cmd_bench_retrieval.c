@@ -8,24 +8,25 @@
  * over time, ranked beside the 1990 note's ranking.
  *
  * This file parses the options, builds the network (fsbench.c), calls
- * ipx_b8_run (src/bench/b8_retrieval.c) once and prints: the tables here,
- * JSON and CSV from the library's writers.
+ * ipx_b8_run (src/bench/b8_retrieval.c) once and prints: the tables in
+ * cmd_bench_retrieval_print.c, JSON and CSV from the library's writers.
+ * --period goes to cmd_bench_retrieval_period.c.
  */
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "cmd_bench_retrieval.h"
 #include "fsbench.h"
 #include "ipxlab/bench_b8.h"
-#include "ipxlab/bench_cpu.h"
 #include "ipxlab/err.h"
 
 #define CMD "bench"
-#define SERIES_COLUMNS 60
 
-enum { OPT_FILES = FSB_OPT_FIRST, OPT_ONLY };
+enum { OPT_FILES = FSB_OPT_FIRST, OPT_ONLY, OPT_PERIOD };
 
 void help_bench_retrieval(FILE *out)
 {
@@ -51,107 +52,24 @@ void help_bench_retrieval(FILE *out)
 		"                      %d)\n"
 		"      --only LIST     these configurations, e.g.\n"
 		"                      request/single,burst/batched (default: all)\n"
+		"      --period NAME|FILE  in simulated time (implies --sim) on\n"
+		"                      the period's machines (imaging: the note's;\n"
+		"                      'ipxlab period' lists them; or a period\n"
+		"                      file): each configuration on the period\n"
+		"                      NAME-C-D of its client/driver bits when\n"
+		"                      there is one (imaging-16-32), else on NAME;\n"
+		"                      the server's CPU is its machine's; then\n"
+		"                      the fidelity table (the note's figures |\n"
+		"                      ipxlab as 1990 | error | the same run on\n"
+		"                      the wire alone) and the ranking against\n"
+		"                      the note's; not with --hub, --server,\n"
+		"                      --agents or --bridge\n"
 		"  (--repeat is refused: each configuration is one run)\n"
 		FSBENCH_HELP,
 		IPX_B8_SIM_REQUEST_US, IPX_B8_STATIONS, IPX_BN_MAX_STATIONS,
 		IPX_BN_IMAGES, IPX_BN_IMAGES);
 }
 
-struct b8 {
-	struct fsbench b;
-	unsigned n, files;
-	bool only[IPX_B8_CONFIGS];
-	struct ipx_b8_report rep;
-};
-
-static void print_summary(const struct b8 *p)
-{
-	printf("\n%-16s %-5s %8s %8s %8s %8s %8s %10s %9s %9s %4s\n",
-	       "configuration", "note", "total s", "lag s", "min s",
-	       "median s", "max s", "images", "CPU base", "CPU peak", "rank");
-	printf("%-16s %-5s %8s %8s %8s %8s %8s %10s %9s %9s\n", "", "", "", "",
-	       "", "", "", "kB/s", "%", "%");
-	for (unsigned k = 0; k < IPX_B8_CONFIGS; k++) {
-		const struct ipx_b8_result *x = &p->rep.r[k];
-		const struct ipx_b8_config *c = ipx_b8_config(k);
-
-		if (!p->only[k] || x->status == IPX_B8_NOT_RUN)
-			continue;
-		if (x->status != IPX_B8_MEASURED) {
-			printf("%-16s %-5s %s\n", c->name, c->note,
-			       ipx_b8_status_name(x->status));
-			continue;
-		}
-		printf("%-16s %-5s %8.2f %8.3f %8.2f %8.2f %8.2f %10.1f ",
-		       c->name, c->note, x->total_s, x->lag_s, x->min_s,
-		       x->median_s, x->max_s,
-		       (double)x->image_bytes / 1000.0 / x->total_s);
-		if (x->cpu_measured)
-			printf("%9.1f %9.1f", x->cpu_base, x->cpu_peak);
-		else
-			printf("%9s %9s", "-", "-");
-		printf(" %4u\n", ipx_b8_place(&p->rep, k));
-	}
-}
-
-static void print_ranking(const struct b8 *p)
-{
-	unsigned order[IPX_B8_CONFIGS], n = ipx_b8_rank(&p->rep, order);
-
-	printf("\nranking (total time; equal: the lower CPU baseline):");
-	for (unsigned i = 0; i < n; i++)
-		printf("%s %u %s (%s)", i ? "," : "", i + 1,
-		       ipx_b8_config(order[i])->name,
-		       ipx_b8_config(order[i])->note);
-	printf("%s\n", n ? "" : " none measured");
-	printf("the 1990 note's ranking (client/driver bits): 1 32/32, "
-	       "2 32/16, 3 16/16, 4 16/32;\n"
-	       "  its server CPU baseline about %.0f %% straight (16/16, "
-	       "32/32), about %.0f %% hybrids\n",
-	       IPX_B8_PUBLISHED_STRAIGHT_PCT, IPX_B8_PUBLISHED_HYBRID_PCT);
-}
-
-/* Each column the mean of a run of samples, 0-9 tens of percent, '*'
- * 100 % or more (of one CPU). */
-static void print_series(const struct ipx_b8_result *x, const char *name)
-{
-	size_t per = (x->ncpu + SERIES_COLUMNS - 1) / SERIES_COLUMNS;
-
-	printf("%-16s |", name);
-	for (size_t j = 0; j < x->ncpu; j += per) {
-		double sum = 0;
-		size_t m = 0;
-
-		for (; m < per && j + m < x->ncpu; m++)
-			sum += x->cpu[j + m];
-		sum /= (double)m;
-		putchar(sum >= 100 ? '*' : '0' + (int)(sum / 10));
-	}
-	printf("| %.1f s, %zu sample%s per column\n",
-	       (double)x->ncpu * IPX_CPU_INTERVAL / IPX_SEC, per,
-	       per == 1 ? "" : "s");
-}
-
-static void print_workstations(const struct b8 *p)
-{
-	printf("\n%-4s", "ws");
-	for (unsigned k = 0; k < IPX_B8_CONFIGS; k++)
-		if (p->rep.r[k].status == IPX_B8_MEASURED)
-			printf("  %16s", ipx_b8_config(k)->name);
-	printf("\n%-4s", "");
-	for (unsigned k = 0; k < IPX_B8_CONFIGS; k++)
-		if (p->rep.r[k].status == IPX_B8_MEASURED)
-			printf("  %16s", "first s / done s");
-	printf("\n");
-	for (unsigned i = 0; i < p->n; i++) {
-		printf("%-4u", i + 1);
-		for (unsigned k = 0; k < IPX_B8_CONFIGS; k++)
-			if (p->rep.r[k].status == IPX_B8_MEASURED)
-				printf("  %7.3f %8.2f", p->rep.r[k].ws[i].first_s,
-				       p->rep.r[k].ws[i].done_s);
-		printf("\n");
-	}
-}
 
 static void print(const struct b8 *p)
 {
@@ -170,18 +88,7 @@ static void print(const struct b8 *p)
 	       p->n, p->n == 1 ? "" : "s", p->files, b->n.srvname,
 	       p->rep.interrupted ? " (interrupted)" : "");
 	fsbench_print_conditions(b, stdout);
-	printf("# server CPU: %s, every 100 ms, %% of one CPU\n",
-	       ipx_b8_cpu_source(&p->rep));
-	print_summary(p);
-	print_ranking(p);
-	printf("\nserver CPU against time (0-9: tens of %%):\n");
-	for (unsigned k = 0; k < IPX_B8_CONFIGS; k++)
-		if (p->rep.r[k].status == IPX_B8_MEASURED &&
-		    p->rep.r[k].cpu_measured)
-			print_series(&p->rep.r[k], ipx_b8_config(k)->name);
-	print_workstations(p);
-	printf("kB = 1000 bytes of images; lag: start to the first retrieval's "
-	       "end; done: the last.\n");
+	b8_print_body(p);
 }
 
 static int run(void *ctx)
@@ -258,6 +165,13 @@ static int own_opt(struct b8 *p, int opt, unsigned long *n)
 	}
 	if (opt == OPT_ONLY)
 		return parse_only(optarg, p->only) < 0 ? CLI_USAGE : 0;
+	if (opt == OPT_PERIOD) {
+		if (cli_period_opt(CMD, optarg, &p->period) < 0)
+			return CLI_USAGE;
+		p->period_spec = optarg;
+		p->b.sim = true;	/* --period implies --sim */
+		return 0;
+	}
 	return opt == 'h' ? -1 : 1;
 }
 
@@ -268,6 +182,7 @@ static int parse(struct b8 *p, int argc, char **argv)
 		BENCH_STATIONS_LONGOPT,
 		{ "files", required_argument, NULL, OPT_FILES },
 		{ "only", required_argument, NULL, OPT_ONLY },
+		{ "period", required_argument, NULL, OPT_PERIOD },
 		FSBENCH_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -329,7 +244,8 @@ int bench_retrieval(int argc, char **argv)
 		free(p);
 		return rc;
 	}
-	rc = fsbench_main(&p->b, p->n, run, p);
+	rc = p->period_spec ? b8_period_main(p) : fsbench_main(&p->b, p->n, run, p);
+	free(p->pr);
 	free(p);
 	return rc;
 }

@@ -41,6 +41,7 @@ static const char *const op_keys[IPX_COST_OPS] = {
 	[IPX_COST_NCP_BURST] = "ncp-burst",
 	[IPX_COST_NCP_OTHER] = "ncp-other",
 	[IPX_COST_START] = "start",
+	[IPX_COST_APP_ITEM] = "app-item",
 };
 
 const char *ipx_cost_op_key(enum ipx_cost_op op)
