@@ -150,23 +150,25 @@ static void fidelity(struct ipx_b8_period_report *out, const char *period,
 	snprintf(title, sizeof(title), "B8: retrieval, %u workstation%s x %u "
 		 "images", m->o.stations, m->o.stations == 1 ? "" : "s",
 		 m->o.files);
-	ipx_fid_init(t, title, "see label", period);
+	ipx_fid_init(t, title, "%", period);
 	if (today)
 		snprintf(t->today_what, sizeof(t->today_what),
 			 "the same run on the wire alone (--sim)");
-	ipx_fid_add(t, "initial lag 32/32 (s)", LAG_32_32_S, lag(m, "32/32"),
+	ipx_fid_add(t, "initial lag 32/32", LAG_32_32_S, lag(m, "32/32"),
 		    today ? lag(d, "32/32") : NAN);
-	ipx_fid_add(t, "initial lag 16/16 (s)", LAG_16_16_S, lag(m, "16/16"),
+	ipx_fid_unit(t, "s");
+	ipx_fid_add(t, "initial lag 16/16", LAG_16_16_S, lag(m, "16/16"),
 		    today ? lag(d, "16/16") : NAN);
+	ipx_fid_unit(t, "s");
 	for (unsigned i = 0; i < 4; i++) {
-		snprintf(label, sizeof(label), "server CPU %s (%%)",
+		snprintf(label, sizeof(label), "server CPU %s",
 			 setups[i]);
 		ipx_fid_add(t, label,
 			    i < 2 ? IPX_B8_PUBLISHED_STRAIGHT_PCT
 				  : IPX_B8_PUBLISHED_HYBRID_PCT,
 			    cpu(m, setups[i]), today ? cpu(d, setups[i]) : NAN);
 	}
-	ipx_fid_add_range(t, "32-bit client gain (%)", GAIN_LO_PCT,
+	ipx_fid_add_range(t, "32-bit client gain", GAIN_LO_PCT,
 			  GAIN_HI_PCT, ipx_b8_client_gain_pct(m),
 			  today ? ipx_b8_client_gain_pct(d) : NAN);
 }

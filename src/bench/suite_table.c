@@ -395,9 +395,9 @@ const struct ipx_suite_bench ipx_suite_benches[] = {
 	  "lantastic-1993", NULL },
 	{ "B8", "retrieval", "the retrieval test bench (imaging)",
 	  "--files 100", "", true, NULL, 120, 1800,
-	  TABLES(b8_tables), (ipx_plots_b8), NULL, NULL },
+	  TABLES(b8_tables), (ipx_plots_b8), "imaging", NULL },
 	{ "B9", "tuning", "buffer and frame-size tuning", "-s 0.1", "", true,
-	  NULL, 60, 900, TABLES(b9_tables), (ipx_plots_b9), NULL, NULL },
+	  NULL, 60, 900, TABLES(b9_tables), (ipx_plots_b9), "lanman-1991", NULL },
 };
 const size_t ipx_suite_nbenches =
 	sizeof(ipx_suite_benches) / sizeof(ipx_suite_benches[0]);

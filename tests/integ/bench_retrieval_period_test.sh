@@ -83,8 +83,9 @@ assert periods == {"16/16": "imaging-16-16", "16/32": "imaging-16-32",
                    "32/16": "imaging-32-16", "32/32": "imaging-32-32"}, periods
 assert d["conditions"]["simulated"] is True
 for r in f["rows"]:
-    assert r["model_see_label"] is not None, r
-    assert r["today_see_label"] is not None, r
+    u = {"s": "s", "%": "pct"}[r["unit"]]
+    assert r["model_" + u] is not None, r
+    assert r["today_" + u] is not None, r
 PY
 then
 	pass "--period imaging: median absolute error <= 10 %, the note's order"
