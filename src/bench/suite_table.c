@@ -22,8 +22,6 @@ static const struct ipx_suite_col b1_rows[] = {
 	{ "pps.median|pps", "packets/s", "packets/s", "packets per second "
 	  "(real time: the receiver's, median of the runs; simulated: the "
 	  "sender's, every send completed)", false },
-	{ "delivered", "delivered", "packets", "packets the receiver got "
-	  "(simulated time)", false },
 	{ "carried_kB_per_s.median", "carried", "kB/s", "payload delivered per "
 	  "second (kB = 1000 bytes)", false },
 	{ "loss.median", "loss", "packets", "sent but not delivered, median",

@@ -18,8 +18,8 @@ void help_period(FILE *out)
 		"cache, adapter, software and every operation's CPU time on it.\n"
 		"A named one (%s) or a period file,\n"
 		"checked as --period checks it. Without an argument, every named\n"
-		"period. The files and their sources: docs/fidelity.md.\n",
-		ipx_period_names());
+		"period. The files and their sources: %s/fidelity.md.\n",
+		ipx_period_names(), cli_docs);
 }
 
 int cmd_period(int argc, char **argv)

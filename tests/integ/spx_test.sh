@@ -118,6 +118,9 @@ for sig in TERM INT; do
 	addr=$(sed -n 's/^listening on //p' "$TMP/l6.err")
 	"$BIN" spx connect "$addr" --hub "$HUB" <"$TMP/hold" >/dev/null 2>"$TMP/c6.err" & c=$!; PIDS+=($c)
 	wait_for "$TMP/l6.err" "session from" 30
+	# the caller too must know the session is open, or the disconnect
+	# reaches it as a refused connect
+	wait_for "$TMP/c6.err" "connected" 30
 	kill -$sig $l
 	start=$(date +%s%N)
 	gone_within $l 30 && { wait $l; lrc=$?; } || lrc=running
