@@ -18,6 +18,7 @@ TEST_JOBS=${TEST_JOBS:-2}
 OUTD=$(mktemp -d)
 trap 'rm -rf "$OUTD"' EXIT
 failed=()
+fail_lines=()	# one line per failed program, repeated at the end (a CI log keeps its tail)
 
 run_cmocka() {
 	local t=$1 out rc p f
@@ -29,6 +30,7 @@ run_cmocka() {
 	pass=$((pass + p)); fail=$((fail + f))
 	if [ "$f" -ne 0 ]; then
 		failed+=("$(basename "$t")")
+		fail_lines+=("$(basename "$t"): $(printf '%s\n' "$out" | grep -m3 -E 'FAILED|ERROR|Sanitizer' | cut -c1-200 | tr '\n' ' ')")
 		printf '%s\n' "$out" | grep -E 'FAIL|ERROR|error|Assert|assert' | head -20
 	fi
 	printf '  %-28s %d passed, %d failed\n' "$(basename "$t")" "$p" "$f"
@@ -51,6 +53,7 @@ report_script() {
 	pass=$((pass + p)); fail=$((fail + f))
 	if [ "$f" -ne 0 ]; then
 		failed+=("$name")
+		fail_lines+=("$name: $(printf '%s\n' "$out" | grep -m3 '^FAIL:' | cut -c1-200 | tr '\n' ' ')${rc:+(exit $rc)}")
 		printf '%s\n' "$out" | tail -40 | sed 's/^/    | /'
 	fi
 	printf '  %-28s %d passed, %d failed (%d s)\n' "$name" "$p" "$f" "$secs"
@@ -120,7 +123,10 @@ if [ "$ONLY" = all ]; then
 		FUZZ_TIME=${FUZZ_TIME:-1} run_script scripts/run-fuzz.sh
 	fi
 fi
-[ ${#failed[@]} -gt 0 ] && echo "failed: ${failed[*]}"
+if [ ${#failed[@]} -gt 0 ]; then
+	printf '  %s\n' "${fail_lines[@]}"
+	echo "failed: ${failed[*]}"
+fi
 echo "tests took $SECONDS s"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

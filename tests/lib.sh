@@ -168,21 +168,29 @@ s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])
 PY
 }
-# start_hub [OPTION...]: `ipxlab hub -q` on a free loopback port, ended at
-# exit; HUB = 127.0.0.1:PORT. "FAIL: hub starts" and finish if it cannot.
+# start_hub [OPTION...]: `ipxlab hub` on a free loopback port, ended at
+# exit; HUB = 127.0.0.1:PORT. Started means it said "listening on" (bound),
+# not only that it still runs: a slow (sanitized, loaded) hub that lost the
+# port to another process may take a while to die. "FAIL: hub starts" and
+# finish if it cannot.
 # shellcheck disable=SC2120  # (options are optional)
 start_hub() {
-	local port h _
+	local port h i _
 	for _ in 1 2 3 4 5; do
 		port=$(free_port)
-		"$BIN" hub --bind 127.0.0.1 --port "$port" -q "$@" 2>"$TMP/hub.err" &
+		: >"$TMP/hub.err"
+		"$BIN" hub --bind 127.0.0.1 --port "$port" "$@" 2>"$TMP/hub.err" &
 		h=$!
-		sleep 0.3
-		if kill -0 "$h" 2>/dev/null; then
-			PIDS+=("$h")
-			HUB=127.0.0.1:$port
-			return 0
-		fi
+		for ((i = 0; i < 100; i++)); do
+			kill -0 "$h" 2>/dev/null || break
+			if grep -q "hub: listening on 127.0.0.1:$port" "$TMP/hub.err"; then
+				PIDS+=("$h")
+				HUB=127.0.0.1:$port
+				return 0
+			fi
+			sleep 0.1
+		done
+		kill "$h" 2>/dev/null; wait "$h" 2>/dev/null
 	done
 	fail "hub starts" "$TMP/hub.err"
 	finish
