@@ -89,6 +89,9 @@ struct ipx_software {
 	/* Bytes a program's start-up reads from the server (the program
 	 * file the shell loads), 0: none. */
 	uint32_t start_bytes;
+	/* A shell's cache blocks for non-shared files (NETx's CACHE
+	 * BUFFERS: bench_shellcache.h), 0: none. */
+	uint32_t cache_buffers;
 };
 
 struct ipx_adapter_model {
@@ -141,6 +144,9 @@ uint64_t ipx_machine_cost_ns(const struct ipx_machine *m,
 uint64_t ipx_machine_copy_ns(const struct ipx_machine *m, size_t len);
 /* Bytes its programs' start-up reads from the server. */
 uint32_t ipx_machine_start_bytes(const struct ipx_machine *m);
+/* Its shell's cache blocks for non-shared files (the largest any of its
+ * software sets), 0: no such cache. */
+uint32_t ipx_machine_cache_buffers(const struct ipx_machine *m);
 
 /* The named ones, for help text: "tr-1990, netware-1990, ..." */
 const char *ipx_period_names(void);

@@ -22,7 +22,9 @@
  *   create             0x43 create of its own scratch file, one 16 KB
  *                      write (the buffer size splits it), close, 0x44
  *                      erase
- *   private-random/seq 64-byte reads of its own 128 KB file
+ *   private-random/seq 64-byte reads of its own 128 KB file; on a period
+ *                      shell with cache buffers through its cache of
+ *                      non-shared files (bench_shellcache.h)
  *   block              16 KB read at offset 0 of the 4 MB shared file
  *   dir-search         0x3E, then 0x3F "*.*" requests in the top
  *                      directory: one operation per request (one entry,
@@ -73,6 +75,7 @@
 #include <unistd.h>
 
 #include "ipxlab/bench_ncp.h"
+#include "ipxlab/bench_shellcache.h"
 #include "ipxlab/err.h"
 #include "ipxlab/host.h"
 #include "ipxlab/link.h"
@@ -103,6 +106,10 @@ struct ncpw {
 	uint16_t granted;	/* the buffer negotiated at set-up */
 	bool burst;		/* and whether burst was granted */
 	char local[64];		/* copy: the local file */
+	/* private-random/seq on a period shell with cache buffers: the
+	 * shell's cache of its non-shared file (bench_shellcache.h) */
+	struct ipx_shellcache *cache;
+	struct ipx_host *cache_host;
 };
 
 static uint32_t next_rand(struct ncpw *f)
@@ -182,6 +189,39 @@ static int read_exact(struct ncpw *f, uint32_t off, size_t n)
 	int rc = ncp_read(f->cl, &f->fh, off, f->buf, n, &got);
 
 	return rc ? rc : got == n ? 0 : NCP_E_BADREPLY;
+}
+
+/* The shell cache's fetch: one read of the private file. */
+static int cache_fetch(void *ctx, uint32_t off, uint8_t *buf, size_t n,
+		       size_t *got)
+{
+	struct ncpw *f = ctx;
+
+	return ncp_read(f->cl, &f->fh, off, buf, n, got);
+}
+
+/*
+ * A read of the workstation's own file: through the shell's cache when
+ * its period shell has one. A read the cache answers sends nothing and
+ * costs the workstation the shell's request path (the DOS call and the
+ * shell's own work, without the network: its shell-request cost).
+ */
+static int read_private(struct ncpw *f, uint32_t off, size_t n)
+{
+	size_t got;
+	bool hit;
+	int rc;
+
+	if (!f->cache)
+		return read_exact(f, off, n);
+	rc = ipx_shellcache_read(f->cache, off, f->buf, n, &got, &hit);
+	if (rc)
+		return rc;
+	if (hit)
+		ipx_host_work(f->cache_host,
+			      ipx_machine_cost_ns(ipx_host_machine(f->cache_host),
+						  IPX_COST_SHELL_REQUEST));
+	return got == n ? 0 : NCP_E_BADREPLY;
 }
 
 static int open_close(struct ncpw *f, bool multi)
@@ -486,14 +526,14 @@ static int do_op(struct ipx_bw *w, struct ncpw *f)
 		return create_write_delete(w, f);
 	case IPX_BN_PRIV_RANDOM:
 		r = next_rand(f) % (IPX_BN_PRIV_SIZE / IPX_BN_PRIV_RECORD);
-		return read_exact(f, r * IPX_BN_PRIV_RECORD,
-				  IPX_BN_PRIV_RECORD);
+		return read_private(f, r * IPX_BN_PRIV_RECORD,
+				    IPX_BN_PRIV_RECORD);
 	case IPX_BN_PRIV_SEQ:
 		if (f->off + IPX_BN_PRIV_RECORD > IPX_BN_PRIV_SIZE)
 			f->off = 0;
 		f->off += IPX_BN_PRIV_RECORD;
-		return read_exact(f, f->off - IPX_BN_PRIV_RECORD,
-				  IPX_BN_PRIV_RECORD);
+		return read_private(f, f->off - IPX_BN_PRIV_RECORD,
+				    IPX_BN_PRIV_RECORD);
 	case IPX_BN_BLOCK:
 		return read_exact(f, 0, IPX_BN_BLOCK_SIZE);
 	case IPX_BN_DIR_SEARCH:
@@ -629,6 +669,30 @@ static const char *setup_file(const struct ipx_bw *w, char *buf, size_t len)
 	}
 }
 
+/*
+ * The private files are each workstation's own, the non-shared files a
+ * 1990 shell cached: on a period machine whose shell has cache buffers,
+ * their reads go through a cache of that many blocks of the negotiated
+ * buffer's size. Every other file is shared (or read in blocks larger
+ * than the cache's), as the note says of its shared-file tests.
+ */
+static int setup_cache(struct ipx_bw *w, struct ncpw *f)
+{
+	struct ipx_host *h = node_host(w);
+	uint32_t n = h ? ipx_machine_cache_buffers(ipx_host_machine(h)) : 0;
+	int rc;
+
+	if (!n || (w->p.op != IPX_BN_PRIV_RANDOM && w->p.op != IPX_BN_PRIV_SEQ))
+		return 0;
+	rc = ipx_shellcache_new(n, f->granted, cache_fetch, f, &f->cache);
+	if (rc != IPX_OK) {
+		bw_set_error(w, "the shell's cache: %s", ipx_strerror(rc));
+		return rc;
+	}
+	f->cache_host = h;
+	return 0;
+}
+
 static int setup(struct ipx_bw *w, struct ncpw *f)
 {
 	char path[128];
@@ -660,6 +724,9 @@ static int setup(struct ipx_bw *w, struct ncpw *f)
 		ipx_node_link(w->node, i)->single_frame = w->p.single_frame;
 	f->granted = ncp_bufsize(f->cl);
 	f->burst = ncp_burst_active(f->cl);
+	rc = setup_cache(w, f);
+	if (rc)
+		return rc;
 	if (file) {
 		rc = ncp_open(f->cl, file,
 			      w->p.op == IPX_BN_LOCK ? NCP_OPEN_WRITE
@@ -859,6 +926,7 @@ static void ncpw_close(struct ipx_bw *w)
 		ipx_socket_close(f->ping);
 	if (f->local[0])
 		unlink(f->local);
+	ipx_shellcache_free(f->cache);
 	free(f->buf);
 	free(f);
 	w->fam = NULL;

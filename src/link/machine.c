@@ -77,6 +77,16 @@ uint32_t ipx_machine_start_bytes(const struct ipx_machine *m)
 	return n;
 }
 
+uint32_t ipx_machine_cache_buffers(const struct ipx_machine *m)
+{
+	uint32_t n = 0;
+
+	for (unsigned i = 0; m && i < m->nsoftware; i++)
+		if (m->software[i].cache_buffers > n)
+			n = m->software[i].cache_buffers;
+	return n;
+}
+
 /* ---- the built-in files ---- */
 
 const char *ipx_machine_text(const char *kind, const char *name)
@@ -302,7 +312,19 @@ static int software_key(struct ipx_software *sw, const char *key,
 			return time_val(key, v, &sw->cost_ns[op], msg, msglen);
 	if (!strcmp(key, "start-bytes"))
 		return size_val(key, v, &sw->start_bytes, msg, msglen);
-	char known[600] = "kind, base, what, start-bytes";
+	if (!strcmp(key, "cache-buffers")) {
+		char *end;
+		unsigned long n = strtoul(v, &end, 10);
+
+		if (!*v || *end || *v == '-' || n > 64)
+			return fail(msg, msglen,
+				    "cache-buffers must be a count from 0 to "
+				    "64 (got '%s')",
+				    v);
+		sw->cache_buffers = (uint32_t)n;
+		return IPX_OK;
+	}
+	char known[600] = "kind, base, what, start-bytes, cache-buffers";
 
 	for (int op = 0; op < IPX_COST_OPS; op++) {
 		size_t n = strlen(known);
@@ -868,6 +890,9 @@ void ipx_machine_print(const struct ipx_machine *m, const char *role,
 	if (ipx_machine_start_bytes(m))
 		fprintf(out, "%s  %-23s %u bytes\n", in, "start-bytes",
 			ipx_machine_start_bytes(m));
+	if (ipx_machine_cache_buffers(m))
+		fprintf(out, "%s  %-23s %u (blocks of the negotiated buffer)\n",
+			in, "cache-buffers", ipx_machine_cache_buffers(m));
 }
 
 void ipx_period_print(const struct ipx_period *p, FILE *out)

@@ -276,6 +276,40 @@ static void a_period_costs_its_machines_time(void **state)
 	assert_true(ops <= 1 / floor_s);
 }
 
+/* The period shell caches each workstation's own file (shell-1990's
+ * cache buffers): a random 64-byte read fetches its whole 1,024-byte
+ * block, sequential ones find 15 in 16 in the cache; without a period the
+ * client asks for every 64 bytes. */
+static void a_period_shell_caches_private_files(void **state)
+{
+	struct ipx_period per;
+	struct ipx_bsim_opts o = { .stations = 1, .seed = 5 };
+	struct ipx_bsim *s, *w = sim_new("eth10", NULL, 1, 5);
+	struct ipx_bw_result r;
+	char err[600] = "";
+	double per_op;
+
+	(void)state;
+	run(w, IPX_BN_PRIV_RANDOM, 1, 0.5, &r);
+	per_op = (double)r.bytes / (double)r.sent;
+	assert_true(per_op > 64 && per_op < 300);
+	ipx_bsim_free(w);
+	if (ipx_period_resolve("netware-1990", &per, err, sizeof(err)) !=
+	    IPX_OK)
+		fail_msg("%s", err);
+	o.period = &per;
+	if (ipx_bsim_new(&o, &s, err, sizeof(err)) != IPX_OK)
+		fail_msg("sim: %s", err);
+	run(s, IPX_BN_PRIV_RANDOM, 1, 2.0, &r);
+	per_op = (double)r.bytes / (double)r.sent;
+	/* 128 blocks of 1,024 and 5 kept: nearly every read fetches one */
+	assert_true(per_op > 0.9 * 1024 && per_op < 1.1 * (1024 + 200));
+	run(s, IPX_BN_PRIV_SEQ, 1, 2.0, &r);
+	per_op = (double)r.bytes / (double)r.sent;
+	assert_true(per_op > (1024 + 50) / 16.0 && per_op < (1024 + 200) / 15.0);
+	ipx_bsim_free(s);
+}
+
 static void bad_options_are_refused(void **state)
 {
 	struct ipx_profile eth;
@@ -306,6 +340,7 @@ int main(void)
 		cmocka_unit_test(same_seed_same_run),
 		cmocka_unit_test(spare_nodes_carry_a_load_across),
 		cmocka_unit_test(a_period_costs_its_machines_time),
+		cmocka_unit_test(a_period_shell_caches_private_files),
 		cmocka_unit_test(bad_options_are_refused),
 	};
 

@@ -440,6 +440,37 @@ static void files_beside_a_period(void **state)
 	assert_string_equal(p.station.adapter.name, "big");
 	assert_int_equal(p.station.adapter.adapter.memory, 16384);
 	assert_string_equal(p.station.software[0].name, "ipx-1990");
+	assert_int_equal(ipx_machine_cache_buffers(&p.station), 0);
+	/* a shell's cache buffers: a count from 0 to 64, the largest of a
+	 * machine's software */
+	snprintf(path, sizeof(path), "%s/cached.software", dir);
+	f = fopen(path, "w");
+	fputs("kind software\nbase shell-1990\ncache-buffers 65\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/lab.period", dir);
+	f = fopen(path, "w");
+	fputs("kind period\nwire tr4\nserver pc286-8\nstation ws\n"
+	      "station-software ipx-1990 cached\n",
+	      f);
+	fclose(f);
+	assert_int_equal(ipx_period_resolve(path, &p, err, sizeof(err)),
+			 IPX_ECONFIG);
+	if (!strstr(err, "cached.software:3: cache-buffers must be a count "
+			 "from 0 to 64 (got '65')"))
+		fail_msg("%s", err);
+	snprintf(path, sizeof(path), "%s/cached.software", dir);
+	f = fopen(path, "w");
+	fputs("kind software\nbase shell-1990\ncache-buffers 12\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/lab.period", dir);
+	if (ipx_period_resolve(path, &p, err, sizeof(err)) != IPX_OK)
+		fail_msg("%s", err);
+	assert_int_equal(ipx_machine_cache_buffers(&p.station), 12);
+	assert_int_equal(ipx_period_resolve("netware-1990", &p, err,
+					    sizeof(err)),
+			 IPX_OK);
+	assert_int_equal(ipx_machine_cache_buffers(&p.station), 5);
+	assert_int_equal(ipx_machine_cache_buffers(&p.server), 0);
 	/* no such period, named or file */
 	assert_int_equal(ipx_period_resolve("nosuch", &p, err, sizeof(err)),
 			 IPX_ENOTFOUND);
