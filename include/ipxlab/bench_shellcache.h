@@ -21,6 +21,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* NETx's CACHE BUFFERS range (0 turns the cache off). */
 #define IPX_SHELLCACHE_MAX_BLOCKS 64
 
@@ -59,5 +63,9 @@ int ipx_shellcache_read(struct ipx_shellcache *c, uint32_t off, uint8_t *buf,
 
 const struct ipx_shellcache_stats *
 ipx_shellcache_stats(const struct ipx_shellcache *c);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

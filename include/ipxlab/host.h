@@ -14,7 +14,8 @@
  *   disk   one per host, beside the CPU: a read of blocks the cache does
  *          not hold costs a seek and their transfer; cached blocks cost
  *          nothing; writes go into the cache and reach the disk behind
- *          (the disk is busy, nobody waits). The packets a node sends
+ *          (the disk is busy, nobody waits), except a server's directory
+ *          writes (ipx_host_disk_sync), which it waits for. The packets a node sends
  *          while it handles one received packet (the reply to a request)
  *          wait for the disk time that handling asked for; the CPU serves
  *          other packets meanwhile.
@@ -83,6 +84,16 @@ void ipx_host_work(struct ipx_host *h, uint64_t ns);
  */
 uint64_t ipx_host_disk(struct ipx_host *h, uint64_t file, uint64_t off,
 		       uint64_t len, bool write);
+
+/*
+ * Blocks written to the disk at once, the node waiting (a file server's
+ * directory and FAT on a create or an erase: ipx_machine_dir_writes): a
+ * seek and one cache block's transfer each, queued behind the disk's
+ * other work; what the node sends while it handles the current packet
+ * waits for them, like a read that missed. Returns the nanoseconds the
+ * caller waits (0 without a disk or for 0 blocks).
+ */
+uint64_t ipx_host_disk_sync(struct ipx_host *h, unsigned blocks);
 
 /* The CPU time the machine gives one packet (what the host charges). */
 uint64_t ipx_host_packet_ns(const struct ipx_machine *m, bool server,

@@ -92,6 +92,10 @@ struct ipx_software {
 	/* A shell's cache blocks for non-shared files (NETx's CACHE
 	 * BUFFERS: bench_shellcache.h), 0: none. */
 	uint32_t cache_buffers;
+	/* A file server's blocks written to its disk at once, the request
+	 * waiting, when a request changes a directory (a create, an erase):
+	 * its directory entry and its FAT; 0: write-behind like data. */
+	uint32_t dir_writes;
 };
 
 struct ipx_adapter_model {
@@ -147,6 +151,9 @@ uint32_t ipx_machine_start_bytes(const struct ipx_machine *m);
 /* Its shell's cache blocks for non-shared files (the largest any of its
  * software sets), 0: no such cache. */
 uint32_t ipx_machine_cache_buffers(const struct ipx_machine *m);
+/* Its server software's synchronous writes per directory change (the
+ * largest any of its software sets), 0: none. */
+uint32_t ipx_machine_dir_writes(const struct ipx_machine *m);
 
 /* The named ones, for help text: "tr-1990, netware-1990, ..." */
 const char *ipx_period_names(void);

@@ -238,6 +238,8 @@ static void open_file(struct ncp_call *c, enum how how, uint8_t dh,
 		c->cc = ncp_refuse(c, NCP_SRV_REF_SYMLINK, NCP_CC_FAILURE);
 		goto out;
 	}
+	if (create || trunc)
+		ncp_disk_dir(c->srv);	/* a new entry, or its FAT freed */
 	take_file(c, f, fd, wr, share, last, &st);
 out:
 	close(dfd);
@@ -403,6 +405,8 @@ static void erase(struct ncp_call *c)
 	}
 	close(fd);
 	free(v);
+	if (gone)
+		ncp_disk_dir(c->srv);
 	if (matched == 0)
 		c->cc = NCP_CC_FAILURE;
 	else if (busy == matched)

@@ -163,6 +163,8 @@ static void open_file(struct ncp_call *c, uint8_t ns, struct ns_ent *e,
 		} else {
 			if (create)
 				ncp_dos_name_of(dfd, host, e->dos);
+			if (create || trunc)
+				ncp_disk_dir(c->srv);
 			take(c, f, fd, wr, share, e,
 			     create ? ACT_OPENED | ACT_CREATED
 			     : trunc ? ACT_OPENED | ACT_REPLACED : ACT_OPENED);
@@ -603,5 +605,7 @@ void ns_delete(struct ncp_call *c, uint8_t ns)
 			: NCP_CC_IO;
 	else if (dir)
 		ncp_rights_moved(c->srv, &in, NULL);
+	else
+		ncp_disk_dir(c->srv);	/* the entry and its FAT */
 	close(dfd);
 }

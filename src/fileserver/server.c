@@ -879,6 +879,14 @@ void ncp_server_print_stats(const struct ncp_server *srv, FILE *out)
 	}
 }
 
+void ncp_disk_dir(struct ncp_server *srv)
+{
+	struct ipx_host *h = ipx_link_host(ipx_node_link(srv->node, 0));
+
+	if (h)
+		ipx_host_disk_sync(h, ipx_machine_dir_writes(ipx_host_machine(h)));
+}
+
 void ncp_disk(struct ncp_server *srv, dev_t dev, ino_t ino, uint64_t off,
 	      uint64_t len, bool write)
 {

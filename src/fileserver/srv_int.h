@@ -327,6 +327,10 @@ bool ncp_file_in_use(const struct ncp_server *srv, dev_t dev, ino_t ino);
  * machine. */
 void ncp_disk(struct ncp_server *srv, dev_t dev, ino_t ino, uint64_t off,
 	      uint64_t len, bool write);
+/* A request changed a directory (a create, an erase): on a period
+ * machine, its server software's synchronous directory writes, which the
+ * reply waits for (ipx_host_disk_sync); nothing otherwise. */
+void ncp_disk_dir(struct ncp_server *srv);
 /* The 28-byte file entry of 0x40/0x41 replies: name (14), attributes,
  * exec type, size BE4, creation, access and update dates, update time. */
 void ncp_put_file_entry(struct ncp_wr *w, const char *name,

@@ -291,6 +291,30 @@ static void on_timer(struct ipx_loop *loop, struct ipx_timer *t, void *ctx)
 	pump(ctx);
 }
 
+#define IPX_HDR_BYTES 30	/* the IPX header; destination at 6..17 */
+
+/*
+ * A packet never overtakes one sent before it to the same destination
+ * (IPX network, node and socket): one waiting for the disk holds back the
+ * node's later packets to that peer, so a reply sent at once (a repeat's,
+ * or a connection's end) cannot pass the held reply it follows. The
+ * earliest the packet may go: its own ready time, or the last such
+ * packet's.
+ */
+static uint64_t after_same_dest(const struct ipx_host *h,
+				const struct job *j)
+{
+	uint64_t at = j->ready_ns;
+
+	if (j->len < IPX_HDR_BYTES)
+		return at;
+	for (const struct job *w = h->wait.head; w; w = w->next)
+		if (w->kind == J_TX && w->len >= IPX_HDR_BYTES &&
+		    !memcmp(w->pkt + 6, j->pkt + 6, 12) && w->ready_ns > at)
+			at = w->ready_ns;
+	return at;
+}
+
 static int enqueue(struct ipx_host *h, enum job_kind kind, uint64_t ns,
 		   const uint8_t *pkt, size_t len, const uint8_t *hop)
 {
@@ -307,8 +331,11 @@ static int enqueue(struct ipx_host *h, enum job_kind kind, uint64_t ns,
 		memcpy(j->pkt, pkt, len);
 	if (hop)
 		memcpy(j->hop, hop, IPX_NODE_LEN);
-	if (kind == J_TX && h->delivering && h->hold > now) {
+	if (kind == J_TX && h->delivering && h->hold > now)
 		j->ready_ns = h->hold;
+	if (kind == J_TX)
+		j->ready_ns = after_same_dest(h, j);
+	if (j->ready_ns > now) {
 		wait_insert(h, j);
 	} else {
 		push(&h->run, j);
@@ -565,6 +592,25 @@ uint64_t ipx_host_disk(struct ipx_host *h, uint64_t file, uint64_t off,
 		return 0;
 	}
 	h->stats.disk_reads++;
+	if (h->delivering && h->disk_free > h->hold)
+		h->hold = h->disk_free;
+	return h->disk_free - now;
+}
+
+uint64_t ipx_host_disk_sync(struct ipx_host *h, unsigned blocks)
+{
+	uint64_t ns, now, start, bs;
+
+	if (!h || !h->m.disk_rate || !blocks)
+		return 0;
+	bs = h->m.cache_block ? h->m.cache_block : 512;
+	ns = blocks * (h->m.seek_ns + (bs * 1000000000ull + h->m.disk_rate -
+				       1) / h->m.disk_rate);
+	now = now_ns(h);
+	start = h->disk_free > now ? h->disk_free : now;
+	h->disk_free = start + ns;
+	h->stats.disk_ns += ns;
+	h->stats.disk_writes += blocks;
 	if (h->delivering && h->disk_free > h->hold)
 		h->hold = h->disk_free;
 	return h->disk_free - now;

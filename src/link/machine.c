@@ -87,6 +87,16 @@ uint32_t ipx_machine_cache_buffers(const struct ipx_machine *m)
 	return n;
 }
 
+uint32_t ipx_machine_dir_writes(const struct ipx_machine *m)
+{
+	uint32_t n = 0;
+
+	for (unsigned i = 0; m && i < m->nsoftware; i++)
+		if (m->software[i].dir_writes > n)
+			n = m->software[i].dir_writes;
+	return n;
+}
+
 /* ---- the built-in files ---- */
 
 const char *ipx_machine_text(const char *kind, const char *name)
@@ -304,6 +314,20 @@ static int rate_val(const char *key, const char *v, uint64_t *out,
 	return IPX_OK;
 }
 
+static int count_val(const char *key, const char *v, unsigned long max,
+		     uint32_t *out, char *msg, size_t msglen)
+{
+	char *end;
+	unsigned long n = strtoul(v, &end, 10);
+
+	if (!*v || *end || *v == '-' || *v == '+' || n > max)
+		return fail(msg, msglen,
+			    "%s must be a count from 0 to %lu (got '%s')", key,
+			    max, v);
+	*out = (uint32_t)n;
+	return IPX_OK;
+}
+
 static int software_key(struct ipx_software *sw, const char *key,
 			const char *v, char *msg, size_t msglen)
 {
@@ -312,19 +336,12 @@ static int software_key(struct ipx_software *sw, const char *key,
 			return time_val(key, v, &sw->cost_ns[op], msg, msglen);
 	if (!strcmp(key, "start-bytes"))
 		return size_val(key, v, &sw->start_bytes, msg, msglen);
-	if (!strcmp(key, "cache-buffers")) {
-		char *end;
-		unsigned long n = strtoul(v, &end, 10);
-
-		if (!*v || *end || *v == '-' || n > 64)
-			return fail(msg, msglen,
-				    "cache-buffers must be a count from 0 to "
-				    "64 (got '%s')",
-				    v);
-		sw->cache_buffers = (uint32_t)n;
-		return IPX_OK;
-	}
-	char known[600] = "kind, base, what, start-bytes, cache-buffers";
+	if (!strcmp(key, "cache-buffers"))
+		return count_val(key, v, 64, &sw->cache_buffers, msg, msglen);
+	if (!strcmp(key, "dir-writes"))
+		return count_val(key, v, 16, &sw->dir_writes, msg, msglen);
+	char known[600] = "kind, base, what, start-bytes, cache-buffers, "
+			  "dir-writes";
 
 	for (int op = 0; op < IPX_COST_OPS; op++) {
 		size_t n = strlen(known);
@@ -893,6 +910,9 @@ void ipx_machine_print(const struct ipx_machine *m, const char *role,
 	if (ipx_machine_cache_buffers(m))
 		fprintf(out, "%s  %-23s %u (blocks of the negotiated buffer)\n",
 			in, "cache-buffers", ipx_machine_cache_buffers(m));
+	if (ipx_machine_dir_writes(m))
+		fprintf(out, "%s  %-23s %u (blocks at once, a seek each)\n", in,
+			"dir-writes", ipx_machine_dir_writes(m));
 }
 
 void ipx_period_print(const struct ipx_period *p, FILE *out)

@@ -103,7 +103,9 @@ struct rig {
 	/* the host's node: on a packet, ask the disk for disk_len bytes at
 	 * the offset in the packet's bytes 32-35, then reply */
 	uint64_t disk_len;
+	unsigned sync_blocks;	/* and so many blocks written at once */
 	bool reply;
+	uint8_t reply_socket;	/* the reply's destination socket: byte 36 */
 };
 
 static void peer_rx(struct ipx_link *l, const uint8_t *pkt, size_t len,
@@ -127,6 +129,10 @@ static void host_rx(struct ipx_link *l, const uint8_t *pkt, size_t len,
 	if (r->disk_len)	/* the offset the packet asks for */
 		ipx_host_disk(r->h, 7, len >= 36 ? ipx_get32(pkt + 32) : 0,
 			      r->disk_len, false);
+	if (r->sync_blocks)
+		ipx_host_disk_sync(r->h, r->sync_blocks);
+	if (r->reply_socket && len >= 37)
+		out[17] = pkt[36];
 	if (r->reply)
 		assert_int_equal(ipx_link_send(l, out, 64, r->peer->node),
 				 IPX_OK);
@@ -325,6 +331,67 @@ static void a_reply_waits_for_the_disk(void **state)
 	rig_close(&r);
 }
 
+/* A server's directory writes: a seek and a block each, and the reply
+ * waits for them; a packet never overtakes an earlier one to the same
+ * destination that waits for the disk, one to another goes at once. */
+static void sync_writes_and_the_order_of_replies(void **state)
+{
+	struct rig r;
+	uint8_t p[64];
+	const struct ipx_machine *m;
+	uint64_t recv, send, blk = 20000000 + 4096000;
+	ipx_time t0;
+
+	(void)state;
+	rig_open(&r, server_text);
+	m = ipx_host_machine(r.h);
+	packet(p, sizeof(p), 4, 0x4000);
+	recv = ipx_host_packet_ns(m, true, false, p, sizeof(p));
+	send = ipx_host_packet_ns(m, true, true, p, sizeof(p));
+	r.reply = true;
+	r.sync_blocks = 2;
+	t0 = ipx_loop_now(r.loop);
+	assert_int_equal(ipx_link_send(r.peer, p, sizeof(p), r.hl->node),
+			 IPX_OK);
+	ipx_loop_run_for(r.loop, IPX_SEC);
+	assert_int_equal(r.npeer, 1);
+	assert_int_equal(r.peer_at[0] - t0,
+			 (recv + 2 * blk + send + 999) / 1000);
+	assert_int_equal(ipx_host_stats(r.h)->disk_writes, 2);
+	assert_int_equal(ipx_host_disk_sync(r.h, 0), 0);
+	/* a request whose reply waits for a read, then one answered from
+	 * the cache to the same destination: the second reply follows the
+	 * first; to another destination (its socket) it goes at once */
+	r.sync_blocks = 0;
+	r.reply_socket = 1;
+	for (int other = 0; other < 2; other++) {
+		int n0 = r.npeer;
+
+		t0 = ipx_loop_now(r.loop);
+		r.disk_len = 4096;
+		ipx_put32(p + 32, 65536u * (2 + (unsigned)other));
+		p[36] = 0x10;
+		assert_int_equal(ipx_link_send(r.peer, p, sizeof(p),
+					       r.hl->node),
+				 IPX_OK);
+		ipx_loop_run_for(r.loop, 2000);	/* handled; the disk works */
+		assert_int_equal(r.npeer, n0);
+		r.disk_len = 0;
+		p[36] = other ? 0x20 : 0x10;
+		assert_int_equal(ipx_link_send(r.peer, p, sizeof(p),
+					       r.hl->node),
+				 IPX_OK);
+		ipx_loop_run_for(r.loop, IPX_SEC);
+		assert_int_equal(r.npeer, n0 + 2);
+		if (other)	/* the unheld one first, at once */
+			assert_true(r.peer_at[n0] - t0 < blk / 1000);
+		else		/* both after the disk, in order */
+			assert_true(r.peer_at[n0] - t0 >= blk / 1000 &&
+				    r.peer_at[n0 + 1] >= r.peer_at[n0]);
+	}
+	rig_close(&r);
+}
+
 static void runs_repeat_exactly(void **state)
 {
 	ipx_time first[8];
@@ -471,6 +538,8 @@ static void files_beside_a_period(void **state)
 			 IPX_OK);
 	assert_int_equal(ipx_machine_cache_buffers(&p.station), 5);
 	assert_int_equal(ipx_machine_cache_buffers(&p.server), 0);
+	assert_int_equal(ipx_machine_dir_writes(&p.server), 2);
+	assert_int_equal(ipx_machine_dir_writes(&p.station), 0);
 	/* no such period, named or file */
 	assert_int_equal(ipx_period_resolve("nosuch", &p, err, sizeof(err)),
 			 IPX_ENOTFOUND);
@@ -488,6 +557,7 @@ int main(void)
 		cmocka_unit_test(a_cached_read_costs_no_seek),
 		cmocka_unit_test(a_reply_waits_for_the_disk),
 		cmocka_unit_test(runs_repeat_exactly),
+		cmocka_unit_test(sync_writes_and_the_order_of_replies),
 		cmocka_unit_test(bad_machine_files_are_refused),
 		cmocka_unit_test(files_beside_a_period),
 	};
