@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,24 +78,27 @@ uint32_t ipx_machine_start_bytes(const struct ipx_machine *m)
 	return n;
 }
 
+/* The largest of one uint32_t field (at offset 'at') over its software. */
+static uint32_t software_max(const struct ipx_machine *m, size_t at)
+{
+	uint32_t n = 0, v;
+
+	for (unsigned i = 0; m && i < m->nsoftware; i++) {
+		memcpy(&v, (const char *)&m->software[i] + at, sizeof(v));
+		if (v > n)
+			n = v;
+	}
+	return n;
+}
+
 uint32_t ipx_machine_cache_buffers(const struct ipx_machine *m)
 {
-	uint32_t n = 0;
-
-	for (unsigned i = 0; m && i < m->nsoftware; i++)
-		if (m->software[i].cache_buffers > n)
-			n = m->software[i].cache_buffers;
-	return n;
+	return software_max(m, offsetof(struct ipx_software, cache_buffers));
 }
 
 uint32_t ipx_machine_dir_writes(const struct ipx_machine *m)
 {
-	uint32_t n = 0;
-
-	for (unsigned i = 0; m && i < m->nsoftware; i++)
-		if (m->software[i].dir_writes > n)
-			n = m->software[i].dir_writes;
-	return n;
+	return software_max(m, offsetof(struct ipx_software, dir_writes));
 }
 
 /* ---- the built-in files ---- */
