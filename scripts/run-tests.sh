@@ -53,7 +53,7 @@ report_script() {
 	pass=$((pass + p)); fail=$((fail + f))
 	if [ "$f" -ne 0 ]; then
 		failed+=("$name")
-		fail_lines+=("$name: $(printf '%s\n' "$out" | grep -m3 '^FAIL:' | cut -c1-200 | tr '\n' ' ')${rc:+(exit $rc)}")
+		fail_lines+=("$name: $(printf '%s\n' "$out" | grep -m3 '^FAIL:' | cut -c1-200 | tr '\n' ' ')$([ "$rc" -ne 0 ] && echo "(exit $rc)")")
 		printf '%s\n' "$out" | tail -40 | sed 's/^/    | /'
 	fi
 	printf '  %-28s %d passed, %d failed (%d s)\n' "$name" "$p" "$f" "$secs"

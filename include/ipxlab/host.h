@@ -14,11 +14,11 @@
  *   disk   one per host, beside the CPU: a read of blocks the cache does
  *          not hold costs a seek and their transfer; cached blocks cost
  *          nothing; writes go into the cache and reach the disk behind
- *          (the disk is busy, nobody waits), except a server's directory
- *          writes (ipx_host_disk_sync), which it waits for. The packets a node sends
- *          while it handles one received packet (the reply to a request)
- *          wait for the disk time that handling asked for; the CPU serves
- *          other packets meanwhile.
+ *          (the disk is busy, nobody waits), except a server's
+ *          directory writes (ipx_host_disk_sync), which it waits for.
+ *          The packets a node sends while it handles one received
+ *          packet (the reply to a request) wait for the disk time that
+ *          handling asked for; the CPU serves other packets meanwhile.
  *
  * The adapter's copies and buffers are the link's (ipx_mem_link_set_
  * adapter). Costs are in nanoseconds, times the loop's; the same run
@@ -88,7 +88,8 @@ uint64_t ipx_host_disk(struct ipx_host *h, uint64_t file, uint64_t off,
 /*
  * Blocks written to the disk at once, the node waiting (a file server's
  * directory and FAT on a create or an erase: ipx_machine_dir_writes): a
- * seek and one cache block's transfer each, queued behind the disk's
+ * seek and one cache block's transfer each (a 512-byte sector on a
+ * machine without a cache), queued behind the disk's
  * other work; what the node sends while it handles the current packet
  * waits for them, like a read that missed. Returns the nanoseconds the
  * caller waits (0 without a disk or for 0 blocks).

@@ -550,10 +550,34 @@ static bool cache_touch(struct ipx_host *h, uint64_t file, uint64_t no)
 	return false;
 }
 
+/* One disk access of len bytes: a seek and the transfer. */
+static uint64_t disk_ns(const struct ipx_host *h, uint64_t len)
+{
+	return h->m.seek_ns +
+	       (len * 1000000000ull + h->m.disk_rate - 1) / h->m.disk_rate;
+}
+
+/* ns of disk work queued behind what the disk has; with wait, what the
+ * node sends while it handles the current packet waits for it. Returns
+ * the nanoseconds the caller waits (0 without wait). */
+static uint64_t disk_queue(struct ipx_host *h, uint64_t ns, bool wait)
+{
+	uint64_t now = now_ns(h);
+	uint64_t start = h->disk_free > now ? h->disk_free : now;
+
+	h->disk_free = start + ns;
+	h->stats.disk_ns += ns;
+	if (!wait)
+		return 0;
+	if (h->delivering && h->disk_free > h->hold)
+		h->hold = h->disk_free;
+	return h->disk_free - now;
+}
+
 uint64_t ipx_host_disk(struct ipx_host *h, uint64_t file, uint64_t off,
 		       uint64_t len, bool write)
 {
-	uint64_t first, last, missed = 0, ns, now, start;
+	uint64_t first, last, missed = 0;
 
 	if (!h || !h->m.disk_rate || !len)
 		return 0;
@@ -581,39 +605,24 @@ uint64_t ipx_host_disk(struct ipx_host *h, uint64_t file, uint64_t off,
 	}
 	if (!missed)
 		return 0;
-	ns = h->m.seek_ns + (missed * 1000000000ull + h->m.disk_rate - 1) /
-				    h->m.disk_rate;
-	now = now_ns(h);
-	start = h->disk_free > now ? h->disk_free : now;
-	h->disk_free = start + ns;
-	h->stats.disk_ns += ns;
 	if (write) {
 		h->stats.disk_writes++;
+		disk_queue(h, disk_ns(h, missed), false);
 		return 0;
 	}
 	h->stats.disk_reads++;
-	if (h->delivering && h->disk_free > h->hold)
-		h->hold = h->disk_free;
-	return h->disk_free - now;
+	return disk_queue(h, disk_ns(h, missed), true);
 }
 
 uint64_t ipx_host_disk_sync(struct ipx_host *h, unsigned blocks)
 {
-	uint64_t ns, now, start, bs;
+	/* a block: the cache's, or a 512-byte sector without a cache */
+	uint64_t bs = h && h->m.cache_block ? h->m.cache_block : 512;
 
 	if (!h || !h->m.disk_rate || !blocks)
 		return 0;
-	bs = h->m.cache_block ? h->m.cache_block : 512;
-	ns = blocks * (h->m.seek_ns + (bs * 1000000000ull + h->m.disk_rate -
-				       1) / h->m.disk_rate);
-	now = now_ns(h);
-	start = h->disk_free > now ? h->disk_free : now;
-	h->disk_free = start + ns;
-	h->stats.disk_ns += ns;
 	h->stats.disk_writes += blocks;
-	if (h->delivering && h->disk_free > h->hold)
-		h->hold = h->disk_free;
-	return h->disk_free - now;
+	return disk_queue(h, blocks * disk_ns(h, bs), true);
 }
 
 const struct ipx_host_stats *ipx_host_stats(const struct ipx_host *h)
