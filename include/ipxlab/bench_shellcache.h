@@ -39,6 +39,7 @@ struct ipx_shellcache_stats {
 	uint64_t hits;		/* reads the cache answered whole */
 	uint64_t misses;	/* reads that fetched at least one block */
 	uint64_t fetches;	/* blocks fetched */
+	uint64_t bytes;		/* bytes those fetches brought */
 	uint64_t direct;	/* reads of a block or more, not cached */
 };
 

@@ -92,6 +92,10 @@ struct ipx_software {
 	/* A shell's cache blocks for non-shared files (NETx's CACHE
 	 * BUFFERS: bench_shellcache.h), 0: none. */
 	uint32_t cache_buffers;
+	/* Bytes per second that shell moves a fetched block into its cache
+	 * on the reference machine (a faster machine moves them faster, by
+	 * its speed), 0: free. */
+	uint64_t cache_fill_rate;
 	/* A file server's blocks written to its disk at once, the request
 	 * waiting, when a request changes a directory (a create, an erase):
 	 * its directory entry and its FAT; 0: write-behind like data. */
@@ -151,6 +155,9 @@ uint32_t ipx_machine_start_bytes(const struct ipx_machine *m);
 /* Its shell's cache blocks for non-shared files (the largest any of its
  * software sets), 0: no such cache. */
 uint32_t ipx_machine_cache_buffers(const struct ipx_machine *m);
+/* Nanoseconds its shell takes to move len fetched bytes into that cache
+ * (its software's cache-fill rate times its speed; 0 when free). */
+uint64_t ipx_machine_cache_fill_ns(const struct ipx_machine *m, size_t len);
 /* Its server software's synchronous writes per directory change (the
  * largest any of its software sets), 0: none. */
 uint32_t ipx_machine_dir_writes(const struct ipx_machine *m);

@@ -87,6 +87,7 @@ static struct block *block_of(struct ipx_shellcache *c, uint32_t index,
 	if (*rc)
 		return NULL;
 	c->st.fetches++;
+	c->st.bytes += got > c->block_size ? c->block_size : got;
 	*fetched = true;
 	lru->valid = true;
 	lru->index = index;

@@ -204,23 +204,30 @@ static int cache_fetch(void *ctx, uint32_t off, uint8_t *buf, size_t n,
  * A read of the workstation's own file: through the shell's cache when
  * its period shell has one. A read the cache answers sends nothing and
  * costs the workstation the shell's request path (the DOS call and the
- * shell's own work, without the network: its shell-request cost).
+ * shell's own work, without the network: its shell-request cost); one
+ * that fetched blocks costs, beyond the fetches, the shell's move of
+ * their bytes into the cache (its cache-fill rate).
  */
 static int read_private(struct ncpw *f, uint32_t off, size_t n)
 {
+	const struct ipx_machine *m;
+	uint64_t before, fill_ns;
 	size_t got;
 	bool hit;
 	int rc;
 
 	if (!f->cache)
 		return read_exact(f, off, n);
+	m = ipx_host_machine(f->cache_host);
+	before = ipx_shellcache_stats(f->cache)->bytes;
 	rc = ipx_shellcache_read(f->cache, off, f->buf, n, &got, &hit);
 	if (rc)
 		return rc;
-	if (hit)
-		ipx_host_work(f->cache_host,
-			      ipx_machine_cost_ns(ipx_host_machine(f->cache_host),
-						  IPX_COST_SHELL_REQUEST));
+	fill_ns = ipx_machine_cache_fill_ns(
+		m, ipx_shellcache_stats(f->cache)->bytes - before);
+	ipx_host_work(f->cache_host,
+		      hit ? ipx_machine_cost_ns(m, IPX_COST_SHELL_REQUEST)
+			  : fill_ns);
 	return got == n ? 0 : NCP_E_BADREPLY;
 }
 

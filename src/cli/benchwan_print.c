@@ -108,7 +108,7 @@ static void print_conditions(const struct wan *t, FILE *out)
 		fsbench_print_conditions(&t->b, out);
 	fprintf(out, "# bridge: %s, profile %s: %.0f kbit/s each "
 		     "way, receive buffer %u bytes, transmit buffer %u, hold "
-		     "%.0f ms, IPX packets over %u bytes dropped\n",
+		     "%.3g ms, IPX packets over %u bytes dropped\n",
 		t->b.sim ? "the in-process WAN bridge modules" : "'ipxlab bridge'",
 		t->prof.name, t->prof.rate / 1000.0, t->prof.rx_buffer,
 		t->prof.tx_buffer, t->prof.hold_ns / 1e6, t->prof.bridge_max);

@@ -96,6 +96,18 @@ uint32_t ipx_machine_cache_buffers(const struct ipx_machine *m)
 	return software_max(m, offsetof(struct ipx_software, cache_buffers));
 }
 
+uint64_t ipx_machine_cache_fill_ns(const struct ipx_machine *m, size_t len)
+{
+	uint64_t rate = 0;
+
+	for (unsigned i = 0; m && i < m->nsoftware; i++)
+		if (m->software[i].cache_fill_rate > rate)
+			rate = m->software[i].cache_fill_rate;
+	if (!rate || !len || m->speed <= 0)
+		return 0;
+	return (uint64_t)llround((double)len * 1e9 / ((double)rate * m->speed));
+}
+
 uint32_t ipx_machine_dir_writes(const struct ipx_machine *m)
 {
 	return software_max(m, offsetof(struct ipx_software, dir_writes));
@@ -342,10 +354,13 @@ static int software_key(struct ipx_software *sw, const char *key,
 		return size_val(key, v, &sw->start_bytes, msg, msglen);
 	if (!strcmp(key, "cache-buffers"))
 		return count_val(key, v, 64, &sw->cache_buffers, msg, msglen);
+	if (!strcmp(key, "cache-fill"))
+		return rate_val(key, v, &sw->cache_fill_rate,
+				"a rate in bytes/s", msg, msglen);
 	if (!strcmp(key, "dir-writes"))
 		return count_val(key, v, 16, &sw->dir_writes, msg, msglen);
 	char known[600] = "kind, base, what, start-bytes, cache-buffers, "
-			  "dir-writes";
+			  "cache-fill, dir-writes";
 
 	for (int op = 0; op < IPX_COST_OPS; op++) {
 		size_t n = strlen(known);
@@ -914,6 +929,11 @@ void ipx_machine_print(const struct ipx_machine *m, const char *role,
 	if (ipx_machine_cache_buffers(m))
 		fprintf(out, "%s  %-23s %u (blocks of the negotiated buffer)\n",
 			in, "cache-buffers", ipx_machine_cache_buffers(m));
+	if (ipx_machine_cache_fill_ns(m, 1024)) {
+		fprintf(out, "%s  %-23s ", in, "cache-fill");
+		print_ns(out, ipx_machine_cache_fill_ns(m, 1024));
+		fprintf(out, " a 1,024-byte block\n");
+	}
 	if (ipx_machine_dir_writes(m))
 		fprintf(out, "%s  %-23s %u (blocks at once, a seek each)\n", in,
 			"dir-writes", ipx_machine_dir_writes(m));

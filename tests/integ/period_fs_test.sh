@@ -49,8 +49,8 @@ PY
 B="$BIN bench battery --period netware-1990 --stations 1 -s 1 -q"
 C="$BIN bench copy --period netware-1990 -q"
 timeout 60 $B --json >"$TMP/b2l.json" && median 10 "$TMP/b2l.json" "B2 local"
-# B2 bridged: a documented miss (docs/fidelity-b2b3.md: 14.3 % in 20 s a
-# test, 17.1 % in the 1 s here): kept from growing
+# B2 bridged: a documented miss (docs/fidelity-b2b3.md: 10.7 % in 20 s a
+# test, 17.2 % in the 1 s here): kept from growing
 timeout 60 $B --bridge isn --json >"$TMP/b2b.json" &&
 	median 20 "$TMP/b2b.json" "B2 bridged (documented miss, guard)"
 timeout 60 $C --json >"$TMP/b3l.json" && median 10 "$TMP/b3l.json" "B3 local"

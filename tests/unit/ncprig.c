@@ -14,18 +14,7 @@
 #include "ipxlab/err.h"
 #include "ipxlab/ncp_crypt.h"
 #include "ncprig.h"
-
-static void write_file(const char *dir, const char *name, const char *text)
-{
-	char p[600];
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
+#include "tfile.h"
 
 void ncprig_default_opts(struct ncp_server_opts *o)
 {
@@ -54,9 +43,9 @@ struct ncprig *ncprig_new(const struct ncp_server_opts *given)
 	assert_int_equal(mkdir(r->sys, 0755), 0);
 	assert_int_equal(mkdir(r->data, 0755), 0);
 	assert_int_equal(mkdir(r->outside, 0755), 0);
-	write_file(r->data, "README.TXT", "hello\n");
-	write_file(r->outside, "SECRET.TXT", "secret\n");
-	write_file(r->root, "users", "# test users\nalice Secret\n"
+	tfile_put(r->data, "README.TXT", "hello\n");
+	tfile_put(r->outside, "SECRET.TXT", "secret\n");
+	tfile_put(r->root, "users", "# test users\nalice Secret\n"
 				     "SUPERVISOR sup\n");
 	snprintf(o.volumes[0].name, sizeof(o.volumes[0].name), "SYS");
 	snprintf(o.volumes[0].dir, sizeof(o.volumes[0].dir), "%s", r->sys);

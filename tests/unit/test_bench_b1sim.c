@@ -20,6 +20,7 @@
 #include "ipxlab/err.h"
 #include "ipxlab/ipx.h"
 #include "ipxlab/spx.h"
+#include "tfile.h"
 
 static void run(const struct ipx_b1sim_opts *o, struct ipx_b1sim_report *r)
 {
@@ -217,18 +218,6 @@ static void a_slow_frame_is_not_lost(void **state)
 	assert_true(r.row[0].pps < 4.86 && r.row[0].pps > 4.7);
 }
 
-static void put(const char *dir, const char *name, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 /* The receiving adapter 5 ms a frame (a receive buffer's cost): slower
  * than the 2.7 ms the sender takes an IPX datagram, so its receive
  * buffers fill and frames are dropped; sessions wait instead. */
@@ -241,9 +230,9 @@ static void a_slow_receiver_drops_datagrams(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	put(dir, "slowrx.adapter",
+	tfile_put(dir, "slowrx.adapter",
 	    "kind adapter\nbase ibm-tr4\nrx-buffer-cost 5ms\n");
-	put(dir, "slow.period",
+	tfile_put(dir, "slow.period",
 	    "kind period\nbase tr4-1990\nstation-adapter slowrx\n");
 	snprintf(path, sizeof(path), "%s/slow.period", dir);
 	if (ipx_period_resolve(path, &p, err, sizeof(err)) != IPX_OK)

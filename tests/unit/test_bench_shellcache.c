@@ -84,6 +84,7 @@ static void a_small_read_fetches_its_block_once(void **state)
 	assert_int_equal(f->fetches, 1);
 	assert_int_equal(ipx_shellcache_stats(c)->hits, 16);
 	assert_int_equal(ipx_shellcache_stats(c)->misses, 1);
+	assert_int_equal(ipx_shellcache_stats(c)->bytes, 1024);
 	ipx_shellcache_free(c);
 	free(f);
 }
@@ -119,7 +120,11 @@ static void reads_across_blocks_and_at_the_end(void **state)
 	read_ok(c, f, 520, 64, 64, true);
 	/* the file's last block is short: a read past its end gets what
 	 * there is, a read beyond it nothing */
+	assert_int_equal(ipx_shellcache_stats(c)->bytes, 2 * 522);
 	read_ok(c, f, FILE_SIZE - 30, 64, 30, false);
+	/* the bytes fetched are what the file had, not the block's size */
+	assert_int_equal(ipx_shellcache_stats(c)->bytes,
+			 2 * 522 + FILE_SIZE % 522);
 	read_ok(c, f, FILE_SIZE - 10, 5, 5, true);
 	read_ok(c, f, FILE_SIZE + 600, 64, 0, false);
 	ipx_shellcache_free(c);

@@ -310,6 +310,52 @@ static void a_period_shell_caches_private_files(void **state)
 	ipx_bsim_free(s);
 }
 
+/* Seconds a 64-byte random private read takes on the period, the
+ * server's cache warm (a first run read the file from its disk). */
+static double warm_private_read_s(const struct ipx_period *per)
+{
+	struct ipx_bsim_opts o = { .stations = 1, .seed = 5, .period = per };
+	struct ipx_bsim *s;
+	struct ipx_bw_result r;
+	char err[600] = "";
+	double t;
+
+	if (ipx_bsim_new(&o, &s, err, sizeof(err)) != IPX_OK)
+		fail_msg("sim: %s", err);
+	run(s, IPX_BN_PRIV_RANDOM, 1, 2.0, &r);
+	t = 1.0 / run(s, IPX_BN_PRIV_RANDOM, 1, 2.0, &r);
+	ipx_bsim_free(s);
+	return t;
+}
+
+/* A read that fetched a block costs the fetch plus the shell's move of
+ * the block into its cache (shell-1990's cache-fill): the same period
+ * with the fill free is faster by that much a fetch, and no more. */
+static void a_cache_fill_adds_its_time_to_a_miss(void **state)
+{
+	struct ipx_period per, free_fill;
+	char err[600] = "";
+	double with_s, without_s, fill_s;
+
+	(void)state;
+	if (ipx_period_resolve("netware-1990", &per, err, sizeof(err)) !=
+	    IPX_OK)
+		fail_msg("%s", err);
+	fill_s = (double)ipx_machine_cache_fill_ns(&per.station, 1024) / 1e9;
+	assert_true(fill_s > 0.001);
+	free_fill = per;
+	for (unsigned i = 0; i < free_fill.station.nsoftware; i++)
+		free_fill.station.software[i].cache_fill_rate = 0;
+	assert_int_equal(ipx_machine_cache_fill_ns(&free_fill.station, 1024),
+			 0);
+	with_s = warm_private_read_s(&per);
+	without_s = warm_private_read_s(&free_fill);
+	/* nearly one 1,024-byte fetch a read (5 of 128 blocks kept, a
+	 * read across two blocks now and then) */
+	assert_true(with_s - without_s > 0.9 * fill_s);
+	assert_true(with_s - without_s < 1.15 * fill_s);
+}
+
 static void bad_options_are_refused(void **state)
 {
 	struct ipx_profile eth;
@@ -341,6 +387,7 @@ int main(void)
 		cmocka_unit_test(spare_nodes_carry_a_load_across),
 		cmocka_unit_test(a_period_costs_its_machines_time),
 		cmocka_unit_test(a_period_shell_caches_private_files),
+		cmocka_unit_test(a_cache_fill_adds_its_time_to_a_miss),
 		cmocka_unit_test(bad_options_are_refused),
 	};
 

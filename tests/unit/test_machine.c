@@ -18,6 +18,7 @@
 #include "ipxlab/link_mem.h"
 #include "ipxlab/loop.h"
 #include "ipxlab/machine.h"
+#include "tfile.h"
 
 static struct ipx_machine parse_machine(const char *text)
 {
@@ -470,37 +471,26 @@ static void files_beside_a_period(void **state)
 {
 	char dir[] = "/tmp/ipxlab-mach.XXXXXX", path[256], err[1024] = "";
 	struct ipx_period p;
-	FILE *f;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/big.adapter", dir);
-	f = fopen(path, "w");
-	fputs("kind adapter\nmemory 8K\ntx-buffers 2\ntx-buffer-size 4K\n"
-	      "rx-buffer-size 2K\n",
-	      f);
-	fclose(f);
-	snprintf(path, sizeof(path), "%s/ws.machine", dir);
-	f = fopen(path, "w");
-	fputs("kind machine\nbase pc286-8\nadapter big\n", f);
-	fclose(f);
 	snprintf(path, sizeof(path), "%s/lab.period", dir);
-	f = fopen(path, "w");
-	fputs("kind period\nwire tr4\nserver pc286-8\nstation ws\n", f);
-	fclose(f);
+	tfile_put(dir, "big.adapter",
+		  "kind adapter\nmemory 8K\ntx-buffers 2\ntx-buffer-size 4K\n"
+		  "rx-buffer-size 2K\n");
+	tfile_put(dir, "ws.machine",
+		  "kind machine\nbase pc286-8\nadapter big\n");
+	tfile_put(dir, "lab.period",
+		  "kind period\nwire tr4\nserver pc286-8\nstation ws\n");
 	assert_int_equal(ipx_period_resolve(path, &p, err, sizeof(err)),
 			 IPX_ECONFIG);
 	if (!strstr(err, "lab.period:4:") || !strstr(err, "big.adapter:") ||
 	    !strstr(err, "8192"))
 		fail_msg("%s", err);
 	/* fixed: the period parses, its station the 286 with that adapter */
-	snprintf(path, sizeof(path), "%s/big.adapter", dir);
-	f = fopen(path, "w");
-	fputs("kind adapter\nmemory 16K\ntx-buffers 2\ntx-buffer-size 4K\n"
-	      "rx-buffer-size 2K\n",
-	      f);
-	fclose(f);
-	snprintf(path, sizeof(path), "%s/lab.period", dir);
+	tfile_put(dir, "big.adapter",
+		  "kind adapter\nmemory 16K\ntx-buffers 2\ntx-buffer-size 4K\n"
+		  "rx-buffer-size 2K\n");
 	if (ipx_period_resolve(path, &p, err, sizeof(err)) != IPX_OK)
 		fail_msg("%s", err);
 	assert_string_equal(p.name, "lab");
@@ -510,34 +500,49 @@ static void files_beside_a_period(void **state)
 	assert_int_equal(ipx_machine_cache_buffers(&p.station), 0);
 	/* a shell's cache buffers: a count from 0 to 64, the largest of a
 	 * machine's software */
-	snprintf(path, sizeof(path), "%s/cached.software", dir);
-	f = fopen(path, "w");
-	fputs("kind software\nbase shell-1990\ncache-buffers 65\n", f);
-	fclose(f);
-	snprintf(path, sizeof(path), "%s/lab.period", dir);
-	f = fopen(path, "w");
-	fputs("kind period\nwire tr4\nserver pc286-8\nstation ws\n"
-	      "station-software ipx-1990 cached\n",
-	      f);
-	fclose(f);
+	tfile_put(dir, "cached.software",
+		  "kind software\nbase shell-1990\ncache-buffers 65\n");
+	tfile_put(dir, "lab.period",
+		  "kind period\nwire tr4\nserver pc286-8\nstation ws\n"
+		  "station-software ipx-1990 cached\n");
 	assert_int_equal(ipx_period_resolve(path, &p, err, sizeof(err)),
 			 IPX_ECONFIG);
 	if (!strstr(err, "cached.software:3: cache-buffers must be a count "
 			 "from 0 to 64 (got '65')"))
 		fail_msg("%s", err);
-	snprintf(path, sizeof(path), "%s/cached.software", dir);
-	f = fopen(path, "w");
-	fputs("kind software\nbase shell-1990\ncache-buffers 12\n", f);
-	fclose(f);
-	snprintf(path, sizeof(path), "%s/lab.period", dir);
+	tfile_put(dir, "cached.software",
+		  "kind software\nbase shell-1990\ncache-buffers 12\n");
 	if (ipx_period_resolve(path, &p, err, sizeof(err)) != IPX_OK)
 		fail_msg("%s", err);
 	assert_int_equal(ipx_machine_cache_buffers(&p.station), 12);
+	/* its cache fill: bytes/s on the reference machine, times the
+	 * machine's speed; a rate it cannot read is refused */
+	tfile_put(dir, "cached.software",
+		  "kind software\nbase shell-1990\ncache-fill 500K\n");
+	tfile_put(dir, "fast.machine", "kind machine\nbase pc286-8\nspeed 2\n");
+	tfile_put(dir, "lab.period",
+		  "kind period\nwire tr4\nserver pc286-8\nstation fast\n"
+		  "station-software ipx-1990 cached\n");
+	if (ipx_period_resolve(path, &p, err, sizeof(err)) != IPX_OK)
+		fail_msg("%s", err);
+	/* 1,000 bytes at 500,000 a second on a machine twice as fast */
+	assert_int_equal(ipx_machine_cache_fill_ns(&p.station, 1000), 1000000);
+	assert_int_equal(ipx_machine_cache_fill_ns(&p.station, 0), 0);
+	assert_int_equal(ipx_machine_cache_fill_ns(&p.server, 1000), 0);
+	tfile_put(dir, "cached.software",
+		  "kind software\nbase shell-1990\ncache-fill quick\n");
+	assert_int_equal(ipx_period_resolve(path, &p, err, sizeof(err)),
+			 IPX_ECONFIG);
+	if (!strstr(err, "cached.software:3: cache-fill must be a rate in "
+			 "bytes/s"))
+		fail_msg("%s", err);
 	assert_int_equal(ipx_period_resolve("netware-1990", &p, err,
 					    sizeof(err)),
 			 IPX_OK);
 	assert_int_equal(ipx_machine_cache_buffers(&p.station), 5);
 	assert_int_equal(ipx_machine_cache_buffers(&p.server), 0);
+	/* shell-1990's fill on the 286: 1,024 bytes at 330,000 a second */
+	assert_int_equal(ipx_machine_cache_fill_ns(&p.station, 1024), 3103030);
 	assert_int_equal(ipx_machine_dir_writes(&p.server), 2);
 	assert_int_equal(ipx_machine_dir_writes(&p.station), 0);
 	/* no such period, named or file */
