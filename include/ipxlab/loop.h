@@ -93,6 +93,13 @@ void ipx_loop_remove_hook(struct ipx_loop *loop, struct ipx_hook *hook);
 typedef void (*ipx_signal_cb)(struct ipx_loop *loop, int signo, void *ctx);
 int ipx_loop_watch_signals(struct ipx_loop *loop, const int *signals,
 			   size_t count, ipx_signal_cb cb, void *ctx);
+/*
+ * Hold these signals from now on: blocked, so one that comes is kept
+ * pending, not acted on, until a loop watches it (and then delivered at
+ * once). For a set-up before its loop exists, so that a Ctrl-C during it
+ * stops the run the way one during the run does.
+ */
+int ipx_loop_hold_signals(const int *signals, size_t count);
 
 /*
  * One wakeup: wait at most max_wait (real clock) for work, run ready

@@ -341,6 +341,16 @@ static void on_signalfd(struct ipx_loop *loop, int fd, unsigned events,
 			loop->sig_cb(loop, (int)si.ssi_signo, loop->sig_ctx);
 }
 
+int ipx_loop_hold_signals(const int *signals, size_t count)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < count; i++)
+		sigaddset(&set, signals[i]);
+	return sigprocmask(SIG_BLOCK, &set, NULL) < 0 ? IPX_EIO : IPX_OK;
+}
+
 int ipx_loop_watch_signals(struct ipx_loop *loop, const int *signals,
 			   size_t count, ipx_signal_cb cb, void *ctx)
 {

@@ -30,14 +30,14 @@ static void on_signal(struct ipx_loop *loop, int signo, void *ctx)
 	ipx_loop_stop(loop);
 }
 
+static const int stop_sigs[] = { SIGINT, SIGTERM };
+
 static void watch_signals(struct ipx_fsnet *n)
 {
-	static const int sigs[] = { SIGINT, SIGTERM };
-
 	if (!n->o.stop_on_signals)
 		return;
 	signal(SIGPIPE, SIG_IGN);
-	ipx_loop_watch_signals(n->loop, sigs, 2, on_signal, NULL);
+	ipx_loop_watch_signals(n->loop, stop_sigs, 2, on_signal, NULL);
 }
 
 /* The scratch volume with the fixtures, and the file server on it (a
@@ -134,6 +134,8 @@ static int start_sim(struct ipx_fsnet *n, char *err, size_t errlen)
 				   .period = n->o.period };
 	char why[768];
 
+	if (n->o.stop_on_signals)	/* its set-up writes the fixtures */
+		ipx_loop_hold_signals(stop_sigs, 2);
 	if (ipx_bsim_new(&o, &n->bsim, why, sizeof(why)) != IPX_OK) {
 		snprintf(err, errlen, "%s --sim: %s", n->o.name, why);
 		return IPX_EIO;

@@ -141,13 +141,18 @@ static void conditions(struct ipx_jw *w, const struct ipx_suite_opts *o,
 	ipx_jw_str(w, "profile", !b->sim ? NULL
 				 : o->profile ? o->profile
 				 : ipx_jv_str(res, "conditions.profile"));
-	ipx_jw_bool(w, "simulated", o->sim && b->sim);
-	if (o->sim && !b->sim)
+	/* a period run is simulated too (--period implies --sim) */
+	bool period = o->periods && b->period;
+	bool sim = (o->sim && b->sim) || period;
+
+	ipx_jw_bool(w, "simulated", sim);
+	if (o->sim && !b->sim && !period)
 		ipx_jw_str(w, "simulated_not", b->no_sim);
-	if (o->sim && b->sim)
+	if (sim)
 		ipx_jw_u64(w, "seed", o->seed);
 	else
 		ipx_jw_null(w, "seed");
+	ipx_jw_str(w, "period", period ? b->period : NULL);
 	ipx_jw_bool(w, "quick", o->quick);
 	ipx_jw_str(w, "suite_options", o->options);
 	ipx_jw_arr(w, "argv");
@@ -260,7 +265,8 @@ static int write_suite_json(const struct ipx_suite_opts *o,
 	if (o->cond)
 		o->cond(&w, o->ctx);
 	ipx_jw_str(&w, "profile", o->profile);
-	ipx_jw_bool(&w, "simulated", o->sim);
+	ipx_jw_bool(&w, "simulated", o->sim || o->periods);
+	ipx_jw_bool(&w, "periods", o->periods);
 	ipx_jw_u64(&w, "seed", o->seed);
 	ipx_jw_bool(&w, "quick", o->quick);
 	ipx_jw_str(&w, "suite_options", o->options);

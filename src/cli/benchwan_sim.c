@@ -26,6 +26,7 @@ int wan_sim_start(struct wan *t)
 	char err[768];
 	int rc;
 
+	cli_hold_stop_signals();	/* until the loops watch them */
 	for (int side = 0; side < 2; side++) {
 		o.wan = side ? &t->prof : NULL;
 		o.name = side ? "WANFAR-SIM" : "WANLOCAL-SIM";

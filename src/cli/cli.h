@@ -173,6 +173,9 @@ int cli_capture_open(const char *cmd, struct ipx_loop *loop, const char *path,
 		     struct ipx_capture **out);
 /* Stop the loop on SIGINT/SIGTERM. */
 void cli_stop_on_signals(struct ipx_loop *loop);
+/* Hold SIGINT and SIGTERM (pending, not acted on) until a loop's
+ * cli_stop_on_signals: for a set-up before the loop exists. */
+void cli_hold_stop_signals(void);
 
 /* Parse helpers that print "ipxlab CMD: what is wrong" and return -1. */
 /* "0000AA01" -> 0xAA01: 1 to 8 hex digits, no sign; -1 if not

@@ -251,12 +251,17 @@ static void on_signal(struct ipx_loop *loop, int signo, void *ctx)
 	ipx_loop_stop(loop);
 }
 
+static const int stop_sigs[] = { SIGINT, SIGTERM };
+
 void cli_stop_on_signals(struct ipx_loop *loop)
 {
-	static const int sigs[] = { SIGINT, SIGTERM };
-
 	signal(SIGPIPE, SIG_IGN);
-	ipx_loop_watch_signals(loop, sigs, 2, on_signal, NULL);
+	ipx_loop_watch_signals(loop, stop_sigs, 2, on_signal, NULL);
+}
+
+void cli_hold_stop_signals(void)
+{
+	ipx_loop_hold_signals(stop_sigs, 2);
 }
 
 void on_datagram_ignore(struct ipx_socket *sock, const struct ipx_header *hdr,

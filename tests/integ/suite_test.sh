@@ -409,4 +409,31 @@ check "bench suite --only B10: exit 2, names it" $? "$TMP/bad4"
 "$BIN" bench suite --profile nosuch >"$TMP/bad5" 2>&1
 [ $? = 2 ]
 check "bench suite --profile nosuch: exit 2" $? "$TMP/bad5"
+
+# --periods: every benchmark on its paper's period; B4-B6 (no 1990
+# figures of their own) on netware-1990 as B2 and B3, simulated, seeded;
+# the files validate.
+P=$TMP/periods
+timeout 120 "$BIN" bench suite --quick --periods --only B4,B5,B6 -o "$P" \
+	>"$TMP/pout" 2>"$TMP/perr"
+check "suite --quick --periods --only B4,B5,B6 exits 0" $? "$TMP/perr"
+"$PY" - "$P" <<'PY' >"$TMP/pchk" 2>&1
+import json, sys
+top = json.load(open(sys.argv[1] + "/suite.json"))
+assert top["conditions"]["periods"] is True, top["conditions"]
+assert top["conditions"]["simulated"] is True, top["conditions"]
+for n in ("b4-perftest", "b5-arrival", "b6-wan"):
+    d = json.load(open("%s/%s.json" % (sys.argv[1], n)))
+    c = d["conditions"]
+    assert d["exit_status"] == 0, (n, d["exit_status"], d["error"])
+    assert c["period"] == "netware-1990", (n, c)
+    assert c["simulated"] is True and c["seed"] == 1, (n, c)
+    assert "--period" in c["argv"], (n, c["argv"])
+    assert d["result"]["conditions"]["period"] == "netware-1990", n
+print("ok")
+PY
+check "--periods: B4-B6 ran on netware-1990, simulated and seeded" $? "$TMP/pchk"
+"$PY" "$REPO/tests/integ/validate_suite.py" "$P" "$SCHEMAS" >"$TMP/pvalid" 2>&1
+check "the --periods suite's JSON validates against docs/schema" $? "$TMP/pvalid"
+
 finish
