@@ -116,6 +116,13 @@ FUSE_LIBS := $(shell pkg-config --libs fuse3 2>/dev/null)
 ifneq ($(FUSE_LIBS),)
 $(BUILD)/src/mount/fuse.o: CFLAGS += -DIPXLAB_HAVE_FUSE $(shell pkg-config --cflags fuse3)
 endif
+# Whether it was there, rewritten only when that changes: a tree built
+# before libfuse3-dev was installed rebuilds the mount once it is.
+$(BUILD)/gen/fuse.state: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(if $(FUSE_LIBS),fuse3 $(FUSE_LIBS),none)' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/src/mount/fuse.o: $(BUILD)/gen/fuse.state
 
 $(BIN): $(CLI_OBJ) $(LIB)
 	$(if $(Q),@echo "  LD      $@")
