@@ -171,6 +171,18 @@ if [ "$MODE" = fuzz ]; then
 fi
 
 T0=$(date +%s)
+# Build every harness first, as many at once as there are CPUs (the
+# library they share is most of the work); a harness that fails to
+# build is reported by its own run below.
+if [ "$MODE" = fuzz ]; then
+	bins=()
+	for name in "${names[@]}"; do
+		[ -f "tests/fuzz/$name.c" ] && bins+=("build/fuzz/$name")
+	done
+	[ ${#bins[@]} -gt 0 ] &&
+		make --no-print-directory -j"$(nproc 2>/dev/null || echo 2)" \
+			"${bins[@]}" >"$TMP/build-all.log" 2>&1
+fi
 for name in "${names[@]}"; do
 	if [ ! -f "tests/fuzz/$name.c" ]; then
 		echo "FAIL: $name (no tests/fuzz/$name.c)"
